@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, Option } from "commander";
+
+/**
+ * The `bosun` command. Only commander and this file load at start-up; each command's code is
+ * imported when that command runs, so `bosun --version` stays close to bare `node`.
+ */
+const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+const program = new Command("bosun")
+  .description("A coding agent where every decision has a named holder and is recorded.")
+  .version(packageJson.version, "-v, --version")
+  .showHelpAfterError()
+  .exitOverride()
+  .configureOutput({ outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`) });
+
+// No command yet means help; the interactive session will take this place.
+program.action(() => program.help());
+
+const config = program
+  .command("config")
+  .description("print the resolved config (secrets shown as their {env:...} references)")
+  .option("--origin", "show the layer, file and line that set each key")
+  .option("--json", "print JSON")
+  .addOption(new Option("-m, --model <id>", "model, as the flag layer (to preview a run's config)"))
+  .action(async (options) => (await import("./commands/config.js")).showConfig(options));
+config
+  .command("get <key>")
+  .description("print one resolved value (e.g. retry.max_attempts)")
+  .option("-m, --model <id>", "model, as the flag layer")
+  .action(async (key, options) => (await import("./commands/config.js")).getConfig(key, options));
+
+const sessions = program
+  .command("sessions")
+  .description("list sessions, newest first (this directory unless --all)")
+  .option("--all", "sessions of every directory")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/sessions.js")).listSessions(options));
+sessions
+  .command("show <session>")
+  .description("show one session (id, unique id prefix, or exact title)")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/sessions.js")).showSession(ref, options));
+sessions
+  .command("delete <session>")
+  .description("delete a session and its events")
+  .action(async (ref) => (await import("./commands/sessions.js")).deleteSession(ref));
+sessions
+  .command("export <session>")
+  .description("print a session with every event as JSON")
+  .option("-o, --output <file>", "write to a file instead of stdout")
+  .action(async (ref, options) => (await import("./commands/sessions.js")).exportSessionCommand(ref, options));
+sessions
+  .command("import <file>")
+  .description("import an exported session ('-' reads stdin)")
+  .action(async (file) => (await import("./commands/sessions.js")).importSessionCommand(file));
+sessions
+  .command("new")
+  .description("start an empty session in this directory")
+  .option("-t, --title <title>", "title")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/sessions.js")).newSession(options));
+sessions
+  .command("fork <session>")
+  .description("copy a session into a new one, leaving the original untouched")
+  .option("-t, --title <title>", "title of the copy")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/sessions.js")).forkSessionCommand(ref, options));
+
+program
+  .command("seats")
+  .description("the seat catalog: every decision bosun makes and who may hold it")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/seats.js")).showSeats(options));
+
+program
+  .command("why <session>")
+  .description("the session's decisions, in order, with who decided and why")
+  .option("--seat <glob>", "only seats matching, e.g. 'session.*'")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = await exitCodeFor(error);
+}
+
+async function exitCodeFor(error: unknown): Promise<number> {
+  if (error instanceof CommanderError) {
+    // Help and version are successes; every other commander error is a usage error.
+    return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+      ? 0
+      : 2;
+  }
+  const { BosunError } = await import("../errors.js");
+  if (error instanceof BosunError) {
+    process.stderr.write(`bosun: ${error.message}\n`);
+    return error.exitCode;
+  }
+  process.stderr.write(
+    `bosun: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return 1;
+}

@@ -1,0 +1,199 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { ConfigError } from "../errors.js";
+import { findRepoRoot, foldersBetween } from "../util/repo.js";
+import { parseJsonc } from "./jsonc.js";
+import { formatKey, isPlainObject } from "./keypath.js";
+import { mergeInto } from "./merge.js";
+import { globalConfigFile } from "./paths.js";
+import { resolveReferences, type Substitution } from "./references.js";
+import { type Config, ConfigSchema, DEFAULTS, ENV_KEYS } from "./schema.js";
+import { type LayerSource, validateLayer } from "./validate.js";
+
+/** The layers, lowest first. A higher layer overrides a lower one key by key. */
+export const LAYER_ORDER = [
+  "default",
+  "global",
+  "project",
+  "BOSUN_CONFIG",
+  "BOSUN_CONFIG_CONTENT",
+  "env",
+  "flag",
+] as const;
+export type LayerName = (typeof LAYER_ORDER)[number];
+
+/** Where one resolved value came from. */
+export interface Origin {
+  layer: LayerName;
+  /** A file path, an environment variable name, or a flag. */
+  source: string;
+  file?: string;
+  line?: number;
+  key: string;
+  /** The value as written, when it held `{env:}`/`{file:}` references: what gets printed. */
+  raw?: unknown;
+}
+
+export interface LayerReport {
+  layer: LayerName;
+  source: string;
+  status: "read" | "absent";
+}
+
+export interface UnresolvedReference {
+  key: string;
+  source: string;
+  raw: unknown;
+  reason: string;
+}
+
+/** A value given on the command line, e.g. `--model x` sets `model`. */
+export interface FlagValue {
+  flag: string;
+  path: string[];
+  value: unknown;
+}
+
+export interface LoadOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  flags?: FlagValue[];
+}
+
+export interface LoadedConfig {
+  config: Config;
+  origins: Map<string, Origin>;
+  layers: LayerReport[];
+  unresolved: UnresolvedReference[];
+}
+
+interface RawLayer {
+  layer: LayerName;
+  source: string;
+  file?: string;
+  data: unknown;
+  lineOf?: LayerSource["lineOf"];
+  baseDir: string;
+  sourceOfKey?: (key: string) => string;
+}
+
+/**
+ * Reads every layer, resolves references, validates each layer on its own (so an error names
+ * the file it is in) and merges them. Throws ConfigError on any bad input; never writes.
+ */
+export function loadConfig(options: LoadOptions): LoadedConfig {
+  const env = options.env ?? process.env;
+  const cwd = resolve(options.cwd);
+  const layers: LayerReport[] = [];
+  const raw: RawLayer[] = [{ layer: "default", source: "built-in", data: DEFAULTS, baseDir: cwd }];
+  layers.push({ layer: "default", source: "built-in", status: "read" });
+
+  const readFileLayer = (layer: LayerName, file: string, required: boolean) => {
+    if (!existsSync(file)) {
+      if (required) throw new ConfigError(`${layer} points to ${file}, which does not exist`);
+      layers.push({ layer, source: file, status: "absent" });
+      return;
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new ConfigError(`${file}: cannot read config: ${(error as Error).message}`);
+    }
+    const doc = parseJsonc(text, file);
+    layers.push({ layer, source: file, status: "read" });
+    raw.push({ layer, source: file, file, data: doc.data ?? {}, lineOf: doc.lineOf, baseDir: dirname(file) });
+  };
+
+  readFileLayer("global", globalConfigFile(env), false);
+
+  const repoRoot = findRepoRoot(cwd);
+  for (const folder of repoRoot ? foldersBetween(repoRoot, cwd) : [cwd]) {
+    readFileLayer("project", join(folder, "bosun.json"), false);
+  }
+
+  if (env.BOSUN_CONFIG) readFileLayer("BOSUN_CONFIG", resolve(cwd, env.BOSUN_CONFIG), true);
+
+  if (env.BOSUN_CONFIG_CONTENT) {
+    const doc = parseJsonc(env.BOSUN_CONFIG_CONTENT, "BOSUN_CONFIG_CONTENT");
+    layers.push({ layer: "BOSUN_CONFIG_CONTENT", source: "BOSUN_CONFIG_CONTENT", status: "read" });
+    raw.push({
+      layer: "BOSUN_CONFIG_CONTENT",
+      source: "BOSUN_CONFIG_CONTENT",
+      data: doc.data ?? {},
+      lineOf: doc.lineOf,
+      baseDir: cwd,
+    });
+  }
+
+  for (const { variable, path, kind } of ENV_KEYS) {
+    const text = env[variable];
+    if (text === undefined || text === "") continue;
+    let value: unknown = text;
+    if (kind === "integer") {
+      if (!/^-?\d+$/.test(text.trim())) {
+        throw new ConfigError(`${variable}: key "${formatKey(path)}": expected an integer, received "${text}"`);
+      }
+      value = Number(text.trim());
+    }
+    layers.push({ layer: "env", source: variable, status: "read" });
+    raw.push({ layer: "env", source: variable, data: nest(path, value), baseDir: cwd });
+  }
+
+  for (const flag of options.flags ?? []) {
+    if (flag.value === undefined) continue;
+    layers.push({ layer: "flag", source: flag.flag, status: "read" });
+    raw.push({ layer: "flag", source: flag.flag, data: nest(flag.path, flag.value), baseDir: cwd });
+  }
+
+  return mergeLayers(raw, layers, env);
+}
+
+function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.ProcessEnv): LoadedConfig {
+  const merged: Record<string, unknown> = {};
+  const origins = new Map<string, Origin>();
+  const unresolved: UnresolvedReference[] = [];
+
+  for (const layer of rawLayers) {
+    if (!isPlainObject(layer.data)) {
+      throw new ConfigError(`${layer.source}: config must be a JSON object, not ${describeTop(layer.data)}`);
+    }
+    const { data, substitutions } = resolveReferences(layer.data, layer.baseDir, env);
+    validateLayer(data, { label: layer.source, ...(layer.lineOf ? { lineOf: layer.lineOf } : {}) }, layer.data);
+    for (const [key, sub] of substitutions) {
+      if (sub.unresolved) unresolved.push({ key, source: layer.source, raw: sub.raw, reason: sub.unresolved });
+    }
+    mergeInto(merged, data as Record<string, unknown>, (key, path) => {
+      origins.set(key, originOf(layer, key, path, substitutions.get(key)));
+    });
+  }
+
+  // Each layer passed on its own; the merged whole is checked too, so no combination slips by.
+  const config = validateLayer(merged, { label: "merged config" });
+  const parsed = ConfigSchema.parse(config);
+  return { config: parsed, origins, layers, unresolved };
+}
+
+function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {
+  const line = layer.lineOf?.(path);
+  return {
+    layer: layer.layer,
+    source: layer.source,
+    key,
+    ...(layer.file ? { file: layer.file } : {}),
+    ...(line ? { line } : {}),
+    ...(substitution ? { raw: substitution.raw } : {}),
+  };
+}
+
+function nest(path: readonly string[], value: unknown): Record<string, unknown> {
+  let out: unknown = value;
+  for (const segment of [...path].reverse()) out = { [segment]: out };
+  return out as Record<string, unknown>;
+}
+
+function describeTop(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (value === null) return "null";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,33 @@
+import { formatKey, isPlainObject } from "./keypath.js";
+
+/**
+ * The one place config layers are merged. Objects merge key by key; anything else (strings,
+ * numbers, arrays) is a leaf that a higher layer replaces whole. `onLeaf` is told of every leaf
+ * a layer sets, so provenance is kept alongside the value.
+ */
+export function mergeInto(
+  target: Record<string, unknown>,
+  layer: Record<string, unknown>,
+  onLeaf: (key: string, path: string[]) => void,
+  prefix: string[] = [],
+): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    const path = [...prefix, key];
+    if (isPlainObject(value)) {
+      const existing = target[key];
+      const child = isPlainObject(existing) ? existing : {};
+      target[key] = child;
+      mergeInto(child, value, onLeaf, path);
+    } else {
+      target[key] = value;
+      onLeaf(formatKey(path), path);
+    }
+  }
+}
+
+/** Leaf paths of a value, in document order. */
+export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
+  if (!isPlainObject(value)) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+}

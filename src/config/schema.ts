@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/**
+ * The shape of `bosun.json`. Every object is strict: an unknown key is an error that names
+ * the file and suggests the closest known key, never a value silently ignored.
+ * Descriptions here become the editor hints in `schema/bosun.schema.json`.
+ */
+
+const ModelInfoSchema = z
+  .strictObject({
+    context: z.int().positive().optional().describe("Context window in tokens"),
+    output: z.int().positive().optional().describe("Maximum output tokens per response"),
+    tools: z.boolean().optional().describe("Whether the model accepts tool definitions"),
+    images: z.boolean().optional().describe("Whether the model accepts image input"),
+  })
+  .describe("Limits and capabilities of one model; overrides the built-in catalog");
+
+const ProviderSchema = z
+  .strictObject({
+    type: z
+      .enum(["anthropic", "openai", "openai-compatible"])
+      .optional()
+      .describe("Wire protocol; defaults to the provider's name when that is a known type"),
+    baseURL: z.string().optional().describe("API endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama"),
+    apiKey: z.string().optional().describe('API key; write "{env:NAME}" to read it from the environment'),
+    headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers sent with every request"),
+    models: z.record(z.string(), ModelInfoSchema).optional().describe("Models of this provider, by id"),
+  })
+  .describe("A model provider");
+
+export const ConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe("JSON Schema reference, for editors"),
+    model: z.string().optional().describe('Default model as "provider/model", e.g. "anthropic/claude-sonnet-4-5"'),
+    fallback: z
+      .array(z.string())
+      .optional()
+      .describe("Models to try, in order, when the chosen one fails; the only way bosun falls back"),
+    provider: z.record(z.string(), ProviderSchema).optional().describe("Model providers, by name"),
+    max_steps: z.int().positive().optional().describe("Maximum model steps in one turn"),
+    retry: z
+      .strictObject({
+        max_attempts: z.int().min(1).optional().describe("Attempts per model request, the first included"),
+        max_delay_ms: z.int().min(0).optional().describe("Upper bound on one backoff delay, in milliseconds"),
+      })
+      .optional()
+      .describe("Retry of failed model requests"),
+  })
+  .describe("bosun configuration");
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Built-in defaults: the lowest layer. Everything a later layer may override. */
+export const DEFAULTS: Config = {
+  max_steps: 100,
+  retry: { max_attempts: 4, max_delay_ms: 30_000 },
+};
+
+/**
+ * Environment variables that set a single key. Each names the key path and how its text
+ * becomes a value; a value that does not convert is a config error naming the variable.
+ */
+export const ENV_KEYS: ReadonlyArray<{ variable: string; path: string[]; kind: "string" | "integer" }> = [
+  { variable: "BOSUN_MODEL", path: ["model"], kind: "string" },
+  { variable: "BOSUN_MAX_STEPS", path: ["max_steps"], kind: "integer" },
+];

@@ -1,0 +1,95 @@
+import type { LoadedConfig } from "../config/load.js";
+import { UsageError } from "../errors.js";
+import { recordDecision } from "../seats/record.js";
+import type { Answer, Reason } from "../seats/types.js";
+import { findSession } from "../store/lookup.js";
+import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
+
+export interface OpenOptions {
+  directory: string;
+  flags: TargetFlags;
+  config: LoadedConfig;
+  /** Title for a new or forked session. */
+  title?: string;
+}
+
+/**
+ * Resolves, creates or forks the session a run belongs to, then records how (`session.target`)
+ * and which config it runs under (`config.load`). Unknown ids and an empty --continue are
+ * errors: bosun never falls back to a silent new session.
+ */
+export function openSession(store: SessionStore, options: OpenOptions): SessionInfo {
+  const { flags, directory } = options;
+  checkTargetFlags(flags);
+  const named = flags.session !== undefined ? findSession(store, flags.session) : undefined;
+  const latestHere = flags.continue ? store.list(directory).find((s) => s.parentId === null) : undefined;
+  if (flags.continue && !latestHere) {
+    throw new UsageError(`no session to continue in ${directory}; run without --continue to start one`);
+  }
+  const decision = decideSessionTarget(flags, {
+    directory,
+    ...(named ? { named } : {}),
+    ...(latestHere ? { latestHere } : {}),
+  });
+  const session = apply(store, decision.answer, options);
+  recordDecision(store, session.id, { seat: "session.target", ...decision });
+  recordDecision(store, session.id, { seat: "config.load", ...describeConfigLoad(options.config) });
+  return session;
+}
+
+function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions): SessionInfo {
+  switch (target.mode) {
+    case "new":
+      return store.create({ directory: options.directory, ...(options.title ? { title: options.title } : {}) });
+    case "continue":
+    case "resume":
+      return store.get(target.session) as SessionInfo;
+    case "fork":
+      return forkSession(store, target.from, options.directory, options.title);
+  }
+}
+
+/**
+ * A fork is a new session whose log starts with a copy of the original's events, so its
+ * history (and ledger) reads the same up to the fork. The original is not touched.
+ */
+export function forkSession(store: SessionStore, fromId: string, directory: string, title?: string): SessionInfo {
+  const from = store.get(fromId);
+  if (!from) throw new UsageError(`no session ${fromId} to fork`);
+  const copied = store.events(fromId).filter((e) => e.type !== "session.created");
+  return store.atomically(() => {
+    const fork = store.create({
+      directory,
+      title: title ?? (from.title ? `${from.title} (fork)` : ""),
+      details: { forked_from: from.id, forked_at_seq: copied.at(-1)?.seq ?? 1 },
+    });
+    for (const event of copied) store.append(fork.id, event.type, event.data);
+    return store.get(fork.id) as SessionInfo;
+  });
+}
+
+/** Seat `config.load`: code reads every layer that exists; the answer lists what was read. */
+export function describeConfigLoad(config: LoadedConfig): Answer<string[]> {
+  const absent = config.layers.filter((l) => l.status === "absent").map((l) => l.source);
+  const summary: Reason = {
+    rule: "every layer that exists is read, lowest first",
+    detail: `${config.layers.length - absent.length} read${absent.length > 0 ? `; absent: ${absent.join(", ")}` : ""}`,
+    decisive: true,
+  };
+  const reasons: Reason[] = config.layers.map((layer) => ({
+    rule: `${layer.layer} layer`,
+    detail: layer.status,
+    source: layer.source,
+  }));
+  for (const ref of config.unresolved) {
+    reasons.push({
+      rule: "unresolved reference",
+      detail: `${ref.reason}; key left unset`,
+      source: ref.source,
+      key: ref.key,
+    });
+  }
+  const read = config.layers.filter((l) => l.status === "read").map((l) => `${l.layer}:${l.source}`);
+  return { holder: "code", answer: read, reasons: [summary, ...reasons] };
+}

@@ -1,0 +1,82 @@
+import { UsageError } from "../errors.js";
+import type { Answer, Reason } from "../seats/types.js";
+import type { SessionInfo } from "../store/session-store.js";
+
+/** What the person asked for on the command line. */
+export interface TargetFlags {
+  /** `--session <id|prefix|title>` */
+  session?: string;
+  /** `--continue`: the latest session in this directory. */
+  continue?: boolean;
+  /** `--fork`: a copy of the chosen session, leaving the original as it was. */
+  fork?: boolean;
+}
+
+export type TargetAnswer =
+  | { mode: "new" }
+  | { mode: "continue"; session: string }
+  | { mode: "resume"; session: string }
+  | { mode: "fork"; from: string };
+
+/** Flag combinations that mean nothing are usage errors, refused before anything is decided. */
+export function checkTargetFlags(flags: TargetFlags): void {
+  if (flags.session !== undefined && flags.continue) {
+    throw new UsageError("--session and --continue both choose a session; give one of them");
+  }
+  if (flags.fork && flags.session === undefined && !flags.continue) {
+    throw new UsageError("--fork needs a session to copy: add --session <id> or --continue");
+  }
+}
+
+/**
+ * Seat `session.target`. The person decides through flags; with no flag, code starts a new
+ * session. The facts (the named session, the latest one here) are looked up by the caller,
+ * which has already refused unknown ids and an empty --continue.
+ */
+export function decideSessionTarget(
+  flags: TargetFlags,
+  facts: { named?: SessionInfo; latestHere?: SessionInfo; directory: string },
+): Answer<TargetAnswer> {
+  const reasons: Reason[] = [];
+  let chosen: SessionInfo | undefined;
+  if (flags.session !== undefined && facts.named) {
+    chosen = facts.named;
+    reasons.push({
+      rule: "session given by the person",
+      detail: `"${flags.session}" is ${chosen.id}${chosen.title ? ` (${chosen.title})` : ""}`,
+      source: "--session",
+      decisive: !flags.fork,
+    });
+    if (chosen.directory !== facts.directory) {
+      reasons.push({ rule: "note", detail: `the session was started in ${chosen.directory}` });
+    }
+  } else if (flags.continue && facts.latestHere) {
+    chosen = facts.latestHere;
+    reasons.push({
+      rule: "latest session in this directory",
+      detail: `${chosen.id} in ${facts.directory}`,
+      source: "--continue",
+      decisive: !flags.fork,
+    });
+  }
+  if (chosen && flags.fork) {
+    reasons.push({
+      rule: "fork requested",
+      detail: `copy ${chosen.id} into a new session`,
+      source: "--fork",
+      decisive: true,
+    });
+    return { holder: "person", answer: { mode: "fork", from: chosen.id }, reasons };
+  }
+  if (chosen) {
+    const mode = flags.continue ? "continue" : "resume";
+    return { holder: "person", answer: { mode, session: chosen.id }, reasons };
+  }
+  return {
+    holder: "code",
+    answer: { mode: "new" },
+    reasons: [
+      { rule: "default", detail: "no --session, --continue or --fork given: start a new session", decisive: true },
+    ],
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Numbered schema migrations. Append only: a released migration is never edited, a change is
+ * a new entry. `PRAGMA user_version` holds the number of the last one applied.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: sessions (a projection kept for fast listing) and the append-only event log.
+  `
+  CREATE TABLE sessions (
+    id        TEXT PRIMARY KEY,
+    title     TEXT NOT NULL DEFAULT '',
+    directory TEXT NOT NULL,
+    parent_id TEXT,
+    created   INTEGER NOT NULL,
+    updated   INTEGER NOT NULL
+  );
+  CREATE INDEX sessions_directory_updated ON sessions (directory, updated DESC);
+  CREATE INDEX sessions_title ON sessions (title);
+  CREATE TABLE events (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    type       TEXT NOT NULL,
+    data       TEXT NOT NULL,
+    at         INTEGER NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];

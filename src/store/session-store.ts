@@ -1,0 +1,194 @@
+import { monotonicFactory } from "ulid";
+
+// Monotonic, so sessions created in the same millisecond still sort in creation order.
+const ulid = monotonicFactory();
+
+import { type Database, databasePath, openDatabase } from "./database.js";
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  directory: string;
+  parentId: string | null;
+  created: number;
+  updated: number;
+}
+
+export interface StoredEvent {
+  sessionId: string;
+  seq: number;
+  type: string;
+  data: unknown;
+  at: number;
+}
+
+interface SessionRow {
+  id: string;
+  title: string;
+  directory: string;
+  parent_id: string | null;
+  created: number;
+  updated: number;
+}
+
+interface EventRow {
+  session_id: string;
+  seq: number;
+  type: string;
+  data: string;
+  at: number;
+}
+
+export interface NewSession {
+  title?: string;
+  directory: string;
+  parentId?: string | null;
+  /** Extra facts for the `session.created` event (e.g. what it was forked from). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Sessions as append-only event logs. The `sessions` row is a projection kept in the same
+ * transaction as the events that change it; the events are the truth.
+ */
+export class SessionStore {
+  private constructor(
+    readonly db: Database,
+    private readonly now: () => number,
+  ) {}
+
+  static open(path: string = databasePath(), now: () => number = Date.now): SessionStore {
+    return new SessionStore(openDatabase(path), now);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs `fn` in one write transaction: everything it appends lands together or not at all. */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  /** Creates a session and its `session.created` event atomically. */
+  create(input: NewSession): SessionInfo {
+    const at = this.now();
+    const session: SessionInfo = {
+      id: ulid(at),
+      title: input.title ?? "",
+      directory: input.directory,
+      parentId: input.parentId ?? null,
+      created: at,
+      updated: at,
+    };
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare("INSERT INTO sessions (id, title, directory, parent_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
+          .run(session.id, session.title, session.directory, session.parentId, at, at);
+        this.insertEvent(
+          session.id,
+          1,
+          "session.created",
+          {
+            title: session.title,
+            directory: session.directory,
+            parent: session.parentId,
+            ...input.details,
+          },
+          at,
+        );
+      })
+      .immediate();
+    return session;
+  }
+
+  /**
+   * Appends one event with the next sequence number. The write lock is taken before the
+   * sequence is read, so concurrent writers (threads or processes) never collide or skip.
+   */
+  append(sessionId: string, type: string, data: unknown): StoredEvent {
+    const at = this.now();
+    return this.db
+      .transaction(() => {
+        const next = this.db
+          .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events WHERE session_id = ?")
+          .get(sessionId) as { seq: number };
+        const updated = this.db.prepare("UPDATE sessions SET updated = ? WHERE id = ?").run(at, sessionId);
+        if (updated.changes === 0) throw new Error(`no session ${sessionId}`);
+        if (type === "session.title") {
+          this.db
+            .prepare("UPDATE sessions SET title = ? WHERE id = ?")
+            .run((data as { title: string }).title, sessionId);
+        }
+        this.insertEvent(sessionId, next.seq, type, data, at);
+        return { sessionId, seq: next.seq, type, data, at };
+      })
+      .immediate();
+  }
+
+  setTitle(sessionId: string, title: string): void {
+    this.append(sessionId, "session.title", { title });
+  }
+
+  get(id: string): SessionInfo | undefined {
+    const row = this.db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRow | undefined;
+    return row ? toInfo(row) : undefined;
+  }
+
+  /** Newest first; only those started in `directory` when given. */
+  list(directory?: string): SessionInfo[] {
+    const rows = directory
+      ? this.db.prepare("SELECT * FROM sessions WHERE directory = ? ORDER BY updated DESC, id DESC").all(directory)
+      : this.db.prepare("SELECT * FROM sessions ORDER BY updated DESC, id DESC").all();
+    return (rows as SessionRow[]).map(toInfo);
+  }
+
+  events(sessionId: string, type?: string): StoredEvent[] {
+    const rows = type
+      ? this.db.prepare("SELECT * FROM events WHERE session_id = ? AND type = ? ORDER BY seq").all(sessionId, type)
+      : this.db.prepare("SELECT * FROM events WHERE session_id = ? ORDER BY seq").all(sessionId);
+    return (rows as EventRow[]).map(toEvent);
+  }
+
+  /** Deletes a session and its events. Returns false when there was none. */
+  delete(id: string): boolean {
+    return this.db.prepare("DELETE FROM sessions WHERE id = ?").run(id).changes > 0;
+  }
+
+  /**
+   * Writes a whole session as given (import, fork). All or nothing: on any error the
+   * database is left as it was.
+   */
+  insertWhole(session: SessionInfo, events: ReadonlyArray<Omit<StoredEvent, "sessionId">>): void {
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare("INSERT INTO sessions (id, title, directory, parent_id, created, updated) VALUES (?, ?, ?, ?, ?, ?)")
+          .run(session.id, session.title, session.directory, session.parentId, session.created, session.updated);
+        for (const event of events) this.insertEvent(session.id, event.seq, event.type, event.data, event.at);
+      })
+      .immediate();
+  }
+
+  private insertEvent(sessionId: string, seq: number, type: string, data: unknown, at: number): void {
+    this.db
+      .prepare("INSERT INTO events (session_id, seq, type, data, at) VALUES (?, ?, ?, ?, ?)")
+      .run(sessionId, seq, type, JSON.stringify(data ?? null), at);
+  }
+}
+
+function toInfo(row: SessionRow): SessionInfo {
+  return {
+    id: row.id,
+    title: row.title,
+    directory: row.directory,
+    parentId: row.parent_id,
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+function toEvent(row: EventRow): StoredEvent {
+  return { sessionId: row.session_id, seq: row.seq, type: row.type, data: JSON.parse(row.data), at: row.at };
+}
