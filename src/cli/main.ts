@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
 
 /**
  * The `bosun` command. Only commander and this file load at start-up; each command's code is
@@ -10,15 +9,21 @@ const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import
   version: string;
 };
 
+// `bosun --version` is answered before the argument parser is even loaded.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  process.stdout.write(`${packageJson.version}\n`);
+  process.exit(0);
+}
+
+const { Command, CommanderError, Option } = await import("commander");
+
 const program = new Command("bosun")
   .description("A coding agent where every decision has a named holder and is recorded.")
   .version(packageJson.version, "-v, --version")
   .showHelpAfterError()
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`) });
-
-// No command yet means help; the interactive session will take this place.
-program.action(() => program.help());
 
 const config = program
   .command("config")
@@ -84,7 +89,8 @@ program
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 try {
-  await program.parseAsync(process.argv);
+  // No command means help (exit 0) until the interactive session takes this place.
+  await program.parseAsync(args.length > 0 ? process.argv : [...process.argv, "--help"]);
 } catch (error) {
   process.exitCode = await exitCodeFor(error);
 }

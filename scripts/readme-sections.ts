@@ -1,0 +1,65 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { formatKey, getAt } from "../src/config/keypath.js";
+import { DEFAULTS, ENV_KEYS } from "../src/config/schema.js";
+import { allKnownKeys, descriptionAt, schemaAt } from "../src/config/schema-walk.js";
+import { SEATS } from "../src/seats/catalog.js";
+
+/**
+ * The README states defaults in two tables — seats and config keys. Both are generated here
+ * from the code; `npm run readme` rewrites them and a test fails when they are stale.
+ */
+export const README = fileURLToPath(new URL("../README.md", import.meta.url));
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function seatsTable(): string {
+  const rows = SEATS.map(
+    (s) =>
+      `| \`${s.id}\` | ${cell(s.question)} | ${s.holders.join(", ")} | ${cell(s.default)} | ${s.fail} | ${
+        s.config.map((k) => `\`${k}\``).join(", ") || "—"
+      } |`,
+  );
+  return ["| seat | question | holders | default | fails | config |", "|---|---|---|---|---|---|", ...rows].join("\n");
+}
+
+export function configTable(): string {
+  const rows = allKnownKeys().map((path) => {
+    const key = path.map((p) => (p === "*" ? "<name>" : p)).join(".");
+    const concrete = path.map((p) => (p === "*" ? "x" : p));
+    const node = schemaAt(concrete);
+    const def = node?._zod.def as { type?: string; format?: string; entries?: Record<string, string> } | undefined;
+    const type =
+      def?.type === "enum"
+        ? Object.values(def.entries ?? {}).join(" \\| ")
+        : def?.format === "safeint"
+          ? "integer"
+          : (def?.type ?? "");
+    const fallback = getAt(DEFAULTS, path);
+    const env = ENV_KEYS.find((e) => formatKey(e.path) === formatKey(path));
+    // A free-keyed map's values take the map's own description.
+    const description = descriptionAt(concrete) ?? descriptionAt(concrete.slice(0, -1)) ?? "";
+    return `| \`${key}\` | ${type} | ${fallback === undefined ? "—" : `\`${JSON.stringify(fallback)}\``} | ${env ? `\`${env.variable}\`` : "—"} | ${cell(description)} |`;
+  });
+  return ["| key | type | default | env | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
+export function sections(): Record<string, string> {
+  return { seats: seatsTable(), config: configTable() };
+}
+
+/** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->` for each section. */
+export function render(readme: string): string {
+  let out = readme;
+  for (const [name, body] of Object.entries(sections())) {
+    const pattern = new RegExp(`(<!-- ${name}:start -->)[\\s\\S]*?(<!-- ${name}:end -->)`);
+    if (!pattern.test(out)) throw new Error(`README has no ${name} section markers`);
+    out = out.replace(pattern, `$1\n${body}\n$2`);
+  }
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(README, render(readFileSync(README, "utf8")));
+  console.log(`updated ${README}`);
+}

@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { type LoadedConfig, loadConfig } from "../config/load.js";
+import { UsageError } from "../errors.js";
+import { readDecisions } from "../seats/record.js";
+import { SessionStore } from "../store/session-store.js";
+import { openSession } from "./open.js";
+
+describe("openSession", () => {
+  let root: string;
+  let work: string;
+  let store: SessionStore;
+  let config: LoadedConfig;
+  let clock = 1_700_000_000_000;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "bosun-open-"));
+    work = join(root, "work");
+    mkdirSync(work);
+    writeFileSync(join(work, "bosun.json"), '{ "model": "a/b" }');
+    config = loadConfig({ cwd: work, env: { BOSUN_HOME: join(root, "home") } });
+    store = SessionStore.open(join(root, "bosun.db"), () => clock++);
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const targetOf = (id: string) => readDecisions(store, id).filter((d) => d.seat === "session.target");
+
+  it("creates a new session and records session.target (code) and config.load", () => {
+    const session = openSession(store, { directory: work, flags: {}, config, title: "hello" });
+    assert.equal(session.title, "hello");
+    const decisions = readDecisions(store, session.id);
+    assert.deepEqual(
+      decisions.map((d) => [d.seat, d.holder]),
+      [
+        ["session.target", "code"],
+        ["config.load", "code"],
+      ],
+    );
+    assert.deepEqual(decisions[0]?.answer, { mode: "new" });
+  });
+
+  it("records which config layers were read and which were absent", () => {
+    const session = openSession(store, { directory: work, flags: {}, config });
+    const load = readDecisions(store, session.id).find((d) => d.seat === "config.load");
+    assert.deepEqual(load?.answer, ["default:built-in", `project:${join(work, "bosun.json")}`]);
+    const globalFile = join(root, "home", "bosun.json");
+    assert.ok(load?.reasons.some((r) => r.source === globalFile && r.detail === "absent"));
+    assert.match(load?.reasons[0]?.detail ?? "", /absent: .*home\/bosun\.json/);
+  });
+
+  it("records unresolved references in config.load", () => {
+    writeFileSync(join(work, "bosun.json"), '{ "provider": { "openai": { "apiKey": "{env:NO_SUCH_KEY}" } } }');
+    const withRef = loadConfig({ cwd: work, env: { BOSUN_HOME: join(root, "home") } });
+    const session = openSession(store, { directory: work, flags: {}, config: withRef });
+    const load = readDecisions(store, session.id).find((d) => d.seat === "config.load");
+    const unresolved = load?.reasons.find((r) => r.rule === "unresolved reference");
+    assert.equal(unresolved?.key, "provider.openai.apiKey");
+    assert.match(unresolved?.detail ?? "", /NO_SUCH_KEY is not set/);
+  });
+
+  it("continues the latest top-level session in this directory (person)", () => {
+    const first = openSession(store, { directory: work, flags: {}, config });
+    const second = openSession(store, { directory: work, flags: {}, config });
+    store.create({ directory: work, parentId: second.id });
+    store.create({ directory: join(root, "other") });
+    const continued = openSession(store, { directory: work, flags: { continue: true }, config });
+    assert.equal(continued.id, second.id);
+    assert.notEqual(continued.id, first.id);
+    const targets = targetOf(second.id);
+    assert.equal(targets.length, 2);
+    assert.equal(targets[1]?.holder, "person");
+    assert.deepEqual(targets[1]?.answer, { mode: "continue", session: second.id });
+  });
+
+  it("refuses --continue where there is no session, creating nothing", () => {
+    assert.throws(
+      () => openSession(store, { directory: work, flags: { continue: true }, config }),
+      /no session to continue/,
+    );
+    assert.equal(store.list().length, 0);
+  });
+
+  it("resumes by id prefix or title (person)", () => {
+    const made = openSession(store, { directory: work, flags: {}, config, title: "refactor parser" });
+    const byTitle = openSession(store, { directory: work, flags: { session: "refactor parser" }, config });
+    assert.equal(byTitle.id, made.id);
+    const byPrefix = openSession(store, {
+      directory: work,
+      flags: { session: made.id.slice(0, 20).toLowerCase() },
+      config,
+    });
+    assert.equal(byPrefix.id, made.id);
+    const targets = targetOf(made.id);
+    assert.deepEqual(targets.at(-1)?.answer, { mode: "resume", session: made.id });
+    assert.equal(targets.at(-1)?.holder, "person");
+  });
+
+  it("refuses an unknown session instead of starting a new one", () => {
+    openSession(store, { directory: work, flags: {}, config, title: "one" });
+    assert.throws(() => openSession(store, { directory: work, flags: { session: "nope" }, config }), UsageError);
+    assert.equal(store.list().length, 1);
+  });
+
+  it("forks: a new session with the original's events, the original untouched", () => {
+    const original = openSession(store, { directory: work, flags: {}, config, title: "base" });
+    store.append(original.id, "message", { role: "user", text: "hi" });
+    const before = store.events(original.id);
+    const fork = openSession(store, { directory: work, flags: { session: original.id, fork: true }, config });
+    assert.notEqual(fork.id, original.id);
+    assert.equal(fork.title, "base (fork)");
+    assert.deepEqual(store.events(original.id), before);
+    const forkEvents = store.events(fork.id);
+    assert.deepEqual(forkEvents[0]?.data, {
+      title: "base (fork)",
+      directory: work,
+      parent: null,
+      forked_from: original.id,
+      forked_at_seq: before.at(-1)?.seq,
+    });
+    assert.ok(forkEvents.some((e) => e.type === "message" && (e.data as { text: string }).text === "hi"));
+    const target = targetOf(fork.id).at(-1);
+    assert.equal(target?.holder, "person");
+    assert.deepEqual(target?.answer, { mode: "fork", from: original.id });
+  });
+});
