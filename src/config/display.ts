@@ -1,4 +1,4 @@
-import { formatKey, getAt, isPlainObject } from "./keypath.js";
+import { formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import type { LoadedConfig, Origin } from "./load.js";
 import { leafPaths } from "./merge.js";
 
@@ -12,31 +12,34 @@ export const REDACTED = "<redacted>";
 
 export function shownValue(key: string, value: unknown, origin: Origin | undefined): unknown {
   if (origin?.raw !== undefined) return origin.raw;
-  const last =
-    key
-      .split(/[.[\]"]+/)
-      .filter(Boolean)
-      .pop() ?? key;
-  if (typeof value === "string" && SECRET_KEY.test(last)) return REDACTED;
+  if (typeof value === "string" && SECRET_KEY.test(lastSegment(key))) return REDACTED;
   return value;
 }
 
-/** The resolved config, every leaf passed through `shownValue`. */
-export function shownConfig(loaded: LoadedConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const path of leafPaths(loaded.config)) {
-    if (path.length === 0) continue;
-    const key = formatKey(path);
-    let target = out;
-    for (const segment of path.slice(0, -1)) {
-      const next = target[segment];
-      target[segment] = isPlainObject(next) ? next : {};
-      target = target[segment] as Record<string, unknown>;
-    }
-    const leaf = path[path.length - 1] as string;
-    target[leaf] = shownValue(key, getAt(loaded.config, path), loaded.origins.get(key));
+/** The last segment of a printed key: `retry.max_attempts` -> `max_attempts`. */
+function lastSegment(key: string): string {
+  try {
+    return parseKey(key).pop() ?? key;
+  } catch {
+    return key;
   }
-  return out;
+}
+
+/**
+ * The resolved config, every leaf passed through `shownValue`. Its shape is the config's own,
+ * empty objects included, so any object key of the config is also an object key of this.
+ */
+export function shownConfig(loaded: LoadedConfig): Record<string, unknown> {
+  const show = (value: unknown, path: string[]): unknown => {
+    if (!isPlainObject(value)) {
+      const key = formatKey(path);
+      return shownValue(key, value, loaded.origins.get(key));
+    }
+    const out: Record<string, unknown> = {};
+    for (const [segment, child] of Object.entries(value)) out[segment] = show(child, [...path, segment]);
+    return out;
+  };
+  return show(loaded.config, []) as Record<string, unknown>;
 }
 
 export interface OriginRow {

@@ -1,4 +1,4 @@
-import { findNodeAtLocation, type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../errors.js";
 
 /** A parsed JSONC document that can still say on which line each key stands. */
@@ -38,7 +38,7 @@ export function parseJsonc(text: string, source: string): ParsedDocument {
       if (!tree) return undefined;
       // Walk to the deepest node that exists, so a bad nested key still gets a line.
       for (let length = path.length; length >= 0; length--) {
-        const node = findNodeAtLocation(tree, path.slice(0, length) as (string | number)[]);
+        const node = lastNodeAt(tree, path.slice(0, length));
         if (node) {
           const target = node.parent?.type === "property" ? node.parent : node;
           return lineAndColumn(text, target.offset).line;
@@ -47,6 +47,30 @@ export function parseJsonc(text: string, source: string): ParsedDocument {
       return undefined;
     },
   };
+}
+
+/**
+ * The value node at `path`. Where an object repeats a key, the last one wins, as it does in
+ * `parse`, so the line reported is the line of the value actually used.
+ */
+function lastNodeAt(root: Node, path: readonly (string | number)[]): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    if (!node) return undefined;
+    if (node.type === "object" && typeof segment === "string") {
+      const properties: Node[] = node.children ?? [];
+      let found: Node | undefined;
+      for (const property of properties) {
+        if (property.children?.[0]?.value === segment) found = property.children[1];
+      }
+      node = found;
+    } else if (node.type === "array" && typeof segment === "number") {
+      node = node.children?.[segment];
+    } else {
+      return undefined;
+    }
+  }
+  return node;
 }
 
 function describe(code: string): string {

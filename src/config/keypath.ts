@@ -16,31 +16,60 @@ export function formatKey(path: KeyPath): string {
   return out;
 }
 
-/** Reads `a.b["c.d"].e` back into segments. Throws on a malformed key. */
+/**
+ * Reads `a.b["c.d"].e` back into segments: the inverse of `formatKey`. A bracketed segment is
+ * a JSON string (so it may hold dots, brackets, quotes, or be empty) or bare text up to `]`.
+ * `a.["b"]` is read like `a["b"]`. Throws on a malformed key (`a..b`, `.a`, `a.`, `a[`, `a["b]`).
+ */
 export function parseKey(text: string): string[] {
+  const malformed = (why: string) => new Error(`malformed key ${JSON.stringify(text)}: ${why}`);
   const segments: string[] = [];
   let i = 0;
   while (i < text.length) {
-    const ch = text[i];
-    if (ch === ".") {
-      i++;
-      continue;
+    if (segments.length > 0) {
+      if (text[i] === ".") {
+        i++;
+        if (i >= text.length || text[i] === ".") throw malformed("empty segment");
+      } else if (text[i] !== "[") {
+        throw malformed(`unexpected ${JSON.stringify(text[i])} after "]"`);
+      }
     }
-    if (ch === "[") {
-      const end = text.indexOf("]", i);
-      if (end < 0) throw new Error(`unclosed "[" in key ${text}`);
-      const inner = text.slice(i + 1, end);
-      segments.push(inner.startsWith('"') ? (JSON.parse(inner) as string) : inner);
-      i = end + 1;
+    if (text[i] === "[") {
+      if (text[i + 1] === '"') {
+        const end = endOfJsonString(text, i + 1);
+        if (end < 0 || text[end] !== "]") throw malformed('unclosed "["');
+        try {
+          segments.push(JSON.parse(text.slice(i + 1, end)) as string);
+        } catch {
+          throw malformed("bad quoted segment");
+        }
+        i = end + 1;
+      } else {
+        const end = text.indexOf("]", i);
+        if (end < 0) throw malformed('unclosed "["');
+        if (end === i + 1) throw malformed("empty segment");
+        segments.push(text.slice(i + 1, end));
+        i = end + 1;
+      }
       continue;
     }
     let j = i;
     while (j < text.length && text[j] !== "." && text[j] !== "[") j++;
+    if (j === i) throw malformed("empty segment");
     segments.push(text.slice(i, j));
     i = j;
   }
-  if (segments.length === 0 || segments.some((s) => s === "")) throw new Error(`malformed key: ${text}`);
+  if (segments.length === 0) throw malformed("empty key");
   return segments;
+}
+
+/** Index just past the JSON string literal opening at `start`, or -1 when it never closes. */
+function endOfJsonString(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return -1;
 }
 
 export function getAt(value: unknown, path: KeyPath): unknown {

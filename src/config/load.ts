@@ -102,7 +102,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     }
     const doc = parseJsonc(text, file);
     layers.push({ layer, source: file, status: "read" });
-    raw.push({ layer, source: file, file, data: doc.data ?? {}, lineOf: doc.lineOf, baseDir: dirname(file) });
+    raw.push({ layer, source: file, file, data: doc.data, lineOf: doc.lineOf, baseDir: dirname(file) });
   };
 
   readFileLayer("global", globalConfigFile(env), false);
@@ -120,7 +120,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     raw.push({
       layer: "BOSUN_CONFIG_CONTENT",
       source: "BOSUN_CONFIG_CONTENT",
-      data: doc.data ?? {},
+      data: doc.data,
       lineOf: doc.lineOf,
       baseDir: cwd,
     });
@@ -195,5 +195,6 @@ function nest(path: readonly string[], value: unknown): Record<string, unknown> 
 function describeTop(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (value === null) return "null";
+  if (value === undefined) return "empty";
   return `a ${typeof value}`;
 }

@@ -62,3 +62,18 @@ export function typeName(node: Node | undefined): string {
   if (def.type === "object" || def.type === "record") return "object";
   return def.type;
 }
+
+/** The description written for a key, wherever in its optional/default wrappers it sits. */
+export function descriptionAt(path: readonly (string | number)[]): string | undefined {
+  const parent = schemaAt(path.slice(0, -1));
+  const def = parent?._zod.def as { type: string; shape?: Record<string, Node>; valueType?: Node } | undefined;
+  const last = path[path.length - 1];
+  let node: Node | undefined =
+    def?.type === "object" ? def.shape?.[String(last)] : def?.type === "record" ? def.valueType : undefined;
+  while (node) {
+    const described = (node as { description?: string }).description;
+    if (described) return described;
+    node = (node._zod.def as { innerType?: Node }).innerType;
+  }
+  return undefined;
+}

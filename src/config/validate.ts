@@ -56,6 +56,7 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSour
 /** zod calls an integer a number; the person should read what the key really takes. */
 function expectedName(path: readonly (string | number)[], expected: string): string {
   const def = schemaAt(path)?._zod.def as { type?: string; format?: string } | undefined;
+  if (expected === "int") return "integer";
   return expected === "number" && def?.format === "safeint" ? "integer" : expected;
 }
 

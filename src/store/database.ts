@@ -23,25 +23,38 @@ export function openDatabase(path: string): Database {
   // Loaded on demand: the native module costs start-up time that `--version` should not pay.
   const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
   const db = new Sqlite(path, { timeout: 15_000 });
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("foreign_keys = ON");
-  migrate(db);
+  try {
+    refuseNewer(db);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    migrate(db);
+  } catch (error) {
+    // A database this bosun cannot use is closed again: no handle (or lock) outlives the error.
+    db.close();
+    throw error;
+  }
   return db;
+}
+
+/** A database written by a newer bosun is refused before anything (even the journal mode) is changed. */
+function refuseNewer(db: Database): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    throw new BosunError(
+      `the session database is at schema version ${version}, newer than this bosun knows (${MIGRATIONS.length}); upgrade bosun`,
+      1,
+    );
+  }
 }
 
 function migrate(db: Database): void {
   const current = () => db.pragma("user_version", { simple: true }) as number;
-  if (current() > MIGRATIONS.length) {
-    db.close();
-    throw new BosunError(
-      `the session database is at schema version ${current()}, newer than this bosun knows (${MIGRATIONS.length}); upgrade bosun`,
-      1,
-    );
-  }
   if (current() === MIGRATIONS.length) return;
-  // IMMEDIATE takes the write lock first, so two processes starting together migrate once.
+  // IMMEDIATE takes the write lock first, so two processes starting together migrate once:
+  // the second re-reads the version under the lock and finds nothing left to do.
   db.transaction(() => {
+    refuseNewer(db);
     for (let version = current(); version < MIGRATIONS.length; version++) {
       db.exec(MIGRATIONS[version] as string);
       db.pragma(`user_version = ${version + 1}`);

@@ -106,6 +106,8 @@ export class SessionStore {
   /**
    * Appends one event with the next sequence number. The write lock is taken before the
    * sequence is read, so concurrent writers (threads or processes) never collide or skip.
+   * The time is read under the lock too, so a later seq never carries an earlier time from a
+   * writer that waited; and `updated` only moves forward, whatever the clock does.
    */
   append(sessionId: string, type: string, data: unknown): StoredEvent {
     const at = this.now();
@@ -114,7 +116,9 @@ export class SessionStore {
         const next = this.db
           .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events WHERE session_id = ?")
           .get(sessionId) as { seq: number };
-        const updated = this.db.prepare("UPDATE sessions SET updated = ? WHERE id = ?").run(at, sessionId);
+        const updated = this.db
+          .prepare("UPDATE sessions SET updated = MAX(updated, ?) WHERE id = ?")
+          .run(at, sessionId);
         if (updated.changes === 0) throw new Error(`no session ${sessionId}`);
         if (type === "session.title") {
           this.db
