@@ -32,10 +32,13 @@ export function openSession(store: SessionStore, options: OpenOptions): SessionI
     ...(named ? { named } : {}),
     ...(latestHere ? { latestHere } : {}),
   });
-  const session = apply(store, decision.answer, options);
-  recordDecision(store, session.id, { seat: "session.target", ...decision });
-  recordDecision(store, session.id, { seat: "config.load", ...describeConfigLoad(options.config) });
-  return session;
+  // The session and the decisions that explain it land together, or not at all.
+  return store.atomically(() => {
+    const session = apply(store, decision.answer, options);
+    recordDecision(store, session.id, { seat: "session.target", ...decision });
+    recordDecision(store, session.id, { seat: "config.load", ...describeConfigLoad(options.config) });
+    return session;
+  });
 }
 
 function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions): SessionInfo {

@@ -3,7 +3,7 @@ import { UsageError } from "../../errors.js";
 import { readDecisions } from "../../seats/record.js";
 import { openSession } from "../../session/open.js";
 import { findSession } from "../../store/lookup.js";
-import type { SessionInfo, SessionStore } from "../../store/session-store.js";
+import type { SessionInfo } from "../../store/session-store.js";
 import { exportSession, importSession } from "../../store/transfer.js";
 import { formatTable } from "../../util/table.js";
 import { isoTime, json, out } from "../output.js";
@@ -103,7 +103,7 @@ export function newSession(options: { title?: string; json?: boolean }): void {
       config,
       ...(options.title ? { title: options.title } : {}),
     });
-    printOpened(store, session, options);
+    printOpened(session, options);
   });
 }
 
@@ -116,11 +116,11 @@ export function forkSessionCommand(ref: string, options: { title?: string; json?
       config,
       ...(options.title ? { title: options.title } : {}),
     });
-    printOpened(store, session, options);
+    printOpened(session, options);
   });
 }
 
-function printOpened(_store: SessionStore, session: SessionInfo, options: { json?: boolean }): void {
+function printOpened(session: SessionInfo, options: { json?: boolean }): void {
   if (options.json) json(sessionJson(session));
   else out(session.id);
 }
