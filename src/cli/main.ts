@@ -22,11 +22,14 @@ const program = new Command("bosun")
   .description("A coding agent where every decision has a named holder and is recorded.")
   .version(packageJson.version, "-v, --version")
   .showHelpAfterError()
+  // Options belong to the command they follow: `sessions show x --json` is show's --json.
+  .enablePositionalOptions()
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`) });
 
 const config = program
   .command("config")
+  .enablePositionalOptions()
   .description("print the resolved config (secrets shown as their {env:...} references)")
   .option("--origin", "show the layer, file and line that set each key")
   .option("--json", "print JSON")
@@ -36,10 +39,14 @@ config
   .command("get <key>")
   .description("print one resolved value (e.g. retry.max_attempts)")
   .option("-m, --model <id>", "model, as the flag layer")
-  .action(async (key, options) => (await import("./commands/config.js")).getConfig(key, options));
+  // `config -m x get model` and `config get model -m x` both work; the nearer flag wins.
+  .action(async (key, options, command) =>
+    (await import("./commands/config.js")).getConfig(key, { ...command.parent?.opts(), ...options }),
+  );
 
 const sessions = program
   .command("sessions")
+  .enablePositionalOptions()
   .description("list sessions, newest first (this directory unless --all)")
   .option("--all", "sessions of every directory")
   .option("--json", "print JSON")

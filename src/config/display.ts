@@ -7,7 +7,7 @@ import { leafPaths } from "./merge.js";
  * is shown as the reference; a secret-looking key written literally is shown redacted. This is
  * the only way config reaches the screen, so no command can print a secret by accident.
  */
-const SECRET_KEY = /(api[-_]?key|secret|password|token|authorization)$/i;
+const SECRET_KEY = /(api[-_]?key|secret|password|token|authorization|cookie)$/i;
 export const REDACTED = "<redacted>";
 
 export function shownValue(key: string, value: unknown, origin: Origin | undefined): unknown {

@@ -33,24 +33,54 @@ function where(source: LayerSource, path: readonly (string | number)[]): string 
 
 function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSource): string[] {
   const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
-  const key = formatKey(path.map(String));
+  const key = issueKey(path);
   if (issue.code === "unrecognized_keys") {
     const known = knownKeysAt(path);
     return issue.keys.map((unknown) => {
-      const full = formatKey([...path.map(String), unknown]);
+      const full = issueKey([...path, unknown]);
       const [suggestion] = closest(unknown, known, 1);
-      const hint = suggestion ? ` — did you mean "${formatKey([...path.map(String), suggestion])}"?` : "";
+      const hint = suggestion ? ` — did you mean "${issueKey([...path, suggestion])}"?` : "";
       const list = known.length > 0 && !suggestion ? ` (known keys here: ${known.join(", ")})` : "";
       return `${where(source, [...path, unknown])}: unknown key "${full}"${hint}${list}`;
     });
   }
   if (issue.code === "invalid_type") {
-    const received = describeValue(getAt(data, path.map(String)));
+    const received = describeValue(valueAt(data, path));
     return [
       `${where(source, path)}: key "${key}": expected ${expectedName(path, issue.expected)}, received ${received}`,
     ];
   }
   return [`${where(source, path)}: key "${key}": ${issue.message}`];
+}
+
+/** A printed key; an array index reads `fallback[0]`. */
+function issueKey(path: readonly (string | number)[]): string {
+  let out = "";
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length > 0) out += out === "" ? formatKey(run) : formatKey(run).replace(/^(?!\[)/, ".");
+    run = [];
+  };
+  for (const segment of path) {
+    if (typeof segment === "number") {
+      flush();
+      out += `[${segment}]`;
+    } else {
+      run.push(segment);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** The value at a zod issue path: string segments index objects, number segments arrays. */
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let current = data;
+  for (const segment of path) {
+    if (typeof segment === "number") current = Array.isArray(current) ? current[segment] : undefined;
+    else current = getAt(current, [segment]);
+  }
+  return current;
 }
 
 /** zod calls an integer a number; the person should read what the key really takes. */

@@ -56,6 +56,8 @@ export function getConfig(key: string, options: ConfigFlags): void {
   const shown = isPlainObject(value)
     ? getAt(shownConfig(loaded), path)
     : shownValue(formatted, value, loaded.origins.get(formatted));
+  // Never fall back to the raw value: what cannot be shown safely is not shown.
+  if (shown === undefined) throw new Error(`${formatted} has a value but no printable form`);
   out(typeof shown === "string" ? shown : JSON.stringify(shown, null, 2));
 }
 
