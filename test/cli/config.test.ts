@@ -404,7 +404,10 @@ describe("bosun config get", () => {
   it("takes --model before or after get, the nearer one winning", async () => {
     assert.equal(ok(await ws.run(["config", "get", "model", "-m", "x/after"])).stdout, "x/after\n");
     assert.equal(ok(await ws.run(["config", "-m", "x/before", "get", "model"])).stdout, "x/before\n");
-    assert.equal(ok(await ws.run(["config", "-m", "x/before", "get", "model", "--model", "x/near"])).stdout, "x/near\n");
+    assert.equal(
+      ok(await ws.run(["config", "-m", "x/before", "get", "model", "--model", "x/near"])).stdout,
+      "x/near\n",
+    );
   });
 
   it("answers a malformed key with exit 2", async () => {
