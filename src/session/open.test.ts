@@ -107,6 +107,21 @@ describe("openSession", () => {
     assert.equal(store.list().length, 1);
   });
 
+  it("gives a fork its own title even when the original was renamed", () => {
+    const original = openSession(store, { directory: work, flags: {}, config, title: "first name" });
+    store.setTitle(original.id, "renamed");
+    const fork = openSession(store, {
+      directory: work,
+      flags: { session: "renamed", fork: true },
+      config,
+      title: "mine",
+    });
+    assert.equal(store.get(fork.id)?.title, "mine");
+    assert.ok(!store.events(fork.id).some((e) => e.type === "session.title"));
+    const created = store.events(fork.id)[0]?.data as { forked_at_seq: number };
+    assert.equal(created.forked_at_seq, store.events(original.id).at(-1)?.seq);
+  });
+
   it("forks: a new session with the original's events, the original untouched", () => {
     const original = openSession(store, { directory: work, flags: {}, config, title: "base" });
     store.append(original.id, "message", { role: "user", text: "hi" });

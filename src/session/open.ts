@@ -37,7 +37,8 @@ export function openSession(store: SessionStore, options: OpenOptions): SessionI
     const session = apply(store, decision.answer, options);
     recordDecision(store, session.id, { seat: "session.target", ...decision });
     recordDecision(store, session.id, { seat: "config.load", ...describeConfigLoad(options.config) });
-    return session;
+    // Read back: recording moved its `updated` time.
+    return store.get(session.id) as SessionInfo;
   });
 }
 
@@ -55,17 +56,21 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
 
 /**
  * A fork is a new session whose log starts with a copy of the original's events, so its
- * history (and ledger) reads the same up to the fork. The original is not touched.
+ * history (and ledger) reads the same up to the fork. The original is not touched. Its own
+ * creation and title events are not copied: the fork has its own. Copies are stamped with the
+ * time they were written here, so a log's times never run backwards; the original keeps its
+ * own times. A fork has no parent: parents are for delegation.
  */
 export function forkSession(store: SessionStore, fromId: string, directory: string, title?: string): SessionInfo {
   const from = store.get(fromId);
   if (!from) throw new UsageError(`no session ${fromId} to fork`);
-  const copied = store.events(fromId).filter((e) => e.type !== "session.created");
+  const original = store.events(fromId);
+  const copied = original.filter((e) => e.type !== "session.created" && e.type !== "session.title");
   return store.atomically(() => {
     const fork = store.create({
       directory,
       title: title ?? (from.title ? `${from.title} (fork)` : ""),
-      details: { forked_from: from.id, forked_at_seq: copied.at(-1)?.seq ?? 1 },
+      details: { forked_from: from.id, forked_at_seq: original.at(-1)?.seq ?? 1 },
     });
     for (const event of copied) store.append(fork.id, event.type, event.data);
     return store.get(fork.id) as SessionInfo;

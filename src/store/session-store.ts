@@ -110,9 +110,9 @@ export class SessionStore {
    * writer that waited; and `updated` only moves forward, whatever the clock does.
    */
   append(sessionId: string, type: string, data: unknown): StoredEvent {
-    const at = this.now();
     return this.db
       .transaction(() => {
+        const at = this.now();
         const next = this.db
           .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events WHERE session_id = ?")
           .get(sessionId) as { seq: number };

@@ -8,7 +8,8 @@ export const EXPORT_FORMAT = "bosun.session/1";
 const ExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
   session: z.object({
-    id: z.string().min(1),
+    // No whitespace: lookups trim what the person types, so such an id could never be named.
+    id: z.string().regex(/^\S+$/, "must be non-empty, without spaces"),
     title: z.string(),
     directory: z.string(),
     parent: z.string().nullable(),
@@ -59,8 +60,8 @@ export function importSession(store: SessionStore, input: unknown, source: strin
       throw new UsageError(`${source}: events must be numbered 1..n in order; event ${index + 1} has seq ${event.seq}`);
     }
   });
-  if (store.get(session.id)) {
-    throw new UsageError(`session ${session.id} already exists; delete it first to import this file again`);
+  if (events[0]?.type !== "session.created") {
+    throw new UsageError(`${source}: an export's first event must be session.created`);
   }
   const info: SessionInfo = {
     id: session.id,
@@ -70,15 +71,27 @@ export function importSession(store: SessionStore, input: unknown, source: strin
     created: timestamp(session.created, source),
     updated: timestamp(session.updated, source),
   };
-  store.insertWhole(
-    info,
-    events.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: timestamp(e.at, source) })),
-  );
+  const rows = events.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: timestamp(e.at, source) }));
+  // Checked under the write lock, so a second import racing this one gets the same clear
+  // refusal instead of a constraint error.
+  store.atomically(() => {
+    if (store.get(session.id)) {
+      throw new UsageError(`session ${session.id} already exists; delete it first to import this file again`);
+    }
+    store.insertWhole(info, rows);
+  });
   return info;
 }
 
+// What exportSession writes (toISOString), or any ISO 8601 time with an explicit zone. A time
+// without a zone would be read as local time, so the same file would import differently on
+// machines in different time zones; loose forms ("1", "Jan 2") are not accepted either.
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
 function timestamp(text: string, source: string): number {
-  const value = Date.parse(text);
-  if (Number.isNaN(value)) throw new UsageError(`${source}: "${text}" is not a date`);
+  const value = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(value)) {
+    throw new UsageError(`${source}: "${text}" is not a date (ISO 8601 with a zone, e.g. 2025-01-02T03:04:05.678Z)`);
+  }
   return value;
 }

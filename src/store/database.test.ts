@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import type BetterSqlite3 from "better-sqlite3";
+import { BosunError } from "../errors.js";
+import { databasePath, openDatabase } from "./database.js";
+import { MIGRATIONS } from "./migrations.js";
+import { SessionStore } from "./session-store.js";
+
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+const WORKER = fileURLToPath(new URL("../../test/support/append-worker.ts", import.meta.url));
+
+const root = mkdtempSync(join(tmpdir(), "bosun-db-test-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+/** A path to a database that does not exist yet, in a folder that does not exist yet either. */
+const freshPath = () => join(root, `case-${++counter}`, "data", "bosun.db");
+
+function tables(db: BetterSqlite3.Database): string[] {
+  return (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+  ).map((r) => r.name);
+}
+
+describe("databasePath", () => {
+  test("lives under $BOSUN_HOME/data when BOSUN_HOME is set", () => {
+    assert.equal(databasePath({ BOSUN_HOME: "/h" }), join("/h", "data", "bosun.db"));
+  });
+
+  test("falls back to XDG_DATA_HOME/bosun", () => {
+    assert.equal(databasePath({ XDG_DATA_HOME: "/xdg" }), join("/xdg", "bosun", "bosun.db"));
+  });
+});
+
+describe("openDatabase: migrations", () => {
+  test("there is at least one migration and each is non-empty SQL", () => {
+    assert.ok(MIGRATIONS.length >= 1);
+    for (const sql of MIGRATIONS) assert.match(sql, /\S/);
+  });
+
+  test("a fresh database (and its missing folder) is created at the latest schema version", () => {
+    const path = freshPath();
+    const db = openDatabase(path);
+    try {
+      assert.ok(existsSync(path));
+      assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+      assert.deepEqual(tables(db), ["events", "sessions"]);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("WAL journal, foreign keys and a busy timeout are on", () => {
+    const db = openDatabase(freshPath());
+    try {
+      assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
+      assert.equal(db.pragma("foreign_keys", { simple: true }), 1);
+      assert.ok((db.pragma("busy_timeout", { simple: true }) as number) >= 1000);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("WAL stays on for the file: a plain connection opened later sees it", () => {
+    const path = freshPath();
+    openDatabase(path).close();
+    const plain = new Sqlite(path);
+    try {
+      assert.equal(plain.pragma("journal_mode", { simple: true }), "wal");
+    } finally {
+      plain.close();
+    }
+  });
+
+  test("reopening is idempotent: no migration runs twice and data survives", () => {
+    const path = freshPath();
+    const first = SessionStore.open(path);
+    const session = first.create({ directory: "/repo", title: "kept" });
+    first.append(session.id, "note", { n: 1 });
+    first.close();
+
+    for (let i = 0; i < 3; i++) {
+      const again = SessionStore.open(path);
+      try {
+        assert.equal(again.db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+        assert.deepEqual(tables(again.db), ["events", "sessions"]);
+        assert.equal(again.get(session.id)?.title, "kept");
+        assert.deepEqual(
+          again.events(session.id).map((e) => e.seq),
+          [1, 2],
+        );
+      } finally {
+        again.close();
+      }
+    }
+  });
+
+  test("a database from a newer bosun is refused with a clear error and left untouched", () => {
+    // Written by "a newer bosun" in rollback-journal mode, so any change we make is visible.
+    const path = join(mkdtempSync(join(root, "future-")), "bosun.db");
+    const raw = new Sqlite(path);
+    const future = MIGRATIONS.length + 5;
+    raw.pragma(`user_version = ${future}`);
+    raw.exec("CREATE TABLE from_the_future (x)");
+    raw.close();
+
+    assert.throws(
+      () => openDatabase(path),
+      (error: unknown) => {
+        assert.ok(error instanceof BosunError, "a BosunError, so the CLI prints it instead of a stack");
+        assert.equal(error.exitCode, 1);
+        assert.match(error.message, new RegExp(`schema version ${future}`));
+        assert.match(error.message, new RegExp(`newer than this bosun knows \\(${MIGRATIONS.length}\\)`));
+        assert.match(error.message, /upgrade bosun/);
+        return true;
+      },
+    );
+    assert.throws(() => SessionStore.open(path), /newer than this bosun knows/);
+
+    const check = new Sqlite(path);
+    try {
+      assert.equal(check.pragma("user_version", { simple: true }), future);
+      assert.deepEqual(tables(check), ["from_the_future"]);
+      assert.equal(check.pragma("journal_mode", { simple: true }), "delete");
+    } finally {
+      check.close();
+    }
+  });
+
+  test("a database at an older version (0, an existing empty file) is migrated forward", () => {
+    const path = join(mkdtempSync(join(root, "old-")), "bosun.db");
+    const raw = new Sqlite(path);
+    raw.exec("CREATE TABLE unrelated (x)");
+    raw.close();
+    const db = openDatabase(path);
+    try {
+      assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+      assert.deepEqual(tables(db), ["events", "sessions", "unrelated"]);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("the schema enforces the log's invariants", () => {
+    const db = openDatabase(freshPath());
+    try {
+      db.prepare("INSERT INTO sessions (id, directory, created, updated) VALUES ('S', '/d', 1, 1)").run();
+      db.prepare("INSERT INTO events (session_id, seq, type, data, at) VALUES ('S', 1, 't', 'null', 1)").run();
+      // One seq per session, ever.
+      assert.throws(
+        () => db.prepare("INSERT INTO events (session_id, seq, type, data, at) VALUES ('S', 1, 't', 'null', 2)").run(),
+        /UNIQUE|PRIMARY KEY/,
+      );
+      // No events without a session.
+      assert.throws(
+        () =>
+          db.prepare("INSERT INTO events (session_id, seq, type, data, at) VALUES ('nope', 1, 't', 'null', 1)").run(),
+        /FOREIGN KEY/,
+      );
+      // Deleting a session deletes its events.
+      db.prepare("DELETE FROM sessions WHERE id = 'S'").run();
+      assert.equal((db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n, 0);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("several processes opening the same fresh database at once migrate it exactly once", async () => {
+    const path = freshPath();
+    const runs = Array.from({ length: 4 }, () => runWorker([path, "no-session", "0", "opener"]));
+    const results = await Promise.all(runs);
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+
+    const db = openDatabase(path);
+    try {
+      assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+      assert.deepEqual(tables(db), ["events", "sessions"]);
+      assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** Runs the append worker and lets it go as soon as it is ready. */
+function runWorker(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", WORKER, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let started = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (!started && stdout.startsWith("ready\n")) {
+        started = true;
+        child.stdin.end("go\n");
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,558 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import type BetterSqlite3 from "better-sqlite3";
+import { SessionStore } from "../../src/store/session-store.js";
+import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
+
+/**
+ * `bosun sessions ...` driven through the real compiled binary, each test in its own
+ * workspace (git repo + BOSUN_HOME). Run `npm run build` first.
+ */
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+interface SessionJson {
+  id: string;
+  title: string;
+  directory: string;
+  parent: string | null;
+  created: string;
+  updated: string;
+}
+
+interface ExportJson {
+  format: string;
+  session: SessionJson;
+  events: { seq: number; type: string; data: unknown; at: string }[];
+}
+
+async function withWorkspace(fn: (ws: Workspace, dir: string) => Promise<void>): Promise<void> {
+  const ws = createWorkspace();
+  try {
+    await fn(ws, realpathSync(ws.dir));
+  } finally {
+    ws.cleanup();
+  }
+}
+
+/** Runs bosun and asserts it exited 0, returning stdout. */
+async function ok(ws: Workspace, args: string[], options?: Parameters<Workspace["run"]>[1]): Promise<string> {
+  const result = await ws.run(args, options);
+  assert.equal(result.code, 0, `bosun ${args.join(" ")} exited ${result.code}:\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** Runs bosun and asserts it was refused as a usage error: exit 2, nothing on stdout, no stack. */
+async function usage(ws: Workspace, args: string[], options?: Parameters<Workspace["run"]>[1]): Promise<RunResult> {
+  const result = await ws.run(args, options);
+  assert.equal(result.code, 2, `bosun ${args.join(" ")} should exit 2, got ${result.code}:\n${result.stderr}`);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /^bosun: /);
+  assert.doesNotMatch(result.stderr, /internal error|\n\s+at /);
+  return result;
+}
+
+async function listJson(ws: Workspace, args: string[] = [], cwd?: string): Promise<SessionJson[]> {
+  return JSON.parse(await ok(ws, ["sessions", "--json", ...args], cwd ? { cwd } : {})) as SessionJson[];
+}
+
+/** The listing's JSON for one session. */
+async function sessionJson(ws: Workspace, id: string): Promise<SessionJson> {
+  return (await listJson(ws, ["--all"])).find((s) => s.id === id) ?? assert.fail(`${id} is not listed`);
+}
+
+/**
+ * `sessions new`, which prints the new id. Its text output is used rather than `new --json`, so
+ * that one bug in --json handling (see the test "--json after a subcommand") does not hide
+ * everything else these tests check.
+ */
+async function newSession(ws: Workspace, args: string[] = [], cwd?: string): Promise<{ id: string }> {
+  const id = (await ok(ws, ["sessions", "new", ...args], cwd ? { cwd } : {})).trim();
+  assert.match(id, ULID);
+  return { id };
+}
+
+async function exportJson(ws: Workspace, ref: string): Promise<ExportJson> {
+  return JSON.parse(await ok(ws, ["sessions", "export", ref])) as ExportJson;
+}
+
+/** Opens the workspace's own database directly, as another process would. */
+function withStore<T>(ws: Workspace, fn: (store: SessionStore) => T): T {
+  const store = SessionStore.open(join(ws.home, "data", "bosun.db"));
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+describe("bosun sessions (list)", { concurrency: 4 }, () => {
+  test("with no sessions: says so, in text and as an empty JSON array", () =>
+    withWorkspace(async (ws, dir) => {
+      assert.equal(await ok(ws, ["sessions"]), `no sessions in ${dir} (--all lists every directory)\n`);
+      assert.equal(await ok(ws, ["sessions", "--all"]), "no sessions yet\n");
+      assert.deepEqual(await listJson(ws), []);
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+    }));
+
+  test("lists this directory's sessions newest first; --all lists every directory", () =>
+    withWorkspace(async (ws, dir) => {
+      const other = join(dir, "elsewhere");
+      mkdirSync(other);
+      const alpha = await newSession(ws, ["--title", "alpha"]);
+      const untitled = await newSession(ws);
+      const gamma = await newSession(ws, ["--title", "gamma"], other);
+
+      const here = await listJson(ws);
+      assert.deepEqual(
+        here.map((s) => s.id),
+        [untitled.id, alpha.id],
+      );
+      for (const s of here) {
+        assert.deepEqual(Object.keys(s), ["id", "title", "directory", "parent", "created", "updated"]);
+        assert.match(s.id, ULID);
+        assert.equal(s.directory, dir);
+        assert.equal(s.parent, null);
+        assert.match(s.created, ISO);
+        assert.match(s.updated, ISO);
+        assert.ok(s.created <= s.updated);
+      }
+      assert.deepEqual(
+        here.map((s) => s.title),
+        ["", "alpha"],
+      );
+
+      const all = await listJson(ws, ["--all"]);
+      assert.deepEqual(
+        all.map((s) => [s.id, s.directory]),
+        [
+          [gamma.id, other],
+          [untitled.id, dir],
+          [alpha.id, dir],
+        ],
+      );
+      assert.deepEqual(
+        (await listJson(ws, [], other)).map((s) => s.id),
+        [gamma.id],
+      );
+
+      // Text: a header and one row per session, same order, untitled shown as such.
+      const lines = (await ok(ws, ["sessions"])).trimEnd().split("\n");
+      assert.match(lines[0] ?? "", /^ID {2,}UPDATED {2,}TITLE$/);
+      assert.equal(lines.length, 3);
+      assert.match(lines[1] ?? "", new RegExp(`^${untitled.id} {2}${here[0]?.updated} {2}\\(untitled\\)$`));
+      assert.match(lines[2] ?? "", new RegExp(`^${alpha.id} {2}${here[1]?.updated} {2}alpha$`));
+      const allLines = (await ok(ws, ["sessions", "--all"])).trimEnd().split("\n");
+      assert.match(allLines[0] ?? "", /^ID {2,}UPDATED {2,}DIRECTORY {2,}TITLE$/);
+      assert.equal(allLines.length, 4);
+      assert.match(allLines[1] ?? "", new RegExp(`^${gamma.id} {2}\\S+ {2}${other} {2}gamma$`));
+    }));
+
+  test("orders by last update: a session written to later moves to the top", () =>
+    withWorkspace(async (ws) => {
+      const first = await newSession(ws, ["-t", "first"]);
+      const second = await newSession(ws, ["-t", "second"]);
+      const before = await listJson(ws);
+      assert.deepEqual(
+        before.map((s) => s.title),
+        ["second", "first"],
+      );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      withStore(ws, (store) => store.append(first.id, "note", { text: "touched" }));
+      const after = await listJson(ws);
+      assert.deepEqual(
+        after.map((s) => s.id),
+        [first.id, second.id],
+      );
+      assert.ok((after[0]?.updated ?? "") > (before[0]?.updated ?? ""));
+    }));
+
+  test("bad flags and stray arguments are usage errors", () =>
+    withWorkspace(async (ws) => {
+      assert.match((await usage(ws, ["sessions", "--bogus"])).stderr, /unknown option '--bogus'/);
+      await usage(ws, ["sessions", "stray"]);
+      await usage(ws, ["sessions", "show"]);
+      await usage(ws, ["sessions", "delete"]);
+      await usage(ws, ["sessions", "new", "--title"]);
+    }));
+
+  test("several bosun processes starting at once on a fresh home all succeed", () =>
+    withWorkspace(async (ws) => {
+      const created = await Promise.all(Array.from({ length: 5 }, (_, i) => newSession(ws, ["-t", `parallel ${i}`])));
+      const listed = await listJson(ws);
+      assert.equal(listed.length, 5);
+      assert.deepEqual(new Set(listed.map((s) => s.id)), new Set(created.map((s) => s.id)));
+      withStore(ws, (store) => {
+        assert.equal(store.db.pragma("integrity_check", { simple: true }), "ok");
+        for (const s of created) assert.equal(store.events(s.id)[0]?.type, "session.created");
+      });
+    }));
+
+  test("a database from a newer bosun is refused with a clear message, not a crash", () =>
+    withWorkspace(async (ws) => {
+      await newSession(ws);
+      const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+      const raw = new Sqlite(join(ws.home, "data", "bosun.db"));
+      raw.pragma("user_version = 999");
+      raw.close();
+      const result = await ws.run(["sessions"]);
+      assert.equal(result.code, 1);
+      assert.equal(result.stdout, "");
+      assert.match(result.stderr, /^bosun: the session database is at schema version 999, newer than this bosun knows/);
+      assert.match(result.stderr, /upgrade bosun/);
+      assert.doesNotMatch(result.stderr, /internal error/);
+    }));
+});
+
+describe("bosun sessions new / show", { concurrency: 4 }, () => {
+  test("new prints the id; --json prints the session; show finds it", () =>
+    withWorkspace(async (ws, dir) => {
+      const id = (await ok(ws, ["sessions", "new"])).trim();
+      assert.match(id, ULID);
+      const titled = await sessionJson(ws, (await newSession(ws, ["--title", "my task"])).id);
+      assert.equal(titled.title, "my task");
+      assert.equal(titled.directory, dir);
+      assert.equal(titled.parent, null);
+      assert.notEqual(titled.id, id);
+
+      const text = await ok(ws, ["sessions", "show", titled.id]);
+      assert.equal(
+        text,
+        [
+          `id         ${titled.id}`,
+          "title      my task",
+          `directory  ${dir}`,
+          "parent     -",
+          `created    ${titled.created}`,
+          `updated    ${titled.updated}`,
+          "events     3 (session.created 1, decision 2)",
+          `decisions  2 (bosun why ${titled.id})`,
+          "",
+        ].join("\n"),
+      );
+      assert.match(await ok(ws, ["sessions", "show", id]), /title {6}\(untitled\)/);
+    }));
+
+  test("--json after a subcommand (new, show, fork) prints JSON", () =>
+    withWorkspace(async (ws, dir) => {
+      const created = JSON.parse(await ok(ws, ["sessions", "new", "--title", "json", "--json"])) as SessionJson;
+      assert.deepEqual(Object.keys(created), ["id", "title", "directory", "parent", "created", "updated"]);
+      assert.match(created.id, ULID);
+      assert.equal(created.title, "json");
+      assert.equal(created.directory, dir);
+
+      const shown = JSON.parse(await ok(ws, ["sessions", "show", created.id, "--json"]));
+      assert.deepEqual(shown, {
+        ...(await sessionJson(ws, created.id)),
+        events: 3,
+        decisions: 2,
+        eventTypes: { "session.created": 1, decision: 2 },
+      });
+
+      const fork = JSON.parse(await ok(ws, ["sessions", "fork", created.id, "--json"])) as SessionJson;
+      assert.notEqual(fork.id, created.id);
+      assert.equal(fork.title, "json (fork)");
+      assert.deepEqual(fork, await sessionJson(ws, fork.id));
+    }));
+
+  test("show finds a session by full id, lower-case id, unique prefix and exact title, from any directory", () =>
+    withWorkspace(async (ws, dir) => {
+      const target = await newSession(ws, ["-t", "the one"]);
+      const other = await newSession(ws, ["-t", "another"]);
+      const prefix = target.id.slice(0, commonPrefix(target.id, other.id).length + 1);
+      const elsewhere = join(dir, "nested");
+      mkdirSync(elsewhere);
+      for (const ref of [target.id, target.id.toLowerCase(), prefix, prefix.toLowerCase(), "the one"]) {
+        const shown = await ok(ws, ["sessions", "show", ref], { cwd: elsewhere });
+        assert.match(shown, new RegExp(`^id {9}${target.id}\ntitle {6}the one\n`), `ref ${ref}`);
+      }
+    }));
+
+  test("an unknown session is exit 2 and lists the closest ones", () =>
+    withWorkspace(async (ws) => {
+      const refactor = await newSession(ws, ["-t", "refactor parser"]);
+      await newSession(ws, ["-t", "write docs"]);
+      const { stderr } = await usage(ws, ["sessions", "show", "refactor parsr"]);
+      assert.match(stderr, /no session matches "refactor parsr"; closest:\n/);
+      assert.match(stderr, new RegExp(`  ${refactor.id}  refactor parser  `));
+      assert.doesNotMatch(stderr, /write docs/);
+
+      // One character off at the end of the id: still listed as the likely one.
+      const typo = `${refactor.id.slice(0, -1)}${refactor.id.endsWith("Z") ? "Y" : "Z"}`;
+      const typoError = (await usage(ws, ["sessions", "show", typo])).stderr;
+      assert.match(typoError, new RegExp(`no session matches "${typo}"; closest:\n  ${refactor.id}  refactor parser`));
+    }));
+
+  test("with no sessions at all, any ref is exit 2 and says there are none", () =>
+    withWorkspace(async (ws) => {
+      const { stderr } = await usage(ws, ["sessions", "show", "anything"]);
+      assert.equal(stderr, 'bosun: no session matches "anything"; there are no sessions yet\n');
+    }));
+
+  test("an ambiguous prefix and a shared title are exit 2 and list every candidate", () =>
+    withWorkspace(async (ws) => {
+      const a = await newSession(ws, ["-t", "same"]);
+      const b = await newSession(ws, ["-t", "same"]);
+      const prefix = commonPrefix(a.id, b.id);
+      assert.ok(prefix.length > 0);
+
+      const ambiguous = (await usage(ws, ["sessions", "show", prefix])).stderr;
+      assert.match(ambiguous, new RegExp(`"${prefix}" matches 2 sessions; give more of the id`));
+      assert.match(ambiguous, new RegExp(a.id));
+      assert.match(ambiguous, new RegExp(b.id));
+
+      const shared = (await usage(ws, ["sessions", "show", "same"])).stderr;
+      assert.match(shared, /"same" is the title of 2 sessions; use an id/);
+      assert.match(shared, new RegExp(`${a.id}  same`));
+      assert.match(shared, new RegExp(`${b.id}  same`));
+
+      // Neither was touched by the failed lookups.
+      assert.equal((await exportJson(ws, a.id)).events.length, 3);
+    }));
+});
+
+describe("bosun sessions delete", { concurrency: 4 }, () => {
+  test("deletes one session and its events; afterwards it cannot be found", () =>
+    withWorkspace(async (ws) => {
+      const gone = await newSession(ws, ["-t", "doomed"]);
+      const kept = await newSession(ws, ["-t", "kept"]);
+      const keptBefore = await exportJson(ws, kept.id);
+
+      assert.equal(await ok(ws, ["sessions", "delete", "doomed"]), `deleted ${gone.id} (doomed)\n`);
+      assert.match((await usage(ws, ["sessions", "show", gone.id])).stderr, /no session matches/);
+      await usage(ws, ["sessions", "delete", gone.id]);
+      assert.deepEqual(
+        (await listJson(ws, ["--all"])).map((s) => s.id),
+        [kept.id],
+      );
+      assert.deepEqual(await exportJson(ws, kept.id), keptBefore);
+      withStore(ws, (store) => assert.deepEqual(store.events(gone.id), []));
+    }));
+
+  test("an untitled session is deleted by id prefix", () =>
+    withWorkspace(async (ws) => {
+      const s = await newSession(ws);
+      assert.equal(await ok(ws, ["sessions", "delete", s.id.toLowerCase()]), `deleted ${s.id}\n`);
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+    }));
+});
+
+describe("bosun sessions export / import", { concurrency: 4 }, () => {
+  /** A session with a log worth round-tripping: decisions, odd data, many events. */
+  async function richSession(ws: Workspace): Promise<{ id: string }> {
+    const s = await newSession(ws, ["-t", "rich ✓"]);
+    withStore(ws, (store) => {
+      for (let i = 0; i < 40; i++) {
+        store.append(s.id, i % 2 ? "message" : "tool.result", {
+          i,
+          text: `line ${i}\n\t"quoted" — ünïcödé 🚢`,
+          nested: { list: [i, i / 3, null, true], empty: {} },
+        });
+      }
+      store.append(s.id, "note", null);
+    });
+    return s;
+  }
+
+  test("export -> delete -> import restores the session with every event unchanged", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await richSession(ws);
+      const printed = await ok(ws, ["sessions", "export", s.id]);
+      const file = join(dir, "exports", "s.json");
+      mkdirSync(join(dir, "exports"));
+      assert.equal(await ok(ws, ["sessions", "export", "rich ✓", "-o", file]), "");
+      assert.equal(readFileSync(file, "utf8"), printed, "-o writes exactly what stdout gets");
+
+      const before = JSON.parse(printed) as ExportJson;
+      assert.equal(before.format, "bosun.session/1");
+      assert.deepEqual(before.session, (await listJson(ws))[0]);
+      assert.equal(before.events.length, 3 + 41);
+      assert.deepEqual(
+        before.events.map((e) => e.seq),
+        Array.from({ length: 44 }, (_, i) => i + 1),
+      );
+      for (const e of before.events) assert.match(e.at, ISO);
+
+      await ok(ws, ["sessions", "delete", s.id]);
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+
+      assert.equal(await ok(ws, ["sessions", "import", file]), `imported ${s.id} (rich ✓)\n`);
+      assert.deepEqual(await exportJson(ws, s.id), before);
+      assert.equal(await ok(ws, ["sessions", "export", s.id]), printed, "byte for byte");
+      assert.deepEqual(await listJson(ws), [before.session]);
+    }));
+
+  test("import reads stdin with '-', into another bosun home", () =>
+    withWorkspace(async (ws) => {
+      const s = await richSession(ws);
+      const printed = await ok(ws, ["sessions", "export", s.id]);
+      await withWorkspace(async (other) => {
+        assert.equal(await ok(other, ["sessions", "import", "-"], { input: printed }), `imported ${s.id} (rich ✓)\n`);
+        assert.equal(await ok(other, ["sessions", "export", s.id]), printed);
+      });
+    }));
+
+  test("importing the same file twice is refused the second time and changes nothing", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await richSession(ws);
+      const file = join(dir, "s.json");
+      await ok(ws, ["sessions", "export", s.id, "-o", file]);
+      const before = await ok(ws, ["sessions", "export", s.id]);
+
+      const { stderr } = await usage(ws, ["sessions", "import", file]);
+      assert.match(stderr, new RegExp(`session ${s.id} already exists`));
+      assert.equal(await ok(ws, ["sessions", "export", s.id]), before);
+
+      await ok(ws, ["sessions", "delete", s.id]);
+      await ok(ws, ["sessions", "import", file]);
+      await usage(ws, ["sessions", "import", file]);
+      assert.equal((await listJson(ws, ["--all"])).length, 1);
+      assert.equal(await ok(ws, ["sessions", "export", s.id]), before);
+    }));
+
+  test("the same file imported by several processes at once lands exactly once", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await richSession(ws);
+      const file = join(dir, "s.json");
+      await ok(ws, ["sessions", "export", s.id, "-o", file]);
+      const before = await ok(ws, ["sessions", "export", s.id]);
+      await ok(ws, ["sessions", "delete", s.id]);
+
+      const results = await Promise.all(Array.from({ length: 4 }, () => ws.run(["sessions", "import", file])));
+      const codes = results.map((r) => r.code).sort();
+      assert.deepEqual(codes, [0, 2, 2, 2], results.map((r) => r.stderr).join("\n"));
+      for (const r of results.filter((r) => r.code === 2)) {
+        assert.match(r.stderr, new RegExp(`^bosun: session ${s.id} already exists`));
+      }
+      assert.equal(await ok(ws, ["sessions", "export", s.id]), before);
+    }));
+
+  test("a malformed import file is exit 2 and writes nothing", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await richSession(ws);
+      const good = JSON.parse(await ok(ws, ["sessions", "export", s.id])) as ExportJson;
+      await ok(ws, ["sessions", "delete", s.id]);
+      const stranger = await newSession(ws, ["-t", "bystander"]);
+      const before = await ok(ws, ["sessions", "--all", "--json"]);
+      const bystander = await ok(ws, ["sessions", "export", stranger.id]);
+
+      const cases: [string, string, RegExp][] = [
+        ["not-json.json", "{ this is not json", /not-json\.json: cannot read a session export/],
+        ["empty.json", "", /empty\.json: cannot read a session export/],
+        ["array.json", "[]", /is not a bosun session export \(bosun\.session\/1\)/],
+        ["format.json", JSON.stringify({ ...good, format: "other/1" }), /format/],
+        ["no-events.json", JSON.stringify({ format: good.format, session: good.session }), /events/],
+        [
+          "gap.json",
+          JSON.stringify({ ...good, events: good.events.filter((e) => e.seq !== 10) }),
+          /events must be numbered 1\.\.n in order; event 10 has seq 11/,
+        ],
+        [
+          "bad-date.json",
+          JSON.stringify({ ...good, events: good.events.map((e) => (e.seq === 44 ? { ...e, at: "soon" } : e)) }),
+          /"soon" is not a date/,
+        ],
+      ];
+      cases.push(["missing.json", "", /missing\.json: cannot read a session export/]);
+      // Refused concurrently: none of them may write, whatever the others are doing.
+      await Promise.all(
+        cases.map(async ([name, content, message]) => {
+          const path = name === "missing.json" ? join(dir, name) : ws.write(name, content);
+          const { stderr } = await usage(ws, ["sessions", "import", path]);
+          assert.match(stderr, message, name);
+        }),
+      );
+      assert.match((await usage(ws, ["sessions", "import", "-"], { input: "nope" })).stderr, /stdin: cannot read/);
+
+      assert.equal(await ok(ws, ["sessions", "--all", "--json"]), before);
+      assert.equal(await ok(ws, ["sessions", "export", stranger.id]), bystander);
+      await usage(ws, ["sessions", "show", s.id]);
+    }));
+
+  test("a malformed import into a fresh home creates no session", () =>
+    withWorkspace(async (ws) => {
+      await usage(ws, ["sessions", "import", "-"], { input: '{"format":"bosun.session/1"}' });
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+    }));
+
+  test("export of an unknown session is exit 2 and writes no file", () =>
+    withWorkspace(async (ws, dir) => {
+      await newSession(ws);
+      const file = join(dir, "out.json");
+      await usage(ws, ["sessions", "export", "nope", "-o", file]);
+      assert.equal(existsSync(file), false);
+    }));
+});
+
+describe("bosun sessions fork", { concurrency: 4 }, () => {
+  test("copies the events into a new session and leaves the original unchanged", () =>
+    withWorkspace(async (ws, dir) => {
+      const original = await newSession(ws, ["-t", "original"]);
+      withStore(ws, (store) => {
+        for (let i = 0; i < 5; i++) store.append(original.id, "message", { i, text: `m${i}` });
+      });
+      const before = await exportJson(ws, original.id);
+
+      const forkId = (await ok(ws, ["sessions", "fork", original.id.toLowerCase(), "--title", "copy"])).trim();
+      assert.match(forkId, ULID);
+      const fork = await sessionJson(ws, forkId);
+      assert.notEqual(fork.id, original.id);
+      assert.equal(fork.title, "copy");
+      assert.equal(fork.directory, dir);
+
+      assert.deepEqual(await exportJson(ws, original.id), before, "the original is untouched");
+
+      const copy = await exportJson(ws, fork.id);
+      assert.deepEqual(copy.session, fork);
+      assert.deepEqual(
+        copy.events.map((e) => e.seq),
+        copy.events.map((_, i) => i + 1),
+      );
+      const [created, ...rest] = copy.events;
+      assert.equal(created?.type, "session.created");
+      assert.equal((created?.data as { forked_from?: string } | undefined)?.forked_from, original.id);
+      // Every event of the original after its own session.created, in order, then the fork's
+      // own decisions about how it was opened.
+      const copied = before.events.slice(1);
+      assert.deepEqual(
+        rest.slice(0, copied.length).map((e) => [e.type, e.data]),
+        copied.map((e) => [e.type, e.data]),
+      );
+      assert.ok(rest.slice(copied.length).every((e) => e.type === "decision"));
+      assert.ok(rest.length > copied.length, "the fork records how it was opened");
+
+      assert.deepEqual(
+        (await listJson(ws)).map((s) => s.id),
+        [fork.id, original.id],
+      );
+    }));
+
+  test("a fork without --title is named after the original; fork prints the new id", () =>
+    withWorkspace(async (ws) => {
+      const original = await newSession(ws, ["-t", "base"]);
+      const id = (await ok(ws, ["sessions", "fork", "base"])).trim();
+      assert.match(id, ULID);
+      assert.notEqual(id, original.id);
+      assert.equal((await sessionJson(ws, id)).title, "base (fork)");
+      // Forking again by title now finds one session only, because the fork has its own title.
+      assert.match((await ok(ws, ["sessions", "fork", "base"])).trim(), ULID);
+      assert.equal((await listJson(ws)).length, 3);
+    }));
+
+  test("forking an unknown session is exit 2 and creates nothing", () =>
+    withWorkspace(async (ws) => {
+      await newSession(ws, ["-t", "only"]);
+      assert.match((await usage(ws, ["sessions", "fork", "nothing-like-it"])).stderr, /no session matches/);
+      assert.equal((await listJson(ws, ["--all"])).length, 1);
+    }));
+});
