@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import type { OriginRow } from "../../src/config/display.js";
 import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
 
 /**
@@ -19,15 +20,6 @@ afterEach(() => ws.cleanup());
 
 const SECRET = "sk-scenario-7f3a9c1e5b";
 const LITERAL = "sk-literal-2d8e4b6a0c";
-
-interface OriginRow {
-  key: string;
-  value: unknown;
-  layer: string;
-  source: string;
-  file?: string;
-  line?: number;
-}
 
 function ok(result: RunResult): RunResult {
   assert.equal(result.code, 0, `exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
