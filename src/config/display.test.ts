@@ -48,15 +48,38 @@ describe("shownValue", () => {
   });
 
   it("leaves other keys alone", () => {
-    for (const key of ["model", "provider.p.baseURL", "provider.apiKey.baseURL", "provider.p.headers.X-Token-Id"]) {
+    for (const key of ["model", "provider.p.baseURL", "provider.apiKey.baseURL", "provider.p.models.x.context"]) {
       assert.equal(shownValue(key, "visible", origin()), "visible", key);
     }
     assert.equal(shownValue("max_steps", 5, undefined), 5);
   });
 
+  it("redacts every header value, whatever the header is called", () => {
+    assert.equal(shownValue("provider.p.headers.X-Token-Id", "visible", origin()), REDACTED);
+    assert.equal(shownValue("provider.p.headers.X-Custom", SECRET, origin()), REDACTED);
+  });
+
+  it("shows a secret's reference only when it is exactly one reference; literal text around it is redacted", () => {
+    assert.equal(shownValue("provider.p.apiKey", SECRET, origin("{env:KEY}")), "{env:KEY}");
+    assert.equal(shownValue("provider.p.apiKey", `sk-LIT-${SECRET}`, origin("sk-LIT-{env:HOME}")), REDACTED);
+    assert.equal(
+      shownValue("provider.p.headers.Authorization", `Bearer ${SECRET}`, origin("Bearer {env:KEY}")),
+      REDACTED,
+    );
+  });
+
+  it("masks passwords in URLs in any value", () => {
+    assert.equal(
+      shownValue("provider.p.baseURL", "https://u:pw@h.example/v1", origin()),
+      "https://u:<redacted>@h.example/v1",
+    );
+    assert.equal(shownValue("provider.p.baseURL", "https://h.example/v1", origin()), "https://h.example/v1");
+    assert.deepEqual(shownValue("fallback", ["a/b", "http://x:y@z"], origin()), ["a/b", "http://x:<redacted>@z"]);
+  });
+
   it("judges a key by its last segment even when that segment is quoted", () => {
     assert.equal(shownValue('provider.p.headers["x.api_key"]', SECRET, origin()), REDACTED);
-    assert.equal(shownValue('provider.p.headers["Authorization "]', SECRET, origin()), SECRET);
+    assert.equal(shownValue('provider["a.b"].apiKey', SECRET, origin()), REDACTED);
     assert.equal(shownValue('provider["my.token"].baseURL', "url", origin()), "url");
   });
 });
@@ -78,7 +101,7 @@ describe("shownConfig", () => {
     assert.deepEqual(shown, {
       model: "a/b",
       provider: {
-        env: { apiKey: "{env:KEY}", headers: { Authorization: "Bearer {env:KEY}" } },
+        env: { apiKey: "{env:KEY}", headers: { Authorization: REDACTED } },
         lit: { apiKey: REDACTED, models: { "gpt-4.1": { context: 5 } } },
       },
       max_steps: 100,

@@ -1,27 +1,35 @@
 import { formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import type { LoadedConfig, Origin } from "./load.js";
 import { leafPaths } from "./merge.js";
+import { isPureReference, isSecretPath, redactUrlPasswords } from "./secrets.js";
 
 /**
- * How config values are shown to people. A value that came from a `{env:}`/`{file:}` reference
- * is shown as the reference; a secret-looking key written literally is shown redacted. This is
- * the only way config reaches the screen, so no command can print a secret by accident.
+ * How config values are shown to people. A secret-looking value (see secrets.ts) is shown only
+ * as its `{env:}`/`{file:}` reference when it is exactly one, else redacted; other values that
+ * came from references are shown as written; passwords in URLs are always masked. This is the
+ * only way config reaches the screen, so no command can print a secret by accident.
  */
-const SECRET_KEY = /(api[-_]?key|secret|password|token|authorization|cookie)$/i;
 export const REDACTED = "<redacted>";
 
 export function shownValue(key: string, value: unknown, origin: Origin | undefined): unknown {
-  if (origin?.raw !== undefined) return origin.raw;
-  if (typeof value === "string" && SECRET_KEY.test(lastSegment(key))) return REDACTED;
+  const written = origin?.raw !== undefined ? origin.raw : value;
+  if (isSecretPath(segments(key)) && typeof written === "string") {
+    return isPureReference(written) ? written : REDACTED;
+  }
+  return maskUrls(written);
+}
+
+function maskUrls(value: unknown): unknown {
+  if (typeof value === "string") return redactUrlPasswords(value);
+  if (Array.isArray(value)) return value.map(maskUrls);
   return value;
 }
 
-/** The last segment of a printed key: `retry.max_attempts` -> `max_attempts`. */
-function lastSegment(key: string): string {
+function segments(key: string): string[] {
   try {
-    return parseKey(key).pop() ?? key;
+    return parseKey(key);
   } catch {
-    return key;
+    return [key];
   }
 }
 

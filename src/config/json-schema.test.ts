@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { DEFAULTS } from "./defaults.js";
 import { configJsonSchema } from "./json-schema.js";
-import { ConfigSchema, DEFAULTS } from "./schema.js";
+import { ConfigSchema } from "./schema.js";
 
 const SCHEMA_FILE = new URL("../../schema/bosun.schema.json", import.meta.url);
 

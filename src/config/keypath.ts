@@ -84,3 +84,17 @@ export function getAt(value: unknown, path: KeyPath): unknown {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Removes the leaf at `path`, and any object left empty by that on the way up. */
+export function deleteAt(value: Record<string, unknown>, path: KeyPath): void {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in value)) return;
+  const child = value[head];
+  if (rest.length === 0) {
+    delete value[head];
+    return;
+  }
+  if (!isPlainObject(child)) return;
+  deleteAt(child, rest);
+  if (Object.keys(child).length === 0) delete value[head];
+}

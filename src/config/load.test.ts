@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { ConfigError } from "../errors.js";
+import { DEFAULTS } from "./defaults.js";
 import { type LoadedConfig, type LoadOptions, loadConfig } from "./load.js";
-import { DEFAULTS } from "./schema.js";
 
 /**
  * A temp folder with `home` (BOSUN_HOME) and `repo` (holds `.git`, so it is a repository root).
@@ -523,6 +523,7 @@ describe("loadConfig: references", () => {
       {
         key: "provider.openai.apiKey",
         source: join(repo, "bosun.json"),
+        line: 5,
         raw: "{env:MISSING_KEY}",
         reason: "environment variable MISSING_KEY is not set",
       },
@@ -536,16 +537,63 @@ describe("loadConfig: references", () => {
     assert.equal(loaded.unresolved[0]?.reason, "file nowhere.txt cannot be read");
   });
 
-  it("keeps the lower layer's value when a higher layer's reference does not resolve", () => {
-    write(join(home, "bosun.json"), { model: "global/m" });
-    write(join(repo, "bosun.json"), { model: "{env:PROJECT_MODEL}" });
+  it("masks the lower layer's value when a higher layer's reference does not resolve", () => {
+    write(join(home, "bosun.json"), { model: "global/m", provider: { p: { apiKey: "personal-literal" } } });
+    write(join(repo, "bosun.json"), { model: "{env:PROJECT_MODEL}", provider: { p: { apiKey: "{env:WORK_KEY}" } } });
     const unset = load();
-    assert.equal(unset.config.model, "global/m");
-    assert.equal(layerOf(unset, "model"), "global");
-    assert.equal(unset.unresolved.length, 1);
+    assert.equal(unset.config.model, undefined);
+    assert.equal(unset.config.provider?.p?.apiKey, undefined);
+    assert.equal(unset.origins.has("model"), false);
+    assert.deepEqual(
+      unset.unresolved.map((u) => u.key),
+      ["model", "provider.p.apiKey"],
+    );
+    assert.deepEqual(
+      unset.shadowed.get("model")?.map((s) => s.origin.layer),
+      ["global"],
+    );
     const set = load({ env: { PROJECT_MODEL: "project/m" } });
     assert.equal(set.config.model, "project/m");
     assert.equal(layerOf(set, "model"), "project");
+  });
+
+  it("lets a layer above an unresolved reference set the key again", () => {
+    write(join(repo, "bosun.json"), { model: "{env:PROJECT_MODEL}" });
+    const loaded = load({ env: { BOSUN_MODEL: "env/m" } });
+    assert.equal(loaded.config.model, "env/m");
+    assert.equal(layerOf(loaded, "model"), "env");
+  });
+
+  it("lists resolved references by key and source, never by value", () => {
+    write(join(repo, "bosun.json"), { provider: { p: { apiKey: "{env:THE_KEY}" } } });
+    const loaded = load({ env: { THE_KEY: "sk-value-9" } });
+    assert.deepEqual(loaded.references, [
+      { key: "provider.p.apiKey", source: join(repo, "bosun.json"), line: 4, raw: "{env:THE_KEY}" },
+    ]);
+    assert.ok(!JSON.stringify(loaded.references).includes("sk-value-9"));
+  });
+
+  it("keeps a project's {file:} references inside its repository, through symlinks too", () => {
+    const outside = join(home, "secret.txt");
+    writeFileSync(outside, "ssh-key-material");
+    writeFileSync(join(repo, "inside.txt"), "fine");
+    symlinkSync(outside, join(repo, "link.txt"));
+    write(join(repo, "bosun.json"), {
+      provider: {
+        a: { apiKey: "{file:inside.txt}" },
+        b: { apiKey: `{file:${outside}}` },
+        c: { apiKey: "{file:link.txt}" },
+      },
+    });
+    const loaded = load();
+    assert.equal(loaded.config.provider?.a?.apiKey, "fine");
+    assert.equal(loaded.config.provider?.b?.apiKey, undefined);
+    assert.equal(loaded.config.provider?.c?.apiKey, undefined);
+    assert.match(loaded.unresolved[0]?.reason ?? "", /is outside .*, where this layer may read/);
+    assert.equal(loaded.unresolved.length, 2);
+    // The person's own global config may read their files.
+    write(join(home, "bosun.json"), { provider: { g: { apiKey: `{file:${outside}}` } } });
+    assert.equal(load().config.provider?.g?.apiKey, "ssh-key-material");
   });
 
   it("forgets the reference when a higher layer sets the key literally", () => {

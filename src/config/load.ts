@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
+import { DEFAULTS } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
-import { formatKey, isPlainObject } from "./keypath.js";
+import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import { mergeInto } from "./merge.js";
 import { globalConfigFile } from "./paths.js";
 import { resolveReferences, type Substitution } from "./references.js";
-import { type Config, ConfigSchema, DEFAULTS, ENV_KEYS } from "./schema.js";
+import { type Config, ConfigSchema, ENV_KEYS } from "./schema.js";
 import { type LayerSource, validateLayer } from "./validate.js";
 
 /** The layers, lowest first. A higher layer overrides a lower one key by key. */
@@ -43,8 +44,17 @@ export interface LayerReport {
 export interface UnresolvedReference {
   key: string;
   source: string;
+  line?: number;
   raw: unknown;
   reason: string;
+}
+
+/** A reference that was resolved: which key read which variable or file. Never the value. */
+export interface ResolvedReference {
+  key: string;
+  source: string;
+  line?: number;
+  raw: unknown;
 }
 
 /** A value given on the command line, e.g. `--model x` sets `model`. */
@@ -65,6 +75,14 @@ export interface LoadedConfig {
   origins: Map<string, Origin>;
   layers: LayerReport[];
   unresolved: UnresolvedReference[];
+  references: ResolvedReference[];
+  /** Values a higher layer replaced, lowest first: what a decision can list as outranked. */
+  shadowed: Map<string, ShadowedValue[]>;
+}
+
+export interface ShadowedValue {
+  value: unknown;
+  origin: Origin;
 }
 
 interface RawLayer {
@@ -74,6 +92,8 @@ interface RawLayer {
   data: unknown;
   lineOf?: LayerSource["lineOf"];
   baseDir: string;
+  /** `{file:}` references of this layer must stay inside this folder. */
+  fileRoot?: string;
   sourceOfKey?: (key: string) => string;
 }
 
@@ -88,7 +108,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const raw: RawLayer[] = [{ layer: "default", source: "built-in", data: DEFAULTS, baseDir: cwd }];
   layers.push({ layer: "default", source: "built-in", status: "read" });
 
-  const readFileLayer = (layer: LayerName, file: string, required: boolean) => {
+  const readFileLayer = (layer: LayerName, file: string, required: boolean, fileRoot?: string) => {
     if (!existsSync(file)) {
       if (required) throw new ConfigError(`${layer} points to ${file}, which does not exist`);
       layers.push({ layer, source: file, status: "absent" });
@@ -102,14 +122,24 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     }
     const doc = parseJsonc(text, file);
     layers.push({ layer, source: file, status: "read" });
-    raw.push({ layer, source: file, file, data: doc.data, lineOf: doc.lineOf, baseDir: dirname(file) });
+    raw.push({
+      layer,
+      source: file,
+      file,
+      data: doc.data,
+      lineOf: doc.lineOf,
+      baseDir: dirname(file),
+      ...(fileRoot ? { fileRoot } : {}),
+    });
   };
 
   readFileLayer("global", globalConfigFile(env), false);
 
+  // A project's config comes with the repository, whoever wrote it: its {file:} references may
+  // read only inside the repository.
   const repoRoot = findRepoRoot(cwd);
   for (const folder of repoRoot ? foldersBetween(repoRoot, cwd) : [cwd]) {
-    readFileLayer("project", join(folder, "bosun.json"), false);
+    readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
 
   if (env.BOSUN_CONFIG) readFileLayer("BOSUN_CONFIG", resolve(cwd, env.BOSUN_CONFIG), true);
@@ -152,18 +182,39 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
 function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.ProcessEnv): LoadedConfig {
   const merged: Record<string, unknown> = {};
   const origins = new Map<string, Origin>();
+  const shadowed = new Map<string, ShadowedValue[]>();
   const unresolved: UnresolvedReference[] = [];
+  const references: ResolvedReference[] = [];
 
   for (const layer of rawLayers) {
     if (!isPlainObject(layer.data)) {
       throw new ConfigError(`${layer.source}: config must be a JSON object, not ${describeTop(layer.data)}`);
     }
-    const { data, substitutions } = resolveReferences(layer.data, layer.baseDir, env);
+    const { data, substitutions } = resolveReferences(layer.data, layer.baseDir, env, layer.fileRoot);
     validateLayer(data, { label: layer.source, ...(layer.lineOf ? { lineOf: layer.lineOf } : {}) }, layer.data);
     for (const [key, sub] of substitutions) {
-      if (sub.unresolved) unresolved.push({ key, source: layer.source, raw: sub.raw, reason: sub.unresolved });
+      const path = parseKey(key);
+      const line = layer.lineOf?.(path);
+      const where = { key, source: layer.source, raw: sub.raw, ...(line ? { line } : {}) };
+      if (!sub.unresolved) {
+        references.push(where);
+        continue;
+      }
+      unresolved.push({ ...where, reason: sub.unresolved });
+      // The layer meant to set this key and could not: a lower layer's value must not show through.
+      const previous = origins.get(key);
+      const replaced = getAt(merged, path);
+      if (previous && replaced !== undefined) {
+        shadowed.set(key, [...(shadowed.get(key) ?? []), { value: replaced, origin: previous }]);
+      }
+      deleteAt(merged, path);
+      origins.delete(key);
     }
-    mergeInto(merged, data as Record<string, unknown>, (key, path) => {
+    mergeInto(merged, data as Record<string, unknown>, (key, path, replaced) => {
+      const previous = origins.get(key);
+      if (previous && replaced !== undefined) {
+        shadowed.set(key, [...(shadowed.get(key) ?? []), { value: replaced, origin: previous }]);
+      }
       origins.set(key, originOf(layer, key, path, substitutions.get(key)));
     });
   }
@@ -171,7 +222,7 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
   // Each layer passed on its own; the merged whole is checked too, so no combination slips by.
   const config = validateLayer(merged, { label: "merged config" });
   const parsed = ConfigSchema.parse(config);
-  return { config: parsed, origins, layers, unresolved };
+  return { config: parsed, origins, layers, unresolved, references, shadowed };
 }
 
 function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {

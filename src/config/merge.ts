@@ -3,12 +3,12 @@ import { formatKey, isPlainObject } from "./keypath.js";
 /**
  * The one place config layers are merged. Objects merge key by key; anything else (strings,
  * numbers, arrays) is a leaf that a higher layer replaces whole. `onLeaf` is told of every leaf
- * a layer sets, so provenance is kept alongside the value.
+ * a layer sets, and of the value it replaced, so provenance is kept alongside the value.
  */
 export function mergeInto(
   target: Record<string, unknown>,
   layer: Record<string, unknown>,
-  onLeaf: (key: string, path: string[]) => void,
+  onLeaf: (key: string, path: string[], replaced: unknown) => void,
   prefix: string[] = [],
 ): void {
   for (const [key, value] of Object.entries(layer)) {
@@ -20,8 +20,9 @@ export function mergeInto(
       target[key] = child;
       mergeInto(child, value, onLeaf, path);
     } else {
+      const replaced = target[key];
       target[key] = value;
-      onLeaf(formatKey(path), path);
+      onLeaf(formatKey(path), path, replaced);
     }
   }
 }

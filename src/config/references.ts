@@ -1,13 +1,15 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { formatKey, isPlainObject } from "./keypath.js";
 
 /**
  * `{env:NAME}` and `{file:path}` inside string values are replaced at load time. The original
  * text is kept, so whatever prints config shows the reference, never the secret it resolved to.
- * A reference that cannot be resolved (variable unset, file missing) leaves its key unset and
- * says so: the key then behaves as if that layer never set it, and `bosun config` shows why.
+ * A reference that cannot be resolved (variable unset, file missing) leaves its key unset —
+ * also masking what lower layers said, so nothing falls through silently — and says so.
+ * A layer may be confined to a folder for `{file:}` (a project's config may not read files
+ * outside its repository: a cloned repository must not pull ~/.ssh into a request header).
  */
 const REFERENCE = /\{(env|file):([^}]+)\}/g;
 
@@ -22,6 +24,7 @@ export function resolveReferences(
   data: unknown,
   baseDir: string,
   env: NodeJS.ProcessEnv,
+  fileRoot?: string,
 ): { data: unknown; substitutions: Map<string, Substitution> } {
   const substitutions = new Map<string, Substitution>();
 
@@ -31,13 +34,15 @@ export function resolveReferences(
       let changed = false;
       const out = value.replace(REFERENCE, (_match, kind: string, name: string) => {
         changed = true;
-        const found = kind === "env" ? env[name.trim()] : readReferencedFile(name.trim(), baseDir);
-        if (found === undefined) {
+        const found = kind === "env" ? { value: env[name.trim()] } : readReferencedFile(name.trim(), baseDir, fileRoot);
+        if (found.value === undefined) {
           unresolved ??=
-            kind === "env" ? `environment variable ${name.trim()} is not set` : `file ${name.trim()} cannot be read`;
+            kind === "env"
+              ? `environment variable ${name.trim()} is not set`
+              : `file ${name.trim()} ${"outside" in found ? `is outside ${fileRoot}, where this layer may read` : "cannot be read"}`;
           return "";
         }
-        return found;
+        return found.value;
       });
       return { value: out, changed, ...(unresolved ? { unresolved } : {}) };
     }
@@ -77,12 +82,21 @@ export function resolveReferences(
   return { data: walk(data, []), substitutions };
 }
 
-function readReferencedFile(path: string, baseDir: string): string | undefined {
+function readReferencedFile(
+  path: string,
+  baseDir: string,
+  fileRoot: string | undefined,
+): { value: string | undefined } | { value: undefined; outside: true } {
   const expanded = path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : path;
   const full = isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
   try {
-    return readFileSync(full, "utf8").replace(/\r?\n$/, "");
+    if (fileRoot) {
+      // Through symlinks: a link inside the repository must not lead out of it.
+      const inside = relative(realpathSync(fileRoot), realpathSync(full));
+      if (inside.startsWith("..") || isAbsolute(inside)) return { value: undefined, outside: true };
+    }
+    return { value: readFileSync(full, "utf8").replace(/\r?\n$/, "") };
   } catch {
-    return undefined;
+    return { value: undefined };
   }
 }

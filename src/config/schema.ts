@@ -12,15 +12,28 @@ const ModelInfoSchema = z
     output: z.int().positive().optional().describe("Maximum output tokens per response"),
     tools: z.boolean().optional().describe("Whether the model accepts tool definitions"),
     images: z.boolean().optional().describe("Whether the model accepts image input"),
+    price: z
+      .strictObject({
+        input: z.number().min(0).describe("US dollars per million input tokens"),
+        output: z.number().min(0).describe("US dollars per million output tokens"),
+        cacheRead: z.number().min(0).optional().describe("US dollars per million cached input tokens read"),
+        cacheWrite: z.number().min(0).optional().describe("US dollars per million input tokens written to cache"),
+      })
+      .optional()
+      .describe("Prices, for the cost shown in bosun sessions show"),
   })
   .describe("Limits and capabilities of one model; overrides the built-in catalog");
 
 const ProviderSchema = z
   .strictObject({
     type: z
-      .enum(["anthropic", "openai", "openai-compatible"])
+      .enum(["anthropic", "openai", "openai-compatible", "google"])
       .optional()
-      .describe("Wire protocol; defaults to the provider's name when that is a known type"),
+      .describe("Wire protocol; defaults to the provider's name when that is a built-in provider"),
+    api: z
+      .enum(["responses", "chat"])
+      .optional()
+      .describe('For type "openai": the Responses API (default) or Chat Completions'),
     baseURL: z.string().optional().describe("API endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama"),
     apiKey: z.string().optional().describe('API key; write "{env:NAME}" to read it from the environment'),
     headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers sent with every request"),
@@ -49,12 +62,6 @@ export const ConfigSchema = z
   .describe("bosun configuration");
 
 export type Config = z.infer<typeof ConfigSchema>;
-
-/** Built-in defaults: the lowest layer. Everything a later layer may override. */
-export const DEFAULTS: Config = {
-  max_steps: 100,
-  retry: { max_attempts: 4, max_delay_ms: 30_000 },
-};
 
 /**
  * Environment variables that set a single key. Each names the key path and how its text

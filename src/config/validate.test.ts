@@ -79,6 +79,16 @@ describe("validateLayer", () => {
     assert.equal(line, `layer: key "max_steps": expected integer, received string ("${"x".repeat(40)}…")`);
   });
 
+  it("never quotes a value under a secret-looking key or in headers", () => {
+    const secret = "Authorization: Bearer sk-live-LEAKED-123";
+    const lines = problems({ provider: { a: { headers: secret, apiKey: 42 } } });
+    assert.deepEqual(lines.sort(), [
+      `layer: key "provider.a.apiKey": expected string, received number`,
+      `layer: key "provider.a.headers": expected record, received string of ${secret.length} characters`,
+    ]);
+    assert.ok(!lines.join("\n").includes("LEAKED"));
+  });
+
   it("quotes values as written, not as resolved", () => {
     const lines = problems({ max_steps: "resolved-secret" }, { label: "layer" }, { max_steps: "{env:STEPS}" });
     assert.deepEqual(lines, ['layer: key "max_steps": expected integer, received string ("{env:STEPS}")']);

@@ -4,6 +4,7 @@ import { closest } from "../util/closest.js";
 import { formatKey, getAt } from "./keypath.js";
 import { type Config, ConfigSchema } from "./schema.js";
 import { knownKeysAt, schemaAt } from "./schema-walk.js";
+import { isSecretPath } from "./secrets.js";
 
 /** Where a layer came from, for error messages: `file:line` when it is a file. */
 export interface LayerSource {
@@ -45,7 +46,9 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSour
     });
   }
   if (issue.code === "invalid_type") {
-    const received = describeValue(valueAt(data, path));
+    const value = valueAt(data, path);
+    // A value under a secret-looking key is described, never quoted.
+    const received = isSecretPath(path.map(String)) ? describeShape(value) : describeValue(value);
     return [
       `${where(source, path)}: key "${key}": expected ${expectedName(path, issue.expected)}, received ${received}`,
     ];
@@ -88,6 +91,13 @@ function expectedName(path: readonly (string | number)[], expected: string): str
   const def = schemaAt(path)?._zod.def as { type?: string; format?: string } | undefined;
   if (expected === "int") return "integer";
   return expected === "number" && def?.format === "safeint" ? "integer" : expected;
+}
+
+/** The type alone: "string of 41 characters", "object", ... */
+export function describeShape(value: unknown): string {
+  if (typeof value === "string") return `string of ${value.length} characters`;
+  if (value === null) return "null";
+  return Array.isArray(value) ? "array" : typeof value;
 }
 
 /** "string (\"ten\")", "number (1.5)", "array", "null", ... */

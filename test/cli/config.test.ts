@@ -257,7 +257,7 @@ describe("bosun config: references and secrets", () => {
     const result = ok(await ws.run(["config"], { env: { OPENAI_KEY: SECRET } }));
     assertNoSecret(result, SECRET, LITERAL);
     assert.deepEqual(JSON.parse(result.stdout).provider, {
-      openai: { apiKey: "{env:OPENAI_KEY}", headers: { Authorization: "Bearer {env:OPENAI_KEY}" } },
+      openai: { apiKey: "{env:OPENAI_KEY}", headers: { Authorization: "<redacted>" } },
       local: { apiKey: "<redacted>", baseURL: "http://127.0.0.1:11434/v1" },
     });
   });
@@ -269,7 +269,7 @@ describe("bosun config: references and secrets", () => {
     assertNoSecret(text, SECRET, LITERAL);
     const lines = originLines(text);
     assert.ok(lines.includes(`project\t${file}:4\tprovider.openai.apiKey={env:OPENAI_KEY}`), text.stdout);
-    assert.ok(lines.includes(`project\t${file}:5\tprovider.openai.headers.Authorization=Bearer {env:OPENAI_KEY}`));
+    assert.ok(lines.includes(`project\t${file}:5\tprovider.openai.headers.Authorization=<redacted>`));
     assert.ok(lines.includes(`project\t${file}:7\tprovider.local.apiKey=<redacted>`));
 
     const json = await ws.run(["config", "--origin", "--json"], { env });
@@ -296,7 +296,7 @@ describe("bosun config: references and secrets", () => {
     const object = await ws.run(["config", "get", "provider"], { env });
     assertNoSecret(object, SECRET, LITERAL);
     assert.deepEqual(JSON.parse(ok(object).stdout), {
-      openai: { apiKey: "{env:OPENAI_KEY}", headers: { Authorization: "Bearer {env:OPENAI_KEY}" } },
+      openai: { apiKey: "{env:OPENAI_KEY}", headers: { Authorization: "<redacted>" } },
       local: { apiKey: "<redacted>", baseURL: "http://127.0.0.1:11434/v1" },
     });
   });
@@ -317,20 +317,21 @@ describe("bosun config: references and secrets", () => {
     assertNoSecret(result, SECRET);
   });
 
-  it("leaves a key whose reference does not resolve unset, with a warning", async () => {
+  it("leaves a key whose reference does not resolve unset, masking lower layers, with a warning", async () => {
     writeGlobal('{ "provider": { "openai": { "baseURL": "https://global" } } }');
     const file = ws.write(
       "bosun.json",
       '{ "model": "a/b", "provider": { "openai": { "apiKey": "{env:NOT_SET_KEY}", "baseURL": "{file:no-such-file}" } } }',
     );
     const warnings = [
-      `bosun: ${file}: provider.openai.apiKey: environment variable NOT_SET_KEY is not set; the key is left unset`,
-      `bosun: ${file}: provider.openai.baseURL: file no-such-file cannot be read; the key is left unset`,
+      `bosun: ${file}:1: provider.openai.apiKey: environment variable NOT_SET_KEY is not set; the key is left unset`,
+      `bosun: ${file}:1: provider.openai.baseURL: file no-such-file cannot be read; the key is left unset`,
     ];
 
     const config = ok(await ws.run(["config"]));
     assert.deepEqual(config.stderr.trimEnd().split("\n"), warnings);
-    assert.deepEqual(JSON.parse(config.stdout).provider, { openai: { baseURL: "https://global" } });
+    // The global baseURL does not show through the project's failed reference.
+    assert.deepEqual(JSON.parse(config.stdout).provider, { openai: {} });
 
     const unset = await ws.run(["config", "get", "provider.openai.apiKey"]);
     assert.equal(unset.code, 1);

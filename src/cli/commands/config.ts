@@ -18,7 +18,7 @@ export function flagLayer(flags: ConfigFlags): FlagValue[] {
 export function loadForCommand(flags: ConfigFlags = {}): LoadedConfig {
   const loaded = loadConfig({ cwd: process.cwd(), flags: flagLayer(flags) });
   for (const ref of loaded.unresolved) {
-    warn(`${ref.source}: ${ref.key}: ${ref.reason}; the key is left unset`);
+    warn(`${ref.source}${ref.line ? `:${ref.line}` : ""}: ${ref.key}: ${ref.reason}; the key is left unset`);
   }
   return loaded;
 }
