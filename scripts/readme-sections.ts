@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { DEFAULTS } from "../src/config/defaults.js";
 import { formatKey, getAt } from "../src/config/keypath.js";
-import { DEFAULTS, ENV_KEYS } from "../src/config/schema.js";
+import { ENV_KEYS } from "../src/config/schema.js";
 import { allKnownKeys, descriptionAt, schemaAt } from "../src/config/schema-walk.js";
 import { SEATS } from "../src/seats/catalog.js";
 

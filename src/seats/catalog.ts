@@ -1,3 +1,5 @@
+import { DEFAULTS } from "../config/defaults.js";
+import { BASE_DELAY_MS } from "../model/retry.js";
 import type { Seat } from "./types.js";
 
 /**
@@ -19,9 +21,36 @@ export const SEATS: readonly Seat[] = [
     id: "session.target",
     question: "Which session does this run belong to: new, the latest here, a given one, or a fork?",
     holders: ["person", "code"],
-    default: "new session (code); --continue, --session and --fork are the person's",
+    default:
+      "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here",
     fail: "closed",
     config: [],
+  },
+  {
+    id: "model.select",
+    question: "Which model answers this session's requests?",
+    holders: ["person", "code", "config"],
+    default:
+      "--model (person); else the resumed session's own model; else the agent's model; else config model; else the first provider with credentials and its default model (code)",
+    fail: "closed",
+    config: ["model", "provider"],
+  },
+  {
+    id: "model.retry",
+    question: "Is a failed model request tried again, and after how long?",
+    holders: ["code"],
+    default: `retry rate limits, server errors and network failures while nothing of the attempt was shown: up to ${DEFAULTS.retry?.max_attempts} attempts, exponential backoff from ${BASE_DELAY_MS} ms with jitter, honouring retry-after, no delay over ${DEFAULTS.retry?.max_delay_ms} ms`,
+    fail: "closed",
+    config: ["retry.max_attempts", "retry.max_delay_ms"],
+  },
+  {
+    id: "model.fallback",
+    question: "After a model fails for good, which model takes over?",
+    holders: ["config"],
+    default:
+      "none: the failure stands unless config fallback lists models; only rate limit, quota, server, network and authentication failures move to the next listed model",
+    fail: "closed",
+    config: ["fallback"],
   },
 ];
 

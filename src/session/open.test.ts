@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { expectDecision } from "../../test/support/ledger.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { UsageError } from "../errors.js";
 import { readDecisions } from "../seats/record.js";
@@ -42,13 +43,15 @@ describe("openSession", () => {
         ["config.load", "code"],
       ],
     );
-    assert.deepEqual(decisions[0]?.answer, { mode: "new" });
+    expectDecision(decisions, "session.target", "code", { mode: "new" });
   });
 
   it("records which config layers were read and which were absent", () => {
     const session = openSession(store, { directory: work, flags: {}, config });
-    const load = readDecisions(store, session.id).find((d) => d.seat === "config.load");
-    assert.deepEqual(load?.answer, ["default:built-in", `project:${join(work, "bosun.json")}`]);
+    const load = expectDecision(readDecisions(store, session.id), "config.load", "code", [
+      "default:built-in",
+      `project:${join(work, "bosun.json")}`,
+    ]);
     const globalFile = join(root, "home", "bosun.json");
     assert.ok(load?.reasons.some((r) => r.source === globalFile && r.detail === "absent"));
     assert.match(load?.reasons[0]?.detail ?? "", /absent: .*home\/bosun\.json/);
@@ -62,6 +65,26 @@ describe("openSession", () => {
     const unresolved = load?.reasons.find((r) => r.rule === "unresolved reference");
     assert.equal(unresolved?.key, "provider.openai.apiKey");
     assert.match(unresolved?.detail ?? "", /NO_SUCH_KEY is not set/);
+  });
+
+  it("records references by what was written, never the value", () => {
+    writeFileSync(
+      join(work, "bosun.json"),
+      '{ "provider": { "a": { "apiKey": "{env:REAL_KEY}" }, "b": { "apiKey": "sk-LIT-{env:REAL_KEY}" } } }',
+    );
+    const withRefs = loadConfig({ cwd: work, env: { BOSUN_HOME: join(root, "home"), REAL_KEY: "sk-real-value-77" } });
+    const session = openSession(store, { directory: work, flags: {}, config: withRefs });
+    const load = expectDecision(readDecisions(store, session.id), "config.load", "code");
+    const refs = load.reasons.filter((r) => r.rule === "reference resolved");
+    assert.deepEqual(
+      refs.map((r) => [r.key, r.detail]),
+      [
+        ["provider.a.apiKey", "{env:REAL_KEY}"],
+        ["provider.b.apiKey", "<redacted>"],
+      ],
+    );
+    assert.ok(!JSON.stringify(store.events(session.id)).includes("sk-real-value-77"));
+    assert.ok(!JSON.stringify(store.events(session.id)).includes("sk-LIT"));
   });
 
   it("continues the latest top-level session in this directory (person)", () => {
@@ -139,8 +162,6 @@ describe("openSession", () => {
       forked_at_seq: before.at(-1)?.seq,
     });
     assert.ok(forkEvents.some((e) => e.type === "message" && (e.data as { text: string }).text === "hi"));
-    const target = targetOf(fork.id).at(-1);
-    assert.equal(target?.holder, "person");
-    assert.deepEqual(target?.answer, { mode: "fork", from: original.id });
+    expectDecision(targetOf(fork.id), "session.target", "person", { mode: "fork", from: original.id });
   });
 });

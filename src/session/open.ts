@@ -1,3 +1,4 @@
+import { shownValue } from "../config/display.js";
 import type { LoadedConfig } from "../config/load.js";
 import { UsageError } from "../errors.js";
 import { recordDecision } from "../seats/record.js";
@@ -90,6 +91,22 @@ export function describeConfigLoad(config: LoadedConfig): Answer<string[]> {
     detail: layer.status,
     source: layer.source,
   }));
+  for (const ref of config.references) {
+    // As written, through the same filter as `bosun config`: the ledger never holds a secret.
+    const written = shownValue(ref.key, undefined, {
+      layer: "default",
+      source: ref.source,
+      key: ref.key,
+      raw: ref.raw,
+    });
+    reasons.push({
+      rule: "reference resolved",
+      detail: typeof written === "string" ? written : JSON.stringify(written),
+      source: ref.source,
+      key: ref.key,
+      ...(ref.line ? { line: ref.line } : {}),
+    });
+  }
   for (const ref of config.unresolved) {
     reasons.push({
       rule: "unresolved reference",

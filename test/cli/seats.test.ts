@@ -23,7 +23,8 @@ describe("bosun seats", () => {
       id: "session.target",
       question: "Which session does this run belong to: new, the latest here, a given one, or a fork?",
       holders: ["person", "code"],
-      default: "new session (code); --continue, --session and --fork are the person's",
+      default:
+        "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here",
       fail: "closed",
       config: [],
     });

@@ -1,0 +1,71 @@
+import type { ModelInfo } from "../../model/catalog.js";
+import { listProviders, usable } from "../../model/providers.js";
+import { decideModel } from "../../model/select.js";
+import { formatTable } from "../../util/table.js";
+import { json, out } from "../output.js";
+import { loadForCommand } from "./config.js";
+
+/**
+ * `bosun models`: providers, their models and limits, whether credentials are present and
+ * where they come from — never the key — and which model a run here would select.
+ */
+export function listModels(options: { json?: boolean; model?: string }): void {
+  const config = loadForCommand(options);
+  const providers = listProviders(config);
+  let selection: { model?: string; holder?: string; rule?: string; error?: string };
+  try {
+    const decided = decideModel({ config });
+    selection = {
+      model: decided.answer,
+      holder: decided.holder,
+      rule: decided.reasons.find((r) => r.decisive)?.rule ?? "",
+    };
+  } catch (error) {
+    selection = { error: (error as Error).message };
+  }
+  const rows = providers.map((p) => ({
+    provider: p.name,
+    type: p.type ?? null,
+    ...(p.baseURL ? { baseURL: p.baseURL } : {}),
+    credentials: { present: p.credentials.present, needed: p.credentials.needed, source: p.credentials.source },
+    usable: usable(p),
+    ...(p.problem ? { problem: p.problem } : {}),
+    defaultModel: p.defaultModel ?? null,
+    models: Object.entries(p.models).map(([id, info]) => ({ id, ...info })),
+  }));
+  if (options.json) {
+    json({ selected: selection, providers: rows });
+    return;
+  }
+  out(
+    selection.model
+      ? `selected: ${selection.model} (${selection.holder}: ${selection.rule})`
+      : `selected: none — ${selection.error?.split("\n")[0]}`,
+  );
+  for (const p of rows) {
+    const state = p.usable ? "ready" : p.problem ? "unusable" : "no key";
+    out(
+      `\n${p.provider} (${p.type ?? "no type"}${p.baseURL ? `, ${p.baseURL}` : ""}) — ${state}: ${p.problem ?? p.credentials.source}`,
+    );
+    if (p.models.length === 0) {
+      out("  no models listed: any model id can be used, with unknown limits");
+      continue;
+    }
+    const table = formatTable(
+      ["  MODEL", "CONTEXT", "OUTPUT", "TOOLS", "IMAGES", "PRICE IN/OUT $/M"],
+      p.models.map((m) => [
+        `  ${m.id}${m.id === p.defaultModel ? " (default)" : ""}`,
+        limit(m.context),
+        limit(m.output),
+        flag(m.tools),
+        flag(m.images),
+        price(m),
+      ]),
+    );
+    out(table);
+  }
+}
+
+const limit = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
+const flag = (b: boolean | undefined) => (b === undefined ? "?" : b ? "yes" : "no");
+const price = (m: ModelInfo) => (m.price ? `${m.price.input} / ${m.price.output}` : "?");

@@ -1,0 +1,112 @@
+import { argumentPieces, type Encoder, type Finish, type PlannedReply, sse, textPieces } from "./plan.js";
+
+/** Anthropic Messages (`POST /v1/messages`), as api.anthropic.com sends it. */
+
+const STOP_REASON: Record<Finish, string> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" };
+
+/**
+ * Anthropic sends tool input as an object. Arguments that are not a JSON object (broken JSON,
+ * scripted on purpose) cannot be expressed that way in a non-streaming reply: the raw string
+ * is sent as `input`, which the SDK then rejects as it would a malformed call.
+ */
+function inputObject(args: string): unknown {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+function json(plan: PlannedReply): unknown {
+  const content: unknown[] = [];
+  if (plan.text !== "") content.push({ type: "text", text: plan.text });
+  for (const call of plan.toolCalls) {
+    content.push({ type: "tool_use", id: call.id, name: call.name, input: inputObject(call.arguments) });
+  }
+  return {
+    id: plan.id,
+    type: "message",
+    role: "assistant",
+    model: plan.model,
+    content,
+    stop_reason: STOP_REASON[plan.finish],
+    stop_sequence: null,
+    usage: {
+      input_tokens: plan.usage.input - plan.usage.cacheRead - plan.usage.cacheWrite,
+      cache_creation_input_tokens: plan.usage.cacheWrite,
+      cache_read_input_tokens: plan.usage.cacheRead,
+      output_tokens: plan.usage.output,
+    },
+  };
+}
+
+function events(plan: PlannedReply): string[] {
+  const frames: string[] = [];
+  const event = (data: { type: string; [key: string]: unknown }) => frames.push(sse(data, data.type));
+  event({
+    type: "message_start",
+    message: {
+      id: plan.id,
+      type: "message",
+      role: "assistant",
+      model: plan.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: plan.usage.input - plan.usage.cacheRead - plan.usage.cacheWrite,
+        cache_creation_input_tokens: plan.usage.cacheWrite,
+        cache_read_input_tokens: plan.usage.cacheRead,
+        output_tokens: 1,
+      },
+    },
+  });
+  event({ type: "ping" });
+  let index = 0;
+  if (plan.text !== "") {
+    event({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    for (const piece of textPieces(plan.text)) {
+      event({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+    }
+    event({ type: "content_block_stop", index });
+    index++;
+  }
+  for (const call of plan.toolCalls) {
+    event({
+      type: "content_block_start",
+      index,
+      content_block: { type: "tool_use", id: call.id, name: call.name, input: {} },
+    });
+    for (const piece of ["", ...argumentPieces(call.arguments)]) {
+      event({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+    }
+    event({ type: "content_block_stop", index });
+    index++;
+  }
+  event({
+    type: "message_delta",
+    delta: { stop_reason: STOP_REASON[plan.finish], stop_sequence: null },
+    usage: { output_tokens: plan.usage.output },
+  });
+  event({ type: "message_stop" });
+  return frames;
+}
+
+/** Anthropic's error types by status. */
+const ERRORS: Record<number, { type: string; message: string }> = {
+  400: { type: "invalid_request_error", message: "Invalid request." },
+  401: { type: "authentication_error", message: "invalid x-api-key" },
+  403: { type: "permission_error", message: "Your API key does not have permission to use the specified resource." },
+  404: { type: "not_found_error", message: "The requested resource could not be found." },
+  413: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." },
+  429: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit." },
+  500: { type: "api_error", message: "Internal server error" },
+  529: { type: "overloaded_error", message: "Overloaded" },
+};
+
+export function anthropicErrorBody(status: number, message?: string): unknown {
+  const known = ERRORS[status] ?? (status >= 500 ? ERRORS[500] : ERRORS[400]);
+  return { type: "error", error: { type: known?.type, message: message ?? known?.message } };
+}
+
+export const anthropic: Encoder = { json, events, errorBody: anthropicErrorBody };

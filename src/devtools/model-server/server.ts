@@ -1,0 +1,368 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { anthropic } from "./encode-anthropic.js";
+import { openAIChat } from "./encode-openai-chat.js";
+import { openAIResponses } from "./encode-openai-responses.js";
+import { RuleBook } from "./match.js";
+import {
+  type ItemMemory,
+  type NormalizedRequest,
+  normalizeAnthropic,
+  normalizeChat,
+  normalizeResponses,
+  type Protocol,
+} from "./normalize.js";
+import { type Encoder, type PlannedReply, planReply } from "./plan.js";
+import { parseScript, type Reply, type Script } from "./script.js";
+
+/**
+ * The scripted model server: a real HTTP server on 127.0.0.1 that answers the OpenAI Chat
+ * Completions, Anthropic Messages and OpenAI Responses protocols from a script. It records
+ * every request and fails loudly: a request no rule answers, or a scripted call to a tool the
+ * request did not advertise, gets HTTP 500 and a line in `failures`.
+ */
+
+export interface RecordedRequest {
+  /** 1-based, in arrival order; what `match.request` compares against. */
+  number: number;
+  /** Undefined for a path the server does not serve. */
+  protocol: Protocol | undefined;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The raw request body. */
+  body: string;
+  /** The parsed body, when it was JSON. */
+  json: unknown;
+  normalized: NormalizedRequest | undefined;
+  /** 0-based index of the rule that answered, if any. */
+  rule: number | undefined;
+  /** 0-based index of the reply within that rule. */
+  reply: number | undefined;
+  /** What happened; "pending" until the answer is finished. */
+  outcome: "pending" | "replied" | "error" | "cut" | "aborted" | "failure";
+  /** HTTP status sent (0 when the client left first). */
+  status: number;
+}
+
+export interface ScriptedServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `url + "/v1"`: the baseURL for all three AI SDK providers. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  failures: string[];
+  close(): Promise<void>;
+}
+
+export interface ScriptedServerOptions {
+  /** Port to listen on; default: any free port. */
+  port?: number;
+  /** Called with one line per request and per failure (for `bosun dev model-server`). */
+  log?: (line: string) => void;
+}
+
+interface Route {
+  protocol: Protocol;
+  encoder: Encoder;
+  normalize(body: Record<string, unknown>, memory: ItemMemory): NormalizedRequest;
+}
+
+const ROUTES: Record<string, Route> = {
+  "/v1/chat/completions": { protocol: "openai-chat", encoder: openAIChat, normalize: normalizeChat },
+  "/v1/messages": { protocol: "anthropic", encoder: anthropic, normalize: normalizeAnthropic },
+  "/v1/responses": { protocol: "openai-responses", encoder: openAIResponses, normalize: normalizeResponses },
+};
+
+export function startScriptedServer(script: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
+  const checked = parseScript(script, "(passed to startScriptedServer)");
+  const book = new RuleBook(checked.rules);
+  const memory: ItemMemory = new Map();
+  const requests: RecordedRequest[] = [];
+  const failures: string[] = [];
+  const log = options.log ?? (() => {});
+
+  const fail = (record: RecordedRequest, res: ServerResponse, encoder: Encoder, status: number, message: string) => {
+    failures.push(message);
+    log(`FAILURE ${message}`);
+    record.outcome = "failure";
+    record.status = status;
+    sendJson(res, status, encoder.errorBody(status, message), { "x-scripted-failure": "1" });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
+    const body = await readBody(req);
+    if (body === undefined) return;
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    if (req.method === "GET" && (path === "/v1/models" || path === "/models")) {
+      sendJson(res, 200, modelList(checked.models ?? ["test-model"]));
+      return;
+    }
+    const route = ROUTES[path];
+    const record: RecordedRequest = {
+      number: requests.length + 1,
+      protocol: route?.protocol,
+      method: req.method ?? "",
+      path,
+      headers: req.headers,
+      body,
+      json: undefined,
+      normalized: undefined,
+      rule: undefined,
+      reply: undefined,
+      outcome: "pending",
+      status: 0,
+    };
+    requests.push(record);
+    const where = `request ${record.number} (${req.method} ${path})`;
+    if (!route || req.method !== "POST") {
+      fail(
+        record,
+        res,
+        openAIChat,
+        404,
+        `${where}: the scripted model server serves POST ${Object.keys(ROUTES).join(", ")}`,
+      );
+      return;
+    }
+    try {
+      record.json = JSON.parse(body);
+    } catch {
+      fail(record, res, route.encoder, 400, `${where}: the body is not JSON: ${body.slice(0, 200)}`);
+      return;
+    }
+    if (!isObject(record.json)) {
+      fail(record, res, route.encoder, 400, `${where}: the body is not a JSON object`);
+      return;
+    }
+    const normalized = route.normalize(record.json, memory);
+    record.normalized = normalized;
+
+    const pick = book.pick(normalized, record.number);
+    if (!pick) {
+      const last = normalized.messages[normalized.messages.length - 1];
+      const lastText = last ? `${last.role}: ${truncate(last.text, 500)}` : "(no messages)";
+      fail(
+        record,
+        res,
+        route.encoder,
+        500,
+        `${where}: no rule matches. Last message — ${lastText}. Rules that can still answer: ${book.remaining()}`,
+      );
+      return;
+    }
+    record.rule = pick.rule;
+    record.reply = pick.reply;
+    const reply = pick.value;
+    log(`#${record.number} ${route.protocol} ${path} → rule ${pick.rule} reply ${pick.reply}`);
+
+    const unadvertised = (reply.toolCalls ?? []).filter((call) => !normalized.tools.includes(call.name));
+    if (unadvertised.length > 0) {
+      const names = unadvertised.map((call) => `"${call.name}"`).join(", ");
+      const offered = normalized.tools.length > 0 ? normalized.tools.join(", ") : "no tools";
+      fail(
+        record,
+        res,
+        route.encoder,
+        500,
+        `${where}: rule ${pick.rule} reply ${pick.reply} calls ${names}, but the request advertised ${offered}`,
+      );
+      return;
+    }
+
+    if (reply.delayMs && !(await sleep(reply.delayMs, signal))) {
+      record.outcome = "aborted";
+      log(`#${record.number} client left during the delay`);
+      return;
+    }
+    if (signal.aborted) {
+      record.outcome = "aborted";
+      return;
+    }
+    if (reply.error) {
+      sendError(res, reply, route.encoder);
+      record.outcome = "error";
+      record.status = reply.error.status;
+      return;
+    }
+
+    const plan = planReply(reply, normalized, record.number, Buffer.byteLength(body));
+    if (route.protocol === "openai-responses") remember(memory, plan);
+    record.status = 200;
+    const done = normalized.stream
+      ? await sendStream(res, route.encoder.events(plan, record.json), reply.cutAfterChunks, signal)
+      : await sendBody(res, route.encoder.json(plan, record.json), reply.cutAfterChunks);
+    record.outcome = done;
+    if (done !== "replied") log(`#${record.number} ${done}`);
+  };
+
+  const server = createServer((req, res) => {
+    const controller = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    handle(req, res, controller.signal).catch((error: unknown) => {
+      const message = `internal error of the scripted model server: ${(error as Error)?.stack ?? String(error)}`;
+      failures.push(message);
+      log(`FAILURE ${message}`);
+      if (!res.headersSent) sendJson(res, 500, openAIChat.errorBody(500, message));
+      else res.destroy();
+    });
+  });
+  // Tests hold no keep-alive connections open past close().
+  server.keepAliveTimeout = 1000;
+
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      const { port } = server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}`;
+      resolve({
+        url,
+        baseURL: `${url}/v1`,
+        requests,
+        failures,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The request body; undefined when the client left before sending all of it. */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(undefined));
+    req.on("close", () => {
+      if (!req.complete) resolve(undefined);
+    });
+  });
+}
+
+/** Waits; false when the client disconnected first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, reply: Reply, encoder: Encoder): void {
+  const error = reply.error;
+  if (!error) return;
+  const headers = error.headers ?? {};
+  const body = error.body === undefined ? encoder.errorBody(error.status) : error.body;
+  if (typeof body === "string") {
+    const hasType = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
+    res.writeHead(error.status, {
+      ...(hasType ? {} : { "content-type": "text/plain; charset=utf-8" }),
+      "content-length": Buffer.byteLength(body),
+      ...headers,
+    });
+    res.end(body);
+    return;
+  }
+  sendJson(res, error.status, body, headers);
+}
+
+function write(res: ServerResponse, data: string): Promise<void> {
+  return new Promise((resolve) => res.write(data, () => resolve()));
+}
+
+async function sendStream(
+  res: ServerResponse,
+  frames: string[],
+  cutAfter: number | undefined,
+  signal: AbortSignal,
+): Promise<RecordedRequest["outcome"]> {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.flushHeaders();
+  for (const [index, frame] of frames.entries()) {
+    if (signal.aborted) return "aborted";
+    if (cutAfter !== undefined && index >= cutAfter) {
+      res.destroy();
+      return "cut";
+    }
+    await write(res, frame);
+    // One frame per turn of the event loop, so clients see a stream, not one burst.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (signal.aborted) return "aborted";
+  if (cutAfter !== undefined && cutAfter < frames.length) {
+    res.destroy();
+    return "cut";
+  }
+  res.end();
+  return "replied";
+}
+
+async function sendBody(
+  res: ServerResponse,
+  value: unknown,
+  cutAfter: number | undefined,
+): Promise<RecordedRequest["outcome"]> {
+  if (cutAfter === undefined) {
+    sendJson(res, 200, value);
+    return "replied";
+  }
+  const text = JSON.stringify(value);
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  await write(res, text.slice(0, Math.floor(text.length / 2)));
+  res.destroy();
+  return "cut";
+}
+
+/** Remembers Responses output items: the SDK sends them back later as `item_reference`. */
+function remember(memory: ItemMemory, plan: PlannedReply): void {
+  if (plan.text !== "") memory.set(plan.messageId, { role: "assistant", text: plan.text });
+  for (const call of plan.toolCalls) {
+    memory.set(call.itemId, { role: "assistant", text: `tool_call ${call.name} ${call.arguments}` });
+  }
+}
+
+/** A model list both OpenAI and Anthropic clients can read. */
+function modelList(models: string[]): unknown {
+  const data = models.map((id) => ({
+    id,
+    object: "model",
+    created: 0,
+    owned_by: "scripted",
+    type: "model",
+    display_name: id,
+    created_at: "1970-01-01T00:00:00Z",
+  }));
+  return { object: "list", data, has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null };
+}

@@ -1,0 +1,107 @@
+import type { FinishReason, LanguageModel, ModelMessage, ToolSet } from "ai";
+import { type ClassifiedError, classifyError } from "./errors.js";
+import { fromSdkUsage, type Usage } from "./usage.js";
+
+/** A tool call as the model wrote it. `invalid` marks input the SDK could not parse or validate. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  invalid?: boolean;
+  error?: string;
+}
+
+/** What the person sees as it arrives. */
+export type ModelEvent = { type: "text"; text: string } | { type: "tool_call"; call: ModelToolCall };
+
+export interface AttemptInput {
+  model: LanguageModel;
+  system?: string;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: ModelEvent) => void;
+}
+
+export type AttemptOutcome =
+  | { status: "complete"; text: string; toolCalls: ModelToolCall[]; finishReason: FinishReason; usage: Usage }
+  | {
+      status: "failed";
+      error: ClassifiedError;
+      text: string;
+      toolCalls: ModelToolCall[];
+      outputShown: boolean;
+      usage?: Usage;
+    };
+
+/**
+ * One streamed model response, no retries (the caller decides those). Errors come back as a
+ * classified outcome with whatever was shown so far — never thrown — so the caller can tell a
+ * failure before output from a stream broken after it.
+ */
+export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome> {
+  const { streamText } = await import("ai");
+  let text = "";
+  const toolCalls: ModelToolCall[] = [];
+  let finishReason: FinishReason | undefined;
+  let usage: Usage | undefined;
+  const failed = (error: unknown): AttemptOutcome => ({
+    status: "failed",
+    error: input.signal?.aborted ? { ...classifyError(error), class: "aborted" } : classifyError(error),
+    text,
+    toolCalls,
+    outputShown: text.length > 0 || toolCalls.length > 0,
+    ...(usage ? { usage } : {}),
+  });
+  try {
+    const result = streamText({
+      model: input.model,
+      ...(input.system ? { system: input.system } : {}),
+      messages: input.messages,
+      ...(input.tools ? { tools: input.tools } : {}),
+      ...(input.maxOutputTokens ? { maxOutputTokens: input.maxOutputTokens } : {}),
+      ...(input.signal ? { abortSignal: input.signal } : {}),
+      // bosun owns retries (seat model.retry), so the SDK must not retry behind its back.
+      maxRetries: 0,
+    });
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case "text-delta":
+          text += part.text;
+          input.onEvent?.({ type: "text", text: part.text });
+          break;
+        case "tool-call": {
+          const call: ModelToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+          if ("invalid" in part && part.invalid) {
+            call.invalid = true;
+            call.error = String((part as { error?: unknown }).error ?? "invalid input");
+          }
+          toolCalls.push(call);
+          input.onEvent?.({ type: "tool_call", call });
+          break;
+        }
+        case "finish-step":
+          usage = fromSdkUsage(part.usage);
+          finishReason = part.finishReason;
+          break;
+        case "error":
+          return failed(part.error);
+        case "abort":
+          return failed(Object.assign(new Error("aborted"), { name: "AbortError" }));
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    return failed(error);
+  }
+  if (input.signal?.aborted) return failed(Object.assign(new Error("aborted"), { name: "AbortError" }));
+  return {
+    status: "complete",
+    text,
+    toolCalls,
+    finishReason: finishReason ?? "other",
+    usage: usage ?? fromSdkUsage(undefined),
+  };
+}

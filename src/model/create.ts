@@ -1,0 +1,42 @@
+import type { LanguageModel } from "ai";
+import type { ResolvedModel } from "./resolve.js";
+
+/**
+ * Builds the AI SDK model for a resolved reference. Provider packages are imported only when a
+ * model of theirs is used, so start-up never pays for all four.
+ */
+export async function createLanguageModel(resolved: ResolvedModel): Promise<LanguageModel> {
+  const { provider, modelId } = resolved;
+  const common = {
+    ...(provider.apiKey ? { apiKey: provider.apiKey } : {}),
+    ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
+    ...(provider.headers ? { headers: provider.headers } : {}),
+  };
+  switch (provider.type) {
+    case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic");
+      return createAnthropic(common)(modelId);
+    }
+    case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai");
+      const openai = createOpenAI(common);
+      return provider.api === "chat" ? openai.chat(modelId) : openai(modelId);
+    }
+    case "google": {
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+      return createGoogleGenerativeAI(common)(modelId);
+    }
+    case "openai-compatible": {
+      const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+      if (!provider.baseURL) throw new Error(`provider ${provider.name} has no baseURL`);
+      return createOpenAICompatible({
+        name: provider.name,
+        includeUsage: true,
+        ...common,
+        baseURL: provider.baseURL,
+      }).chatModel(modelId);
+    }
+    default:
+      throw new Error(`provider ${provider.name} has no type`);
+  }
+}

@@ -1,0 +1,370 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { tool } from "ai";
+import { z } from "zod";
+import { configFrom } from "../../test/support/config.js";
+import { expectDecision } from "../../test/support/ledger.js";
+import {
+  assertNoFailures,
+  type Script,
+  type ScriptedProtocol,
+  startModelServer,
+} from "../../test/support/model-server.js";
+import { readDecisions, recordDecision } from "../seats/record.js";
+import { SessionStore } from "../store/session-store.js";
+import type { ModelEvent } from "./attempt.js";
+import { type RequestOptions, type RequestResult, requestModel } from "./request.js";
+import { resolveModel } from "./resolve.js";
+
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
+const tools = {
+  read: tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }) }),
+  list: tool({ description: "List a folder", inputSchema: z.object({ path: z.string() }) }),
+};
+
+let dir: string;
+let store: SessionStore;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), "bosun-request-"));
+  store = SessionStore.open(join(dir, "bosun.db"));
+});
+after(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  result: RequestResult;
+  events: ModelEvent[];
+  sleeps: number[];
+  decisions: ReturnType<typeof readDecisions>;
+}
+
+/** Runs one request through the real AI SDK provider against a scripted server over HTTP. */
+async function run(
+  protocol: ScriptedProtocol,
+  script: Script,
+  extra: { config?: Record<string, unknown>; options?: Partial<RequestOptions>; prompt?: string } = {},
+): Promise<Run & { requests: number }> {
+  const server = await startModelServer(script);
+  try {
+    const config = configFrom({ ...server.configFor(protocol), ...extra.config });
+    const resolution = resolveModel(config.config.model as string, config, {});
+    assert.ok(resolution.ok, resolution.ok ? "" : resolution.problem);
+    const session = store.create({ directory: dir });
+    const events: ModelEvent[] = [];
+    const sleeps: number[] = [];
+    const result = await requestModel({
+      model: resolution.model,
+      config,
+      messages: [{ role: "user", content: extra.prompt ?? "hello" }],
+      tools,
+      record: (decision) => recordDecision(store, session.id, decision),
+      onEvent: (event) => events.push(event),
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      random: () => 0.5,
+      env: {},
+      ...extra.options,
+    });
+    assertNoFailures(server);
+    return { result, events, sleeps, decisions: readDecisions(store, session.id), requests: server.requests.length };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A loopback port that was free a moment ago and now has nobody listening. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const PROTOCOLS: ScriptedProtocol[] = ["openai-compatible", "anthropic", "openai", "openai-chat"];
+
+for (const protocol of PROTOCOLS) {
+  describe(`requestModel over ${protocol}`, () => {
+    it("streams text in pieces and reports usage", async () => {
+      const { result, events } = await run(protocol, {
+        rules: [{ reply: { text: "The answer is forty two.", usage: { input: 120, output: 7 } } }],
+      });
+      assert.equal(result.status, "complete");
+      assert.equal(result.text, "The answer is forty two.");
+      const pieces = events.filter((e) => e.type === "text");
+      assert.ok(pieces.length > 1, `text arrived in ${pieces.length} piece(s)`);
+      if (result.status === "complete") {
+        assert.equal(result.finishReason, "stop");
+        assert.equal(result.usage.input, 120);
+        assert.equal(result.usage.output, 7);
+      }
+    });
+
+    it("returns one tool call, and several from one response", async () => {
+      const one = await run(protocol, {
+        rules: [{ reply: { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] } }],
+      });
+      assert.equal(one.result.status, "complete");
+      assert.deepEqual(
+        one.result.toolCalls.map((c) => [c.name, c.input]),
+        [["read", { path: "a.txt" }]],
+      );
+      const many = await run(protocol, {
+        rules: [
+          {
+            reply: {
+              text: "Looking.",
+              toolCalls: [
+                { name: "read", arguments: { path: "a.txt" } },
+                { name: "list", arguments: { path: "src" } },
+              ],
+            },
+          },
+        ],
+      });
+      assert.deepEqual(
+        many.result.toolCalls.map((c) => [c.name, c.input]),
+        [
+          ["read", { path: "a.txt" }],
+          ["list", { path: "src" }],
+        ],
+      );
+      if (many.result.status === "complete") assert.equal(many.result.finishReason, "tool-calls");
+    });
+
+    it("marks a tool call with broken JSON arguments invalid and keeps the raw text", async () => {
+      const { result } = await run(protocol, {
+        rules: [{ reply: { toolCalls: [{ name: "read", arguments: '{"path": "a.txt"' }] } }],
+      });
+      assert.equal(result.status, "complete");
+      const [call] = result.toolCalls;
+      assert.equal(call?.name, "read");
+      assert.equal(call?.invalid, true);
+      assert.match(String(call?.input), /\{"path": "a\.txt"/);
+    });
+
+    it("reports finish length", async () => {
+      const { result } = await run(protocol, { rules: [{ reply: { text: "cut short", finish: "length" } }] });
+      assert.equal(result.status, "complete");
+      if (result.status === "complete") assert.equal(result.finishReason, "length");
+    });
+
+    it("honours retry-after on a rate limit, records the retry, then succeeds", async () => {
+      const { result, sleeps, decisions, requests } = await run(protocol, {
+        rules: [{ reply: [{ error: { status: 429, headers: { "retry-after": "3" } } }, { text: "ok now" }] }],
+      });
+      assert.equal(result.status, "complete");
+      assert.equal(result.text, "ok now");
+      assert.equal(requests, 2);
+      assert.deepEqual(sleeps, [3000]);
+      const retry = expectDecision(decisions, "model.retry", "code", {
+        retry: true,
+        delayMs: 3000,
+        class: "rate_limit",
+        attempt: 1,
+      });
+      assert.equal(retry.subject?.attempt, 1);
+    });
+
+    it("keeps the partial output of a stream cut mid-way and does not retry it", async () => {
+      const cut = { anthropic: 5, openai: 6, "openai-compatible": 3, "openai-chat": 3 }[protocol];
+      const { result, decisions, requests } = await run(protocol, {
+        rules: [{ reply: { text: "one two three four five six seven eight", cutAfterChunks: cut } }],
+      });
+      assert.equal(result.status, "interrupted");
+      assert.ok(
+        result.text.length > 0 && "one two three four five six seven eight".startsWith(result.text),
+        result.text,
+      );
+      assert.equal(requests, 1);
+      if (result.status === "interrupted") assert.equal(result.error.class, "network");
+      const decision = expectDecision(decisions, "model.retry", "code");
+      assert.equal(decision.reasons.find((r) => r.decisive)?.rule, "output already shown");
+    });
+  });
+}
+
+describe("requestModel: error classes over HTTP", () => {
+  const cases: Array<[string, number, string, boolean]> = [
+    ["authentication", 401, "authentication", false],
+    ["quota", 402, "quota", false],
+    ["payload too large", 413, "payload_too_large", false],
+    ["server error", 500, "server_error", true],
+    ["overloaded", 529, "server_error", true],
+    ["invalid request", 400, "invalid_request", false],
+  ];
+  for (const protocol of ["openai-compatible", "anthropic"] as const) {
+    for (const [name, status, cls, retried] of cases) {
+      it(`${protocol}: ${name} (${status}) is ${cls}, ${retried ? "retried" : "not retried"}`, async () => {
+        const { result, decisions, requests, sleeps } = await run(
+          protocol,
+          { rules: [{ reply: { error: { status } } }] },
+          {
+            config: { retry: { max_attempts: 3, max_delay_ms: 10_000 } },
+          },
+        );
+        assert.equal(result.status, "failed");
+        if (result.status === "failed") assert.equal(result.error.class, cls);
+        assert.equal(requests, retried ? 3 : 1);
+        // Equal jitter with random() = 0.5: three quarters of 1000, then of 2000.
+        assert.deepEqual(sleeps, retried ? [750, 1500] : []);
+        const last = expectDecision(decisions, "model.retry", "code", {
+          retry: false,
+          class: cls,
+          attempt: retried ? 3 : 1,
+        });
+        assert.equal(last.reasons.find((r) => r.decisive)?.rule, retried ? "attempts used up" : "not retryable");
+      });
+    }
+  }
+
+  it("context overflow bodies of both protocols are context_overflow, not retried", async () => {
+    const anthropicBody = {
+      type: "error",
+      error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" },
+    };
+    const a = await run("anthropic", { rules: [{ reply: { error: { status: 400, body: anthropicBody } } }] });
+    assert.equal(a.result.status === "failed" && a.result.error.class, "context_overflow");
+    const openaiBody = {
+      error: {
+        message: "This model's maximum context length is 128000 tokens.",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    };
+    const o = await run("openai-compatible", { rules: [{ reply: { error: { status: 400, body: openaiBody } } }] });
+    assert.equal(o.result.status === "failed" && o.result.error.class, "context_overflow");
+    assert.equal(o.requests, 1);
+  });
+
+  it("a closed port is a network error, retried, then given up", async () => {
+    const config = configFrom({
+      model: "dead/m",
+      provider: { dead: { type: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } },
+      retry: { max_attempts: 2 },
+    });
+    const resolution = resolveModel("dead/m", config, {});
+    assert.ok(resolution.ok);
+    const recorded: string[] = [];
+    const result = await requestModel({
+      model: resolution.model,
+      config,
+      messages: [{ role: "user", content: "hi" }],
+      record: (d) => recorded.push(`${d.seat}:${JSON.stringify(d.answer)}`),
+      sleep: async () => {},
+      random: () => 0,
+    });
+    assert.equal(result.status, "failed");
+    if (result.status === "failed") assert.equal(result.error.class, "network");
+    assert.equal(recorded.length, 3);
+    assert.match(recorded[0] ?? "", /"retry":true,.*"class":"network"/);
+    assert.match(recorded[2] ?? "", /^model\.fallback:null/);
+  });
+});
+
+describe("requestModel: fallback only through the config list", () => {
+  const backup = (baseURL: string) => ({ type: "openai-compatible", baseURL, apiKey: "k" });
+
+  it("moves to the next listed model after a failure another model may avoid, recording model.fallback", async () => {
+    const server = await startModelServer({
+      rules: [{ match: { request: 1 }, reply: { error: { status: 401 } } }, { reply: { text: "from backup" } }],
+    });
+    try {
+      const base = server.configFor("openai-compatible");
+      const config = configFrom({
+        ...base,
+        provider: { ...base.provider, backup: backup(server.baseURL) },
+        fallback: ["nope/x", "backup/other-model"],
+      });
+      const resolution = resolveModel("scripted/test-model", config, {});
+      assert.ok(resolution.ok);
+      const session = store.create({ directory: dir });
+      const result = await requestModel({
+        model: resolution.model,
+        config,
+        messages: [{ role: "user", content: "hi" }],
+        record: (d) => recordDecision(store, session.id, d),
+        sleep: async () => {},
+        random: () => 0,
+        env: {},
+      });
+      assert.equal(result.status, "complete");
+      assert.equal(result.text, "from backup");
+      assert.equal(result.model.ref, "backup/other-model");
+      assert.equal(server.request(2).normalized?.model, "other-model");
+      const decisions = readDecisions(store, session.id);
+      const fallback = expectDecision(decisions, "model.fallback", "config", "backup/other-model");
+      assert.ok(fallback.reasons.some((r) => r.detail === 'nope/x: unknown provider "nope"'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("without a list the failure stands, and that is recorded", async () => {
+    const { result, decisions } = await run("openai-compatible", { rules: [{ reply: { error: { status: 401 } } }] });
+    assert.equal(result.status, "failed");
+    const decision = expectDecision(decisions, "model.fallback", "config", null);
+    assert.equal(decision.reasons.find((r) => r.decisive)?.rule, "no fallback list");
+  });
+
+  it("does not fall back on a context overflow", async () => {
+    const body = {
+      error: {
+        message: "maximum context length is 10 tokens",
+        type: "invalid_request_error",
+        code: "context_length_exceeded",
+      },
+    };
+    const { result, decisions } = await run(
+      "openai-compatible",
+      { rules: [{ reply: { error: { status: 400, body } } }] },
+      { config: { fallback: ["scripted/other"] } },
+    );
+    assert.equal(result.status, "failed");
+    expectDecision(decisions, "model.fallback", "config", null);
+  });
+});
+
+describe("requestModel: abort", () => {
+  it("cancels a slow request at once", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    const { result, requests } = await run(
+      "anthropic",
+      { rules: [{ reply: { text: "late", delayMs: 10_000 } }] },
+      { options: { signal: controller.signal } },
+    );
+    assert.equal(result.status, "aborted");
+    assert.equal(requests, 1);
+    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+
+  it("cancels during a retry backoff", async () => {
+    const controller = new AbortController();
+    const { result, requests } = await run(
+      "openai-compatible",
+      { rules: [{ reply: { error: { status: 503 } } }] },
+      {
+        options: {
+          signal: controller.signal,
+          sleep: (_ms, signal) =>
+            new Promise((_resolve, reject) => {
+              signal?.addEventListener("abort", () => reject(new Error("aborted")));
+              controller.abort();
+            }),
+        },
+      },
+    );
+    assert.equal(result.status, "aborted");
+    assert.equal(requests, 1);
+  });
+});

@@ -1,0 +1,127 @@
+import type { FinishReason, LanguageModel } from "ai";
+import type { LoadedConfig } from "../config/load.js";
+import type { Decision } from "../seats/types.js";
+import { type AttemptInput, type ModelToolCall, streamAttempt } from "./attempt.js";
+import { createLanguageModel } from "./create.js";
+import type { ClassifiedError } from "./errors.js";
+import { decideFallback } from "./fallback.js";
+import type { ResolvedModel } from "./resolve.js";
+import { BASE_DELAY_MS, decideRetry, type RetryPolicy } from "./retry.js";
+import type { Usage } from "./usage.js";
+
+export interface RequestOptions extends Omit<AttemptInput, "model"> {
+  model: ResolvedModel;
+  config: LoadedConfig;
+  /** Appends a decision to the ledger (model.retry, model.fallback). */
+  record: (decision: Decision) => void;
+  /** The step this request belongs to, for the decisions' subject. */
+  step?: number;
+  /** Injected in tests so backoff costs no real time. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  createModel?: (model: ResolvedModel) => Promise<LanguageModel>;
+  env?: NodeJS.ProcessEnv;
+}
+
+interface Partial {
+  model: ResolvedModel;
+  text: string;
+  toolCalls: ModelToolCall[];
+  attempts: number;
+}
+
+export type RequestResult =
+  | (Partial & { status: "complete"; finishReason: FinishReason; usage: Usage })
+  /** The stream broke after output was shown: kept, not retried. */
+  | (Partial & { status: "interrupted"; error: ClassifiedError; usage?: Usage })
+  | (Partial & { status: "failed"; error: ClassifiedError })
+  | (Partial & { status: "aborted" });
+
+export function retryPolicy(config: LoadedConfig): RetryPolicy {
+  return {
+    maxAttempts: config.config.retry?.max_attempts ?? 4,
+    maxDelayMs: config.config.retry?.max_delay_ms ?? 30_000,
+    baseDelayMs: BASE_DELAY_MS,
+  };
+}
+
+/**
+ * One model request with bosun's recovery: retries decided by seat `model.retry`, then a switch
+ * to the next model only through seat `model.fallback` (the config list). Abort ends it at once.
+ */
+export async function requestModel(options: RequestOptions): Promise<RequestResult> {
+  const sleep = options.sleep ?? abortableSleep;
+  const random = options.random ?? Math.random;
+  const create = options.createModel ?? createLanguageModel;
+  const policy = retryPolicy(options.config);
+  const tried = new Set<string>();
+  let current = options.model;
+  let attempts = 0;
+
+  for (;;) {
+    tried.add(current.ref);
+    const languageModel = await create(current);
+    for (let attempt = 1; ; attempt++) {
+      attempts++;
+      const outcome = await streamAttempt({ ...options, model: languageModel });
+      const base = { model: current, text: outcome.text, toolCalls: outcome.toolCalls, attempts };
+      if (outcome.status === "complete") {
+        return { ...base, status: "complete", finishReason: outcome.finishReason, usage: outcome.usage };
+      }
+      if (outcome.error.class === "aborted") return { ...base, status: "aborted" };
+      const subject = { ...(options.step !== undefined ? { step: options.step } : {}), model: current.ref, attempt };
+      const retry = decideRetry({ error: outcome.error, attempt, outputShown: outcome.outputShown, policy, random });
+      options.record({ seat: "model.retry", ...retry, subject });
+      if (outcome.outputShown) {
+        return {
+          ...base,
+          status: "interrupted",
+          error: outcome.error,
+          ...(outcome.usage ? { usage: outcome.usage } : {}),
+        };
+      }
+      if (retry.answer.retry) {
+        try {
+          await sleep(retry.answer.delayMs ?? 0, options.signal);
+        } catch {
+          return { ...base, status: "aborted" };
+        }
+        if (options.signal?.aborted) return { ...base, status: "aborted" };
+        continue;
+      }
+      const fallback = decideFallback({
+        failed: current.ref,
+        errorClass: outcome.error.class,
+        config: options.config,
+        tried,
+        ...(options.env ? { env: options.env } : {}),
+      });
+      options.record({
+        seat: "model.fallback",
+        holder: fallback.holder,
+        answer: fallback.answer,
+        reasons: fallback.reasons,
+        subject,
+      });
+      if (!fallback.answer || !fallback.resolved) return { ...base, status: "failed", error: outcome.error };
+      current = fallback.resolved;
+      break;
+    }
+  }
+}
+
+/** Resolves after `ms`, or rejects as soon as the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { configFrom } from "../../test/support/config.js";
+import { expectDecision } from "../../test/support/ledger.js";
+import { readDecisions } from "../seats/record.js";
+import { lastSessionModel, selectSessionModel } from "../session/model.js";
+import { SessionStore } from "../store/session-store.js";
+import { decideModel, ModelSelectionError } from "./select.js";
+
+const KEYS = { ANTHROPIC_API_KEY: "sk-ant-secret-1", OPENAI_API_KEY: "sk-openai-secret-2" };
+const local = { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:9/v1" } };
+const flag = (value: string) => [{ flag: "--model", path: ["model"], value }];
+
+describe("model.select precedence", () => {
+  it("1. the --model flag wins over everything, held by the person", () => {
+    const config = configFrom({ model: "openai/gpt-5", provider: local }, { flags: flag("local/qwen3-coder") });
+    const decided = decideModel({
+      config,
+      sessionModel: "anthropic/claude-haiku-4-5",
+      agent: { name: "build", model: "openai/gpt-4.1" },
+      env: KEYS,
+    });
+    assert.equal(decided.holder, "person");
+    assert.equal(decided.answer, "local/qwen3-coder");
+    assert.deepEqual(
+      decided.reasons.slice(0, 4).map((r) => [r.rule, r.detail, r.decisive ?? false]),
+      [
+        ["--model flag", "local/qwen3-coder", true],
+        ["the resumed session's own model", "anthropic/claude-haiku-4-5 (outranked)", false],
+        ['agent "build" model', "openai/gpt-4.1 (outranked)", false],
+        ["config model (BOSUN_CONFIG_CONTENT layer)", "openai/gpt-5 (outranked)", false],
+      ],
+    );
+  });
+
+  it("2. the resumed session's own model comes next (code)", () => {
+    const config = configFrom({ model: "openai/gpt-5" });
+    const decided = decideModel({
+      config,
+      sessionModel: "anthropic/claude-haiku-4-5",
+      agent: { name: "build", model: "openai/gpt-4.1" },
+      env: KEYS,
+    });
+    assert.equal(decided.holder, "code");
+    assert.equal(decided.answer, "anthropic/claude-haiku-4-5");
+    assert.equal(decided.reasons[3]?.detail, "openai/gpt-5 (outranked)");
+  });
+
+  it("3. then the agent's configured model (config)", () => {
+    const decided = decideModel({
+      config: configFrom({ model: "openai/gpt-5" }),
+      agent: { name: "review", model: "openai/gpt-4.1" },
+      env: KEYS,
+    });
+    assert.equal(decided.holder, "config");
+    assert.equal(decided.answer, "openai/gpt-4.1");
+    assert.equal(decided.reasons.find((r) => r.decisive)?.rule, 'agent "review" model');
+  });
+
+  it("4. then config model, naming its layer and source", () => {
+    const decided = decideModel({ config: configFrom({ model: "openai/gpt-5" }), env: KEYS });
+    assert.equal(decided.holder, "config");
+    assert.equal(decided.answer, "openai/gpt-5");
+    const decisive = decided.reasons.find((r) => r.decisive);
+    assert.equal(decisive?.rule, "config model (BOSUN_CONFIG_CONTENT layer)");
+    assert.equal(decisive?.source, "BOSUN_CONFIG_CONTENT");
+    const fromEnv = decideModel({
+      config: configFrom({}, { env: { BOSUN_MODEL: "anthropic/claude-opus-4-1" } }),
+      env: KEYS,
+    });
+    assert.equal(fromEnv.answer, "anthropic/claude-opus-4-1");
+    assert.equal(fromEnv.reasons.find((r) => r.decisive)?.rule, "config model (env layer)");
+  });
+
+  it("5. then the first provider with credentials and its default model (code), listing the others", () => {
+    const decided = decideModel({ config: configFrom({}), env: { OPENAI_API_KEY: "sk-openai-secret-2" } });
+    assert.equal(decided.holder, "code");
+    assert.equal(decided.answer, "openai/gpt-5");
+    const providers = decided.reasons.filter((r) => r.rule.startsWith("provider "));
+    assert.deepEqual(
+      providers.map((r) => r.rule),
+      ["provider anthropic", "provider openai"],
+    );
+    assert.match(providers[0]?.detail ?? "", /no credentials \(missing: set environment variable ANTHROPIC_API_KEY/);
+    assert.match(
+      providers[1]?.detail ?? "",
+      /credentials from environment variable OPENAI_API_KEY; default model gpt-5/,
+    );
+  });
+
+  it("records unknown models as allowed with unknown limits", () => {
+    const decided = decideModel({ config: configFrom({ model: "anthropic/claude-next-9" }), env: KEYS });
+    assert.equal(decided.answer, "anthropic/claude-next-9");
+    assert.equal(decided.resolved.known, false);
+    assert.match(
+      decided.reasons.at(-1)?.detail ?? "",
+      /not in the catalog or config: context and output limits unknown/,
+    );
+    const known = decideModel({ config: configFrom({ model: "anthropic/claude-sonnet-4-5" }), env: KEYS });
+    assert.equal(known.reasons.at(-1)?.detail, "context 200000, output 64000");
+  });
+
+  it("takes limits from config over the catalog", () => {
+    const config = configFrom({
+      model: "local/qwen3-coder",
+      provider: { local: { ...local.local, models: { "qwen3-coder": { context: 32768, output: 8192 } } } },
+    });
+    const decided = decideModel({ config, env: {} });
+    assert.deepEqual(decided.resolved.info, { context: 32768, output: 8192 });
+    assert.equal(decided.resolved.provider.credentials.source, "none needed");
+  });
+});
+
+describe("model.select never falls back silently", () => {
+  it("a flag model with a missing key is an error naming the chain and the fix, even when others would work", () => {
+    const config = configFrom({ model: "openai/gpt-5" }, { flags: flag("anthropic/claude-sonnet-4-5") });
+    assert.throws(
+      () => decideModel({ config, env: { OPENAI_API_KEY: "sk-openai-secret-2" } }),
+      (error: Error) => {
+        assert.ok(error instanceof ModelSelectionError);
+        assert.equal(error.exitCode, 2);
+        assert.match(
+          error.message,
+          /model anthropic\/claude-sonnet-4-5 \(chosen by --model flag\) cannot be used: provider "anthropic" has no API key/,
+        );
+        assert.match(error.message, /fix: set environment variable ANTHROPIC_API_KEY or provider\.anthropic\.apiKey/);
+        assert.match(error.message, /\* --model flag: anthropic\/claude-sonnet-4-5/);
+        assert.match(
+          error.message,
+          /- config model \(BOSUN_CONFIG_CONTENT layer\): openai\/gpt-5 \(outranked\) \(BOSUN_CONFIG_CONTENT:1\)/,
+        );
+        assert.ok(!error.message.includes("sk-openai-secret-2"));
+        return true;
+      },
+    );
+  });
+
+  it("an unknown provider is an error listing the known ones", () => {
+    assert.throws(
+      () => decideModel({ config: configFrom({ model: "nope/x" }), env: KEYS }),
+      /unknown provider "nope".*\nfix: use one of anthropic, openai, google/,
+    );
+  });
+
+  it("a malformed reference is an error", () => {
+    assert.throws(
+      () => decideModel({ config: configFrom({ model: "gpt-5" }), env: KEYS }),
+      /"gpt-5" is not a model reference/,
+    );
+  });
+
+  it("an openai-compatible provider without baseURL is an error", () => {
+    const config = configFrom({ model: "lm/x", provider: { lm: { type: "openai-compatible" } } });
+    assert.throws(
+      () => decideModel({ config, env: {} }),
+      /openai-compatible but has no baseURL: set provider\.lm\.baseURL/,
+    );
+  });
+
+  it("no model and no credentials anywhere is an error saying what to set", () => {
+    assert.throws(
+      () => decideModel({ config: configFrom({}), env: {} }),
+      /no model is configured and no provider has credentials/,
+    );
+  });
+
+  it("an unresolved {env:} key reports the reference, not a silent other key", () => {
+    const config = configFrom({
+      model: "anthropic/claude-sonnet-4-5",
+      provider: { anthropic: { apiKey: "{env:MY_ANTHROPIC_KEY}" } },
+    });
+    assert.throws(
+      () => decideModel({ config, env: {} }),
+      /\{env:MY_ANTHROPIC_KEY\}: environment variable MY_ANTHROPIC_KEY is not set/,
+    );
+  });
+});
+
+describe("model.select in the ledger", () => {
+  let dir: string;
+  let store: SessionStore;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "bosun-select-"));
+    store = SessionStore.open(join(dir, "bosun.db"));
+  });
+  after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("records the answer, holder and full chain, and a resumed session keeps its model", () => {
+    const session = store.create({ directory: "/w" });
+    const first = selectSessionModel(store, session, { config: configFrom({ model: "openai/gpt-5" }), env: KEYS });
+    assert.equal(first.ref, "openai/gpt-5");
+    // Config changes later; the session keeps the model it ran with.
+    const again = selectSessionModel(store, session, { config: configFrom({ model: "openai/gpt-4.1" }), env: KEYS });
+    assert.equal(again.ref, "openai/gpt-5");
+    assert.equal(lastSessionModel(store, session.id), "openai/gpt-5");
+    const decisions = readDecisions(store, session.id).filter((d) => d.seat === "model.select");
+    expectDecision(decisions, "model.select", "config", "openai/gpt-5");
+    expectDecision(decisions, "model.select", "code", "openai/gpt-5");
+    assert.deepEqual(
+      decisions.map((d) => [d.holder, d.answer]),
+      [
+        ["config", "openai/gpt-5"],
+        ["code", "openai/gpt-5"],
+      ],
+    );
+    assert.equal(decisions[1]?.reasons.find((r) => r.decisive)?.rule, "the resumed session's own model");
+    assert.equal(decisions[1]?.reasons[3]?.detail, "openai/gpt-4.1 (outranked)");
+  });
+
+  it("records nothing when the model cannot be used", () => {
+    const session = store.create({ directory: "/w" });
+    assert.throws(() => selectSessionModel(store, session, { config: configFrom({ model: "nope/x" }), env: KEYS }));
+    assert.equal(readDecisions(store, session.id).length, 0);
+  });
+});

@@ -1,0 +1,153 @@
+import type { LoadedConfig } from "../config/load.js";
+import { BosunError } from "../errors.js";
+import type { Answer, Holder, Reason } from "../seats/types.js";
+import { listProviders, usable } from "./providers.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
+
+export interface SelectionInputs {
+  config: LoadedConfig;
+  /** The model a resumed session last ran with. */
+  sessionModel?: string;
+  /** The agent's own configured model. */
+  agent?: { name: string; model?: string };
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A chosen model that does not resolve: names the chain that chose it and the fix. Exit 2. */
+export class ModelSelectionError extends BosunError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
+
+interface Candidate {
+  rule: string;
+  holder: Holder;
+  model?: string;
+  source?: string;
+  line?: number;
+}
+
+/**
+ * Seat `model.select`. Precedence, highest first: the --model flag (the person), the resumed
+ * session's own model, the agent's model, config `model` (with its layer), and only when none
+ * of those is set, the first provider with credentials and its default model (code). The first
+ * candidate that is set is the answer; if it does not resolve, that is an error — bosun never
+ * moves on to a lower candidate. Every candidate is in the reasons.
+ */
+export function decideModel(inputs: SelectionInputs): Answer<string> & { resolved: ResolvedModel } {
+  const { config } = inputs;
+  const env = inputs.env ?? process.env;
+  const top = config.origins.get("model");
+  const fromFlag = top?.layer === "flag";
+  const flagModel = fromFlag ? config.config.model : undefined;
+  // The config candidate is the highest non-flag layer's model, even when the flag outranks it.
+  const below = fromFlag
+    ? config.shadowed
+        .get("model")
+        ?.filter((s) => s.origin.layer !== "flag")
+        .at(-1)
+    : undefined;
+  const configModel = fromFlag ? (below?.value as string | undefined) : config.config.model;
+  const origin = fromFlag ? below?.origin : top;
+  const candidates: Candidate[] = [
+    {
+      rule: "--model flag",
+      holder: "person",
+      ...(flagModel && top ? { model: flagModel, source: top.source } : {}),
+    },
+    {
+      rule: "the resumed session's own model",
+      holder: "code",
+      ...(inputs.sessionModel ? { model: inputs.sessionModel } : {}),
+    },
+    {
+      rule: inputs.agent ? `agent "${inputs.agent.name}" model` : "agent model",
+      holder: "config",
+      ...(inputs.agent?.model ? { model: inputs.agent.model } : {}),
+    },
+    {
+      rule: `config model${origin && configModel ? ` (${origin.layer} layer)` : ""}`,
+      holder: "config",
+      ...(configModel && origin
+        ? { model: configModel, source: origin.file ?? origin.source, ...(origin.line ? { line: origin.line } : {}) }
+        : {}),
+    },
+  ];
+
+  const chosenIndex = candidates.findIndex((c) => c.model !== undefined);
+  const reasons: Reason[] = candidates.map((c, i) => ({
+    rule: c.rule,
+    detail: c.model === undefined ? "not set" : i === chosenIndex ? c.model : `${c.model} (outranked)`,
+    ...(c.source ? { source: c.source } : {}),
+    ...(c.line ? { line: c.line } : {}),
+    ...(i === chosenIndex ? { decisive: true } : {}),
+  }));
+
+  const chosen = candidates[chosenIndex];
+  if (chosen?.model) {
+    const resolution = resolveModel(chosen.model, config, env);
+    if (!resolution.ok) {
+      throw new ModelSelectionError(
+        `model ${chosen.model} (chosen by ${chosen.rule}) cannot be used: ${resolution.problem}.\n` +
+          `fix: ${resolution.fix}.\n${chain(reasons)}`,
+      );
+    }
+    return {
+      holder: chosen.holder,
+      answer: chosen.model,
+      reasons: [...reasons, limitsReason(resolution.model)],
+      resolved: resolution.model,
+    };
+  }
+
+  // Nothing chose a model: the first provider that can be called, with its default model.
+  for (const provider of listProviders(config, env)) {
+    const ready = usable(provider) && provider.defaultModel !== undefined;
+    reasons.push({
+      rule: `provider ${provider.name}`,
+      detail: ready
+        ? `credentials from ${provider.credentials.source}; default model ${provider.defaultModel}`
+        : (provider.problem ??
+          (provider.defaultModel ? `no credentials (${provider.credentials.source})` : "no default model")),
+      ...(ready ? { decisive: true } : {}),
+    });
+    if (ready) {
+      const ref = `${provider.name}/${provider.defaultModel}`;
+      const resolution = resolveModel(ref, config, env);
+      if (resolution.ok) {
+        return {
+          holder: "code",
+          answer: ref,
+          reasons: [...reasons, limitsReason(resolution.model)],
+          resolved: resolution.model,
+        };
+      }
+    }
+  }
+  throw new ModelSelectionError(
+    "no model is configured and no provider has credentials.\n" +
+      'fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in bosun.json (see bosun models).\n' +
+      chain(reasons),
+  );
+}
+
+function limitsReason(model: ResolvedModel): Reason {
+  if (!model.known) {
+    return {
+      rule: "model limits",
+      detail: `${model.ref} is not in the catalog or config: context and output limits unknown`,
+    };
+  }
+  const { context, output } = model.info;
+  return { rule: "model limits", detail: `context ${context ?? "unknown"}, output ${output ?? "unknown"}` };
+}
+
+function chain(reasons: Reason[]): string {
+  return `considered:\n${reasons
+    .map(
+      (r) =>
+        `  ${r.decisive ? "*" : "-"} ${r.rule}: ${r.detail ?? ""}${r.source ? ` (${r.source}${r.line ? `:${r.line}` : ""})` : ""}`,
+    )
+    .join("\n")}`;
+}

@@ -1,0 +1,27 @@
+import type { ResolvedModel } from "../model/resolve.js";
+import { decideModel, type SelectionInputs } from "../model/select.js";
+import { readDecisions, recordDecision } from "../seats/record.js";
+import type { SessionInfo, SessionStore } from "../store/session-store.js";
+
+/** The model a session last ran with: the answer of its latest `model.select` decision. */
+export function lastSessionModel(store: SessionStore, sessionId: string): string | undefined {
+  const last = readDecisions(store, sessionId)
+    .filter((d) => d.seat === "model.select")
+    .at(-1);
+  return typeof last?.answer === "string" ? last.answer : undefined;
+}
+
+/**
+ * Seat `model.select` for a session: decides with the session's own model as a candidate and
+ * records the answer. A model that cannot be used throws before anything is recorded.
+ */
+export function selectSessionModel(
+  store: SessionStore,
+  session: SessionInfo,
+  inputs: Omit<SelectionInputs, "sessionModel">,
+): ResolvedModel {
+  const sessionModel = lastSessionModel(store, session.id);
+  const { resolved, ...decision } = decideModel({ ...inputs, ...(sessionModel ? { sessionModel } : {}) });
+  recordDecision(store, session.id, { seat: "model.select", ...decision });
+  return resolved;
+}
