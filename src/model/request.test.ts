@@ -15,6 +15,7 @@ import {
   startModelServer,
 } from "../../test/support/model-server.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
+import { recordUsage, summarizeUsage } from "../session/usage.js";
 import { SessionStore } from "../store/session-store.js";
 import type { ModelEvent } from "./attempt.js";
 import { type RequestOptions, type RequestResult, requestModel } from "./request.js";
@@ -366,5 +367,56 @@ describe("requestModel: abort", () => {
     );
     assert.equal(result.status, "aborted");
     assert.equal(requests, 1);
+  });
+});
+
+describe("usage and cost", () => {
+  it("records the tokens of every request and sums them with their cost", async () => {
+    const server = await startModelServer({
+      rules: [
+        {
+          reply: [
+            { text: "one", usage: { input: 1000, output: 100, cacheRead: 400 } },
+            { text: "two", usage: { input: 2000, output: 300 } },
+          ],
+        },
+      ],
+    });
+    try {
+      const base = server.configFor("anthropic");
+      const priced = {
+        ...base.provider.scripted,
+        models: { "test-model": { price: { input: 3, output: 15, cacheRead: 0.3 } } },
+      };
+      const config = configFrom({ ...base, provider: { scripted: priced } });
+      const resolution = resolveModel("scripted/test-model", config, {});
+      assert.ok(resolution.ok);
+      const session = store.create({ directory: dir });
+      for (const content of ["first", "second"]) {
+        await requestModel({
+          model: resolution.model,
+          config,
+          messages: [{ role: "user", content }],
+          record: (d) => recordDecision(store, session.id, d),
+          onUsage: (model, usage) => recordUsage(store, session.id, model, usage),
+        });
+      }
+      const summary = summarizeUsage(store, session.id);
+      assert.deepEqual(
+        { ...summary, cost: summary.cost.toFixed(6) },
+        {
+          input: 3000,
+          output: 400,
+          cacheRead: 400,
+          cacheWrite: 0,
+          requests: 2,
+          costUnknown: 0,
+          cost: (2600 * 3e-6 + 400 * 15e-6 + 400 * 0.3e-6).toFixed(6),
+        },
+      );
+      assertNoFailures(server);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -21,6 +21,8 @@ export interface RequestOptions extends Omit<AttemptInput, "model"> {
   random?: () => number;
   createModel?: (model: ResolvedModel) => Promise<LanguageModel>;
   env?: NodeJS.ProcessEnv;
+  /** Told of the tokens every attempt used (failed ones too: the provider may bill them). */
+  onUsage?: (model: ResolvedModel, usage: Usage) => void;
 }
 
 interface Partial {
@@ -64,6 +66,7 @@ export async function requestModel(options: RequestOptions): Promise<RequestResu
     for (let attempt = 1; ; attempt++) {
       attempts++;
       const outcome = await streamAttempt({ ...options, model: languageModel });
+      if (outcome.usage) options.onUsage?.(current, outcome.usage);
       const base = { model: current, text: outcome.text, toolCalls: outcome.toolCalls, attempts };
       if (outcome.status === "complete") {
         return { ...base, status: "complete", finishReason: outcome.finishReason, usage: outcome.usage };

@@ -1,0 +1,45 @@
+import type { ResolvedModel } from "../model/resolve.js";
+import { addUsage, costOf, type Usage, ZERO_USAGE } from "../model/usage.js";
+import type { SessionStore } from "../store/session-store.js";
+
+export const USAGE_EVENT = "model.usage";
+
+interface UsageEvent extends Usage {
+  model: string;
+  /** US dollars, when the model's prices are known. */
+  cost?: number;
+}
+
+/** Appends the tokens one model request used, with its cost when the prices are known. */
+export function recordUsage(store: SessionStore, sessionId: string, model: ResolvedModel, usage: Usage): void {
+  const cost = costOf(usage, model.info);
+  const data: UsageEvent = { model: model.ref, ...usage, ...(cost !== undefined ? { cost } : {}) };
+  store.append(sessionId, USAGE_EVENT, data);
+}
+
+export interface UsageSummary extends Usage {
+  requests: number;
+  /** Sum of known costs; `costUnknown` counts requests whose model has no prices. */
+  cost: number;
+  costUnknown: number;
+}
+
+/** The session's token and cost totals: a projection of its `model.usage` events. */
+export function summarizeUsage(store: SessionStore, sessionId: string): UsageSummary {
+  let total: Usage = ZERO_USAGE;
+  let cost = 0;
+  let costUnknown = 0;
+  const events = store.events(sessionId, USAGE_EVENT);
+  for (const event of events) {
+    const data = event.data as UsageEvent;
+    total = addUsage(total, {
+      input: data.input ?? 0,
+      output: data.output ?? 0,
+      cacheRead: data.cacheRead ?? 0,
+      cacheWrite: data.cacheWrite ?? 0,
+    });
+    if (typeof data.cost === "number") cost += data.cost;
+    else costUnknown++;
+  }
+  return { ...total, requests: events.length, cost, costUnknown };
+}

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
+
+const SECRETS = { ANTHROPIC_API_KEY: "sk-ant-models-test-111", LOCAL_KEY: "sk-local-models-test-222" };
+const LITERAL = "sk-literal-models-test-333";
+
+function assertNoSecrets(result: RunResult): void {
+  for (const secret of [...Object.values(SECRETS), LITERAL]) {
+    assert.ok(!result.stdout.includes(secret) && !result.stderr.includes(secret), `secret ${secret} printed`);
+  }
+}
+
+interface ModelsJson {
+  selected: { model?: string; holder?: string; rule?: string; error?: string };
+  providers: Array<{
+    provider: string;
+    type: string | null;
+    usable: boolean;
+    credentials: { present: boolean; needed: boolean; source: string };
+    defaultModel: string | null;
+    models: Array<{ id: string; context?: number; output?: number }>;
+  }>;
+}
+
+describe("bosun models", () => {
+  let ws: Workspace;
+  before(() => {
+    ws = createWorkspace();
+    ws.write(
+      "bosun.json",
+      JSON.stringify({
+        provider: {
+          local: {
+            type: "openai-compatible",
+            baseURL: "http://127.0.0.1:11434/v1",
+            apiKey: "{env:LOCAL_KEY}",
+            models: { "qwen3-coder": { context: 32768, output: 8192, tools: true, images: false } },
+          },
+          work: { type: "openai", apiKey: LITERAL },
+        },
+      }),
+    );
+  });
+  after(() => ws.cleanup());
+
+  it("lists providers, models, limits and where credentials come from, never the keys", async () => {
+    const result = await ws.run(["models", "--json"], { env: SECRETS });
+    assert.equal(result.code, 0, result.stderr);
+    assertNoSecrets(result);
+    const data = JSON.parse(result.stdout) as ModelsJson;
+    assert.deepEqual(
+      data.providers.map((p) => [p.provider, p.type, p.usable]),
+      [
+        ["local", "openai-compatible", true],
+        ["work", "openai", true],
+        ["anthropic", "anthropic", true],
+        ["openai", "openai", false],
+        ["google", "google", false],
+      ],
+    );
+    const local = data.providers[0];
+    assert.match(local?.credentials.source ?? "", /^provider\.local\.apiKey \{env:LOCAL_KEY\} \(.*bosun\.json:1\)$/);
+    assert.deepEqual(local?.models, [{ id: "qwen3-coder", context: 32768, output: 8192, tools: true, images: false }]);
+    assert.equal(data.providers[2]?.credentials.source, "environment variable ANTHROPIC_API_KEY");
+    assert.match(data.providers[3]?.credentials.source ?? "", /^missing: set environment variable OPENAI_API_KEY/);
+    // Nothing chose a model, so the first usable provider with a default model answers.
+    assert.deepEqual(data.selected, { model: "local/qwen3-coder", holder: "code", rule: "provider local" });
+  });
+
+  it("prints a readable listing with the selection first", async () => {
+    const result = await ws.run(["models", "-m", "anthropic/claude-haiku-4-5"], { env: SECRETS });
+    assert.equal(result.code, 0, result.stderr);
+    assertNoSecrets(result);
+    const lines = result.stdout.split("\n");
+    assert.equal(lines[0], "selected: anthropic/claude-haiku-4-5 (person: --model flag)");
+    assert.ok(
+      lines.some((l) =>
+        /^local \(openai-compatible, http:\/\/127\.0\.0\.1:11434\/v1\) — ready: provider\.local\.apiKey \{env:LOCAL_KEY\}/.test(
+          l,
+        ),
+      ),
+    );
+    assert.ok(lines.some((l) => /^\s+qwen3-coder \(default\)\s+32,768\s+8,192\s+yes\s+no\s+\?$/.test(l)));
+    assert.ok(
+      lines.some((l) => /^openai \(openai\) — no key: missing: set environment variable OPENAI_API_KEY/.test(l)),
+    );
+  });
+
+  it("says why nothing can be selected instead of picking another model", async () => {
+    const result = await ws.run(["models", "--json", "-m", "openai/gpt-5"], { env: SECRETS });
+    assert.equal(result.code, 0);
+    const data = JSON.parse(result.stdout) as ModelsJson;
+    assert.equal(data.selected.model, undefined);
+    assert.match(
+      data.selected.error ?? "",
+      /model openai\/gpt-5 \(chosen by --model flag\) cannot be used: provider "openai" has no API key/,
+    );
+  });
+});
