@@ -44,6 +44,8 @@ config
     (await import("./commands/config.js")).getConfig(key, { ...command.parent?.opts(), ...options }),
   );
 
+// Listing, show and delete load only the store (commands/sessions.js); export and import load the
+// file format (session-transfer.js), new and fork the config loader (session-open.js).
 const sessions = program
   .command("sessions")
   .enablePositionalOptions()
@@ -58,29 +60,37 @@ sessions
   .action(async (ref, options) => (await import("./commands/sessions.js")).showSession(ref, options));
 sessions
   .command("delete <session>")
-  .description("delete a session and its events")
-  .action(async (ref) => (await import("./commands/sessions.js")).deleteSession(ref));
+  .description("delete a session and its events (a prefix or title needs --yes)")
+  .option("-y, --yes", "delete even when the session was named by an id prefix or title")
+  .action(async (ref, options) => (await import("./commands/sessions.js")).deleteSession(ref, options));
 sessions
   .command("export <session>")
   .description("print a session with every event as JSON")
-  .option("-o, --output <file>", "write to a file instead of stdout")
-  .action(async (ref, options) => (await import("./commands/sessions.js")).exportSessionCommand(ref, options));
+  .option("-o, --output <file>", "write to a file instead of stdout (whole or not at all)")
+  .action(async (ref, options) => (await import("./commands/session-transfer.js")).exportSessionCommand(ref, options));
 sessions
   .command("import <file>")
   .description("import an exported session ('-' reads stdin)")
-  .action(async (file) => (await import("./commands/sessions.js")).importSessionCommand(file));
+  .action(async (file) => (await import("./commands/session-transfer.js")).importSessionCommand(file));
 sessions
   .command("new")
   .description("start an empty session in this directory")
   .option("-t, --title <title>", "title")
   .option("--json", "print JSON")
-  .action(async (options) => (await import("./commands/sessions.js")).newSession(options));
+  .action(async (options) => (await import("./commands/session-open.js")).newSession(options));
 sessions
   .command("fork <session>")
   .description("copy a session into a new one, leaving the original untouched")
   .option("-t, --title <title>", "title of the copy")
   .option("--json", "print JSON")
-  .action(async (ref, options) => (await import("./commands/sessions.js")).forkSessionCommand(ref, options));
+  .action(async (ref, options) => (await import("./commands/session-open.js")).forkSessionCommand(ref, options));
+
+program
+  .command("models")
+  .description("providers, models, limits, and whether credentials are present (never the keys)")
+  .option("--json", "print JSON")
+  .option("-m, --model <id>", "model, as the flag layer (to preview the selection)")
+  .action(async (options) => (await import("./commands/models.js")).listModels(options));
 
 program
   .command("seats")
@@ -94,6 +104,15 @@ program
   .option("--seat <glob>", "only seats matching, e.g. 'session.*'")
   .option("--json", "print JSON")
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
+
+program
+  .command("dev")
+  .description("tools for developing and testing bosun")
+  .command("model-server")
+  .description("run the scripted model server (OpenAI and Anthropic wire protocols) on 127.0.0.1")
+  .requiredOption("--script <file>", "JSON script of rules and replies")
+  .option("--port <n>", "port (default: any free port)")
+  .action(async (options) => (await import("./commands/dev.js")).modelServerCommand(options));
 
 try {
   // No command means help (exit 0) until the interactive session takes this place.

@@ -55,10 +55,12 @@ describe("openDatabase: migrations", () => {
     }
   });
 
-  test("WAL journal, foreign keys and a busy timeout are on", () => {
+  test("WAL journal, full sync, foreign keys and a busy timeout are on", () => {
     const db = openDatabase(freshPath());
     try {
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
+      // 2 = FULL: every commit is on disk before it returns, so a recorded event survives power loss.
+      assert.equal(db.pragma("synchronous", { simple: true }), 2);
       assert.equal(db.pragma("foreign_keys", { simple: true }), 1);
       assert.ok((db.pragma("busy_timeout", { simple: true }) as number) >= 1000);
     } finally {

@@ -14,9 +14,10 @@ export function databasePath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Opens (creating if needed) the session database: WAL so readers never block the writer, a
- * busy timeout so two bosun processes wait for each other instead of failing, foreign keys on,
- * and every pending migration applied inside one write transaction.
+ * Opens (creating if needed) the session database: WAL so readers never block the writer, every
+ * commit synced to disk before it returns, a busy timeout so two bosun processes wait for each
+ * other instead of failing, foreign keys on, and every pending migration applied inside one
+ * write transaction.
  */
 export function openDatabase(path: string): Database {
   mkdirSync(dirname(path), { recursive: true });
@@ -26,7 +27,9 @@ export function openDatabase(path: string): Database {
   try {
     refuseNewer(db);
     db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = NORMAL");
+    // FULL, not NORMAL: in WAL mode NORMAL may lose the last commits on power loss, and the
+    // ledger's write-ahead promise is that a recorded event (a tool call before it runs) survives.
+    db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     migrate(db);
   } catch (error) {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, beforeEach, describe, test } from "node:test";
 import { UsageError } from "../errors.js";
-import { findSession } from "./lookup.js";
+import { findSession, matchSession } from "./lookup.js";
 import { SessionStore } from "./session-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-lookup-test-"));
@@ -105,10 +105,52 @@ describe("findSession refuses (exit 2)", () => {
     assert.doesNotMatch(message, /01BBBBBBBBBBBBBBBBBBBBBBBB/);
   });
 
-  test("an unknown ref with nothing close: no list, but still an error", () => {
+  test("an unknown ref with nothing close: lists the most recent sessions, at most five", () => {
     put("01AAAAAAAAAAAAAAAAAAAAAAAA", "refactor parser");
-    const message = refused("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
-    assert.equal(message, 'no session matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"');
+    assert.equal(
+      refused("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"),
+      'no session matches "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"; recent:\n  01AAAAAAAAAAAAAAAAAAAAAAAA  refactor parser  /repo',
+    );
+    for (let i = 0; i < 7; i++) put(`01R${String(i).padStart(23, "0")}`, `task ${i}`);
+    const message = refused("banana");
+    assert.match(message, /^no session matches "banana"; recent:\n/);
+    const listed = message.split("\n").slice(1);
+    // Newest first (put() moves the clock forward), five of eight.
+    assert.deepEqual(
+      listed.map((line) => line.trim().split("  ")[1]),
+      ["task 6", "task 5", "task 4", "task 3", "task 2"],
+    );
+  });
+
+  test("a mistyped id prefix lists the session whose prefix it nearly is", () => {
+    put("01HZX4K7Q2M9V8B3N6C5D1E0FA", "one");
+    put("01HZX4K7Q2T0P1R2S3T4V5W6XB", "two");
+    put("01JAAAAAAAAAAAAAAAAAAAAAAC", "three");
+    // One character off in the first eight: compared with the ids' first eight characters.
+    const message = refused("01HZX4K8");
+    assert.match(message, /^no session matches "01HZX4K8"; closest:\n/);
+    assert.match(message, /01HZX4K7Q2M9V8B3N6C5D1E0FA {2}one/);
+    assert.match(message, /01HZX4K7Q2T0P1R2S3T4V5W6XB {2}two/);
+    assert.doesNotMatch(message, /three/);
+    // Past the shared time part, the typo singles one out; lower case is the same id.
+    const single = refused("01hzx4k7q2m9v8b3n7");
+    assert.match(single, /closest:\n {2}01HZX4K7Q2M9V8B3N6C5D1E0FA {2}one {2}\/repo$/);
+    // A dropped character is an edit too.
+    assert.match(refused("01HZX4K7Q2M9V8B3NC5D1E0FA"), /closest:\n {2}01HZX4K7Q2M9V8B3N6C5D1E0FA {2}one {2}\/repo$/);
+  });
+
+  test("a short or spaced ref is not compared with ids, only with titles", () => {
+    put("01HZX4K7Q2M9V8B3N6C5D1E0FA", "one");
+    // Two characters one edit from "01" would otherwise be "close" to every session.
+    assert.match(refused("0X"), /; recent:\n/);
+    assert.match(refused("01H Z"), /; recent:\n/);
+  });
+
+  test("suggests at most five sessions, closest first", () => {
+    for (let i = 0; i < 8; i++) put(`01HZX4K7Q2${String(i).padStart(16, "0")}`, `s${i}`);
+    const message = refused("01HZX4K7Q3");
+    assert.match(message, /closest:/);
+    assert.equal(message.split("\n").length, 1 + 5);
   });
 
   test("a title match is exact: different case is not a match", () => {
@@ -174,5 +216,22 @@ describe("findSession refuses (exit 2)", () => {
     put("01AAAAAAAAAAAAAAAAAAAAAAAB", "");
     const message = refused("01AAAAAAAAAAAAAAAAAAAAAAA");
     assert.match(message, /01AAAAAAAAAAAAAAAAAAAAAAAA {2}\(untitled\) {2}\/repo/);
+  });
+});
+
+describe("matchSession says how the ref matched", () => {
+  test("id for the whole id in any case, prefix for less, title for a title", () => {
+    put("01AAAAAAAAAAAAAAAAAAAAAAAA", "first");
+    put("01lowercaseid000000000000a", "imported");
+    const by = (ref: string) => matchSession(store, ref).by;
+    assert.equal(by("01AAAAAAAAAAAAAAAAAAAAAAAA"), "id");
+    assert.equal(by("01aaaaaaaaaaaaaaaaaaaaaaaa"), "id");
+    assert.equal(by(" 01AAAAAAAAAAAAAAAAAAAAAAAA "), "id");
+    assert.equal(by("01lowercaseid000000000000a"), "id");
+    assert.equal(by("01LOWERCASEID000000000000A"), "id");
+    assert.equal(by("01A"), "prefix");
+    assert.equal(by("01AAAAAAAAAAAAAAAAAAAAAAA"), "prefix");
+    assert.equal(by("first"), "title");
+    assert.equal(matchSession(store, "first").session.id, "01AAAAAAAAAAAAAAAAAAAAAAAA");
   });
 });

@@ -25,7 +25,12 @@ function sample(title = "sample") {
   clock += 1_001;
   store.append(session.id, "message", { role: "user", text: "hi ✓", parts: [{ n: 1 }, { n: null }] });
   clock += 2_002;
-  store.append(session.id, "decision", { seat: "session.target", holder: "code", answer: { mode: "new" } });
+  store.append(session.id, "decision", {
+    seat: "session.target",
+    holder: "code",
+    answer: { mode: "new" },
+    reasons: [{ rule: "default", decisive: true }],
+  });
   clock += 3;
   store.append(session.id, "note", "plain");
   return store.get(session.id) ?? assert.fail("created session missing");
@@ -106,18 +111,58 @@ describe("importSession", () => {
     assert.deepEqual(JSON.parse(JSON.stringify(exportSession(store, imported))), file);
   });
 
-  test("keeps the parent and works into an empty database", () => {
-    const file = exported();
-    file.session.parent = "01PARENT000000000000000000";
+  test("keeps the parent and works into an empty database, once the parent is imported", () => {
+    const parent = exported("parent");
+    const file = exported("child");
+    file.session.parent = parent.session.id;
     const other = SessionStore.open(join(root, `transfer-other-${counter}.db`));
     try {
+      importSession(other, parent, "parent.json");
       const imported = importSession(other, file, "file.json");
-      assert.equal(imported.parentId, "01PARENT000000000000000000");
+      assert.equal(imported.parentId, parent.session.id);
       assert.equal(other.events(imported.id).length, 4);
-      assert.equal(other.list().length, 1);
+      assert.equal(other.list().length, 2);
     } finally {
       other.close();
     }
+  });
+
+  test("refuses a parent that is not here, asking for the parent first", () => {
+    const file = exported();
+    store.delete(file.session.id);
+    const message = refusedImport({ ...file, session: { ...file.session, parent: "01PARENT000000000000000000" } });
+    assert.equal(
+      message,
+      "file.json: its parent session 01PARENT000000000000000000 does not exist here; import the parent first",
+    );
+    // A parent deleted since the export counts as absent too; null is always fine.
+    const parent = store.create({ directory: "/work/repo", title: "parent" });
+    assert.equal(
+      importSession(store, { ...file, session: { ...file.session, parent: parent.id } }, "f").parentId,
+      parent.id,
+    );
+    store.delete(file.session.id);
+    store.delete(parent.id);
+    assert.match(
+      refusedImport({ ...file, session: { ...file.session, parent: parent.id } }),
+      /import the parent first/,
+    );
+  });
+
+  test("refuses an updated time earlier than the created time", () => {
+    const file = exported();
+    store.delete(file.session.id);
+    const message = refusedImport({
+      ...file,
+      session: { ...file.session, created: "2025-01-02T03:04:05.678Z", updated: "2025-01-02T03:04:05.677Z" },
+    });
+    assert.equal(
+      message,
+      "file.json: session.updated (2025-01-02T03:04:05.677Z) is earlier than session.created (2025-01-02T03:04:05.678Z)",
+    );
+    // Equal is fine: a session nothing was appended to.
+    const same = { ...file, session: { ...file.session, updated: file.session.created } };
+    assert.equal(importSession(store, same, "f").updated, Date.parse(file.session.created));
   });
 
   test("an imported log continues where it ended", () => {
@@ -225,5 +270,87 @@ describe("importSession", () => {
     store.delete(file.session.id);
     assert.match(refusedImport({ ...file, session: { ...file.session, id: "   " } }), /session\.id/);
     assert.match(refusedImport({ ...file, session: { ...file.session, id: ` ${file.session.id}` } }), /session\.id/);
+  });
+});
+
+describe("importSession: decision events", () => {
+  /** The sample export with its decision event (seq 3) replaced by `data`. */
+  function withDecision(data: unknown): SessionExport {
+    const file = exported();
+    store.delete(file.session.id);
+    return { ...file, events: file.events.map((e) => (e.seq === 3 ? { ...e, data } : e)) };
+  }
+  const good = {
+    seat: "session.target",
+    holder: "person",
+    answer: { mode: "resume" },
+    reasons: [{ rule: "session given", detail: "x", source: "--session", key: "k", line: 3, decisive: true }],
+    subject: { step: 0, call: "c1", more: [1] },
+  };
+
+  test("a decision this bosun could have recorded is imported, and `why` can read it back", () => {
+    const file = withDecision(good);
+    const imported = importSession(store, file, "file.json");
+    assert.deepEqual(store.events(imported.id, "decision")[0]?.data, good);
+    // Without the optional subject, and with a null answer, it is still a decision.
+    store.delete(imported.id);
+    const { subject: _, ...bare } = good;
+    importSession(store, withDecision({ ...bare, answer: null, reasons: [] }), "file.json");
+  });
+
+  test("refuses a decision without the Decision shape, naming the event and the problem", () => {
+    const cases: [unknown, string][] = [
+      [null, "data must be an object, not null"],
+      ["text", 'data must be an object, not string "text"'],
+      [[good], "data must be an object, not an array"],
+      [{ ...good, seat: undefined }, "seat must be a string, not missing"],
+      [{ ...good, seat: 7 }, "seat must be a string, not number 7"],
+      [{ ...good, holder: undefined }, "holder must be a string, not missing"],
+      [{ ...good, holder: ["person"] }, "holder must be a string, not an array"],
+      [{ ...good, answer: undefined }, "answer is missing"],
+      [{ ...good, reasons: undefined }, "reasons must be an array, not missing"],
+      [{ ...good, reasons: { rule: "x" } }, "reasons must be an array, not an object"],
+      [{ ...good, reasons: [null] }, "reasons[0]: must be an object, not null"],
+      [{ ...good, reasons: [{ rule: "a" }, { detail: "no rule" }] }, "reasons[1]: rule must be a string, not missing"],
+      [
+        { ...good, reasons: [{ rule: "a", decisive: "yes" }] },
+        'reasons[0]: decisive must be a boolean, not string "yes"',
+      ],
+      [{ ...good, reasons: [{ rule: "a", line: "3" }] }, 'reasons[0]: line must be a number, not string "3"'],
+      [{ ...good, subject: null }, "subject must be an object when present, not null"],
+      [{ ...good, subject: "step 1" }, 'subject must be an object when present, not string "step 1"'],
+      [{ ...good, subject: { step: "1" } }, 'subject.step must be a number, not string "1"'],
+      [{ ...good, subject: { call: 1 } }, "subject.call must be a string, not number 1"],
+    ];
+    for (const [data, problem] of cases) {
+      assert.equal(refusedImport(withDecision(data)), `file.json: event 3 (decision): ${problem}`, problem);
+    }
+  });
+
+  test("refuses a decision for a seat the catalog does not declare", () => {
+    assert.equal(
+      refusedImport(withDecision({ ...good, seat: "made.up" })),
+      'file.json: event 3 (decision): seat "made.up" is not a seat this bosun declares (bosun seats lists them)',
+    );
+  });
+
+  test("refuses a holder the seat does not admit, even a real holder", () => {
+    assert.equal(
+      refusedImport(withDecision({ ...good, seat: "session.target", holder: "model" })),
+      'file.json: event 3 (decision): seat session.target cannot be held by "model" (holders: person, code)',
+    );
+    assert.match(refusedImport(withDecision({ ...good, holder: "root" })), /cannot be held by "root"/);
+  });
+
+  test("names the first bad decision when there are several; other event types are not checked", () => {
+    const file = exported();
+    store.delete(file.session.id);
+    const events = [
+      ...file.events,
+      { seq: 5, type: "note", data: null, at: file.session.updated },
+      { seq: 6, type: "decision", data: { ...good, holder: "hook" }, at: file.session.updated },
+      { seq: 7, type: "decision", data: null, at: file.session.updated },
+    ];
+    assert.match(refusedImport({ ...file, events }), /^file\.json: event 6 \(decision\): seat session\.target cannot/);
   });
 });

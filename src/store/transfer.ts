@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { findSeat } from "../seats/catalog.js";
+import { DECISION_EVENT } from "../seats/record.js";
 import type { SessionInfo, SessionStore } from "./session-store.js";
 
 /** The export file format. Versioned, so a later bosun can still read what this one wrote. */
@@ -43,7 +45,9 @@ export function exportSession(store: SessionStore, session: SessionInfo): Sessio
 
 /**
  * Imports an exported session under its own id. Refuses (exit 2, nothing written) when the
- * file is not a bosun export, its events are not numbered 1..n, or the id already exists.
+ * file is not a bosun export, its events are not numbered 1..n, a decision event is not one
+ * this bosun could have recorded, its times run backwards, its parent is not here, or the id
+ * already exists.
  */
 export function importSession(store: SessionStore, input: unknown, source: string): SessionInfo {
   const parsed = ExportSchema.safeParse(input);
@@ -63,6 +67,11 @@ export function importSession(store: SessionStore, input: unknown, source: strin
   if (events[0]?.type !== "session.created") {
     throw new UsageError(`${source}: an export's first event must be session.created`);
   }
+  for (const event of events) {
+    if (event.type !== DECISION_EVENT) continue;
+    const problem = decisionProblem(event.data);
+    if (problem) throw new UsageError(`${source}: event ${event.seq} (decision): ${problem}`);
+  }
   const info: SessionInfo = {
     id: session.id,
     title: session.title,
@@ -71,12 +80,22 @@ export function importSession(store: SessionStore, input: unknown, source: strin
     created: timestamp(session.created, source),
     updated: timestamp(session.updated, source),
   };
+  if (info.updated < info.created) {
+    throw new UsageError(
+      `${source}: session.updated (${session.updated}) is earlier than session.created (${session.created})`,
+    );
+  }
   const rows = events.map((e) => ({ seq: e.seq, type: e.type, data: e.data, at: timestamp(e.at, source) }));
   // Checked under the write lock, so a second import racing this one gets the same clear
   // refusal instead of a constraint error.
   store.atomically(() => {
     if (store.get(session.id)) {
       throw new UsageError(`session ${session.id} already exists; delete it first to import this file again`);
+    }
+    if (session.parent !== null && !store.get(session.parent)) {
+      throw new UsageError(
+        `${source}: its parent session ${session.parent} does not exist here; import the parent first`,
+      );
     }
     store.insertWhole(info, rows);
   });
@@ -94,4 +113,67 @@ function timestamp(text: string, source: string): number {
     throw new UsageError(`${source}: "${text}" is not a date (ISO 8601 with a zone, e.g. 2025-01-02T03:04:05.678Z)`);
   }
   return value;
+}
+
+/**
+ * Why `data` is not a decision this bosun could have recorded (see recordDecision), or undefined
+ * when it is one: the Decision shape, a seat declared in the catalog, a holder that seat admits.
+ * `bosun why` renders imported decisions as it renders its own, so anything else is refused.
+ */
+export function decisionProblem(data: unknown): string | undefined {
+  if (!isPlainObject(data)) return `data must be an object, not ${describe(data)}`;
+  const { seat, holder, reasons, subject } = data;
+  if (typeof seat !== "string") return `seat must be a string, not ${describe(seat)}`;
+  if (typeof holder !== "string") return `holder must be a string, not ${describe(holder)}`;
+  if (data.answer === undefined) return "answer is missing";
+  if (!Array.isArray(reasons)) return `reasons must be an array, not ${describe(reasons)}`;
+  for (const [index, reason] of reasons.entries()) {
+    const problem = reasonProblem(reason);
+    if (problem) return `reasons[${index}]: ${problem}`;
+  }
+  if (subject !== undefined) {
+    if (!isPlainObject(subject)) return `subject must be an object when present, not ${describe(subject)}`;
+    if (subject.step !== undefined && typeof subject.step !== "number") {
+      return `subject.step must be a number, not ${describe(subject.step)}`;
+    }
+    if (subject.call !== undefined && typeof subject.call !== "string") {
+      return `subject.call must be a string, not ${describe(subject.call)}`;
+    }
+  }
+  const declared = findSeat(seat);
+  if (!declared) return `seat "${seat}" is not a seat this bosun declares (bosun seats lists them)`;
+  if (!(declared.holders as readonly string[]).includes(holder)) {
+    return `seat ${seat} cannot be held by "${holder}" (holders: ${declared.holders.join(", ")})`;
+  }
+  return undefined;
+}
+
+const REASON_FIELDS: Record<string, "string" | "number" | "boolean"> = {
+  rule: "string",
+  detail: "string",
+  source: "string",
+  key: "string",
+  line: "number",
+  decisive: "boolean",
+};
+
+function reasonProblem(reason: unknown): string | undefined {
+  if (!isPlainObject(reason)) return `must be an object, not ${describe(reason)}`;
+  if (typeof reason.rule !== "string") return `rule must be a string, not ${describe(reason.rule)}`;
+  for (const [field, type] of Object.entries(REASON_FIELDS)) {
+    const value = reason[field];
+    if (value !== undefined && typeof value !== type) return `${field} must be a ${type}, not ${describe(value)}`;
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import { SessionStore } from "../../src/store/session-store.js";
 import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
@@ -293,6 +294,33 @@ describe("bosun sessions new / show", { concurrency: 4 }, () => {
       assert.match(typoError, new RegExp(`no session matches "${typo}"; closest:\n  ${refactor.id}  refactor parser`));
     }));
 
+  test("a mistyped id prefix lists the session it nearly names; a word matching nothing lists recent ones", () =>
+    withWorkspace(async (ws) => {
+      const first = await newSession(ws, ["-t", "first"]);
+      const second = await newSession(ws, ["-t", "second"]);
+      // The first 16 characters with the last one changed to what no session has there.
+      const start = first.id.slice(0, 15);
+      const free = [..."0123456789ABCDEFGHJKMNPQRSTVWXYZ"].find(
+        (c) => ![first.id, second.id].some((id) => id.startsWith(`${start}${c}`)),
+      );
+      const typo = `${start}${free}`;
+      const typoError = (await usage(ws, ["sessions", "show", typo])).stderr;
+      assert.match(typoError, new RegExp(`^bosun: no session matches "${typo}"; closest:\n`));
+      assert.match(typoError, new RegExp(`  ${first.id}  first  `));
+
+      const { stderr } = await usage(ws, ["sessions", "show", "banana"]);
+      assert.match(stderr, /^bosun: no session matches "banana"; recent:\n/);
+      // Newest first.
+      assert.deepEqual(
+        stderr
+          .trimEnd()
+          .split("\n")
+          .slice(1)
+          .map((line) => line.trim().split("  ")[0]),
+        [second.id, first.id],
+      );
+    }));
+
   test("with no sessions at all, any ref is exit 2 and says there are none", () =>
     withWorkspace(async (ws) => {
       const { stderr } = await usage(ws, ["sessions", "show", "anything"]);
@@ -328,7 +356,7 @@ describe("bosun sessions delete", { concurrency: 4 }, () => {
       const kept = await newSession(ws, ["-t", "kept"]);
       const keptBefore = await exportJson(ws, kept.id);
 
-      assert.equal(await ok(ws, ["sessions", "delete", "doomed"]), `deleted ${gone.id} (doomed)\n`);
+      assert.equal(await ok(ws, ["sessions", "delete", "doomed", "--yes"]), `deleted ${gone.id} (doomed)\n`);
       assert.match((await usage(ws, ["sessions", "show", gone.id])).stderr, /no session matches/);
       await usage(ws, ["sessions", "delete", gone.id]);
       assert.deepEqual(
@@ -339,10 +367,42 @@ describe("bosun sessions delete", { concurrency: 4 }, () => {
       withStore(ws, (store) => assert.deepEqual(store.events(gone.id), []));
     }));
 
-  test("an untitled session is deleted by id prefix", () =>
+  test("an untitled session is deleted by its full id, in either case, without --yes", () =>
     withWorkspace(async (ws) => {
       const s = await newSession(ws);
+      const t = await newSession(ws);
       assert.equal(await ok(ws, ["sessions", "delete", s.id.toLowerCase()]), `deleted ${s.id}\n`);
+      assert.equal(await ok(ws, ["sessions", "delete", ` ${t.id} `]), `deleted ${t.id}\n`);
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+    }));
+
+  test("a title or an id prefix deletes nothing without --yes, and says what it matched", () =>
+    withWorkspace(async (ws, dir) => {
+      const target = await newSession(ws, ["-t", "doomed"]);
+      const other = await newSession(ws, ["-t", "kept"]);
+      const prefix = target.id.slice(0, commonPrefix(target.id, other.id).length + 1);
+      const before = await ok(ws, ["sessions", "--all", "--json"]);
+      const events = await ok(ws, ["sessions", "export", target.id]);
+
+      assert.equal(
+        (await usage(ws, ["sessions", "delete", "doomed"])).stderr,
+        `bosun: "doomed" is the title of session ${target.id} (doomed); nothing deleted: give the full id, or add --yes to delete it\n`,
+      );
+      assert.equal(
+        (await usage(ws, ["sessions", "delete", prefix.toLowerCase()])).stderr,
+        `bosun: "${prefix.toLowerCase()}" is an id prefix of session ${target.id} (doomed); nothing deleted: give the full id, or add --yes to delete it\n`,
+      );
+      assert.equal(await ok(ws, ["sessions", "--all", "--json"]), before);
+      assert.equal(await ok(ws, ["sessions", "export", target.id]), events);
+
+      // With --yes (or -y) the same refs delete; a lookup that fails still deletes nothing.
+      assert.equal(await ok(ws, ["sessions", "delete", prefix, "-y"]), `deleted ${target.id} (doomed)\n`);
+      await usage(ws, ["sessions", "delete", "nothing-like-it", "--yes"]);
+      assert.deepEqual(
+        (await listJson(ws, [], dir)).map((s) => s.id),
+        [other.id],
+      );
+      assert.equal(await ok(ws, ["sessions", "delete", "kept", "--yes"]), `deleted ${other.id} (kept)\n`);
       assert.deepEqual(await listJson(ws, ["--all"]), []);
     }));
 });
@@ -485,6 +545,105 @@ describe("bosun sessions export / import", { concurrency: 4 }, () => {
       assert.deepEqual(await listJson(ws, ["--all"]), []);
     }));
 
+  test("export -o into a folder that does not exist is exit 2 naming the file, and writes nothing", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await newSession(ws, ["-t", "exported"]);
+      const file = join(dir, "no", "such", "folder", "s.json");
+      const { stderr } = await usage(ws, ["sessions", "export", s.id, "-o", file]);
+      assert.equal(
+        stderr,
+        `bosun: cannot write ${file}: the folder ${join(dir, "no", "such", "folder")} does not exist\n`,
+      );
+      assert.equal(existsSync(join(dir, "no")), false);
+
+      // A folder where the file should go: refused the same way, and no temporary file is left.
+      mkdirSync(join(dir, "taken"));
+      const taken = (await usage(ws, ["sessions", "export", s.id, "-o", join(dir, "taken")])).stderr;
+      assert.equal(taken, `bosun: cannot write ${join(dir, "taken")}: it is a folder\n`);
+      assert.deepEqual(readdirSync(join(dir, "taken")), []);
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => name.endsWith(".tmp")),
+        [],
+      );
+    }));
+
+  test("export -o replaces an earlier file whole and leaves no temporary file", () =>
+    withWorkspace(async (ws, dir) => {
+      const s = await newSession(ws, ["-t", "exported"]);
+      const out = join(dir, "out");
+      mkdirSync(out);
+      const file = join(out, "s.json");
+      writeFileSync(file, "an older, much longer file that must not leave a tail behind ".repeat(200));
+      assert.equal(await ok(ws, ["sessions", "export", s.id, "--output", "out/s.json"]), "");
+      assert.equal(readFileSync(file, "utf8"), await ok(ws, ["sessions", "export", s.id]));
+      assert.deepEqual(readdirSync(out), ["s.json"]);
+    }));
+
+  test("an import whose decision events bosun could not have recorded is exit 2 and writes nothing", () =>
+    withWorkspace(async (ws) => {
+      const s = await richSession(ws);
+      const good = JSON.parse(await ok(ws, ["sessions", "export", s.id])) as ExportJson;
+      await ok(ws, ["sessions", "delete", s.id]);
+      const decision = good.events.find((e) => e.type === "decision") ?? assert.fail("no decision recorded");
+      const replace = (data: unknown) =>
+        JSON.stringify({ ...good, events: good.events.map((e) => (e.seq === decision.seq ? { ...e, data } : e)) });
+      const data = decision.data as Record<string, unknown>;
+      const cases: [string, RegExp][] = [
+        [replace(null), /data must be an object, not null/],
+        [replace({ ...data, reasons: undefined }), /reasons must be an array, not missing/],
+        [replace({ ...data, reasons: [null] }), /reasons\[0\]: must be an object, not null/],
+        [replace({ ...data, seat: "no.such.seat" }), /seat "no\.such\.seat" is not a seat this bosun declares/],
+        [replace({ ...data, holder: "model" }), /cannot be held by "model"/],
+      ];
+      for (const [input, problem] of cases) {
+        const { stderr } = await usage(ws, ["sessions", "import", "-"], { input });
+        assert.match(stderr, new RegExp(`^bosun: stdin: event ${decision.seq} \\(decision\\): `));
+        assert.match(stderr, problem);
+      }
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+      await usage(ws, ["why", s.id]);
+
+      // The untouched export imports, and `why` reads its decisions back.
+      await ok(ws, ["sessions", "import", "-"], { input: JSON.stringify(good) });
+      assert.match(await ok(ws, ["why", s.id]), /session\.target/);
+    }));
+
+  test("an import whose parent is not here is refused until the parent is imported", () =>
+    withWorkspace(async (ws) => {
+      const parent = await newSession(ws, ["-t", "parent"]);
+      const child = await newSession(ws, ["-t", "child"]);
+      const parentFile = await ok(ws, ["sessions", "export", parent.id]);
+      const childJson = await exportJson(ws, child.id);
+      const childFile = JSON.stringify({ ...childJson, session: { ...childJson.session, parent: parent.id } });
+      await ok(ws, ["sessions", "delete", parent.id]);
+      await ok(ws, ["sessions", "delete", child.id]);
+
+      const { stderr } = await usage(ws, ["sessions", "import", "-"], { input: childFile });
+      assert.equal(
+        stderr,
+        `bosun: stdin: its parent session ${parent.id} does not exist here; import the parent first\n`,
+      );
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+
+      await ok(ws, ["sessions", "import", "-"], { input: parentFile });
+      await ok(ws, ["sessions", "import", "-"], { input: childFile });
+      assert.equal((await sessionJson(ws, child.id)).parent, parent.id);
+    }));
+
+  test("an import whose updated time is before its created time is exit 2", () =>
+    withWorkspace(async (ws) => {
+      const s = await newSession(ws);
+      const file = await exportJson(ws, s.id);
+      await ok(ws, ["sessions", "delete", s.id]);
+      const session = { ...file.session, updated: "2000-01-01T00:00:00.000Z" };
+      const { stderr } = await usage(ws, ["sessions", "import", "-"], { input: JSON.stringify({ ...file, session }) });
+      assert.match(
+        stderr,
+        /^bosun: stdin: session\.updated \(2000-01-01T00:00:00\.000Z\) is earlier than session\.created/,
+      );
+      assert.deepEqual(await listJson(ws, ["--all"]), []);
+    }));
+
   test("export of an unknown session is exit 2 and writes no file", () =>
     withWorkspace(async (ws, dir) => {
       await newSession(ws);
@@ -554,5 +713,70 @@ describe("bosun sessions fork", { concurrency: 4 }, () => {
       await newSession(ws, ["-t", "only"]);
       assert.match((await usage(ws, ["sessions", "fork", "nothing-like-it"])).stderr, /no session matches/);
       assert.equal((await listJson(ws, ["--all"])).length, 1);
+    }));
+});
+
+describe("bosun sessions start-up", { concurrency: 4 }, () => {
+  /**
+   * Runs bosun with a module hook that logs every ES module it loads, and returns their paths.
+   * (better-sqlite3 is loaded with require and so is not in the log; it is wanted anyway.)
+   */
+  async function loaded(ws: Workspace, args: string[]): Promise<string[]> {
+    const log = join(ws.home, `loaded-${args.join("-").replace(/\W+/g, "_")}.txt`);
+    const hooks = join(ws.home, "hooks.mjs");
+    const register = join(ws.home, "register.mjs");
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function load(url, context, next) { appendFileSync(log, url + "\\n"); return next(url, context); }
+`,
+    );
+    writeFileSync(
+      register,
+      `import { register } from "node:module";
+register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: process.env.LOAD_LOG } });
+`,
+    );
+    writeFileSync(log, "");
+    await ok(ws, args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOAD_LOG: log } });
+    return readFileSync(log, "utf8").split("\n").filter(Boolean);
+  }
+
+  const HEAVY = [/\/node_modules\/zod\//, /\/config\/load\.js$/, /\/store\/transfer\.js$/, /\/session\/open\.js$/];
+
+  test("listing, show and delete load neither zod nor the config loader", () =>
+    withWorkspace(async (ws) => {
+      const a = await newSession(ws, ["-t", "a"]);
+      const b = await newSession(ws, ["-t", "b"]);
+      const cases: [string[], RegExp[]][] = [
+        [["sessions"], [...HEAVY, /\/seats\//]],
+        [
+          ["sessions", "--all", "--json"],
+          [...HEAVY, /\/seats\//],
+        ],
+        [["sessions", "show", a.id], HEAVY],
+        [
+          ["sessions", "delete", b.id],
+          [...HEAVY, /\/seats\//],
+        ],
+      ];
+      for (const [args, unwanted] of cases) {
+        const urls = await loaded(ws, args);
+        assert.ok(
+          urls.some((url) => url.endsWith("/cli/commands/sessions.js")),
+          `the hook saw nothing for ${args}`,
+        );
+        for (const pattern of unwanted) {
+          assert.deepEqual(
+            urls.filter((url) => pattern.test(url)).slice(0, 3),
+            [],
+            `bosun ${args.join(" ")} loaded ${pattern}`,
+          );
+        }
+      }
+      // The hook does see them where they are needed.
+      assert.ok((await loaded(ws, ["sessions", "export", a.id])).some((url) => HEAVY[0]?.test(url)));
     }));
 });

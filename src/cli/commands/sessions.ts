@@ -1,17 +1,18 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { UsageError } from "../../errors.js";
-import { readDecisions } from "../../seats/record.js";
-import { openSession } from "../../session/open.js";
-import { findSession } from "../../store/lookup.js";
+import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo } from "../../store/session-store.js";
-import { exportSession, importSession } from "../../store/transfer.js";
 import { formatTable } from "../../util/table.js";
 import { isoTime, json, out } from "../output.js";
-import { loadForCommand } from "./config.js";
 import { withStore } from "./store.js";
 
+/*
+ * `bosun sessions` (list), `show` and `delete`: only the store is loaded. Export and import
+ * (zod, the seat catalog) live in session-transfer.ts, new and fork (the config loader) in
+ * session-open.ts, each imported only when its command runs.
+ */
+
 /** The JSON shape of a session in listings: public contract. */
-function sessionJson(s: SessionInfo) {
+export function sessionJson(s: SessionInfo) {
   return {
     id: s.id,
     title: s.title,
@@ -38,9 +39,11 @@ export function listSessions(options: { all?: boolean; json?: boolean }): void {
   });
 }
 
-export function showSession(ref: string, options: { json?: boolean }): void {
+export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
+  // The seats code only for this command: listing and delete never read decisions.
+  const { readDecisions } = await import("../../seats/record.js");
   withStore((store) => {
-    const session = findSession(store, ref);
+    const { session } = matchSession(store, ref);
     const events = store.events(session.id);
     const counts: Record<string, number> = {};
     for (const event of events) counts[event.type] = (counts[event.type] ?? 0) + 1;
@@ -63,64 +66,28 @@ export function showSession(ref: string, options: { json?: boolean }): void {
   });
 }
 
-export function deleteSession(ref: string): void {
+/**
+ * Deletes a session named by its full id. A prefix or a title could name another session than
+ * the person thinks, so it deletes only with --yes; otherwise it says what matched (exit 2).
+ * The lookup and the delete share one write transaction: what is deleted is what matched.
+ */
+export function deleteSession(ref: string, options: { yes?: boolean } = {}): void {
   withStore((store) => {
-    const session = findSession(store, ref);
-    store.delete(session.id);
-    out(`deleted ${session.id}${session.title ? ` (${session.title})` : ""}`);
-  });
-}
-
-export function exportSessionCommand(ref: string, options: { output?: string }): void {
-  withStore((store) => {
-    const data = exportSession(store, findSession(store, ref));
-    const text = `${JSON.stringify(data, null, 2)}\n`;
-    if (options.output) writeFileSync(options.output, text);
-    else out(text);
-  });
-}
-
-export function importSessionCommand(file: string): void {
-  const source = file === "-" ? "stdin" : file;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
-  } catch (error) {
-    throw new UsageError(`${source}: cannot read a session export: ${(error as Error).message}`);
-  }
-  withStore((store) => {
-    const session = importSession(store, parsed, source);
-    out(`imported ${session.id}${session.title ? ` (${session.title})` : ""}`);
-  });
-}
-
-export function newSession(options: { title?: string; json?: boolean }): void {
-  const config = loadForCommand();
-  withStore((store) => {
-    const session = openSession(store, {
-      directory: process.cwd(),
-      flags: {},
-      config,
-      ...(options.title ? { title: options.title } : {}),
+    const session = store.atomically(() => {
+      const { session, by } = matchSession(store, ref);
+      if (by !== "id" && !options.yes) {
+        const how = by === "title" ? "the title of" : "an id prefix of";
+        throw new UsageError(
+          `"${ref.trim()}" is ${how} session ${describe(session)}; nothing deleted: give the full id, or add --yes to delete it`,
+        );
+      }
+      store.delete(session.id);
+      return session;
     });
-    printOpened(session, options);
+    out(`deleted ${describe(session)}`);
   });
 }
 
-export function forkSessionCommand(ref: string, options: { title?: string; json?: boolean }): void {
-  const config = loadForCommand();
-  withStore((store) => {
-    const session = openSession(store, {
-      directory: process.cwd(),
-      flags: { session: ref, fork: true },
-      config,
-      ...(options.title ? { title: options.title } : {}),
-    });
-    printOpened(session, options);
-  });
-}
-
-function printOpened(session: SessionInfo, options: { json?: boolean }): void {
-  if (options.json) json(sessionJson(session));
-  else out(session.id);
+function describe(session: SessionInfo): string {
+  return `${session.id}${session.title ? ` (${session.title})` : ""}`;
 }

@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { BosunError, UsageError } from "../../errors.js";
+import { findSession } from "../../store/lookup.js";
+import { exportSession, importSession } from "../../store/transfer.js";
+import { out } from "../output.js";
+import { withStore } from "./store.js";
+
+/** `bosun sessions export` and `import`: the only session commands that load the file format (zod). */
+
+export function exportSessionCommand(ref: string, options: { output?: string }): void {
+  withStore((store) => {
+    const data = exportSession(store, findSession(store, ref));
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    if (options.output) writeAtomically(options.output, text);
+    else out(text);
+  });
+}
+
+export function importSessionCommand(file: string): void {
+  const source = file === "-" ? "stdin" : file;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file === "-" ? 0 : file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${source}: cannot read a session export: ${(error as Error).message}`);
+  }
+  withStore((store) => {
+    const session = importSession(store, parsed, source);
+    out(`imported ${session.id}${session.title ? ` (${session.title})` : ""}`);
+  });
+}
+
+/**
+ * Writes `text` to `file` whole or not at all: into a temporary file in the same folder, synced,
+ * then renamed over `file`. A failure (no such folder, no space) leaves any earlier `file` as it
+ * was and no temporary file behind. A path the person can fix is exit 2, anything else exit 1.
+ */
+function writeAtomically(file: string, text: string): void {
+  const target = resolve(file);
+  const folder = dirname(target);
+  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, "wx");
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw writeError(file, folder, error as NodeJS.ErrnoException);
+  }
+}
+
+function writeError(file: string, folder: string, error: NodeJS.ErrnoException): BosunError {
+  switch (error.code) {
+    case "ENOENT":
+      return new UsageError(`cannot write ${file}: the folder ${folder} does not exist`);
+    case "ENOTDIR":
+      return new UsageError(`cannot write ${file}: part of ${folder} is not a folder`);
+    case "EISDIR":
+      return new UsageError(`cannot write ${file}: it is a folder`);
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+      return new UsageError(`cannot write ${file}: permission denied (${error.code})`);
+    default:
+      return new BosunError(`cannot write ${file}: ${error.message}`, 1);
+  }
+}
