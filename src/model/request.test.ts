@@ -247,9 +247,10 @@ describe("requestModel: error classes over HTTP", () => {
   });
 
   it("a closed port is a network error, retried, then given up", async () => {
+    const port = await closedPort();
     const config = configFrom({
       model: "dead/m",
-      provider: { dead: { type: "openai-compatible", baseURL: "http://127.0.0.1:1/v1" } },
+      provider: { dead: { type: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` } },
       retry: { max_attempts: 2 },
     });
     const resolution = resolveModel("dead/m", config, {});

@@ -4,7 +4,8 @@ import type { Reason, RecordedDecision, Seat } from "./types.js";
 export function formatDecision(decision: RecordedDecision): string {
   const step = decision.subject?.step !== undefined ? `step ${decision.subject.step}` : "-";
   const about = decision.subject?.call ? ` [call ${decision.subject.call}]` : "";
-  const reason = decisiveReason(decision.reasons);
+  // Tolerant of a malformed row (from an old import): the ledger must always be readable.
+  const reason = decisiveReason(Array.isArray(decision.reasons) ? decision.reasons : []);
   return `#${decision.seq}\t${step}\t${decision.seat}\t${decision.holder}\t${formatAnswer(decision.answer)}${about}${reason ? `\t— ${formatReason(reason)}` : ""}`;
 }
 

@@ -160,7 +160,11 @@ describe("openSession", () => {
       parent: null,
       forked_from: original.id,
       forked_at_seq: before.at(-1)?.seq,
+      copied: before.length - 1,
     });
+    // Copies keep the time they first happened.
+    const originalMessage = before.find((e) => e.type === "message");
+    assert.equal(forkEvents.find((e) => e.type === "message")?.at, originalMessage?.at);
     assert.ok(forkEvents.some((e) => e.type === "message" && (e.data as { text: string }).text === "hi"));
     expectDecision(targetOf(fork.id), "session.target", "person", { mode: "fork", from: original.id });
   });

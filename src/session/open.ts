@@ -58,9 +58,9 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
 /**
  * A fork is a new session whose log starts with a copy of the original's events, so its
  * history (and ledger) reads the same up to the fork. The original is not touched. Its own
- * creation and title events are not copied: the fork has its own. Copies are stamped with the
- * time they were written here, so a log's times never run backwards; the original keeps its
- * own times. A fork has no parent: parents are for delegation.
+ * creation and title events are not copied: the fork has its own. Copies keep the time they
+ * first happened, and `session.created` says how many follow it (`copied`), so `bosun why` can
+ * tell inherited decisions from the fork's own. A fork has no parent: parents are for delegation.
  */
 export function forkSession(store: SessionStore, fromId: string, directory: string, title?: string): SessionInfo {
   const from = store.get(fromId);
@@ -71,9 +71,9 @@ export function forkSession(store: SessionStore, fromId: string, directory: stri
     const fork = store.create({
       directory,
       title: title ?? (from.title ? `${from.title} (fork)` : ""),
-      details: { forked_from: from.id, forked_at_seq: original.at(-1)?.seq ?? 1 },
+      details: { forked_from: from.id, forked_at_seq: original.at(-1)?.seq ?? 1, copied: copied.length },
     });
-    for (const event of copied) store.append(fork.id, event.type, event.data);
+    store.appendCopies(fork.id, copied);
     return store.get(fork.id) as SessionInfo;
   });
 }

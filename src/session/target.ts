@@ -10,6 +10,8 @@ export interface TargetFlags {
   continue?: boolean;
   /** `--fork`: a copy of the chosen session, leaving the original as it was. */
   fork?: boolean;
+  /** How the person said it, for the record, when not by these flags (e.g. `bosun sessions fork`). */
+  said?: { session?: string; fork?: string };
 }
 
 export type TargetAnswer =
@@ -44,7 +46,7 @@ export function decideSessionTarget(
     reasons.push({
       rule: "session given by the person",
       detail: `"${flags.session}" is ${chosen.id}${chosen.title ? ` (${chosen.title})` : ""}`,
-      source: "--session",
+      source: flags.said?.session ?? "--session",
       decisive: !flags.fork,
     });
     if (chosen.directory !== facts.directory) {
@@ -63,7 +65,7 @@ export function decideSessionTarget(
     reasons.push({
       rule: "fork requested",
       detail: `copy ${chosen.id} into a new session`,
-      source: "--fork",
+      source: flags.said?.fork ?? "--fork",
       decisive: true,
     });
     return { holder: "person", answer: { mode: "fork", from: chosen.id }, reasons };

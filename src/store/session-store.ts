@@ -131,6 +131,23 @@ export class SessionStore {
       .immediate();
   }
 
+  /**
+   * Appends copies of events from another log (a fork), each keeping the time it first
+   * happened: a copy says when the thing took place, not when it was copied.
+   */
+  appendCopies(sessionId: string, events: ReadonlyArray<Pick<StoredEvent, "type" | "data" | "at">>): void {
+    this.db
+      .transaction(() => {
+        const next = this.db
+          .prepare("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events WHERE session_id = ?")
+          .get(sessionId) as { seq: number };
+        events.forEach((event, i) => {
+          this.insertEvent(sessionId, next.seq + i, event.type, event.data, event.at);
+        });
+      })
+      .immediate();
+  }
+
   setTitle(sessionId: string, title: string): void {
     this.append(sessionId, "session.title", { title });
   }

@@ -238,6 +238,8 @@ describe("bosun sessions new / show", { concurrency: 4 }, () => {
           `updated    ${titled.updated}`,
           "events     3 (session.created 1, decision 2)",
           `decisions  2 (bosun why ${titled.id})`,
+          "tokens     0 in (cache read 0, write 0), 0 out, 0 request(s)",
+          "cost       -",
           "",
         ].join("\n"),
       );
@@ -258,12 +260,56 @@ describe("bosun sessions new / show", { concurrency: 4 }, () => {
         events: 3,
         decisions: 2,
         eventTypes: { "session.created": 1, decision: 2 },
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, requests: 0, cost: 0, costUnknown: 0 },
       });
 
       const fork = JSON.parse(await ok(ws, ["sessions", "fork", created.id, "--json"])) as SessionJson;
       assert.notEqual(fork.id, created.id);
       assert.equal(fork.title, "json (fork)");
       assert.deepEqual(fork, await sessionJson(ws, fork.id));
+    }));
+
+  test("show sums the tokens and cost of every model request", () =>
+    withWorkspace(async (ws) => {
+      const { id } = await newSession(ws, ["-t", "costly"]);
+      withStore(ws, (store) => {
+        store.append(id, "model.usage", {
+          model: "anthropic/claude-sonnet-4-5",
+          input: 10_000,
+          output: 2_000,
+          cacheRead: 4_000,
+          cacheWrite: 1_000,
+          cost: 0.05,
+        });
+        store.append(id, "model.usage", {
+          model: "anthropic/claude-sonnet-4-5",
+          input: 5_000,
+          output: 500,
+          cacheRead: 0,
+          cacheWrite: 0,
+          cost: 0.0225,
+        });
+        store.append(id, "model.usage", { model: "local/qwen", input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
+      });
+      const shown = JSON.parse(await ok(ws, ["sessions", "show", id, "--json"])) as { usage: { cost: number } };
+      assert.deepEqual(
+        { ...shown.usage, cost: shown.usage.cost.toFixed(6) },
+        {
+          input: 15_300,
+          output: 2_530,
+          cacheRead: 4_000,
+          cacheWrite: 1_000,
+          requests: 3,
+          cost: "0.072500",
+          costUnknown: 1,
+        },
+      );
+      const text = (await ok(ws, ["sessions", "show", id])).split("\n");
+      assert.ok(
+        text.includes("tokens     15,300 in (cache read 4,000, write 1,000), 2,530 out, 3 request(s)"),
+        text.join("\n"),
+      );
+      assert.ok(text.includes("cost       $0.0725 (+ 1 request(s) of models with unknown prices)"), text.join("\n"));
     }));
 
   test("show finds a session by full id, lower-case id, unique prefix and exact title, from any directory", () =>

@@ -10,6 +10,7 @@ interface JsonDecision {
   reasons: Array<{ rule: string; source?: string; detail?: string }>;
   subject: unknown;
   at: string;
+  copiedFrom: string | null;
 }
 
 describe("bosun why", () => {
@@ -50,11 +51,34 @@ describe("bosun why", () => {
     );
     const forked = decisions[2] as JsonDecision;
     assert.deepEqual(forked.answer, { mode: "fork", from: base });
-    assert.ok(forked.reasons.some((r) => r.source === "--fork"));
+    // Recorded as the person said it: through `bosun sessions fork`, not a flag they never typed.
+    assert.ok(forked.reasons.some((r) => r.source === "bosun sessions fork"));
     for (const d of decisions) {
-      assert.deepEqual(Object.keys(d).sort(), ["answer", "at", "holder", "reasons", "seat", "seq", "subject"]);
+      assert.deepEqual(Object.keys(d).sort(), [
+        "answer",
+        "at",
+        "copiedFrom",
+        "holder",
+        "reasons",
+        "seat",
+        "seq",
+        "subject",
+      ]);
       assert.ok(!Number.isNaN(Date.parse(d.at)));
     }
+    // The first two came with the copy, at the times they happened in the original.
+    assert.deepEqual(
+      decisions.map((d) => d.copiedFrom),
+      [base, base, null, null],
+    );
+    const original = JSON.parse((await ws.run(["why", base, "--json"])).stdout) as JsonDecision[];
+    assert.deepEqual(
+      decisions.slice(0, 2).map((d) => d.at),
+      original.map((d) => d.at),
+    );
+    const text = (await ws.run(["why", fork])).stdout.trim().split("\n");
+    assert.match(text[0] ?? "", new RegExp(`\\t\\[copied from ${base}\\]$`));
+    assert.doesNotMatch(text[2] ?? "", /copied from/);
   });
 
   it("filters by seat glob", async () => {

@@ -25,7 +25,11 @@ export function forkSessionCommand(ref: string, options: { title?: string; json?
   withStore((store) => {
     const session = openSession(store, {
       directory: process.cwd(),
-      flags: { session: ref, fork: true },
+      flags: {
+        session: ref,
+        fork: true,
+        said: { session: "bosun sessions fork <session>", fork: "bosun sessions fork" },
+      },
       config,
       ...(options.title ? { title: options.title } : {}),
     });

@@ -42,13 +42,22 @@ export function listSessions(options: { all?: boolean; json?: boolean }): void {
 export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
   // The seats code only for this command: listing and delete never read decisions.
   const { readDecisions } = await import("../../seats/record.js");
+  const { summarizeUsage } = await import("../../session/usage.js");
   withStore((store) => {
     const { session } = matchSession(store, ref);
     const events = store.events(session.id);
     const counts: Record<string, number> = {};
     for (const event of events) counts[event.type] = (counts[event.type] ?? 0) + 1;
     const decisions = readDecisions(store, session.id).length;
-    if (options.json) return json({ ...sessionJson(session), events: events.length, decisions, eventTypes: counts });
+    const usage = summarizeUsage(store, session.id);
+    if (options.json) {
+      return json({ ...sessionJson(session), events: events.length, decisions, eventTypes: counts, usage });
+    }
+    const n = (value: number) => value.toLocaleString("en-US");
+    const cost =
+      usage.requests === 0
+        ? "-"
+        : `$${usage.cost.toFixed(4)}${usage.costUnknown > 0 ? ` (+ ${usage.costUnknown} request(s) of models with unknown prices)` : ""}`;
     out(
       [
         `id         ${session.id}`,
@@ -61,6 +70,8 @@ export async function showSession(ref: string, options: { json?: boolean }): Pro
           .map(([type, n]) => `${type} ${n}`)
           .join(", ")})`,
         `decisions  ${decisions} (bosun why ${session.id})`,
+        `tokens     ${n(usage.input)} in (cache read ${n(usage.cacheRead)}, write ${n(usage.cacheWrite)}), ${n(usage.output)} out, ${usage.requests} request(s)`,
+        `cost       ${cost}`,
       ].join("\n"),
     );
   });
