@@ -227,6 +227,37 @@ describe("requestModel: error classes over HTTP", () => {
     }
   }
 
+  it("quota and content policy bodies are their own classes, not retried", async () => {
+    const quota = {
+      error: {
+        message: "You exceeded your current quota, please check your plan and billing details.",
+        type: "insufficient_quota",
+        code: "insufficient_quota",
+      },
+    };
+    const q = await run("openai-chat", { rules: [{ reply: { error: { status: 429, body: quota } } }] });
+    assert.equal(q.result.status === "failed" && q.result.error.class, "quota");
+    assert.equal(q.requests, 1);
+    const policy = {
+      error: {
+        message: "Your request was rejected as a result of our safety system.",
+        type: "invalid_request_error",
+        code: "content_policy_violation",
+      },
+    };
+    const p = await run("openai", { rules: [{ reply: { error: { status: 400, body: policy } } }] });
+    assert.equal(p.result.status === "failed" && p.result.error.class, "content_policy");
+    const anthropicLimit = await run("anthropic", {
+      rules: [{ reply: [{ error: { status: 429 } }, { text: "fine" }] }],
+    });
+    expectDecision(anthropicLimit.decisions, "model.retry", "code", {
+      retry: true,
+      delayMs: 750,
+      class: "rate_limit",
+      attempt: 1,
+    });
+  });
+
   it("context overflow bodies of both protocols are context_overflow, not retried", async () => {
     const anthropicBody = {
       type: "error",
