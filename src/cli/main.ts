@@ -27,6 +27,22 @@ const program = new Command("bosun")
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`) });
 
+program
+  .command("run")
+  .description("run the agent on a task until it is done (message from arguments or stdin)")
+  .argument("[message...]", "what to do")
+  .option("-m, --model <id>", "model, as provider/model")
+  .option("--agent <name>", "agent to run (default: build)")
+  .option("-c, --continue", "continue the latest session in this directory")
+  .option("-s, --session <session>", "resume a session (id, id prefix or title)")
+  .option("--fork", "run in a copy of the chosen session")
+  .option("--auto", "approve every call that would ask (there is nobody to ask otherwise)")
+  .option("--max-steps <n>", "stop after this many model steps")
+  .option("--format <format>", "text or json (one event per line)", "text")
+  .option("-f, --file <path...>", "attach files to the message")
+  .option("-t, --title <title>", "title of a new session")
+  .action(async (words, options) => (await import("./commands/run.js")).run(words, options));
+
 const config = program
   .command("config")
   .enablePositionalOptions()

@@ -4,4 +4,8 @@ import type { Config } from "./schema.js";
 export const DEFAULTS: Config = {
   max_steps: 100,
   retry: { max_attempts: 4, max_delay_ms: 30_000 },
+  repeat_limit: 3,
+  parallel_calls: 8,
+  output: { max_lines: 2000, max_bytes: 50_000 },
+  shell: { timeout_ms: 120_000, max_timeout_ms: 600_000 },
 };

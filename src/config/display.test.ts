@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
+import { DEFAULTS } from "./defaults.js";
 import { formatOriginRow, formatScalar, originRows, REDACTED, shownConfig, shownValue } from "./display.js";
 import { type LoadedConfig, loadConfig, type Origin } from "./load.js";
 
@@ -104,8 +105,7 @@ describe("shownConfig", () => {
         env: { apiKey: "{env:KEY}", headers: { Authorization: REDACTED } },
         lit: { apiKey: REDACTED, models: { "gpt-4.1": { context: 5 } } },
       },
-      max_steps: 100,
-      retry: { max_attempts: 4, max_delay_ms: 30_000 },
+      ...withoutModelKeys(DEFAULTS),
     });
     assert.doesNotMatch(JSON.stringify(shown), new RegExp(SECRET));
   });
@@ -117,6 +117,11 @@ describe("shownConfig", () => {
   });
 });
 
+/** The defaults, as the shown config has them (every default is a plain value). */
+function withoutModelKeys(defaults: typeof DEFAULTS): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(defaults));
+}
+
 describe("originRows", () => {
   it("gives one row per leaf with layer, source, file and line", () => {
     const loaded = loadWith('{\n  "model": "a/b",\n  "retry": {\n    "max_attempts": 2\n  }\n}', {
@@ -124,12 +129,15 @@ describe("originRows", () => {
     });
     const file = join(work, "bosun.json");
     // Rows follow the schema's key order: model before max_steps before retry.
-    assert.deepEqual(originRows(loaded), [
-      { key: "model", value: "a/b", layer: "project", source: file, file, line: 2 },
-      { key: "max_steps", value: 9, layer: "env", source: "BOSUN_MAX_STEPS" },
-      { key: "retry.max_attempts", value: 2, layer: "project", source: file, file, line: 4 },
-      { key: "retry.max_delay_ms", value: 30_000, layer: "default", source: "built-in" },
-    ]);
+    assert.deepEqual(
+      originRows(loaded).filter((r) => r.layer !== "default" || r.key.startsWith("retry")),
+      [
+        { key: "model", value: "a/b", layer: "project", source: file, file, line: 2 },
+        { key: "max_steps", value: 9, layer: "env", source: "BOSUN_MAX_STEPS" },
+        { key: "retry.max_attempts", value: 2, layer: "project", source: file, file, line: 4 },
+        { key: "retry.max_delay_ms", value: 30_000, layer: "default", source: "built-in" },
+      ],
+    );
   });
 
   it("shows references and redactions, never the secret", () => {
@@ -139,7 +147,7 @@ describe("originRows", () => {
     );
     const rows = originRows(loaded);
     assert.deepEqual(
-      rows.filter((r) => r.key !== "max_steps" && !r.key.startsWith("retry")).map((r) => [r.key, r.value]),
+      rows.filter((r) => r.layer !== "default").map((r) => [r.key, r.value]),
       [
         ["fallback", ["{env:KEY}"]],
         ["provider.a.apiKey", "{env:KEY}"],

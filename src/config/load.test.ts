@@ -57,7 +57,8 @@ describe("loadConfig: defaults", () => {
   it("gives the built-in defaults when no layer sets anything", () => {
     const loaded = load();
     assert.equal(loaded.config.model, undefined);
-    assert.deepEqual(loaded.config, { max_steps: 100, retry: { max_attempts: 4, max_delay_ms: 30_000 } });
+    assert.deepEqual(loaded.config, DEFAULTS);
+    assert.equal(loaded.config.max_steps, 100);
     assert.deepEqual(loaded.origins.get("max_steps"), { layer: "default", source: "built-in", key: "max_steps" });
     assert.deepEqual(loaded.unresolved, []);
   });
@@ -141,6 +142,7 @@ describe("loadConfig: layers and precedence", () => {
     });
     const loaded = load({ env: { BOSUN_MAX_STEPS: "12" } });
     assert.deepEqual(loaded.config, {
+      ...DEFAULTS,
       model: "global/m",
       max_steps: 12,
       retry: { max_attempts: 7, max_delay_ms: 5 },

@@ -58,6 +58,49 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("Retry of failed model requests"),
+    repeat_limit: z
+      .int()
+      .min(2)
+      .optional()
+      .describe("Stop a turn when the same tool is called with the same arguments this many times in a row"),
+    parallel_calls: z.int().min(1).max(64).optional().describe("Tool calls of one response that may run at once"),
+    output: z
+      .strictObject({
+        max_lines: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Lines of a tool result the model sees; the rest goes to a file"),
+        max_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Bytes of a tool result the model sees; the rest goes to a file"),
+      })
+      .optional()
+      .describe("Bounds on tool output sent to the model"),
+    shell: z
+      .strictObject({
+        timeout_ms: z.int().positive().optional().describe("Default timeout of a shell command"),
+        max_timeout_ms: z.int().positive().optional().describe("Largest timeout a shell call may ask for"),
+      })
+      .optional()
+      .describe("The shell tool"),
+    permission: z
+      .record(z.string(), z.enum(["allow", "ask", "deny"]))
+      .optional()
+      .describe('Per tool: "allow", "ask" or "deny", e.g. { "shell": "ask", "edit": "allow" }'),
+    agent: z
+      .record(
+        z.string(),
+        z.strictObject({
+          description: z.string().optional().describe("What the agent is for"),
+          model: z.string().optional().describe('The agent\'s model, "provider/model"'),
+          prompt: z.string().optional().describe("System prompt that replaces the built-in one"),
+        }),
+      )
+      .optional()
+      .describe("Agents by name; bosun run --agent <name> picks one"),
   })
   .describe("bosun configuration");
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ConfigError } from "../errors.js";
 import { parseJsonc } from "./jsonc.js";
+import { ConfigSchema } from "./schema.js";
 import { describeValue, type LayerSource, validateLayer } from "./validate.js";
 
 function problems(data: unknown, source: LayerSource = { label: "layer" }, asWritten: unknown = data): string[] {
@@ -56,7 +57,7 @@ describe("validateLayer", () => {
 
   it("lists the known keys when no key is close", () => {
     assert.deepEqual(problems({ qqqqqqqqqqqq: 1 }), [
-      'layer: unknown key "qqqqqqqqqqqq" (known keys here: $schema, model, fallback, provider, max_steps, retry)',
+      `layer: unknown key "qqqqqqqqqqqq" (known keys here: ${Object.keys(ConfigSchema.shape).join(", ")})`,
     ]);
   });
 

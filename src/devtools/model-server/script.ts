@@ -39,6 +39,8 @@ const ToolCallSchema = z.strictObject({
   /** An object is sent as JSON; a string is sent raw, so broken JSON can be scripted. */
   arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
   id: z.string().min(1).optional(),
+  /** This call names a tool the request does not offer on purpose (to test unknown tools). */
+  unadvertised: z.boolean().optional(),
 });
 
 const UsageSchema = z.strictObject({

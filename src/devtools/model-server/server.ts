@@ -156,7 +156,9 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
     const reply = pick.value;
     log(`#${record.number} ${route.protocol} ${path} → rule ${pick.rule} reply ${pick.reply}`);
 
-    const unadvertised = (reply.toolCalls ?? []).filter((call) => !normalized.tools.includes(call.name));
+    const unadvertised = (reply.toolCalls ?? []).filter(
+      (call) => !call.unadvertised && !normalized.tools.includes(call.name),
+    );
     if (unadvertised.length > 0) {
       const names = unadvertised.map((call) => `"${call.name}"`).join(", ");
       const offered = normalized.tools.length > 0 ? normalized.tools.join(", ") : "no tools";

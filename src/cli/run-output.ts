@@ -1,0 +1,70 @@
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+
+/**
+ * How a run shows itself. Text: the assistant's words on stdout, one line per tool call and
+ * result on stderr, errors on stderr. JSON: one event per line on stdout — `text`, `tool_call`,
+ * `tool_result`, `decision`, `error`, `done` — for scripts.
+ */
+export interface RunPrinter {
+  event(event: RunEvent): void;
+  done(outcome: TurnOutcome, session: string, exitCode: number): void;
+}
+
+export function textPrinter(): RunPrinter {
+  let midLine = false;
+  const endLine = () => {
+    if (midLine) process.stdout.write("\n");
+    midLine = false;
+  };
+  return {
+    event(event) {
+      switch (event.type) {
+        case "text":
+          process.stdout.write(event.text);
+          midLine = !event.text.endsWith("\n");
+          break;
+        case "tool_call":
+          endLine();
+          process.stderr.write(`→ ${event.name} ${preview(event.input)}\n`);
+          break;
+        case "tool_result":
+          process.stderr.write(`  ${event.isError ? "✗" : "✓"} ${event.summary}\n`);
+          break;
+        case "error":
+          endLine();
+          process.stderr.write(`bosun: ${event.message}\n`);
+          break;
+        case "decision":
+          // The ledger is for `bosun why`; in text mode only refusals are worth a line.
+          if (event.decision.seat === "call.approval" && event.decision.answer === "deny") {
+            process.stderr.write(`  ! ${event.decision.reasons[0]?.detail ?? "denied"}: run with --auto to approve\n`);
+          }
+          break;
+      }
+    },
+    done(outcome, session) {
+      endLine();
+      process.stderr.write(
+        `[${outcome.status} · ${outcome.steps} step(s) · session ${session} · bosun why ${session.slice(0, 10)}]\n`,
+      );
+    },
+  };
+}
+
+export function jsonPrinter(): RunPrinter {
+  const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+  return {
+    event(event) {
+      if (event.type === "decision") line({ type: "decision", ...event.decision });
+      else line(event);
+    },
+    done(outcome, session, exitCode) {
+      line({ type: "done", status: outcome.status, steps: outcome.steps, denied: outcome.denied, session, exitCode });
+    },
+  };
+}
+
+function preview(input: unknown): string {
+  const text = typeof input === "string" ? input : JSON.stringify(input);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}

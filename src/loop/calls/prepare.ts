@@ -1,0 +1,94 @@
+import type { ModelToolCall } from "../../model/attempt.js";
+import type { Decision } from "../../seats/types.js";
+import type { Tool } from "../../tools/types.js";
+import { resolveToolName } from "./names.js";
+import { parseArguments } from "./parse.js";
+import { repairArguments } from "./repair.js";
+import { validateArguments } from "./validate.js";
+
+export type Prepared =
+  | { ok: true; call: ModelToolCall; tool: Tool; input: Record<string, unknown> }
+  | { ok: false; call: ModelToolCall; error: string };
+
+/**
+ * Turns a tool call as the model wrote it into one that can run, or into an error the model can
+ * act on. Seats: call.parse (unreadable JSON), call.repair (unambiguous fixes, before/after),
+ * call.validate (unknown tool, schema problems). Each is recorded only when it changes or stops
+ * the call; a clean call passes through without noise in the ledger.
+ */
+export function prepareCall(
+  call: ModelToolCall,
+  tools: readonly Tool[],
+  record: (d: Decision) => void,
+  step: number,
+): Prepared {
+  const subject = { step, call: call.id };
+  const names = tools.map((t) => t.name);
+  const named = resolveToolName(call.name, names);
+  if (!named) {
+    const error = `Unknown tool "${call.name}". Available tools: ${names.join(", ")}.`;
+    record({
+      seat: "call.validate",
+      holder: "code",
+      answer: "unknown tool",
+      reasons: [{ rule: "no such tool", detail: error, decisive: true }],
+      subject,
+    });
+    return { ok: false, call, error };
+  }
+  const tool = tools.find((t) => t.name === named.name) as Tool;
+
+  const parsed = parseArguments(call.input);
+  if (!parsed.ok) {
+    record({
+      seat: "call.parse",
+      holder: "code",
+      answer: "unreadable",
+      reasons: [{ rule: "arguments are not JSON", detail: parsed.error, decisive: true }],
+      subject,
+    });
+    return {
+      ok: false,
+      call,
+      error: `The arguments of this ${tool.name} call are not valid JSON (${parsed.error}). You sent:\n${parsed.quote}\nSend the call again with a JSON object of arguments.`,
+    };
+  }
+
+  const repaired = repairArguments(parsed.value, tool.schema);
+  if (named.repairedFrom || repaired.repairs.length > 0) {
+    const reasons = [
+      ...(named.repairedFrom ? [{ rule: "tool name", detail: `${named.repairedFrom} -> ${tool.name}` }] : []),
+      ...repaired.repairs.map((r) => ({
+        rule: r.kind,
+        detail: `${r.path}: ${JSON.stringify(r.before)} -> ${JSON.stringify(r.after)}`,
+      })),
+    ];
+    record({
+      seat: "call.repair",
+      holder: "code",
+      answer: {
+        name: named.repairedFrom ? { before: named.repairedFrom, after: tool.name } : undefined,
+        arguments: repaired.repairs,
+      },
+      reasons,
+      subject,
+    });
+  }
+
+  const valid = validateArguments(repaired.value, tool.schema);
+  if (!valid.ok) {
+    record({
+      seat: "call.validate",
+      holder: "code",
+      answer: "invalid arguments",
+      reasons: valid.problems.map((p) => ({ rule: "schema", detail: p })),
+      subject,
+    });
+    return {
+      ok: false,
+      call,
+      error: `Invalid arguments for ${tool.name}:\n- ${valid.problems.join("\n- ")}\nFix them and call again.`,
+    };
+  }
+  return { ok: true, call: { ...call, name: tool.name }, tool, input: valid.value as Record<string, unknown> };
+}

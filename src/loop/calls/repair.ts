@@ -1,0 +1,95 @@
+import type { z } from "zod";
+
+export interface Repair {
+  path: string;
+  kind: "stringified JSON" | "number from string" | "boolean from string" | "lone value to array";
+  before: unknown;
+  after: unknown;
+}
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+};
+
+function defOf(schema: z.core.$ZodType): Def {
+  let def = schema._zod.def as Def;
+  while ((def.type === "optional" || def.type === "default" || def.type === "nullable") && def.innerType) {
+    def = def.innerType._zod.def as Def;
+  }
+  return def;
+}
+
+/**
+ * Seat `call.repair`: only repairs whose meaning is not in doubt, each reported with before and
+ * after — a whole-arguments object sent as a JSON string, a property sent as a JSON string where
+ * an object or array belongs, "3" where a number belongs, "true"/"false" where a boolean
+ * belongs, and a lone value where an array belongs. Nothing else is guessed.
+ */
+export function repairArguments(value: unknown, schema: z.core.$ZodType): { value: unknown; repairs: Repair[] } {
+  const repairs: Repair[] = [];
+  let input = value;
+  if (typeof input === "string") {
+    const parsed = tryJson(input);
+    if (isObject(parsed)) {
+      repairs.push({ path: "(arguments)", kind: "stringified JSON", before: input, after: parsed });
+      input = parsed;
+    }
+  }
+  const def = defOf(schema);
+  if (!isObject(input) || def.type !== "object" || !def.shape) return { value: input, repairs };
+  const out: Record<string, unknown> = { ...input };
+  for (const [key, field] of Object.entries(def.shape)) {
+    if (!(key in out)) continue;
+    const before = out[key];
+    const type = defOf(field).type;
+    let after: unknown = before;
+    let kind: Repair["kind"] | undefined;
+    if (typeof before === "string" && (type === "object" || type === "array" || type === "record")) {
+      const parsed = tryJson(before);
+      if (
+        parsed !== undefined &&
+        typeof parsed === "object" &&
+        parsed !== null &&
+        Array.isArray(parsed) === (type === "array")
+      ) {
+        after = parsed;
+        kind = "stringified JSON";
+      }
+    } else if (
+      typeof before === "string" &&
+      (type === "number" || type === "int") &&
+      /^-?\d+(\.\d+)?$/.test(before.trim())
+    ) {
+      after = Number(before.trim());
+      kind = "number from string";
+    } else if (typeof before === "string" && type === "boolean" && /^(true|false)$/.test(before.trim())) {
+      after = before.trim() === "true";
+      kind = "boolean from string";
+    }
+    const brokenJson = typeof before === "string" && /^\s*[[{]/.test(before);
+    if (type === "array" && kind === undefined && !Array.isArray(before) && before != null && !brokenJson) {
+      after = [before];
+      kind = "lone value to array";
+    }
+    if (kind) {
+      out[key] = after;
+      repairs.push({ path: key, kind, before, after });
+    }
+  }
+  return { value: out, repairs };
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,120 @@
+import type { FinishReason } from "ai";
+import type { Answer } from "../seats/types.js";
+
+/** How many times an empty reply or a cut-off reply is answered by asking again. */
+export const EMPTY_RETRIES = 2;
+export const LENGTH_CONTINUES = 2;
+
+/**
+ * Seat `turn.done`: a response with tool calls continues the turn; one without is the end —
+ * unless it is empty, which is asked again twice and then an error.
+ */
+export function decideDone(input: {
+  toolCalls: number;
+  text: string;
+  emptySoFar: number;
+}): Answer<"continue" | "done" | "retry-empty" | "fail-empty"> {
+  if (input.toolCalls > 0) {
+    return {
+      holder: "model",
+      answer: "continue",
+      reasons: [{ rule: "tool calls", detail: `${input.toolCalls} call(s) to run`, decisive: true }],
+    };
+  }
+  if (input.text.trim() !== "") {
+    return { holder: "model", answer: "done", reasons: [{ rule: "ended without tool calls", decisive: true }] };
+  }
+  if (input.emptySoFar < EMPTY_RETRIES) {
+    return {
+      holder: "code",
+      answer: "retry-empty",
+      reasons: [
+        { rule: "empty reply", detail: `asked again (${input.emptySoFar + 1} of ${EMPTY_RETRIES})`, decisive: true },
+      ],
+    };
+  }
+  return {
+    holder: "code",
+    answer: "fail-empty",
+    reasons: [{ rule: "empty reply", detail: `still empty after ${EMPTY_RETRIES} retries`, decisive: true }],
+  };
+}
+
+/** Seat `turn.continue_after_length`: output cut at the limit is continued, at most twice. */
+export function decideLength(input: {
+  finishReason: FinishReason;
+  continuedSoFar: number;
+}): Answer<"continue" | "fail"> | undefined {
+  if (input.finishReason !== "length") return undefined;
+  if (input.continuedSoFar < LENGTH_CONTINUES) {
+    return {
+      holder: "code",
+      answer: "continue",
+      reasons: [
+        {
+          rule: "output cut at the limit",
+          detail: `continue (${input.continuedSoFar + 1} of ${LENGTH_CONTINUES})`,
+          decisive: true,
+        },
+      ],
+    };
+  }
+  return {
+    holder: "code",
+    answer: "fail",
+    reasons: [
+      { rule: "output cut at the limit", detail: `still cut after ${LENGTH_CONTINUES} continuations`, decisive: true },
+    ],
+  };
+}
+
+/** Seat `turn.limit`: the step budget. Recorded only when it stops the turn. */
+export function decideLimit(input: { step: number; maxSteps: number; source: string }): Answer<"stop"> | undefined {
+  if (input.step <= input.maxSteps) return undefined;
+  return {
+    holder: "config",
+    answer: "stop",
+    reasons: [{ rule: "max steps reached", detail: `${input.maxSteps} steps`, source: input.source, decisive: true }],
+  };
+}
+
+/** From half-way, the model is told how many steps it has left. */
+export function budgetNote(step: number, maxSteps: number): string | undefined {
+  if (step <= maxSteps / 2) return undefined;
+  const left = maxSteps - step + 1;
+  return `Step budget: this is step ${step} of ${maxSteps}; ${left} left including this one. Plan to finish within it.`;
+}
+
+/**
+ * Seat `call.repeat`: the same tool with the same arguments `limit` times in a row means the
+ * model is stuck; the turn stops with a clear message instead of burning steps.
+ */
+export function decideRepeat(input: { recent: readonly string[]; limit: number }): Answer<"stop"> | undefined {
+  const { recent, limit } = input;
+  if (recent.length < limit) return undefined;
+  const tail = recent.slice(-limit);
+  if (!tail.every((signature) => signature === tail[0])) return undefined;
+  return {
+    holder: "code",
+    answer: "stop",
+    reasons: [
+      { rule: "same call repeated", detail: `${tail[0]} ${limit} times in a row (repeat_limit)`, decisive: true },
+    ],
+  };
+}
+
+/** Stable text for "same tool, same arguments": keys sorted so order does not matter. */
+export function callSignature(name: string, input: unknown): string {
+  return `${name} ${stableJson(input)}`;
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,18 @@
+import { jsonSchema, type ToolSet, tool } from "ai";
+import { z } from "zod";
+import type { Tool } from "../tools/types.js";
+
+/**
+ * The tools as the model sees them. Their JSON Schema is sent, but the SDK is not asked to
+ * validate: parsing, repair and validation are bosun's seats (call.parse, call.repair,
+ * call.validate), recorded, with errors the model can act on.
+ */
+export function toModelTools(tools: readonly Tool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) {
+    const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
+    delete schema.$schema;
+    set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
+  }
+  return set;
+}

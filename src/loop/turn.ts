@@ -1,0 +1,309 @@
+import type { LoadedConfig } from "../config/load.js";
+import type { ModelToolCall } from "../model/attempt.js";
+import { requestModel } from "../model/request.js";
+import type { ResolvedModel } from "../model/resolve.js";
+import { decideApprovalWithoutPerson, NOBODY_CAN_APPROVE } from "../permission/approval.js";
+import { authorize } from "../permission/authorize.js";
+import { recordDecision } from "../seats/record.js";
+import type { Decision, RecordedDecision } from "../seats/types.js";
+import { recordUsage } from "../session/usage.js";
+import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { boundOutput } from "../tools/bound.js";
+import type { ShellJob } from "../tools/jobs.js";
+import type { Tool, ToolContext } from "../tools/types.js";
+import { mapLimit } from "../util/pool.js";
+import { prepareCall } from "./calls/prepare.js";
+import { projectConversation } from "./conversation.js";
+import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "./events.js";
+import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
+import { toModelTools } from "./model-tools.js";
+
+export type RunEvent =
+  | { type: "text"; text: string }
+  | { type: "tool_call"; id: string; name: string; input: unknown }
+  | { type: "tool_result"; id: string; name: string; summary: string; isError: boolean }
+  | { type: "decision"; decision: RecordedDecision }
+  | { type: "error"; message: string; class?: string };
+
+export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled";
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  steps: number;
+  /** Calls refused because nobody could approve them. */
+  denied: number;
+  message?: string;
+}
+
+export interface TurnDeps {
+  store: SessionStore;
+  session: SessionInfo;
+  config: LoadedConfig;
+  model: ResolvedModel;
+  tools: readonly Tool[];
+  system: string;
+  auto: boolean;
+  maxSteps: number;
+  signal: AbortSignal;
+  emit: (event: RunEvent) => void;
+  overflowDir: string;
+  toolContext: Omit<ToolContext, "callId" | "signal">;
+}
+
+/**
+ * One turn: the person's message, then model steps and tool calls until the model is done or a
+ * seat stops it. The loop decides nothing itself: every question goes to a decider and the
+ * answer is recorded (and shown) before it is acted on.
+ */
+export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
+  const { store, session, config, signal } = deps;
+  const record = (decision: Decision) =>
+    deps.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
+  const notice = (text: string) => store.append(session.id, EV.notice, { text });
+  const end = (outcome: TurnOutcome): TurnOutcome => {
+    store.append(session.id, EV.turnEnded, {
+      status: outcome.status,
+      steps: outcome.steps,
+      ...(outcome.message ? { message: outcome.message } : {}),
+    });
+    if (outcome.message && outcome.status !== "done") deps.emit({ type: "error", message: outcome.message });
+    return outcome;
+  };
+  const modelTools = toModelTools(deps.tools);
+  const repeatLimit = config.config.repeat_limit ?? 3;
+  const maxStepsSource = config.origins.get("max_steps")?.source ?? "built-in";
+  const recent: string[] = [];
+  let denied = 0;
+  let empties = 0;
+  let continues = 0;
+
+  store.append(session.id, EV.user, message);
+  for (let step = 1; ; step++) {
+    const limit = decideLimit({ step, maxSteps: deps.maxSteps, source: maxStepsSource });
+    if (limit) {
+      record({ seat: "turn.limit", ...limit, subject: { step } });
+      return end({
+        status: "limit",
+        steps: step - 1,
+        denied,
+        message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (max_steps)`,
+      });
+    }
+    for (const job of deps.toolContext.jobs.takeFinished()) {
+      const ended =
+        job.exitCode === null || job.exitCode === undefined
+          ? `was stopped (${(job as ShellJob).signal ?? "killed"})`
+          : `finished with exit code ${job.exitCode}`;
+      notice(`Background job ${job.id} (\`${job.command}\`) ${ended}. Output tail:\n${job.output.slice(-4000)}`);
+    }
+    const budget = budgetNote(step, deps.maxSteps);
+    const messages = projectConversation(store.events(session.id));
+    if (budget) messages.push({ role: "user", content: `[bosun] ${budget}` });
+
+    const result = await requestModel({
+      model: deps.model,
+      config,
+      system: deps.system,
+      messages,
+      tools: modelTools,
+      signal,
+      step,
+      record,
+      onEvent: (event) => {
+        if (event.type === "text") deps.emit({ type: "text", text: event.text });
+      },
+      onUsage: (model, usage) => recordUsage(store, session.id, model, usage),
+    });
+    const finish = result.status === "complete" ? result.finishReason : "error";
+    const assistant: AssistantMessage = {
+      text: result.text,
+      toolCalls: result.toolCalls,
+      finish,
+      model: result.model.ref,
+      step,
+      status: result.status,
+    };
+    store.append(session.id, EV.assistant, assistant);
+    if (result.status === "aborted") return end({ status: "cancelled", steps: step, denied });
+    if (result.status === "failed" || result.status === "interrupted") {
+      const what =
+        result.status === "interrupted" ? "the response broke off after it started" : "the model request failed";
+      return end({
+        status: "failed",
+        steps: step,
+        denied,
+        message: `${what}: ${result.error.class}: ${result.error.message}`,
+      });
+    }
+
+    if (result.toolCalls.length === 0) {
+      const length = decideLength({ finishReason: result.finishReason, continuedSoFar: continues });
+      if (length) {
+        record({ seat: "turn.continue_after_length", ...length, subject: { step } });
+        if (length.answer === "fail")
+          return end({
+            status: "failed",
+            steps: step,
+            denied,
+            message: "the reply was still cut off at the output limit after 2 continuations",
+          });
+        continues++;
+        notice("Your reply was cut off at the output limit. Continue exactly where it stopped.");
+        continue;
+      }
+      const done = decideDone({ toolCalls: 0, text: result.text, emptySoFar: empties });
+      record({ seat: "turn.done", ...done, subject: { step } });
+      if (done.answer === "retry-empty") {
+        empties++;
+        notice("Your last reply was empty. Continue the task, or reply with a summary if it is done.");
+        continue;
+      }
+      if (done.answer === "fail-empty")
+        return end({ status: "failed", steps: step, denied, message: "the model replied with nothing, three times" });
+      return end({ status: "done", steps: step, denied });
+    }
+
+    const outcome = await runCalls(result.toolCalls, step, deps, record, recent, repeatLimit);
+    denied += outcome.denied;
+    if (outcome.stop) return end({ status: outcome.stop.status, steps: step, denied, message: outcome.stop.message });
+  }
+}
+
+/** Prepares, authorizes and runs one response's tool calls; results are recorded in call order. */
+async function runCalls(
+  calls: ModelToolCall[],
+  step: number,
+  deps: TurnDeps,
+  record: (d: Decision) => void,
+  recent: string[],
+  repeatLimit: number,
+): Promise<{ denied: number; stop?: { status: TurnStatus; message: string } }> {
+  const { store, session, signal } = deps;
+  let denied = 0;
+  let stop: { status: TurnStatus; message: string } | undefined;
+  const finish = (call: ModelToolCall, result: Omit<CallFinished, "id" | "name">) => {
+    store.append(session.id, EV.callFinished, { id: call.id, name: call.name, ...result });
+    deps.emit({ type: "tool_result", id: call.id, name: call.name, summary: result.summary, isError: result.isError });
+  };
+  const runnable: Array<{ call: ModelToolCall; tool: Tool; input: Record<string, unknown> }> = [];
+
+  for (const raw of calls) {
+    deps.emit({ type: "tool_call", id: raw.id, name: raw.name, input: raw.input });
+    const prepared = prepareCall(raw, deps.tools, record, step);
+    if (!prepared.ok) {
+      finish(raw, {
+        output: prepared.error,
+        isError: true,
+        summary: `${raw.name}: refused (${prepared.error.split("\n")[0]})`,
+      });
+      continue;
+    }
+    const { call, tool, input } = prepared;
+    recent.push(callSignature(tool.name, input));
+    const repeat = stop ? undefined : decideRepeat({ recent, limit: repeatLimit });
+    if (repeat || stop) {
+      if (repeat) {
+        record({ seat: "call.repeat", ...repeat, subject: { step, call: call.id } });
+        stop = {
+          status: "repeat",
+          message: `stopped: ${tool.name} was called with the same arguments ${repeatLimit} times in a row`,
+        };
+      }
+      finish(call, {
+        output: "Not run: the turn was stopped because this call repeats.",
+        isError: true,
+        summary: `${tool.name}: not run (repeated call)`,
+      });
+      continue;
+    }
+    const permission = authorize({ name: tool.name, kind: tool.kind }, deps.config);
+    record({ seat: "call.permission", ...permission, subject: { step, call: call.id } });
+    if (permission.answer === "deny") {
+      finish(call, {
+        output: `Denied by the permission rules (${permission.reasons[0]?.rule}). Do not retry this call.`,
+        isError: true,
+        summary: `${tool.name}: denied by rule`,
+      });
+      continue;
+    }
+    if (permission.answer === "ask") {
+      const approval = decideApprovalWithoutPerson({ auto: deps.auto, tool: tool.name });
+      record({ seat: "call.approval", ...approval, subject: { step, call: call.id } });
+      if (approval.answer === "deny") {
+        denied++;
+        finish(call, {
+          output: NOBODY_CAN_APPROVE,
+          isError: true,
+          summary: `${tool.name}: denied (nobody to approve)`,
+        });
+        continue;
+      }
+    }
+    runnable.push({ call, tool, input });
+  }
+
+  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, async ({ call, tool, input }) => {
+    if (signal.aborted) {
+      store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
+      return;
+    }
+    // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
+    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step });
+    let result: Awaited<ReturnType<Tool["execute"]>>;
+    try {
+      result = await tool.execute(input, { ...deps.toolContext, callId: call.id, signal });
+    } catch (error) {
+      result = {
+        output: `The ${tool.name} tool failed: ${(error as Error).message}`,
+        isError: true,
+        summary: `${tool.name}: crashed`,
+      };
+    }
+    if (signal.aborted) {
+      store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
+      deps.emit({
+        type: "tool_result",
+        id: call.id,
+        name: tool.name,
+        summary: `${tool.name}: cancelled`,
+        isError: true,
+      });
+      return;
+    }
+    const bounded = boundOutput(result.output, {
+      maxLines: deps.config.config.output?.max_lines ?? 2000,
+      maxBytes: deps.config.config.output?.max_bytes ?? 50_000,
+      keep: result.keep ?? "head",
+      overflowDir: deps.overflowDir,
+      callId: call.id,
+    });
+    if (bounded.truncated) {
+      record({
+        seat: "exec.truncate",
+        holder: "config",
+        answer: {
+          kept: result.keep ?? "head",
+          lines: bounded.totalLines,
+          bytes: bounded.totalBytes,
+          file: bounded.overflowPath,
+        },
+        reasons: [
+          {
+            rule: "output over the bounds",
+            detail: `${bounded.totalLines} lines, ${bounded.totalBytes} bytes > output.max_lines ${deps.config.config.output?.max_lines} / output.max_bytes ${deps.config.config.output?.max_bytes}`,
+            decisive: true,
+          },
+        ],
+        subject: { step, call: call.id },
+      });
+    }
+    finish(call, {
+      output: bounded.text,
+      isError: result.isError ?? false,
+      summary: result.summary,
+      ...(result.metadata ? { metadata: result.metadata } : {}),
+    });
+  });
+  if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
+  return { denied, ...(stop ? { stop } : {}) };
+}

@@ -1,0 +1,33 @@
+import type { LoadedConfig } from "../config/load.js";
+import type { Answer, Reason } from "../seats/types.js";
+import type { Tool } from "../tools/types.js";
+
+export type Effect = "allow" | "ask" | "deny";
+
+/** Built-in defaults by kind: reading is free; changing files and running commands ask. */
+export const DEFAULT_EFFECTS: Readonly<Record<Tool["kind"], Effect>> = { read: "allow", edit: "ask", shell: "ask" };
+
+/**
+ * Seat `call.permission`, in its simplest honest form: a config rule for the tool by name
+ * (`permission.<tool>`), else the built-in default for the tool's kind. Every call passes here.
+ */
+export function authorize(call: { name: string; kind: Tool["kind"] }, config: LoadedConfig): Answer<Effect> {
+  const rule = config.config.permission?.[call.name];
+  if (rule) {
+    const origin = config.origins.get(`permission.${call.name}`);
+    const reason: Reason = {
+      rule: `permission.${call.name}`,
+      detail: rule,
+      decisive: true,
+      ...(origin ? { source: origin.file ?? origin.source, key: `permission.${call.name}` } : {}),
+      ...(origin?.line ? { line: origin.line } : {}),
+    };
+    return { holder: "config", answer: rule, reasons: [reason] };
+  }
+  const effect = DEFAULT_EFFECTS[call.kind];
+  return {
+    holder: "code",
+    answer: effect,
+    reasons: [{ rule: "built-in default", detail: `${call.kind} tools: ${effect}`, decisive: true }],
+  };
+}

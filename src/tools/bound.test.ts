@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { boundOutput, utf8Head, utf8Tail } from "./bound.js";
+
+let root: string;
+let overflowDir: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "bosun-bound-"));
+  overflowDir = join(root, "overflow", "nested");
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
+
+describe("boundOutput", () => {
+  it("passes text within both limits through unchanged and writes no file", () => {
+    const text = numbered(5);
+    const result = boundOutput(text, { maxLines: 5, maxBytes: 1000, keep: "head", overflowDir, callId: "c1" });
+    assert.deepEqual(result, { text, truncated: false, totalLines: 5, totalBytes: Buffer.byteLength(text) });
+    assert.equal(existsSync(overflowDir), false);
+  });
+
+  it("keeps the head within maxLines, saves the full text and says how to read the rest", () => {
+    const text = numbered(10);
+    const result = boundOutput(text, { maxLines: 3, maxBytes: 10_000, keep: "head", overflowDir, callId: "call_7" });
+    assert.equal(result.truncated, true);
+    assert.equal(result.totalLines, 10);
+    assert.equal(result.totalBytes, Buffer.byteLength(text));
+    const path = join(overflowDir, "call_7.txt");
+    assert.equal(result.overflowPath, path);
+    assert.equal(readFileSync(path, "utf8"), text);
+    assert.ok(result.text.startsWith("line 1\nline 2\nline 3\n["), result.text);
+    assert.ok(!result.text.includes("line 4"));
+    assert.match(result.text, /the last 7 lines \(\d+ bytes\) of 10 lines/);
+    assert.ok(result.text.includes(`read {path: "${path}", offset: 4}`), result.text);
+    assert.ok(result.text.includes("grep"));
+  });
+
+  it("keeps the head within maxBytes, cutting at a line boundary", () => {
+    const text = numbered(10); // "line 1\n" is 7 bytes
+    const result = boundOutput(text, { maxLines: 100, maxBytes: 15, keep: "head", overflowDir, callId: "c2" });
+    assert.ok(result.text.startsWith("line 1\nline 2\n["), result.text);
+    assert.ok(result.text.includes("offset: 3}"));
+    assert.match(result.text, /the last 8 lines/);
+  });
+
+  it("keeps the tail and puts the note first, pointing at the start of the file", () => {
+    const text = numbered(10);
+    const result = boundOutput(text, { maxLines: 2, maxBytes: 10_000, keep: "tail", overflowDir, callId: "c3" });
+    assert.equal(result.truncated, true);
+    assert.ok(result.text.endsWith("\nline 9\nline 10\n"), result.text);
+    assert.ok(result.text.startsWith("[Output truncated: the first 8 lines"), result.text);
+    assert.ok(result.text.includes("offset: 1}"));
+    assert.equal(readFileSync(result.overflowPath ?? "", "utf8"), text);
+  });
+
+  it("never cuts inside a UTF-8 character, at the head or the tail", () => {
+    const text = "é".repeat(10); // 2 bytes each, one line
+    const head = boundOutput(text, { maxLines: 10, maxBytes: 5, keep: "head", overflowDir, callId: "h" });
+    assert.ok(head.text.startsWith("éé\n["), head.text);
+    assert.ok(!head.text.includes("\uFFFD"));
+    const tail = boundOutput(text, { maxLines: 10, maxBytes: 5, keep: "tail", overflowDir, callId: "t" });
+    assert.ok(tail.text.endsWith("\néé"), tail.text);
+    assert.ok(!tail.text.includes("\uFFFD"));
+    assert.equal(readFileSync(head.overflowPath ?? "", "utf8"), text);
+  });
+
+  it("handles four-byte characters at the cut", () => {
+    assert.equal(utf8Head("a😀b", 4), "a");
+    assert.equal(utf8Head("a😀b", 5), "a😀");
+    assert.equal(utf8Tail("a😀b", 4), "b");
+    assert.equal(utf8Tail("a😀b", 5), "😀b");
+    assert.equal(utf8Head("abc", 10), "abc");
+  });
+
+  it("makes a safe file name of any call id", () => {
+    const result = boundOutput(numbered(3), {
+      maxLines: 1,
+      maxBytes: 100,
+      keep: "head",
+      overflowDir,
+      callId: "../x/y",
+    });
+    assert.equal(result.overflowPath, join(overflowDir, ".._x_y.txt"));
+  });
+
+  it("says so when the overflow file cannot be written, and still bounds", () => {
+    const file = join(root, "a-file");
+    writeFileSync(file, "");
+    const result = boundOutput(numbered(3), {
+      maxLines: 1,
+      maxBytes: 100,
+      keep: "head",
+      overflowDir: join(file, "sub"),
+      callId: "c",
+    });
+    assert.equal(result.truncated, true);
+    assert.equal(result.overflowPath, undefined);
+    assert.match(result.text, /could not be saved/);
+  });
+});

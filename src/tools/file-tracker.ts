@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { displayPath } from "./paths.js";
+import type { FileTracker } from "./types.js";
+
+/** Files up to this size also get a content hash, so a touched-but-unchanged file is not called stale. */
+const HASH_MAX_BYTES = 4 * 1024 * 1024;
+
+interface Seen {
+  mtimeMs: number;
+  size: number;
+  hash?: string;
+  /** When the agent read or wrote it (ms since the epoch). */
+  at: number;
+}
+
+export interface FileTrackerOptions {
+  /** Paths inside this folder are shown relative to it in reasons; others absolute. */
+  cwd?: string;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+/**
+ * Remembers, per absolute path, the size, modification time and (for files under 4 MB) a
+ * sha1 of the content when the agent last read or wrote it. Relative paths resolve against
+ * the process's working directory: tools pass absolute paths.
+ */
+export function createFileTracker(options: FileTrackerOptions = {}): FileTracker {
+  const seen = new Map<string, Seen>();
+  const now = options.now ?? Date.now;
+  const show = (path: string) => (options.cwd ? displayPath(options.cwd, path) : path);
+
+  return {
+    seen(path) {
+      const absolute = resolve(path);
+      const state = snapshot(absolute);
+      if (state) seen.set(absolute, { ...state, at: now() });
+      else seen.delete(absolute);
+    },
+
+    staleReason(path) {
+      const absolute = resolve(path);
+      const last = seen.get(absolute);
+      if (!last) return `you have not read ${show(absolute)} in this session; read it first`;
+      const changed = `${show(absolute)} changed on disk since you last read it (at ${new Date(last.at).toISOString()}); read it again`;
+      let stat: { mtimeMs: number; size: number };
+      try {
+        stat = statSync(absolute);
+      } catch {
+        return changed;
+      }
+      if (stat.size !== last.size) return changed;
+      if (last.hash !== undefined) {
+        // The hash decides: an mtime-only change (touch, checkout of the same content) is not a change,
+        // and a same-size change within the mtime's resolution is.
+        const hash = hashFile(absolute);
+        if (hash !== last.hash) return changed;
+        if (stat.mtimeMs !== last.mtimeMs) seen.set(absolute, { ...last, mtimeMs: stat.mtimeMs });
+        return undefined;
+      }
+      return stat.mtimeMs === last.mtimeMs ? undefined : changed;
+    },
+  };
+}
+
+function snapshot(absolute: string): Omit<Seen, "at"> | undefined {
+  try {
+    const stat = statSync(absolute);
+    if (!stat.isFile()) return undefined;
+    const state: Omit<Seen, "at"> = { mtimeMs: stat.mtimeMs, size: stat.size };
+    if (stat.size <= HASH_MAX_BYTES) {
+      const hash = hashFile(absolute);
+      if (hash !== undefined) state.hash = hash;
+    }
+    return state;
+  } catch {
+    return undefined;
+  }
+}
+
+function hashFile(absolute: string): string | undefined {
+  try {
+    return createHash("sha1").update(readFileSync(absolute)).digest("hex");
+  } catch {
+    return undefined;
+  }
+}

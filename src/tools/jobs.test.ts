@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import { createBackgroundJobs, type ShellJob } from "./jobs.js";
+import type { BackgroundJob, BackgroundJobs } from "./types.js";
+
+/** True once `pid` has exited: gone, or a zombie waiting for a reaper that is not us. */
+function dead(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? true;
+  } catch {
+    if (existsSync("/proc/self")) return true;
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}
+
+async function takeWithin(jobs: BackgroundJobs, count: number, ms: number): Promise<BackgroundJob[]> {
+  const taken: BackgroundJob[] = [];
+  await waitUntil(() => {
+    taken.push(...jobs.takeFinished());
+    return taken.length >= count;
+  }, ms);
+  return taken;
+}
+
+function pids(output: string): number[] {
+  return output
+    .split("\n")
+    .filter((line) => /^\d+$/.test(line))
+    .map(Number);
+}
+
+let dir: string;
+before(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "bosun-jobs-")));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("background jobs", () => {
+  it("numbers jobs and reports each finished job once, with output and exit code", async () => {
+    const jobs = createBackgroundJobs();
+    const first = jobs.start("echo out; echo err >&2; pwd", dir);
+    const second = jobs.start("sleep 0.1; exit 2", dir);
+    assert.equal(first.id, "job-1");
+    assert.equal(second.id, "job-2");
+    assert.equal(first.done, false);
+    assert.equal(first.command, "echo out; echo err >&2; pwd");
+
+    const taken = await takeWithin(jobs, 2, 3000);
+    assert.deepEqual(
+      taken.map((job) => job.id),
+      ["job-1", "job-2"],
+    );
+    assert.equal(taken[0], first, "the object start returned, now done");
+    assert.equal(first.done, true);
+    assert.equal(first.exitCode, 0);
+    assert.equal(first.output, `out\nerr\n${dir}\n`);
+    assert.equal(second.exitCode, 2);
+    assert.deepEqual(jobs.takeFinished(), [], "reported once");
+    assert.match(JSON.stringify(first), /"output":"out\\nerr\\n/);
+  });
+
+  it("shows output while the job runs", async () => {
+    const jobs = createBackgroundJobs();
+    const job = jobs.start("echo started; sleep 30", dir);
+    assert.ok(await waitUntil(() => job.output === "started\n", 2000));
+    assert.equal(job.done, false);
+    assert.deepEqual(jobs.takeFinished(), []);
+    jobs.killAll();
+    await takeWithin(jobs, 1, 3000);
+  });
+
+  it("killAll kills every running job's process group, children included", async () => {
+    const jobs = createBackgroundJobs();
+    const a = jobs.start("echo $$; sleep 30 & echo $!; wait", dir);
+    const b = jobs.start("echo $$; sleep 30", dir);
+    const done = jobs.start("true", dir);
+    assert.ok(await waitUntil(() => pids(a.output).length === 2 && pids(b.output).length === 1 && done.done, 2000));
+    assert.deepEqual(
+      jobs.takeFinished().map((job) => job.id),
+      [done.id],
+    );
+
+    const started = Date.now();
+    jobs.killAll();
+    const taken = (await takeWithin(jobs, 2, 3000)) as ShellJob[];
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.deepEqual(taken.map((job) => job.id).sort(), [a.id, b.id]);
+    for (const job of taken) {
+      assert.equal(job.exitCode, null);
+      assert.equal(job.signal, "SIGTERM");
+    }
+    const all = [...pids(a.output), ...pids(b.output)];
+    assert.ok(await waitUntil(() => all.every(dead), 2000), "all processes are gone");
+    jobs.killAll(); // nothing left to kill: harmless
+  });
+
+  it("leaves no zombie: a finished job's shell is reaped", async () => {
+    const jobs = createBackgroundJobs();
+    const job = jobs.start("echo $$", dir);
+    await takeWithin(jobs, 1, 2000);
+    const [pid] = pids(job.output);
+    assert.ok(pid);
+    assert.equal(existsSync(`/proc/${pid}`), false);
+  });
+
+  it("reports a job that cannot start as finished", async () => {
+    const jobs = createBackgroundJobs();
+    jobs.start("true", join(dir, "missing"));
+    const [job] = await takeWithin(jobs, 1, 2000);
+    assert.equal(job?.done, true);
+    assert.equal(job?.exitCode, null);
+    assert.match(job?.output ?? "", /does not exist/);
+  });
+
+  it("does not keep Node alive, and kills running jobs when Node exits", async () => {
+    const jobsUrl = pathToFileURL(join(import.meta.dirname, "jobs.ts")).href;
+    const script = `
+      import { createBackgroundJobs } from ${JSON.stringify(jobsUrl)};
+      const job = createBackgroundJobs().start("sleep 30 & echo $!; wait", ${JSON.stringify(dir)});
+      const poll = setInterval(() => {
+        if (job.output) { clearInterval(poll); process.stdout.write(job.output); }
+      }, 10);
+    `;
+    const child = spawn(
+      process.execPath,
+      ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", script],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error("node did not exit while a background job was running"));
+      }, 5000);
+      child.on("exit", (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    assert.equal(code, 0);
+    const [sleeper] = pids(output);
+    assert.ok(sleeper, output);
+    assert.ok(await waitUntil(() => dead(sleeper), 2000), "the job was killed at exit");
+  });
+});

@@ -1,0 +1,48 @@
+import { type ShellProcess, spawnShell } from "./process.js";
+import type { BackgroundJob, BackgroundJobs } from "./types.js";
+
+/** A background job as this implementation reports it: the contract's fields plus how it ended. */
+export interface ShellJob extends BackgroundJob {
+  /** The signal that ended the job (exitCode is then null), e.g. SIGTERM after killAll. */
+  signal?: NodeJS.Signals | null;
+  durationMs?: number;
+}
+
+/**
+ * Background shell jobs of one session. Each job runs like the shell tool (`bash -c`, own process
+ * group, merged output, the last ~1 MB kept) but does not keep Node alive; `output` is read live.
+ */
+export function createBackgroundJobs(): BackgroundJobs {
+  let counter = 0;
+  const running = new Map<string, ShellProcess>();
+  let finished: ShellJob[] = [];
+
+  return {
+    start(command, cwd) {
+      const id = `job-${++counter}`;
+      const proc = spawnShell(command, { cwd, keepAlive: false });
+      const job: ShellJob = { id, command, done: false, output: "" };
+      // A live, enumerable getter: the output so far while running, all of it once done.
+      Object.defineProperty(job, "output", { enumerable: true, get: () => proc.output.text() });
+      running.set(id, proc);
+      void proc.finished.then((end) => {
+        if (end.error !== undefined) proc.output.append(`${end.error}\n`);
+        running.delete(id);
+        job.done = true;
+        job.exitCode = end.exitCode;
+        job.signal = end.signal;
+        job.durationMs = end.durationMs;
+        finished.push(job);
+      });
+      return job;
+    },
+    takeFinished() {
+      const taken = finished;
+      finished = [];
+      return taken;
+    },
+    killAll() {
+      for (const proc of running.values()) proc.terminate();
+    },
+  };
+}

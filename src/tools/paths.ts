@@ -1,0 +1,72 @@
+import { readdirSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { closest } from "../util/closest.js";
+import type { ToolContext } from "./types.js";
+
+/** A tool's path argument as an absolute path: relative paths resolve against `cwd`; absolute ones stay as given. */
+export function resolvePath(cwd: string, path: string): string {
+  return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** `absolute` relative to `cwd` when it lies inside it ("." for cwd itself), else absolute. */
+export function displayPath(cwd: string, absolute: string): string {
+  const rel = relative(resolve(cwd), absolute);
+  if (rel === "") return ".";
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return absolute;
+  return rel;
+}
+
+/** The message for a path that does not exist: the nearest missing part and up to three similar names beside it. */
+export function notFoundMessage(cwd: string, absolute: string): string {
+  const shown = displayPath(cwd, absolute);
+  // Walk up to the nearest folder that exists; the first missing part is what to suggest for.
+  let missing = absolute;
+  let parent = dirname(missing);
+  while (parent !== missing && !isDirectory(parent)) {
+    missing = parent;
+    parent = dirname(parent);
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    // An unreadable folder gives no suggestions.
+  }
+  const similar = closest(basename(missing), names, 3).map((name) => displayPath(cwd, resolve(parent, name)));
+  const where =
+    missing === absolute ? `${shown} does not exist` : `${shown} does not exist (no ${displayPath(cwd, missing)})`;
+  return similar.length > 0 ? `${where}. Similar: ${similar.join(", ")}` : `${where}.`;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A node error's code ("ENOENT", "EACCES", ...), if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && "code" in error && typeof error.code === "string" ? error.code : undefined;
+}
+
+/** A short, model-readable reason for a failed file operation. */
+export function describeError(error: unknown): string {
+  const code = errorCode(error);
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EISDIR") return "it is a folder";
+  if (code === "ENOTDIR") return "a part of the path is not a folder";
+  if (code === "ENOSPC") return "no space left on the device";
+  if (code === "EROFS") return "the file system is read-only";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why the agent may not overwrite `absolute` (never read, or changed since), with the path as the
+ * model knows it; undefined when it may. The tracker knows absolute paths only.
+ */
+export function staleReason(ctx: ToolContext, absolute: string): string | undefined {
+  const reason = ctx.files.staleReason(absolute);
+  return reason?.split(absolute).join(displayPath(ctx.cwd, absolute));
+}
