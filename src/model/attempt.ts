@@ -64,6 +64,8 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
       ...(input.signal ? { abortSignal: input.signal } : {}),
       // bosun owns retries (seat model.retry), so the SDK must not retry behind its back.
       maxRetries: 0,
+      // The conversation lives in bosun's session store; it is not also kept at OpenAI.
+      providerOptions: { openai: { store: false } },
     });
     for await (const part of result.fullStream) {
       switch (part.type) {

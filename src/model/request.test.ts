@@ -452,3 +452,18 @@ describe("usage and cost", () => {
     }
   });
 });
+
+describe("privacy", () => {
+  it("asks OpenAI's Responses API not to store the conversation", async () => {
+    const server = await startModelServer({ rules: [{ reply: { text: "ok" } }] });
+    try {
+      const config = configFrom(server.configFor("openai"));
+      const resolution = resolveModel("scripted/test-model", config, {});
+      assert.ok(resolution.ok);
+      await requestModel({ model: resolution.model, config, messages: [{ role: "user", content: "hi" }], record: () => {} });
+      assert.equal((server.request(1).json as { store?: boolean }).store, false);
+    } finally {
+      await server.close();
+    }
+  });
+});
