@@ -7,7 +7,7 @@ import type { FileTracker } from "./types.js";
 /** Files up to this size also get a content hash, so a touched-but-unchanged file is not called stale. */
 const HASH_MAX_BYTES = 4 * 1024 * 1024;
 
-interface Seen {
+export interface Seen {
   mtimeMs: number;
   size: number;
   hash?: string;
@@ -20,6 +20,10 @@ export interface FileTrackerOptions {
   cwd?: string;
   /** The clock, for tests. */
   now?: () => number;
+  /** What the session saw before this process started (a resumed session keeps its reads). */
+  initial?: Iterable<[string, Seen]>;
+  /** Told of every file seen, so the session can remember it across runs. */
+  onSeen?: (path: string, seen: Seen | undefined) => void;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface FileTrackerOptions {
  * the process's working directory: tools pass absolute paths.
  */
 export function createFileTracker(options: FileTrackerOptions = {}): FileTracker {
-  const seen = new Map<string, Seen>();
+  const seen = new Map<string, Seen>(options.initial ?? []);
   const now = options.now ?? Date.now;
   const show = (path: string) => (options.cwd ? displayPath(options.cwd, path) : path);
 
@@ -36,8 +40,10 @@ export function createFileTracker(options: FileTrackerOptions = {}): FileTracker
     seen(path) {
       const absolute = resolve(path);
       const state = snapshot(absolute);
-      if (state) seen.set(absolute, { ...state, at: now() });
+      const entry = state ? { ...state, at: now() } : undefined;
+      if (entry) seen.set(absolute, entry);
       else seen.delete(absolute);
+      options.onSeen?.(absolute, entry);
     },
 
     staleReason(path) {

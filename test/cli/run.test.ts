@@ -401,6 +401,41 @@ describe("bosun run: output bounds", () => {
   });
 });
 
+describe("bosun run: a resumed session remembers what it read", () => {
+  it("lets a later run edit a file read earlier, and refuses when it changed in between", async () => {
+    const read = {
+      match: { lastMessage: "look" },
+      reply: { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] },
+    };
+    const edit = {
+      match: { lastMessage: "/^change$/" },
+      reply: { toolCalls: [{ name: "edit", arguments: { path: "a.txt", old_string: "one", new_string: "uno" } }] },
+    };
+    const s = await startScenario({
+      rules: [
+        read,
+        edit,
+        { match: { lastMessage: "changed on disk" }, reply: { text: "It changed; I will read it again." } },
+        done,
+      ],
+    });
+    try {
+      s.ws.write("a.txt", "one\n");
+      assert.equal((await s.run(["run", "look"])).code, 0);
+      assert.equal((await s.run(["run", "-c", "--auto", "change"])).code, 0);
+      assert.equal(readFileSync(join(s.ws.dir, "a.txt"), "utf8"), "uno\n");
+      // Someone else edits the file; the next run must not clobber it unseen.
+      s.ws.write("a.txt", "one two\n");
+      const refused = await s.run(["run", "-c", "--auto", "change"]);
+      assert.equal(refused.code, 0, refused.stderr);
+      assert.equal(readFileSync(join(s.ws.dir, "a.txt"), "utf8"), "one two\n");
+      assert.match(refused.stdout, /It changed/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("bosun run: crashes and cancellation", () => {
   it("after SIGKILL mid-tool, a resume marks the call interrupted and never re-runs it", async () => {
     const s = await startScenario({

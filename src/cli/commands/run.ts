@@ -11,7 +11,7 @@ import { selectSessionModel } from "../../session/model.js";
 import { openSession } from "../../session/open.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
 import { SessionStore } from "../../store/session-store.js";
-import { createFileTracker } from "../../tools/file-tracker.js";
+import { createFileTracker, type Seen } from "../../tools/file-tracker.js";
 import { createBackgroundJobs } from "../../tools/jobs.js";
 import { builtinTools } from "../../tools/registry.js";
 import { jsonPrinter, textPrinter } from "../run-output.js";
@@ -42,6 +42,17 @@ export function exitCodeOf(outcome: TurnOutcome): number {
     default:
       return 1;
   }
+}
+
+/** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
+function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]> {
+  const latest = new Map<string, Seen>();
+  for (const event of store.events(sessionId, "file.seen")) {
+    const { path, gone, ...seen } = event.data as Seen & { path: string; gone?: boolean };
+    if (gone) latest.delete(path);
+    else latest.set(path, seen);
+  }
+  return [...latest];
 }
 
 export async function run(words: string[], options: RunOptions): Promise<void> {
@@ -121,7 +132,11 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
         overflowDir: join(dataDir(), "overflow", session.id),
         toolContext: {
           cwd,
-          files: createFileTracker(),
+          files: createFileTracker({
+            cwd,
+            initial: seenFiles(store, session.id),
+            onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
+          }),
           jobs,
           limits: {
             shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
