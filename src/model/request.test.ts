@@ -460,7 +460,12 @@ describe("privacy", () => {
       const config = configFrom(server.configFor("openai"));
       const resolution = resolveModel("scripted/test-model", config, {});
       assert.ok(resolution.ok);
-      await requestModel({ model: resolution.model, config, messages: [{ role: "user", content: "hi" }], record: () => {} });
+      await requestModel({
+        model: resolution.model,
+        config,
+        messages: [{ role: "user", content: "hi" }],
+        record: () => {},
+      });
       assert.equal((server.request(1).json as { store?: boolean }).store, false);
     } finally {
       await server.close();

@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
+import { tempFolder } from "../../test/support/tools.js";
 import { boundOutput, utf8Head, utf8Tail } from "./bound.js";
 
-let root: string;
+const temp = tempFolder("bound");
 let overflowDir: string;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "bosun-bound-"));
-  overflowDir = join(root, "overflow", "nested");
+  overflowDir = join(temp.path, "overflow", "nested");
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
 
@@ -89,8 +87,7 @@ describe("boundOutput", () => {
   });
 
   it("says so when the overflow file cannot be written, and still bounds", () => {
-    const file = join(root, "a-file");
-    writeFileSync(file, "");
+    const file = temp.put("a-file");
     const result = boundOutput(numbered(3), {
       maxLines: 1,
       maxBytes: 100,

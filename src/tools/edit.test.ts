@@ -1,48 +1,23 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { tempFolder, toolContext } from "../../test/support/tools.js";
 import { type EditInput, editTool } from "./edit.js";
 import { createFileTracker } from "./file-tracker.js";
-import type { BackgroundJobs, FileTracker, ToolContext, ToolResult } from "./types.js";
+import type { ToolResult } from "./types.js";
 
-let root: string;
+const temp = tempFolder("edit");
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "bosun-edit-"));
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+/** A context in `cwd` (the temporary folder by default) with a fresh file tracker. */
+const context = (cwd = temp.path) => toolContext(cwd, { files: createFileTracker() });
 
-function makeContext(cwd: string, files: FileTracker = createFileTracker(), maxResults = 100): ToolContext {
-  const jobs = new Proxy({} as BackgroundJobs, {
-    get() {
-      throw new Error("jobs must not be used by this tool");
-    },
-  });
-  return {
-    cwd,
-    signal: new AbortController().signal,
-    callId: "call-1",
-    files,
-    jobs,
-    limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults },
-  };
-}
-
-function put(path: string, content: string): string {
-  const full = join(root, path);
-  mkdirSync(dirname(full), { recursive: true });
-  writeFileSync(full, content);
-  return full;
-}
-
-const contents = (path: string) => readFileSync(join(root, path), "utf8");
+const contents = (path: string) => readFileSync(join(temp.path, path), "utf8");
 
 /** Writes `content` to a.txt, marks it read, and runs one edit on it. */
 async function editFile(content: string, input: Omit<EditInput, "path">): Promise<ToolResult> {
-  const ctx = makeContext(root);
-  ctx.files.seen(put("a.txt", content));
+  const ctx = context();
+  ctx.files.seen(temp.put("a.txt", content));
   return editTool.execute({ path: "a.txt", ...input }, ctx);
 }
 
@@ -57,7 +32,7 @@ describe("edit: matching", () => {
       "Edited a.txt: 1 replacement (+2 -1).\n@@ -1,3 +1,4 @@\n alpha\n-beta\n+BETA\n+more\n gamma",
     );
     assert.deepEqual(result.metadata, {
-      path: join(root, "a.txt"),
+      path: join(temp.path, "a.txt"),
       tier: "exact",
       replacements: 1,
       added: 2,
@@ -180,17 +155,17 @@ describe("edit: tolerant tiers", () => {
 
 describe("edit: what it refuses and reports", () => {
   it("refuses a file it has never read", async () => {
-    put("a.txt", "alpha\n");
-    const result = await editTool.execute({ path: "a.txt", old_string: "alpha", new_string: "x" }, makeContext(root));
+    temp.put("a.txt", "alpha\n");
+    const result = await editTool.execute({ path: "a.txt", old_string: "alpha", new_string: "x" }, context());
     assert.equal(result.isError, true);
     assert.equal(result.output, "Not edited: you have not read a.txt in this session; read it first.");
     assert.equal(contents("a.txt"), "alpha\n");
   });
 
   it("refuses a file that changed on disk since it was read", async () => {
-    const ctx = makeContext(root);
-    ctx.files.seen(put("a.txt", "alpha\n"));
-    put("a.txt", "alpha beta\n");
+    const ctx = context();
+    ctx.files.seen(temp.put("a.txt", "alpha\n"));
+    temp.put("a.txt", "alpha beta\n");
     const result = await editTool.execute({ path: "a.txt", old_string: "alpha", new_string: "x" }, ctx);
     assert.equal(result.isError, true);
     assert.match(result.output, /^Not edited: a\.txt changed on disk since you last read it/);
@@ -198,8 +173,8 @@ describe("edit: what it refuses and reports", () => {
   });
 
   it("may edit again after its own edit, without a new read", async () => {
-    const ctx = makeContext(root);
-    ctx.files.seen(put("a.txt", "one two\n"));
+    const ctx = context();
+    ctx.files.seen(temp.put("a.txt", "one two\n"));
     await editTool.execute({ path: "a.txt", old_string: "one", new_string: "1" }, ctx);
     const second = await editTool.execute({ path: "a.txt", old_string: "two", new_string: "2" }, ctx);
     assert.equal(second.isError, undefined);
@@ -207,16 +182,15 @@ describe("edit: what it refuses and reports", () => {
   });
 
   it("suggests similar names when the file does not exist", async () => {
-    put("main.ts", "");
-    const result = await editTool.execute({ path: "mian.ts", old_string: "a", new_string: "b" }, makeContext(root));
+    temp.put("main.ts", "");
+    const result = await editTool.execute({ path: "mian.ts", old_string: "a", new_string: "b" }, context());
     assert.equal(result.isError, true);
     assert.equal(result.output, "mian.ts does not exist. Similar: main.ts");
   });
 
   it("refuses a file that is not valid UTF-8 rather than corrupt it", async () => {
-    const ctx = makeContext(root);
-    const file = join(root, "latin1.txt");
-    writeFileSync(file, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café\n" in Latin-1
+    const ctx = context();
+    const file = temp.put("latin1.txt", Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café\n" in Latin-1
     ctx.files.seen(file);
     const result = await editTool.execute({ path: "latin1.txt", old_string: "caf", new_string: "tea" }, ctx);
     assert.equal(result.isError, true);

@@ -1,9 +1,9 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { structuredPatch } from "diff";
 import { z } from "zod";
-import { describeError, displayPath, errorCode, notFoundMessage, resolvePath, staleReason } from "./paths.js";
+import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath, staleReason } from "./paths.js";
 import { binaryReason } from "./read.js";
-import type { Tool, ToolResult } from "./types.js";
+import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
   path: z.string().describe("File to edit"),
@@ -45,11 +45,7 @@ export const editTool: Tool<EditInput> = {
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);
-    const fail = (output: string, why: string): ToolResult => ({
-      output,
-      isError: true,
-      summary: `edit ${shown} (${why})`,
-    });
+    const fail = failure("edit", shown);
     if (ctx.signal.aborted) return fail(`Editing ${shown} was cancelled.`, "cancelled");
     if (input.old_string === "") {
       return fail("old_string is empty. To create a file or replace it whole, use write.", "empty old_string");

@@ -1,36 +1,28 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { tempFolder } from "../../test/support/tools.js";
 import { createFileTracker } from "./file-tracker.js";
 
-let root: string;
-
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "bosun-tracker-"));
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+const temp = tempFolder("tracker");
 
 describe("createFileTracker", () => {
   it("asks for a read of a file it has never seen", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "hello\n");
+    const file = temp.put("a.txt", "hello\n");
     const tracker = createFileTracker();
     assert.equal(tracker.staleReason(file), `you have not read ${file} in this session; read it first`);
   });
 
   it("is satisfied while the file is as it was seen", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "hello\n");
+    const file = temp.put("a.txt", "hello\n");
     const tracker = createFileTracker();
     tracker.seen(file);
     assert.equal(tracker.staleReason(file), undefined);
   });
 
   it("says when and that a file changed on disk", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "hello\n");
+    const file = temp.put("a.txt", "hello\n");
     const tracker = createFileTracker({ now: () => Date.UTC(2025, 0, 2, 3, 4, 5) });
     tracker.seen(file);
     writeFileSync(file, "hello, world\n");
@@ -41,8 +33,7 @@ describe("createFileTracker", () => {
   });
 
   it("catches a same-size change even when the modification time is put back", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "aaaa\n");
+    const file = temp.put("a.txt", "aaaa\n");
     const before = statSync(file);
     const tracker = createFileTracker();
     tracker.seen(file);
@@ -52,8 +43,7 @@ describe("createFileTracker", () => {
   });
 
   it("does not call a touched but unchanged file stale", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "same\n");
+    const file = temp.put("a.txt", "same\n");
     const tracker = createFileTracker();
     tracker.seen(file);
     const later = new Date(Date.now() + 60_000);
@@ -62,8 +52,7 @@ describe("createFileTracker", () => {
   });
 
   it("calls a deleted file changed", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "x\n");
+    const file = temp.put("a.txt", "x\n");
     const tracker = createFileTracker();
     tracker.seen(file);
     unlinkSync(file);
@@ -71,16 +60,15 @@ describe("createFileTracker", () => {
   });
 
   it("shows paths relative to cwd when given one", () => {
-    const file = join(root, "a.txt");
-    writeFileSync(file, "x\n");
-    const tracker = createFileTracker({ cwd: root });
+    const file = temp.put("a.txt", "x\n");
+    const tracker = createFileTracker({ cwd: temp.path });
     assert.equal(tracker.staleReason(file), "you have not read a.txt in this session; read it first");
   });
 
   it("records nothing for a path that is not a file", () => {
     const tracker = createFileTracker();
-    tracker.seen(join(root, "missing.txt"));
-    tracker.seen(root);
-    assert.match(tracker.staleReason(join(root, "missing.txt")) ?? "", /have not read/);
+    tracker.seen(join(temp.path, "missing.txt"));
+    tracker.seen(temp.path);
+    assert.match(tracker.staleReason(join(temp.path, "missing.txt")) ?? "", /have not read/);
   });
 });

@@ -1,54 +1,33 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { mkdirSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { put, tempFolder, toolContext } from "../../test/support/tools.js";
 import { globTool } from "./glob.js";
-import { createBackgroundJobs } from "./jobs.js";
-import type { FileTracker, ToolContext, ToolLimits } from "./types.js";
-
-const files: FileTracker = {
-  seen: () => {
-    throw new Error("files is not used by glob");
-  },
-  staleReason: () => {
-    throw new Error("files is not used by glob");
-  },
-};
-
-function context(cwd: string, extra: { signal?: AbortSignal; limits?: Partial<ToolLimits> } = {}): ToolContext {
-  return {
-    cwd,
-    signal: extra.signal ?? new AbortController().signal,
-    callId: "call-1",
-    files,
-    jobs: createBackgroundJobs(),
-    limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults: 100, ...extra.limits },
-  };
-}
+import type { ToolLimits } from "./types.js";
 
 let clock = Date.parse("2024-01-01T00:00:00Z") / 1000;
 /** Writes a file with a modification time later than every file written before it. */
 function write(root: string, path: string, content = ""): void {
-  const full = join(root, path);
-  mkdirSync(dirname(full), { recursive: true });
-  writeFileSync(full, content);
+  const full = put(root, path, content);
   clock += 60;
   utimesSync(full, clock, clock);
 }
 
 async function glob(cwd: string, pattern: string, path?: string, limits?: Partial<ToolLimits>): Promise<string[]> {
-  const result = await globTool.execute(path === undefined ? { pattern } : { pattern, path }, context(cwd, { limits }));
+  const result = await globTool.execute(
+    path === undefined ? { pattern } : { pattern, path },
+    toolContext(cwd, { limits }),
+  );
   assert.equal(result.isError, undefined, result.output);
   return result.output.split("\n");
 }
 
-let root: string;
+const temp = tempFolder("glob", "file");
 let repo: string;
 before(() => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "bosun-glob-")));
-  repo = join(root, "repo");
+  repo = join(temp.path, "repo");
   mkdirSync(repo);
   spawnSync("git", ["init", "-q", repo], { stdio: "ignore" });
   write(repo, ".gitignore", "dist/\n*.log\nnode_modules\n!keep.log\n");
@@ -68,18 +47,17 @@ before(() => {
   write(repo, ".github/workflows/ci.yml");
   write(repo, "main.js");
 });
-after(() => rmSync(root, { recursive: true, force: true }));
 
 describe("glob", () => {
   it("lists matching files newest first, respecting nested .gitignore files and info/exclude", async () => {
-    const result = await globTool.execute({ pattern: "**/*.ts" }, context(repo));
+    const result = await globTool.execute({ pattern: "**/*.ts" }, toolContext(repo));
     assert.equal(result.output, ["src/b.ts", "src/deep/c.ts", "src/sub/keep.ts", "src/a.ts"].join("\n"));
     assert.equal(result.summary, "glob **/*.ts → 4 files");
     assert.deepEqual(result.metadata, { files: 4, truncated: false });
   });
 
   it("orders by modification time, not by name", async () => {
-    const dir = join(root, "order");
+    const dir = join(temp.path, "order");
     write(dir, "z.txt");
     write(dir, "a.txt");
     write(dir, "m.txt");
@@ -116,7 +94,7 @@ describe("glob", () => {
   });
 
   it("applies .gitignore outside a repository too", async () => {
-    const dir = join(root, "plain");
+    const dir = join(temp.path, "plain");
     write(dir, ".gitignore", "build/\n");
     write(dir, "build/x.txt");
     write(dir, "y.txt");
@@ -124,25 +102,25 @@ describe("glob", () => {
   });
 
   it("bounds the results with a note", async () => {
-    const dir = join(root, "many");
+    const dir = join(temp.path, "many");
     for (let i = 0; i < 120; i++) write(dir, `f${i}.txt`);
     const lines = await glob(dir, "*.txt");
     assert.equal(lines.length, 101);
     assert.equal(lines[0], "f119.txt");
     assert.equal(lines[100], "[20 more files not shown; narrow the pattern or path]");
-    const result = await globTool.execute({ pattern: "*.txt" }, context(dir, { limits: { maxResults: 5 } }));
+    const result = await globTool.execute({ pattern: "*.txt" }, toolContext(dir, { limits: { maxResults: 5 } }));
     assert.match(result.output, /\n\[115 more files not shown; narrow the pattern or path\]$/);
     assert.deepEqual(result.metadata, { files: 120, truncated: true });
   });
 
   it("reports no match plainly and a bad path as an error", async () => {
-    const none = await globTool.execute({ pattern: "**/*.nothing" }, context(repo));
+    const none = await globTool.execute({ pattern: "**/*.nothing" }, toolContext(repo));
     assert.equal(none.isError, undefined);
     assert.equal(none.output, "no files match");
-    const missing = await globTool.execute({ pattern: "*", path: "nope" }, context(repo));
+    const missing = await globTool.execute({ pattern: "*", path: "nope" }, toolContext(repo));
     assert.equal(missing.isError, true);
     assert.equal(missing.output, "path not found: nope");
-    const file = await globTool.execute({ pattern: "*", path: "main.js" }, context(repo));
+    const file = await globTool.execute({ pattern: "*", path: "main.js" }, toolContext(repo));
     assert.equal(file.isError, true);
     assert.equal(file.output, "not a folder: main.js");
   });
@@ -150,7 +128,7 @@ describe("glob", () => {
   it("stops when the signal aborts", async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await globTool.execute({ pattern: "**/*" }, context(repo, { signal: controller.signal }));
+    const result = await globTool.execute({ pattern: "**/*" }, toolContext(repo, { signal: controller.signal }));
     assert.equal(result.isError, true);
     assert.equal(result.output, "cancelled");
   });

@@ -1,36 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
+import { dead, pids, tempFolder, waitUntil } from "../../test/support/tools.js";
 import { createBackgroundJobs, type ShellJob } from "./jobs.js";
 import type { BackgroundJob, BackgroundJobs } from "./types.js";
-
-/** True once `pid` has exited: gone, or a zombie waiting for a reaper that is not us. */
-function dead(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? true;
-  } catch {
-    if (existsSync("/proc/self")) return true;
-  }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}
 
 async function takeWithin(jobs: BackgroundJobs, count: number, ms: number): Promise<BackgroundJob[]> {
   const taken: BackgroundJob[] = [];
@@ -41,24 +17,13 @@ async function takeWithin(jobs: BackgroundJobs, count: number, ms: number): Prom
   return taken;
 }
 
-function pids(output: string): number[] {
-  return output
-    .split("\n")
-    .filter((line) => /^\d+$/.test(line))
-    .map(Number);
-}
-
-let dir: string;
-before(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "bosun-jobs-")));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempFolder("jobs", "file");
 
 describe("background jobs", () => {
   it("numbers jobs and reports each finished job once, with output and exit code", async () => {
     const jobs = createBackgroundJobs();
-    const first = jobs.start("echo out; echo err >&2; pwd", dir);
-    const second = jobs.start("sleep 0.1; exit 2", dir);
+    const first = jobs.start("echo out; echo err >&2; pwd", temp.path);
+    const second = jobs.start("sleep 0.1; exit 2", temp.path);
     assert.equal(first.id, "job-1");
     assert.equal(second.id, "job-2");
     assert.equal(first.done, false);
@@ -72,7 +37,7 @@ describe("background jobs", () => {
     assert.equal(taken[0], first, "the object start returned, now done");
     assert.equal(first.done, true);
     assert.equal(first.exitCode, 0);
-    assert.equal(first.output, `out\nerr\n${dir}\n`);
+    assert.equal(first.output, `out\nerr\n${temp.path}\n`);
     assert.equal(second.exitCode, 2);
     assert.deepEqual(jobs.takeFinished(), [], "reported once");
     assert.match(JSON.stringify(first), /"output":"out\\nerr\\n/);
@@ -80,7 +45,7 @@ describe("background jobs", () => {
 
   it("shows output while the job runs", async () => {
     const jobs = createBackgroundJobs();
-    const job = jobs.start("echo started; sleep 30", dir);
+    const job = jobs.start("echo started; sleep 30", temp.path);
     assert.ok(await waitUntil(() => job.output === "started\n", 2000));
     assert.equal(job.done, false);
     assert.deepEqual(jobs.takeFinished(), []);
@@ -90,9 +55,9 @@ describe("background jobs", () => {
 
   it("killAll kills every running job's process group, children included", async () => {
     const jobs = createBackgroundJobs();
-    const a = jobs.start("echo $$; sleep 30 & echo $!; wait", dir);
-    const b = jobs.start("echo $$; sleep 30", dir);
-    const done = jobs.start("true", dir);
+    const a = jobs.start("echo $$; sleep 30 & echo $!; wait", temp.path);
+    const b = jobs.start("echo $$; sleep 30", temp.path);
+    const done = jobs.start("true", temp.path);
     assert.ok(await waitUntil(() => pids(a.output).length === 2 && pids(b.output).length === 1 && done.done, 2000));
     assert.deepEqual(
       jobs.takeFinished().map((job) => job.id),
@@ -115,7 +80,7 @@ describe("background jobs", () => {
 
   it("leaves no zombie: a finished job's shell is reaped", async () => {
     const jobs = createBackgroundJobs();
-    const job = jobs.start("echo $$", dir);
+    const job = jobs.start("echo $$", temp.path);
     await takeWithin(jobs, 1, 2000);
     const [pid] = pids(job.output);
     assert.ok(pid);
@@ -124,7 +89,7 @@ describe("background jobs", () => {
 
   it("reports a job that cannot start as finished", async () => {
     const jobs = createBackgroundJobs();
-    jobs.start("true", join(dir, "missing"));
+    jobs.start("true", join(temp.path, "missing"));
     const [job] = await takeWithin(jobs, 1, 2000);
     assert.equal(job?.done, true);
     assert.equal(job?.exitCode, null);
@@ -135,7 +100,7 @@ describe("background jobs", () => {
     const jobsUrl = pathToFileURL(join(import.meta.dirname, "jobs.ts")).href;
     const script = `
       import { createBackgroundJobs } from ${JSON.stringify(jobsUrl)};
-      const job = createBackgroundJobs().start("sleep 30 & echo $!; wait", ${JSON.stringify(dir)});
+      const job = createBackgroundJobs().start("sleep 30 & echo $!; wait", ${JSON.stringify(temp.path)});
       const poll = setInterval(() => {
         if (job.output) { clearInterval(poll); process.stdout.write(job.output); }
       }, 10);

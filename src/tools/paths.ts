@@ -1,11 +1,16 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { closest } from "../util/closest.js";
-import type { ToolContext } from "./types.js";
+import type { ToolContext, ToolResult } from "./types.js";
 
 /** A tool's path argument as an absolute path: relative paths resolve against `cwd`; absolute ones stay as given. */
 export function resolvePath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** The failure result of a file tool: `fail(output, why)` gives a summary like "read src/a.ts (not found)". */
+export function failure(tool: string, shown: string): (output: string, why: string) => ToolResult {
+  return (output, why) => ({ output, isError: true, summary: `${tool} ${shown} (${why})` });
 }
 
 /** `absolute` relative to `cwd` when it lies inside it ("." for cwd itself), else absolute. */

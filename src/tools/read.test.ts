@@ -1,50 +1,24 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { afterEach, beforeEach, describe, it } from "node:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
 import { z } from "zod";
+import { tempFolder, toolContext } from "../../test/support/tools.js";
 import { createFileTracker } from "./file-tracker.js";
 import { READ_MAX_BYTES, readTool } from "./read.js";
-import type { BackgroundJobs, FileTracker, ToolContext } from "./types.js";
 
-let root: string;
+const temp = tempFolder("read");
 
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "bosun-read-"));
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-function makeContext(cwd: string, files: FileTracker = createFileTracker(), maxResults = 100): ToolContext {
-  const jobs = new Proxy({} as BackgroundJobs, {
-    get() {
-      throw new Error("jobs must not be used by this tool");
-    },
-  });
-  return {
-    cwd,
-    signal: new AbortController().signal,
-    callId: "call-1",
-    files,
-    jobs,
-    limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults },
-  };
-}
-
-function put(path: string, content: string | Buffer): string {
-  const full = join(root, path);
-  mkdirSync(dirname(full), { recursive: true });
-  writeFileSync(full, content);
-  return full;
-}
+/** A context in `cwd` (the temporary folder by default) with a fresh file tracker. */
+const context = (cwd = temp.path) => toolContext(cwd, { files: createFileTracker() });
 
 const lines = (count: number, prefix = "line") =>
   Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}\n`).join("");
 
 describe("read", () => {
   it("shows numbered lines and records the file as seen", async () => {
-    const file = put("src/a.ts", "one\ntwo\nthree\n");
-    const ctx = makeContext(root);
+    const file = temp.put("src/a.ts", "one\ntwo\nthree\n");
+    const ctx = context();
     const result = await readTool.execute({ path: "src/a.ts" }, ctx);
     assert.equal(result.isError, undefined);
     assert.equal(result.output, "    1\tone\n    2\ttwo\n    3\tthree");
@@ -54,21 +28,21 @@ describe("read", () => {
   });
 
   it("counts a last line without a line break", async () => {
-    put("a.txt", "one\ntwo");
-    const result = await readTool.execute({ path: "a.txt" }, makeContext(root));
+    temp.put("a.txt", "one\ntwo");
+    const result = await readTool.execute({ path: "a.txt" }, context());
     assert.equal(result.output, "    1\tone\n    2\ttwo");
   });
 
   it("pages with offset and limit and says where to continue", async () => {
-    put("a.txt", lines(10));
-    const result = await readTool.execute({ path: "a.txt", offset: 3, limit: 4 }, makeContext(root));
+    temp.put("a.txt", lines(10));
+    const result = await readTool.execute({ path: "a.txt", offset: 3, limit: 4 }, context());
     assert.equal(
       result.output,
       "    3\tline 3\n    4\tline 4\n    5\tline 5\n    6\tline 6\n(Showing lines 3-6 of 10. Continue with offset 7.)",
     );
     assert.equal(result.summary, "read a.txt (lines 3-6 of 10)");
     assert.deepEqual(result.metadata, {
-      path: join(root, "a.txt"),
+      path: join(temp.path, "a.txt"),
       startLine: 3,
       endLine: 6,
       totalLines: 10,
@@ -77,15 +51,15 @@ describe("read", () => {
   });
 
   it("has no 'more' note on the last page", async () => {
-    put("a.txt", lines(10));
-    const result = await readTool.execute({ path: "a.txt", offset: 8 }, makeContext(root));
+    temp.put("a.txt", lines(10));
+    const result = await readTool.execute({ path: "a.txt", offset: 8 }, context());
     assert.equal(result.output, "    8\tline 8\n    9\tline 9\n   10\tline 10");
     assert.equal(result.summary, "read a.txt (lines 8-10 of 10)");
   });
 
   it("reads 2,000 lines by default", async () => {
-    put("a.txt", lines(2500, "x"));
-    const result = await readTool.execute({ path: "a.txt" }, makeContext(root));
+    temp.put("a.txt", lines(2500, "x"));
+    const result = await readTool.execute({ path: "a.txt" }, context());
     const shown = result.output.split("\n");
     assert.equal(shown.length, 2001);
     assert.equal(shown[1999], " 2000\tx 2000");
@@ -93,8 +67,8 @@ describe("read", () => {
   });
 
   it("stops at its byte budget on a line boundary and says where to continue", async () => {
-    put("a.txt", lines(2000, "y".repeat(100)));
-    const result = await readTool.execute({ path: "a.txt" }, makeContext(root));
+    temp.put("a.txt", lines(2000, "y".repeat(100)));
+    const result = await readTool.execute({ path: "a.txt" }, context());
     assert.ok(Buffer.byteLength(result.output) <= READ_MAX_BYTES + 200);
     const last = result.output.split("\n").at(-1) ?? "";
     const match =
@@ -104,54 +78,54 @@ describe("read", () => {
   });
 
   it("refuses an offset past the end", async () => {
-    put("a.txt", lines(3));
-    const result = await readTool.execute({ path: "a.txt", offset: 9 }, makeContext(root));
+    temp.put("a.txt", lines(3));
+    const result = await readTool.execute({ path: "a.txt", offset: 9 }, context());
     assert.equal(result.isError, true);
     assert.equal(result.output, "offset 9 is past the end of a.txt, which has 3 lines.");
   });
 
   it("cuts a long line with a marker", async () => {
-    put("a.txt", `short\n${"x".repeat(5000)}\nend\n`);
-    const result = await readTool.execute({ path: "a.txt" }, makeContext(root));
+    temp.put("a.txt", `short\n${"x".repeat(5000)}\nend\n`);
+    const result = await readTool.execute({ path: "a.txt" }, context());
     const second = result.output.split("\n")[1] ?? "";
     assert.equal(second, `    2\t${"x".repeat(2000)}… [line cut: 3000 more characters]`);
     assert.equal(result.metadata?.clampedLines, 1);
   });
 
   it("does not show CR of CRLF lines or a byte order mark", async () => {
-    put("a.txt", "\uFEFFone\r\ntwo\r\n");
-    const result = await readTool.execute({ path: "a.txt" }, makeContext(root));
+    temp.put("a.txt", "\uFEFFone\r\ntwo\r\n");
+    const result = await readTool.execute({ path: "a.txt" }, context());
     assert.equal(result.output, "    1\tone\n    2\ttwo");
   });
 
   it("says when a file is empty", async () => {
-    put("empty.txt", "");
-    const result = await readTool.execute({ path: "empty.txt" }, makeContext(root));
+    temp.put("empty.txt", "");
+    const result = await readTool.execute({ path: "empty.txt" }, context());
     assert.equal(result.output, "(empty file)");
     assert.equal(result.isError, undefined);
   });
 
   it("refuses a file with NUL bytes", async () => {
-    put("data.bin2", Buffer.from([0x41, 0x00, 0x42]));
-    const ctx = makeContext(root);
+    temp.put("data.bin2", Buffer.from([0x41, 0x00, 0x42]));
+    const ctx = context();
     const result = await readTool.execute({ path: "data.bin2" }, ctx);
     assert.equal(result.isError, true);
     assert.match(result.output, /binary file/);
-    assert.match(ctx.files.staleReason(join(root, "data.bin2")) ?? "", /have not read/);
+    assert.match(ctx.files.staleReason(join(temp.path, "data.bin2")) ?? "", /have not read/);
   });
 
   it("refuses a known binary extension", async () => {
-    put("logo.png", "not really a png");
-    const result = await readTool.execute({ path: "logo.png" }, makeContext(root));
+    temp.put("logo.png", "not really a png");
+    const result = await readTool.execute({ path: "logo.png" }, context());
     assert.equal(result.isError, true);
     assert.equal(result.output, "Cannot read logo.png: it is a binary file (.png).");
   });
 
   it("suggests similar names from the same folder when not found", async () => {
-    put("src/config.ts", "");
-    put("src/confog.ts", "");
-    put("src/unrelated.md", "");
-    const result = await readTool.execute({ path: "src/conifg.ts" }, makeContext(root));
+    temp.put("src/config.ts", "");
+    temp.put("src/confog.ts", "");
+    temp.put("src/unrelated.md", "");
+    const result = await readTool.execute({ path: "src/conifg.ts" }, context());
     assert.equal(result.isError, true);
     assert.match(result.output, /^src\/conifg\.ts does not exist\. Similar: /);
     assert.ok(result.output.includes("src/config.ts"));
@@ -160,16 +134,16 @@ describe("read", () => {
   });
 
   it("names the missing folder and suggests for it", async () => {
-    put("src/a.ts", "");
-    const result = await readTool.execute({ path: "srcc/a.ts" }, makeContext(root));
+    temp.put("src/a.ts", "");
+    const result = await readTool.execute({ path: "srcc/a.ts" }, context());
     assert.equal(result.output, "srcc/a.ts does not exist (no srcc). Similar: src");
   });
 
   it("lists a folder, folders first with a trailing slash", async () => {
-    put("dir/b.txt", "");
-    put("dir/a.txt", "");
-    put("dir/sub/c.txt", "");
-    const ctx = makeContext(root);
+    temp.put("dir/b.txt", "");
+    temp.put("dir/a.txt", "");
+    temp.put("dir/sub/c.txt", "");
+    const ctx = context();
     const result = await readTool.execute({ path: "dir" }, ctx);
     assert.equal(result.output, "sub/\na.txt\nb.txt");
     assert.equal(result.summary, "read dir (folder, 3 entries)");
@@ -190,10 +164,10 @@ describe("read", () => {
   });
 
   it("accepts absolute paths and shows paths outside cwd as given", async () => {
-    const file = put("outside/x.txt", "hi\n");
-    const cwd = join(root, "work");
+    const file = temp.put("outside/x.txt", "hi\n");
+    const cwd = join(temp.path, "work");
     mkdirSync(cwd);
-    const result = await readTool.execute({ path: file }, makeContext(cwd));
+    const result = await readTool.execute({ path: file }, context(cwd));
     assert.equal(result.summary, `read ${file} (1 line)`);
   });
 });

@@ -3,8 +3,8 @@ import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
 import { listResult } from "./list.js";
-import { describeError, displayPath, errorCode, notFoundMessage, resolvePath } from "./paths.js";
-import type { Tool, ToolResult } from "./types.js";
+import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath } from "./paths.js";
+import type { Tool } from "./types.js";
 
 /** Lines shown when no limit is given. */
 export const READ_DEFAULT_LINES = 2000;
@@ -35,11 +35,7 @@ export const readTool: Tool<ReadInput> = {
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);
-    const fail = (output: string, why: string): ToolResult => ({
-      output,
-      isError: true,
-      summary: `read ${shown} (${why})`,
-    });
+    const fail = failure("read", shown);
 
     let info: Awaited<ReturnType<typeof stat>>;
     try {

@@ -1,72 +1,16 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { dead, pids, tempFolder, toolContext, waitUntil } from "../../test/support/tools.js";
 import { createBackgroundJobs } from "./jobs.js";
 import { shellTool } from "./shell.js";
-import type { FileTracker, ToolContext, ToolLimits } from "./types.js";
 
-const files: FileTracker = {
-  seen: () => {
-    throw new Error("files is not used by shell");
-  },
-  staleReason: () => {
-    throw new Error("files is not used by shell");
-  },
-};
-
-function context(cwd: string, extra: { signal?: AbortSignal; limits?: Partial<ToolLimits> } = {}): ToolContext {
-  return {
-    cwd,
-    signal: extra.signal ?? new AbortController().signal,
-    callId: "call-1",
-    files,
-    jobs: createBackgroundJobs(),
-    limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults: 100, ...extra.limits },
-  };
-}
-
-/** True once `pid` has exited: gone, or a zombie waiting for a reaper that is not us. */
-function dead(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? true;
-  } catch {
-    if (existsSync("/proc/self")) return true;
-  }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}
-
-function pids(output: string): number[] {
-  return output
-    .split("\n")
-    .filter((line) => /^\d+$/.test(line))
-    .map(Number);
-}
-
-let dir: string;
-before(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "bosun-shell-")));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const temp = tempFolder("shell", "file");
 
 describe("shell", () => {
   it("reports success with output, metadata and a short summary", async () => {
-    const result = await shellTool.execute({ command: "echo hello" }, context(dir));
+    const result = await shellTool.execute({ command: "echo hello" }, toolContext(temp.path));
     assert.equal(result.output, "hello\nexit code 0");
     assert.equal(result.isError, false);
     assert.equal(result.keep, "tail");
@@ -79,7 +23,7 @@ describe("shell", () => {
   });
 
   it("states a non-zero exit code at the end and marks it an error", async () => {
-    const result = await shellTool.execute({ command: "echo failing; exit 3" }, context(dir));
+    const result = await shellTool.execute({ command: "echo failing; exit 3" }, toolContext(temp.path));
     assert.equal(result.output, "failing\nexit code 3");
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.exitCode, 3);
@@ -88,12 +32,12 @@ describe("shell", () => {
 
   it("merges stdout and stderr in the order they were written", async () => {
     const command = "echo one; echo two >&2; echo three; echo four >&2; printf five";
-    const result = await shellTool.execute({ command }, context(dir));
+    const result = await shellTool.execute({ command }, toolContext(temp.path));
     assert.equal(result.output, "one\ntwo\nthree\nfour\nfive\nexit code 0");
   });
 
   it("says so when there is no output", async () => {
-    const result = await shellTool.execute({ command: "true" }, context(dir));
+    const result = await shellTool.execute({ command: "true" }, toolContext(temp.path));
     assert.equal(result.output, "(no output)\nexit code 0");
   });
 
@@ -102,16 +46,16 @@ describe("shell", () => {
     try {
       const result = await shellTool.execute(
         { command: 'pwd; echo "$BOSUN_AGENT $BOSUN_SHELL_TEST"; cat; echo "stdin: $?"' },
-        context(dir),
+        toolContext(temp.path),
       );
-      assert.equal(result.output, `${dir}\n1 kept\nstdin: 0\nexit code 0`);
+      assert.equal(result.output, `${temp.path}\n1 kept\nstdin: 0\nexit code 0`);
     } finally {
       delete process.env.BOSUN_SHELL_TEST;
     }
   });
 
   it("reports a signal that ended the shell", async () => {
-    const result = await shellTool.execute({ command: "kill -KILL $$" }, context(dir));
+    const result = await shellTool.execute({ command: "kill -KILL $$" }, toolContext(temp.path));
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.signal, "SIGKILL");
     assert.equal(result.metadata?.exitCode, null);
@@ -122,7 +66,7 @@ describe("shell", () => {
     const started = Date.now();
     const result = await shellTool.execute(
       { command: "sleep 30 & echo $!; sleep 31 & echo $!; wait", timeout_ms: 400 },
-      context(dir),
+      toolContext(temp.path),
     );
     assert.ok(Date.now() - started < 2000, "returns soon after the timeout");
     assert.equal(result.isError, true);
@@ -137,7 +81,7 @@ describe("shell", () => {
   it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
     const result = await shellTool.execute(
       { command: "trap '' TERM; sleep 30 & echo $!; wait", timeout_ms: 300 },
-      context(dir),
+      toolContext(temp.path),
     );
     assert.equal(result.metadata?.timedOut, true);
     assert.equal(result.metadata?.signal, "SIGKILL");
@@ -152,7 +96,7 @@ describe("shell", () => {
     const started = Date.now();
     const result = await shellTool.execute(
       { command: "echo $$; sleep 30" },
-      context(dir, { signal: controller.signal }),
+      toolContext(temp.path, { signal: controller.signal }),
     );
     assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
     assert.equal(result.isError, true);
@@ -166,29 +110,35 @@ describe("shell", () => {
   it("does not start when already aborted", async () => {
     const controller = new AbortController();
     controller.abort();
-    const result = await shellTool.execute({ command: "touch started" }, context(dir, { signal: controller.signal }));
+    const result = await shellTool.execute(
+      { command: "touch started" },
+      toolContext(temp.path, { signal: controller.signal }),
+    );
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.cancelled, true);
-    assert.equal(existsSync(join(dir, "started")), false);
+    assert.equal(existsSync(join(temp.path, "started")), false);
   });
 
   it("clamps a timeout above the maximum and says so", async () => {
     const result = await shellTool.execute(
       { command: "echo ok", timeout_ms: 900_000 },
-      context(dir, { limits: { shellMaxTimeoutMs: 600_000 } }),
+      toolContext(temp.path, { limits: { shellMaxTimeoutMs: 600_000 } }),
     );
     assert.equal(result.isError, false);
     assert.match(result.output, /note: timeout_ms 900000 is above the maximum; clamped to 600000\nexit code 0$/);
   });
 
   it("uses the default timeout from the limits", async () => {
-    const result = await shellTool.execute({ command: "sleep 5" }, context(dir, { limits: { shellTimeoutMs: 300 } }));
+    const result = await shellTool.execute(
+      { command: "sleep 5" },
+      toolContext(temp.path, { limits: { shellTimeoutMs: 300 } }),
+    );
     assert.equal(result.metadata?.timedOut, true);
   });
 
   it("kills processes the command leaves running and returns at once", async () => {
     const started = Date.now();
-    const result = await shellTool.execute({ command: "sleep 30 & echo $!" }, context(dir));
+    const result = await shellTool.execute({ command: "sleep 30 & echo $!" }, toolContext(temp.path));
     assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
     assert.equal(result.isError, false);
     assert.match(result.output, /note: processes the command left running were killed/);
@@ -198,20 +148,20 @@ describe("shell", () => {
   });
 
   it("reports a missing working directory as an error", async () => {
-    const result = await shellTool.execute({ command: "true" }, context(join(dir, "missing")));
+    const result = await shellTool.execute({ command: "true" }, toolContext(join(temp.path, "missing")));
     assert.equal(result.isError, true);
     assert.match(result.output, /does not exist/);
   });
 
   it("shortens long commands in the summary", async () => {
     const command = `echo ${"x".repeat(100)}`;
-    const result = await shellTool.execute({ command }, context(dir));
+    const result = await shellTool.execute({ command }, toolContext(temp.path));
     const shown = /`(.*)`/.exec(result.summary)?.[1] ?? "";
     assert.ok(shown.length <= 60 && shown.endsWith("…"), shown);
   });
 
   it("starts a background job and returns at once", async () => {
-    const ctx = context(dir);
+    const ctx = toolContext(temp.path, { jobs: createBackgroundJobs() });
     const result = await shellTool.execute({ command: "sleep 0.2; echo done; exit 4", background: true }, ctx);
     assert.equal(result.isError, undefined);
     assert.match(result.output, /^Started background job job-1\. Its completion will be reported in a later step\.$/);

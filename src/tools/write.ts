@@ -2,8 +2,8 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { diffLines } from "diff";
 import { z } from "zod";
-import { describeError, displayPath, errorCode, resolvePath, staleReason } from "./paths.js";
-import type { Tool, ToolResult } from "./types.js";
+import { describeError, displayPath, errorCode, failure, resolvePath, staleReason } from "./paths.js";
+import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
   path: z.string().describe("File to create or replace"),
@@ -20,11 +20,7 @@ export const writeTool: Tool<WriteInput> = {
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);
-    const fail = (output: string, why: string): ToolResult => ({
-      output,
-      isError: true,
-      summary: `write ${shown} (${why})`,
-    });
+    const fail = failure("write", shown);
     if (ctx.signal.aborted) return fail(`Writing ${shown} was cancelled.`, "cancelled");
 
     let before: string | undefined;
