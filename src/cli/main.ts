@@ -122,6 +122,12 @@ program
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 program
+  .command("demo")
+  .description("watch bosun fix a bug in a throwaway project, with a scripted model (no API key needed)")
+  .option("--keep", "keep the temporary project and BOSUN_HOME, and print where they are")
+  .action(async (options) => (await import("./commands/demo.js")).demo(options));
+
+program
   .command("dev")
   .description("tools for developing and testing bosun")
   .command("model-server")

@@ -66,6 +66,8 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
       maxRetries: 0,
       // The conversation lives in bosun's session store; it is not also kept at OpenAI.
       providerOptions: { openai: { store: false } },
+      // Failures reach bosun as error parts and are classified there; the SDK must not dump them.
+      onError: () => {},
     });
     for await (const part of result.fullStream) {
       switch (part.type) {

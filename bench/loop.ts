@@ -1,0 +1,207 @@
+/**
+ * Agent-loop benchmarks, through the real compiled CLI against the instant scripted model server:
+ *   (a) harness overhead per step: a 50-step task (49 steps each reading or listing a different
+ *       small path, then a final text) run with `bosun run --auto --max-steps 60`. Reported two
+ *       ways: wall time / steps (start-up included), and the gap between successive model requests
+ *       as the server saw them (one step: stream the reply, parse, decide, run the tool, record it,
+ *       send the next request).
+ *   (b) cold start: from spawning `bosun run` to the server receiving request 1, against the
+ *       whole of `node -e 0`; interleaved so machine noise hits both alike.
+ *
+ *   npm run build && npx tsx bench/loop.ts      (BENCH_LOOP_RUNS, BENCH_COLD_RUNS to change counts)
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { type Script, startScriptedServer } from "../src/devtools/model-server/index.js";
+
+const bin = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+if (!existsSync(bin)) throw new Error("run `npm run build` first");
+const loopRuns = Number(process.env.BENCH_LOOP_RUNS ?? 5);
+const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
+const STEPS = 50;
+
+const root = mkdtempSync(join(tmpdir(), "bosun-bench-loop-"));
+process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+
+/** The project: 25 small files to read and 24 folders to list, all different paths. */
+const project = join(root, "project");
+const toolSteps = Array.from({ length: STEPS - 1 }, (_, i) => {
+  const n = String(i + 1).padStart(2, "0");
+  return i % 2 === 0
+    ? { name: "read", arguments: { path: `src/file-${n}.js` } }
+    : { name: "list", arguments: { path: `dir-${n}` } };
+});
+mkdirSync(join(project, "src"), { recursive: true });
+for (const step of toolSteps) {
+  const path = join(project, step.arguments.path);
+  if (step.name === "read") writeFileSync(path, `export const value = ${JSON.stringify(path)};\n`.repeat(5));
+  else {
+    mkdirSync(path);
+    writeFileSync(join(path, "a.txt"), "a\n");
+    writeFileSync(join(path, "b.txt"), "b\n");
+  }
+}
+spawnSync("git", ["init", "-q", project], { stdio: "ignore" });
+
+interface Timed {
+  server: Awaited<ReturnType<typeof startScriptedServer>>;
+  /** performance.now() when the server matched request N (index N - 1). */
+  arrivals: number[];
+}
+
+async function timedServer(script: Script): Promise<Timed> {
+  const arrivals: number[] = [];
+  const server = await startScriptedServer(script, {
+    log: (line) => {
+      const found = /^#(\d+) /.exec(line);
+      if (found) arrivals[Number(found[1]) - 1] = performance.now();
+    },
+  });
+  return { server, arrivals };
+}
+
+function configure(baseURL: string): void {
+  writeFileSync(
+    join(project, "bosun.json"),
+    JSON.stringify({
+      model: "scripted/bench",
+      retry: { max_attempts: 1 },
+      provider: { scripted: { type: "openai-compatible", baseURL } },
+    }),
+  );
+}
+
+function childEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("BOSUN_")) env[key] = value;
+  return { ...env, BOSUN_HOME: home };
+}
+
+/** Spawns and waits; `ms` is spawn → exit. */
+function timeProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ start: number; ms: number; code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const ms = performance.now() - start;
+      child.on("close", () => resolve({ start, ms, code, stderr }));
+    });
+  });
+}
+
+let homes = 0;
+const freshHome = () => {
+  const home = join(root, `home-${++homes}`);
+  mkdirSync(home);
+  return home;
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+// (a) overhead per step
+const loopScript: Script = {
+  rules: [
+    {
+      reply: [
+        ...toolSteps.map((call, i) => ({ toolCalls: [{ id: `b${i + 1}`, ...call }] })),
+        { text: "Looked at everything." },
+      ],
+      times: STEPS,
+    },
+  ],
+};
+const wallPerStep: number[] = [];
+const gapPerStep: number[] = [];
+const allGaps: number[] = [];
+const earlyGaps: number[] = [];
+const lateGaps: number[] = [];
+for (let run = 0; run <= loopRuns; run++) {
+  const { server, arrivals } = await timedServer(loopScript);
+  configure(server.baseURL);
+  const result = await timeProcess(
+    [bin, "run", "--auto", "--max-steps", "60", "look at every file and folder"],
+    childEnv(freshHome()),
+  );
+  await server.close();
+  if (result.code !== 0 || server.failures.length > 0 || server.requests.length !== STEPS) {
+    throw new Error(
+      `loop run failed: exit ${result.code}, ${server.requests.length} requests\n${server.failures.join("\n")}\n${result.stderr}`,
+    );
+  }
+  if (!result.stderr.includes(`[done · ${STEPS} step(s)`)) throw new Error(`unexpected end:\n${result.stderr}`);
+  if (run === 0) continue; // warm-up: file cache, first compile of the code paths on disk
+  const first = arrivals[0] ?? Number.NaN;
+  const last = arrivals[STEPS - 1] ?? Number.NaN;
+  wallPerStep.push(result.ms / STEPS);
+  gapPerStep.push((last - first) / (STEPS - 1));
+  for (let i = 1; i < STEPS; i++) {
+    const gap = (arrivals[i] ?? Number.NaN) - (arrivals[i - 1] ?? Number.NaN);
+    allGaps.push(gap);
+    if (i <= 10) earlyGaps.push(gap);
+    if (i >= STEPS - 10) lateGaps.push(gap);
+  }
+}
+
+// (b) cold start to the first model request, interleaved with node -e 0
+const coldScript: Script = { rules: [{ reply: { text: "Hi." } }] };
+const nodeBare: number[] = [];
+const toFirstRequest: number[] = [];
+const toExit: number[] = [];
+for (let run = 0; run <= coldRuns; run++) {
+  const bare = await timeProcess(["-e", "0"], childEnv(root));
+  const { server, arrivals } = await timedServer(coldScript);
+  configure(server.baseURL);
+  const result = await timeProcess([bin, "run", "say hi"], childEnv(freshHome()));
+  await server.close();
+  if (result.code !== 0 || server.failures.length > 0) throw new Error(`cold run failed:\n${result.stderr}`);
+  if (run === 0) continue;
+  nodeBare.push(bare.ms);
+  toFirstRequest.push((arrivals[0] ?? Number.NaN) - result.start);
+  toExit.push(result.ms);
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const sortedGaps = [...allGaps].sort((a, b) => a - b);
+const p90 = sortedGaps[Math.floor(sortedGaps.length * 0.9)] ?? Number.NaN;
+const baseline = median(nodeBare);
+console.log(`bosun agent loop, scripted model server (instant replies), node ${process.version}`);
+console.log();
+console.log(`(a) ${STEPS}-step task (${STEPS - 1} read/list calls + final text), median of ${loopRuns} runs`);
+console.log("| measure | median |");
+console.log("|---|---|");
+console.log(`| wall time per step (spawn → exit, / ${STEPS}) | ${fmt(median(wallPerStep))} |`);
+console.log(
+  `| server-side time per step (request 1 → request ${STEPS}, / ${STEPS - 1}) | ${fmt(median(gapPerStep))} |`,
+);
+console.log(`| one step, all ${allGaps.length} gaps: median / p90 | ${fmt(median(allGaps))} / ${fmt(p90)} |`);
+console.log(
+  `| one step, steps 1–10 / steps ${STEPS - 10}–${STEPS - 1} (the prompt grows) | ${fmt(median(earlyGaps))} / ${fmt(median(lateGaps))} |`,
+);
+console.log();
+console.log(`(b) cold start, median of ${coldRuns} interleaved runs`);
+console.log("| case | median | vs `node -e 0` |");
+console.log("|---|---|---|");
+console.log(`| \`node -e 0\` (spawn → exit) | ${fmt(baseline)} | 1.00x |`);
+const ratio = (ms: number) => `${(ms / baseline).toFixed(2)}x`;
+const first = median(toFirstRequest);
+const exit = median(toExit);
+console.log(`| \`bosun run\`: spawn → model request 1 arrives | ${fmt(first)} | ${ratio(first)} |`);
+console.log(`| \`bosun run\` one-step task: spawn → exit | ${fmt(exit)} | ${ratio(exit)} |`);
