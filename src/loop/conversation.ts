@@ -2,29 +2,40 @@ import type { ModelMessage } from "ai";
 import type { StoredEvent } from "../store/session-store.js";
 import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "./events.js";
 
+type Outcome = { output: string; isError: boolean };
+
+const INTERRUPTED =
+  "Interrupted: bosun stopped before this call finished. It was not run again; check its effects before repeating it.";
+const CANCELLED = "Cancelled by the user before it finished.";
+const MISSING = "No result was recorded for this call.";
+
 /**
  * The conversation the model sees, projected from the session's events: user messages,
  * assistant messages with their tool calls, and one result for every call — finished,
  * refused, interrupted by a crash or cancelled. A call with no recorded outcome still gets a
  * result, so the conversation is always one a provider accepts.
+ *
+ * An outcome belongs to the latest earlier assistant message that has a call with its id and no
+ * outcome yet: some providers reuse call ids across responses, and an id alone must not give
+ * one step's call another step's result.
  */
 export function projectConversation(events: readonly StoredEvent[]): ModelMessage[] {
-  const outcomes = new Map<string, { output: string; isError: boolean }>();
+  const outcomes = new Map<StoredEvent, Map<string, Outcome>>();
+  const open = new Map<string, Array<Map<string, Outcome>>>();
   for (const event of events) {
-    if (event.type === EV.callFinished) {
-      const data = event.data as CallFinished;
-      outcomes.set(data.id, { output: data.output, isError: data.isError });
-    } else if (event.type === EV.callInterrupted) {
-      const data = event.data as { id: string };
-      outcomes.set(data.id, {
-        output:
-          "Interrupted: bosun stopped before this call finished. It was not run again; check its effects before repeating it.",
-        isError: true,
-      });
-    } else if (event.type === EV.callCancelled) {
-      const data = event.data as { id: string };
-      outcomes.set(data.id, { output: "Cancelled by the user before it finished.", isError: true });
+    if (event.type === EV.assistant) {
+      const mine = new Map<string, Outcome>();
+      outcomes.set(event, mine);
+      for (const call of (event.data as AssistantMessage).toolCalls) {
+        open.set(call.id, [...(open.get(call.id) ?? []), mine]);
+      }
+      continue;
     }
+    const outcome = outcomeOf(event);
+    if (!outcome) continue;
+    const waiting = open.get(outcome.id);
+    const owner = waiting?.pop();
+    owner?.set(outcome.id, outcome);
   }
 
   const messages: ModelMessage[] = [];
@@ -45,15 +56,16 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
             toolCallId: call.id,
             toolName: call.name,
             // A call whose arguments were unreadable is replayed with none; its result quotes them.
-            input: call.input && typeof call.input === "object" ? call.input : {},
+            input: isObject(call.input) ? call.input : {},
           })),
         ],
       });
       if (data.toolCalls.length > 0) {
+        const mine = outcomes.get(event);
         messages.push({
           role: "tool",
           content: data.toolCalls.map((call) => {
-            const outcome = outcomes.get(call.id) ?? { output: "No result was recorded for this call.", isError: true };
+            const outcome = mine?.get(call.id) ?? { output: MISSING, isError: true };
             return {
               type: "tool-result" as const,
               toolCallId: call.id,
@@ -68,6 +80,23 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
     }
   }
   return messages;
+}
+
+function outcomeOf(event: StoredEvent): (Outcome & { id: string }) | undefined {
+  if (event.type === EV.callFinished) {
+    const data = event.data as CallFinished;
+    return { id: data.id, output: data.output, isError: data.isError };
+  }
+  if (event.type === EV.callInterrupted)
+    return { id: (event.data as { id: string }).id, output: INTERRUPTED, isError: true };
+  if (event.type === EV.callCancelled)
+    return { id: (event.data as { id: string }).id, output: CANCELLED, isError: true };
+  return undefined;
+}
+
+/** Tool-call input must be a JSON object for every provider; anything else is replayed as none. */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function userText(message: UserMessage): string {

@@ -12,7 +12,9 @@ export const DEFAULT_EFFECTS: Readonly<Record<Tool["kind"], Effect>> = { read: "
  * (`permission.<tool>`), else the built-in default for the tool's kind. Every call passes here.
  */
 export function authorize(call: { name: string; kind: Tool["kind"] }, config: LoadedConfig): Answer<Effect> {
-  const rule = config.config.permission?.[call.name];
+  // Own keys only: a tool named like an Object.prototype member ("constructor") has no rule.
+  const rules = config.config.permission ?? {};
+  const rule = Object.hasOwn(rules, call.name) ? rules[call.name] : undefined;
   if (rule) {
     const origin = config.origins.get(`permission.${call.name}`);
     const reason: Reason = {

@@ -8,15 +8,26 @@ import type { SessionStore } from "../store/session-store.js";
  * model will see that in the call's result.
  */
 export function recoverInterruptedCalls(store: SessionStore, sessionId: string): string[] {
-  const events = store.events(sessionId);
-  const settled = new Set(
-    events
-      .filter((e) => e.type === EV.callFinished || e.type === EV.callInterrupted || e.type === EV.callCancelled)
-      .map((e) => (e.data as { id: string }).id),
-  );
-  const orphans = events
-    .filter((e) => e.type === EV.callStarted && !settled.has((e.data as { id: string }).id))
-    .map((e) => e.data as { id: string; name: string; step: number });
+  // Matched in order, not by id alone: a provider may reuse a call id in a later step, and an
+  // earlier call's outcome must not hide a later call that never finished.
+  type Started = { id: string; name: string; step: number; settled?: boolean };
+  const started: Started[] = [];
+  for (const event of store.events(sessionId)) {
+    const data = event.data as Started;
+    if (event.type === EV.callStarted) {
+      started.push({ id: data.id, name: data.name, step: data.step });
+    } else if (event.type === EV.callFinished || event.type === EV.callInterrupted || event.type === EV.callCancelled) {
+      // The latest unsettled start with this id is the run the outcome ends.
+      for (let i = started.length - 1; i >= 0; i--) {
+        const call = started[i] as Started;
+        if (call.id === data.id && !call.settled) {
+          call.settled = true;
+          break;
+        }
+      }
+    }
+  }
+  const orphans = started.filter((s) => !s.settled);
   if (orphans.length === 0) return [];
   store.atomically(() => {
     for (const call of orphans) {

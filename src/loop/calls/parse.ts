@@ -13,9 +13,13 @@ export function parseArguments(input: unknown): Parsed {
     return { ok: true, value: JSON.parse(input) };
   } catch (error) {
     const quote =
-      input.length > RAW_QUOTE_LIMIT
-        ? `${input.slice(0, RAW_QUOTE_LIMIT)}… (${input.length} characters in all)`
-        : input;
+      input.length > RAW_QUOTE_LIMIT ? `${head(input, RAW_QUOTE_LIMIT)}… (${input.length} characters in all)` : input;
     return { ok: false, error: (error as Error).message, quote };
   }
+}
+
+/** The first `limit` UTF-16 units, one fewer rather than half a surrogate pair (a lone surrogate breaks provider JSON). */
+function head(text: string, limit: number): string {
+  const last = text.charCodeAt(limit - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? limit - 1 : limit);
 }

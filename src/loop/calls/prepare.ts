@@ -26,7 +26,7 @@ export function prepareCall(
   const names = tools.map((t) => t.name);
   const named = resolveToolName(call.name, names);
   if (!named) {
-    const error = `Unknown tool "${call.name}". Available tools: ${names.join(", ")}.`;
+    const error = `Unknown tool "${call.name}". Available tools: ${names.length > 0 ? names.join(", ") : "none"}.`;
     record({
       seat: "call.validate",
       holder: "code",
@@ -54,7 +54,14 @@ export function prepareCall(
     };
   }
 
-  const repaired = repairArguments(parsed.value, tool.schema);
+  // The SDK has already read one layer of JSON, so a string that still reads as an object was sent
+  // double-encoded: that is the whole-arguments repair, recorded as one rather than parsed silently.
+  const doubleEncoded =
+    typeof call.input === "string" &&
+    typeof parsed.value === "object" &&
+    parsed.value !== null &&
+    !Array.isArray(parsed.value);
+  const repaired = repairArguments(doubleEncoded ? call.input : parsed.value, tool.schema);
   if (named.repairedFrom || repaired.repairs.length > 0) {
     const reasons = [
       ...(named.repairedFrom ? [{ rule: "tool name", detail: `${named.repairedFrom} -> ${tool.name}` }] : []),
@@ -66,8 +73,9 @@ export function prepareCall(
     record({
       seat: "call.repair",
       holder: "code",
+      // No `name: undefined`: the answer must read back from the ledger exactly as it was emitted.
       answer: {
-        name: named.repairedFrom ? { before: named.repairedFrom, after: tool.name } : undefined,
+        ...(named.repairedFrom ? { name: { before: named.repairedFrom, after: tool.name } } : {}),
         arguments: repaired.repairs,
       },
       reasons,

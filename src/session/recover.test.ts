@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, it } from "node:test";
+import { expectDecision } from "../../test/support/ledger.js";
+import { EV } from "../loop/events.js";
+import { readDecisions } from "../seats/record.js";
+import { SessionStore } from "../store/session-store.js";
+import { recoverInterruptedCalls } from "./recover.js";
+
+describe("recoverInterruptedCalls (session.recover)", () => {
+  let dir: string;
+  let store: SessionStore;
+  let session: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "bosun-recover-"));
+    store = SessionStore.open(join(dir, "bosun.db"));
+    session = store.create({ directory: dir }).id;
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const started = (id: string, step = 1, name = "shell") =>
+    store.append(session, EV.callStarted, { id, name, input: { command: "x" }, step });
+  const finished = (id: string, name = "shell") =>
+    store.append(session, EV.callFinished, { id, name, output: "ok", isError: false, summary: "ok" });
+  const ofType = (type: string) => store.events(session, type).map((e) => e.data);
+
+  it("does nothing to a session with no calls", () => {
+    store.append(session, EV.user, { text: "hi" });
+    const before = store.events(session).length;
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.equal(store.events(session).length, before);
+  });
+
+  it("marks a started call with no outcome interrupted and records one decision for it (code)", () => {
+    started("c1", 3);
+    assert.deepEqual(recoverInterruptedCalls(store, session), ["c1"]);
+    assert.deepEqual(ofType(EV.callInterrupted), [{ id: "c1", name: "shell" }]);
+    const decisions = readDecisions(store, session);
+    const decision = expectDecision(decisions, "session.recover", "code", "interrupted");
+    assert.deepEqual(decision.subject, { step: 3, call: "c1" });
+    assert.deepEqual(decision.reasons, [
+      {
+        rule: "started, never finished",
+        detail: "shell c1 was running when bosun stopped; not run again",
+        decisive: true,
+      },
+    ]);
+    // The marker and its decision come right after the orphan, together.
+    assert.deepEqual(
+      store
+        .events(session)
+        .slice(-3)
+        .map((e) => e.type),
+      [EV.callStarted, EV.callInterrupted, "decision"],
+    );
+  });
+
+  it("leaves finished, cancelled and already interrupted calls alone", () => {
+    started("done");
+    finished("done");
+    started("stopped");
+    store.append(session, EV.callCancelled, { id: "stopped", name: "shell" });
+    started("old");
+    store.append(session, EV.callInterrupted, { id: "old", name: "shell" });
+    const before = store.events(session).length;
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.equal(store.events(session).length, before);
+    assert.deepEqual(readDecisions(store, session), []);
+  });
+
+  it("marks every orphan among settled calls, each with its own decision, in the order they started", () => {
+    started("a", 1);
+    finished("a");
+    started("b", 2, "edit");
+    started("c", 2, "write");
+    finished("c", "write");
+    started("d", 2);
+    assert.deepEqual(recoverInterruptedCalls(store, session), ["b", "d"]);
+    assert.deepEqual(ofType(EV.callInterrupted), [
+      { id: "b", name: "edit" },
+      { id: "d", name: "shell" },
+    ]);
+    const decisions = readDecisions(store, session).filter((d) => d.seat === "session.recover");
+    assert.deepEqual(
+      decisions.map((d) => d.subject),
+      [
+        { step: 2, call: "b" },
+        { step: 2, call: "d" },
+      ],
+    );
+  });
+
+  it("adds nothing when run a second time", () => {
+    started("c1");
+    started("c2");
+    assert.deepEqual(recoverInterruptedCalls(store, session), ["c1", "c2"]);
+    const after = store.events(session).length;
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.equal(store.events(session).length, after);
+    assert.equal(readDecisions(store, session).length, 2);
+  });
+
+  it("ignores outcomes of calls that never started (refused or cancelled before running)", () => {
+    finished("refused", "read");
+    store.append(session, EV.callCancelled, { id: "early", name: "read" });
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+  });
+
+  it("finds a call left running under an id an earlier, finished call already used", () => {
+    // Some providers number their call ids per response: call_0 in step 1 and again in step 2.
+    started("call_0", 1);
+    finished("call_0");
+    started("call_0", 2);
+    assert.deepEqual(recoverInterruptedCalls(store, session), ["call_0"]);
+    const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "interrupted");
+    assert.deepEqual(decision.subject, { step: 2, call: "call_0" });
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+  });
+
+  it("gives an outcome to the latest unsettled start with its id", () => {
+    // An orphan from a run that was never recovered, then a later call under the same id that finished.
+    started("call_0", 1, "write");
+    started("call_0", 2, "shell");
+    finished("call_0");
+    assert.deepEqual(recoverInterruptedCalls(store, session), ["call_0"]);
+    const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "interrupted");
+    assert.deepEqual(decision.subject, { step: 1, call: "call_0" });
+    assert.deepEqual(ofType(EV.callInterrupted), [{ id: "call_0", name: "write" }]);
+  });
+
+  it("touches only the session it is given", () => {
+    const other = store.create({ directory: dir }).id;
+    store.append(other, EV.callStarted, { id: "x", name: "shell", input: {}, step: 1 });
+    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.equal(store.events(other, EV.callInterrupted).length, 0);
+    assert.deepEqual(recoverInterruptedCalls(store, other), ["x"]);
+    assert.equal(store.events(session, EV.callInterrupted).length, 0);
+  });
+});
