@@ -295,3 +295,14 @@ describe("projectConversation", () => {
     );
   });
 });
+
+describe("replayName", () => {
+  it("keeps valid names and makes others acceptable to providers", async () => {
+    const { replayName } = await import("./conversation.js");
+    assert.equal(replayName("read"), "read");
+    assert.equal(replayName("my-tool_2"), "my-tool_2");
+    assert.equal(replayName("functions.Read"), "functions_Read");
+    assert.equal(replayName(""), "unknown_tool");
+    assert.equal(replayName("x".repeat(80)).length, 64);
+  });
+});

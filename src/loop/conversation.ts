@@ -54,7 +54,7 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
           ...data.toolCalls.map((call) => ({
             type: "tool-call" as const,
             toolCallId: call.id,
-            toolName: call.name,
+            toolName: replayName(call.name),
             // A call whose arguments were unreadable is replayed with none; its result quotes them.
             input: isObject(call.input) ? call.input : {},
           })),
@@ -69,7 +69,7 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
             return {
               type: "tool-result" as const,
               toolCallId: call.id,
-              toolName: call.name,
+              toolName: replayName(call.name),
               output: outcome.isError
                 ? { type: "error-text" as const, value: outcome.output }
                 : { type: "text" as const, value: outcome.output },
@@ -102,4 +102,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function userText(message: UserMessage): string {
   const files = (message.files ?? []).map((f) => `<file path="${f.path}">\n${f.content}\n</file>`);
   return [message.text, ...files].filter(Boolean).join("\n\n");
+}
+
+/**
+ * A tool name as it can be sent back: providers accept only letters, digits, `_` and `-`
+ * (OpenAI) in names, and a model may have written `functions.read`. The call's result says
+ * what happened; the name only has to be one the provider takes.
+ */
+export function replayName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  return safe === "" ? "unknown_tool" : safe;
 }
