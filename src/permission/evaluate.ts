@@ -1,0 +1,220 @@
+import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import type { Reason } from "../seats/types.js";
+import { type MatchContext, ruleMatches } from "./match.js";
+import { isPathAction, type Request } from "./requests.js";
+import { type Effect, LAYERS, layerRank, type Rule } from "./rules.js";
+
+export interface EvaluateOptions {
+  /** Administrator rules: deny-only, applied after everything, never overridden. */
+  policy?: readonly Rule[];
+  /** The workspace folder, absolute and resolved (`resolveRequestPath(dir, "/")`). */
+  workspace: string;
+  /** What `~` in a path pattern means; default the user's home folder. */
+  home?: string;
+}
+
+export interface RequestEvaluation {
+  request: Request;
+  effect: Effect;
+  /** The rule that decided; undefined when no rule matched (or the request was malformed). */
+  rule?: Rule;
+}
+
+export interface Evaluation {
+  effect: Effect;
+  perRequest: RequestEvaluation[];
+  reasons: Reason[];
+}
+
+/** How strict an effect is: deny > ask > allow. */
+export const STRICTNESS: Readonly<Record<Effect, number>> = { allow: 0, ask: 1, deny: 2 };
+
+export function stricter(a: Effect, b: Effect): Effect {
+  return STRICTNESS[b] > STRICTNESS[a] ? b : a;
+}
+
+/** The effect of a whole call: any deny → deny; else any ask → ask; else allow. None → ask. */
+export function combine(effects: readonly Effect[]): Effect {
+  if (effects.length === 0) return "ask";
+  return effects.reduce(stricter, "allow");
+}
+
+/**
+ * Seat `call.permission`'s rule evaluation: the one function that turns a call's requests and
+ * the rule layers into an effect, with the reason for every request. Pure.
+ *
+ * Per request: the rules of every layer are considered in layer order (default, mode, global,
+ * project, agent, session, saved — taken from each rule's `source.layer`, so the order of the
+ * `layers` array does not matter except among rules of the same layer) and the LAST matching
+ * rule wins. No matching rule → ask (fail closed). A saved approval (layer `saved`) is skipped
+ * when it would loosen the answer and any configured rule matching the request says deny —
+ * even a deny a later configured rule overrode: the person's "always" never lifts a deny.
+ * Then any matching policy rule makes it deny, whatever came before.
+ *
+ * The call: any deny → deny; else any ask → ask; else allow; no requests → ask.
+ *
+ * Throws (a programming error, not a decision) when a layer holds a policy rule, a policy rule
+ * is not a deny, or the workspace is not absolute.
+ */
+export function evaluate(
+  requests: readonly Request[],
+  layers: readonly Rule[][],
+  options: EvaluateOptions,
+): Evaluation {
+  const prepared = prepare(layers, options);
+  return summarize(requests.map((request) => evaluateRequest(request, prepared)));
+}
+
+/** Rules checked and sorted once, for evaluating many requests against the same layers. */
+export interface PreparedRules {
+  configured: readonly Rule[];
+  saved: readonly Rule[];
+  policy: readonly Rule[];
+  ctx: MatchContext;
+}
+
+export function prepare(layers: readonly Rule[][], options: EvaluateOptions): PreparedRules {
+  if (!isAbsolute(options.workspace)) {
+    throw new TypeError(`evaluate: workspace must be an absolute path, got ${JSON.stringify(options.workspace)}`);
+  }
+  const all = layers.flat();
+  for (const rule of all) {
+    if (!(LAYERS as readonly string[]).includes(rule.source.layer)) {
+      throw new TypeError(
+        `evaluate: rule ${rule.source.key} has layer "${rule.source.layer}"; policy rules go in options.policy`,
+      );
+    }
+  }
+  for (const rule of options.policy ?? []) {
+    if (rule.source.layer !== "policy" || rule.effect !== "deny") {
+      throw new TypeError(
+        `evaluate: policy rule ${rule.source.key} must be a deny from layer "policy" (got ${rule.effect} from "${rule.source.layer}")`,
+      );
+    }
+  }
+  // Stable: rules of one layer keep their given order.
+  const sorted = all
+    .map((rule, index) => ({ rule, index }))
+    .sort((a, b) => layerRank(a.rule.source.layer) - layerRank(b.rule.source.layer) || a.index - b.index)
+    .map(({ rule }) => rule);
+  return {
+    configured: sorted.filter((rule) => rule.source.layer !== "saved"),
+    saved: sorted.filter((rule) => rule.source.layer === "saved"),
+    policy: options.policy ?? [],
+    ctx: { workspace: resolve(options.workspace), home: options.home ?? homedir() },
+  };
+}
+
+/** One request's answer, with its reasons (not yet marked decisive). */
+export interface RequestOutcome extends RequestEvaluation {
+  reasons: Reason[];
+}
+
+export function evaluateRequest(request: Request, rules: PreparedRules): RequestOutcome {
+  const name = `${request.action}:${request.resource}`;
+  if (isPathAction(request.action) && !isResolvedPath(request.resource)) {
+    // A tool bug: an unresolved path could slip past absolute patterns. Never guess.
+    return {
+      request,
+      effect: "deny",
+      reasons: [
+        {
+          rule: name,
+          detail: "deny — not an absolute, normalized path (the request was built without resolveRequestPath)",
+        },
+      ],
+    };
+  }
+  const matching = (list: readonly Rule[]) => list.filter((rule) => ruleMatches(rule, request, rules.ctx));
+  const configured = matching(rules.configured);
+  const last = configured.at(-1);
+  const configuredDeny = configured.filter((rule) => rule.effect === "deny").at(-1);
+  let decided = last;
+  const reasons: Reason[] = [];
+
+  const saved = matching(rules.saved).at(-1);
+  if (saved) {
+    const base = last?.effect ?? "ask";
+    if (STRICTNESS[saved.effect] < STRICTNESS[base] && configuredDeny) {
+      reasons.push({
+        ...ruleReason(name, configuredDeny),
+        detail: `saved approval "${saved.pattern}" not applied: a ${configuredDeny.source.layer} rule "${configuredDeny.pattern}" denies this, and saved approvals never lift a configured deny`,
+      });
+    } else {
+      decided = saved;
+    }
+  }
+
+  const policy = matching(rules.policy).at(-1);
+  if (policy) {
+    const before = decided ? `${decided.effect} by ${describeRule(decided)}` : "ask (no rule matched)";
+    return {
+      request,
+      effect: "deny",
+      rule: policy,
+      reasons: [
+        {
+          ...ruleReason(name, policy),
+          detail: `deny — policy rule "${policy.pattern}" (policy cannot be overridden; the rules said ${before})`,
+        },
+        ...reasons,
+      ],
+    };
+  }
+
+  if (!decided) {
+    return { request, effect: "ask", reasons: [{ rule: name, detail: "ask — no rule matches (fail closed)" }] };
+  }
+  return {
+    request,
+    effect: decided.effect,
+    rule: decided,
+    reasons: [
+      { ...ruleReason(name, decided), detail: `${decided.effect} — ${describeRule(decided)}, last match` },
+      ...reasons,
+    ],
+  };
+}
+
+/**
+ * The call's effect from its requests' outcomes. The first reason of each request whose effect
+ * is the call's effect is marked decisive (for an allow, every request's).
+ */
+export function summarize(outcomes: readonly RequestOutcome[]): Evaluation {
+  if (outcomes.length === 0) {
+    return {
+      effect: "ask",
+      perRequest: [],
+      reasons: [{ rule: "no requests", detail: "ask — the call named nothing to check (fail closed)", decisive: true }],
+    };
+  }
+  const effect = combine(outcomes.map((o) => o.effect));
+  const reasons: Reason[] = [];
+  for (const outcome of outcomes) {
+    outcome.reasons.forEach((reason, index) => {
+      reasons.push(index === 0 && outcome.effect === effect ? { ...reason, decisive: true } : reason);
+    });
+  }
+  const perRequest = outcomes.map(({ request, effect, rule }) =>
+    rule ? { request, effect, rule } : { request, effect },
+  );
+  return { effect, perRequest, reasons };
+}
+
+function describeRule(rule: Rule): string {
+  return `${rule.source.layer} rule ${rule.action} "${rule.pattern}" → ${rule.effect}`;
+}
+
+function ruleReason(name: string, rule: Rule): Reason {
+  return {
+    rule: name,
+    source: rule.source.file ?? `${rule.source.layer} rules`,
+    key: rule.source.key,
+    ...(rule.source.line ? { line: rule.source.line } : {}),
+  };
+}
+
+function isResolvedPath(path: string): boolean {
+  return isAbsolute(path) && resolve(path) === path;
+}

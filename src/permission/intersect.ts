@@ -1,0 +1,94 @@
+import type { Reason } from "../seats/types.js";
+import {
+  type EvaluateOptions,
+  type Evaluation,
+  evaluate,
+  evaluateRequest,
+  type PreparedRules,
+  prepare,
+  type RequestOutcome,
+  STRICTNESS,
+  summarize,
+} from "./evaluate.js";
+import type { Request } from "./requests.js";
+import type { Rule } from "./rules.js";
+
+/** One agent's rule layers, named for the reasons (`parent`, `delegate`, an agent name). */
+export interface RuleSet {
+  label: string;
+  layers: Rule[][];
+}
+
+/**
+ * A delegate's authority: every rule set must allow. Not a merged rule list — last-match rules
+ * over globs cannot be intersected into one list in general — but the sets themselves, each
+ * evaluated on its own (with its own saved approvals and the shared policy) and the strictest
+ * answer taken per request (deny > ask > allow). So a delegate never has more authority than
+ * any ancestor: a plan agent's `edit: deny` holds in every delegate it starts, and in theirs.
+ */
+export interface Intersection {
+  sets: RuleSet[];
+}
+
+/** What an agent runs under: its own layers, or an intersection when it is a delegate. */
+export type Authority = Rule[][] | Intersection;
+
+/**
+ * The authority of a delegate started by `parent` with its own rules `child`. Either side may
+ * already be an intersection (a delegate of a delegate): the sets are concatenated, ancestors
+ * first, so nesting adds constraints and never drops one. On equal strictness the earlier set
+ * (the ancestor) is named as the decider.
+ */
+export function intersect(
+  parent: Authority,
+  child: Authority,
+  labels: { parent?: string; child?: string } = {},
+): Intersection {
+  const sets = (authority: Authority, label: string): RuleSet[] =>
+    Array.isArray(authority) ? [{ label, layers: authority }] : authority.sets;
+  return { sets: [...sets(parent, labels.parent ?? "parent"), ...sets(child, labels.child ?? "delegate")] };
+}
+
+/** Evaluates requests under an authority: plain layers through `evaluate`, an intersection set by set. */
+export function evaluateAuthority(
+  authority: Authority,
+  requests: readonly Request[],
+  options: EvaluateOptions,
+): Evaluation {
+  return Array.isArray(authority)
+    ? evaluate(requests, authority, options)
+    : evaluateIntersection(authority, requests, options);
+}
+
+/**
+ * Per request, the strictest effect of all sets, with that set's reasons first (labelled) and the
+ * other sets' after, for the record. The call's effect combines per request as in `evaluate`.
+ */
+export function evaluateIntersection(
+  intersection: Intersection,
+  requests: readonly Request[],
+  options: EvaluateOptions,
+): Evaluation {
+  if (intersection.sets.length === 0) throw new TypeError("evaluateIntersection: an intersection needs a rule set");
+  const prepared: Array<{ label: string; rules: PreparedRules }> = intersection.sets.map((set) => ({
+    label: set.label,
+    rules: prepare(set.layers, options),
+  }));
+  const outcomes = requests.map((request): RequestOutcome => {
+    const each = prepared.map(({ label, rules }) => ({ label, outcome: evaluateRequest(request, rules) }));
+    let chosen = each[0] as (typeof each)[number];
+    for (const candidate of each) {
+      if (STRICTNESS[candidate.outcome.effect] > STRICTNESS[chosen.outcome.effect]) chosen = candidate;
+    }
+    const labelled = (label: string, reasons: Reason[]) =>
+      reasons.map((reason) => ({ ...reason, detail: `${label}: ${reason.detail ?? ""}` }));
+    return {
+      ...chosen.outcome,
+      reasons: [
+        ...labelled(chosen.label, chosen.outcome.reasons),
+        ...each.filter((e) => e !== chosen).flatMap((e) => labelled(e.label, e.outcome.reasons)),
+      ],
+    };
+  });
+  return summarize(outcomes);
+}
