@@ -39,7 +39,11 @@ program
   .option("--auto", "approve every call that would ask (there is nobody to ask otherwise)")
   .option("--max-steps <n>", "stop after this many model steps")
   .option("--format <format>", "text or json (one event per line)", "text")
-  .option("-f, --file <path...>", "attach files to the message")
+  // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
+  .option("-f, --file <path>", "attach a file to the message (repeatable)", (path: string, paths: string[] = []) => [
+    ...paths,
+    path,
+  ])
   .option("-t, --title <title>", "title of a new session")
   .action(async (words, options) => (await import("./commands/run.js")).run(words, options));
 

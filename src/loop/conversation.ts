@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
+import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
-import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "./events.js";
 
 type Outcome = { output: string; isError: boolean };
 

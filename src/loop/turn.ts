@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
@@ -6,6 +7,7 @@ import { decideApprovalWithoutPerson, NOBODY_CAN_APPROVE } from "../permission/a
 import { authorize } from "../permission/authorize.js";
 import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
+import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
 import { recordUsage } from "../session/usage.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { boundOutput } from "../tools/bound.js";
@@ -14,7 +16,6 @@ import type { Tool, ToolContext } from "../tools/types.js";
 import { mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
 import { projectConversation } from "./conversation.js";
-import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "./events.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
 import { toModelTools } from "./model-tools.js";
 
@@ -33,6 +34,8 @@ export interface TurnOutcome {
   /** Calls refused because nobody could approve them. */
   denied: number;
   message?: string;
+  /** The error class, when a model failure ended the turn. */
+  errorClass?: string;
 }
 
 export interface TurnDeps {
@@ -66,13 +69,20 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       steps: outcome.steps,
       ...(outcome.message ? { message: outcome.message } : {}),
     });
-    if (outcome.message && outcome.status !== "done") deps.emit({ type: "error", message: outcome.message });
+    if (outcome.message && outcome.status !== "done") {
+      deps.emit({
+        type: "error",
+        message: outcome.message,
+        ...(outcome.errorClass ? { class: outcome.errorClass } : {}),
+      });
+    }
     return outcome;
   };
   const modelTools = toModelTools(deps.tools);
   const repeatLimit = config.config.repeat_limit ?? 3;
   const maxStepsSource = config.origins.get("max_steps")?.source ?? "built-in";
   const recent: string[] = [];
+  let model = deps.model;
   let denied = 0;
   let empties = 0;
   let continues = 0;
@@ -101,11 +111,13 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     if (budget) messages.push({ role: "user", content: `[bosun] ${budget}` });
 
     const result = await requestModel({
-      model: deps.model,
+      model,
       config,
       system: deps.system,
       messages,
-      tools: modelTools,
+      // A model configured without tool support gets none; its output limit bounds each reply.
+      ...(model.info.tools === false ? {} : { tools: modelTools }),
+      ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
       signal,
       step,
       record,
@@ -114,6 +126,8 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       },
       onUsage: (model, usage) => recordUsage(store, session.id, model, usage),
     });
+    // After a fallback the turn stays on the model that answered (model.fallback was recorded).
+    model = result.model;
     const finish = result.status === "complete" ? result.finishReason : "error";
     const assistant: AssistantMessage = {
       text: result.text,
@@ -133,6 +147,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
         steps: step,
         denied,
         message: `${what}: ${result.error.class}: ${result.error.message}`,
+        errorClass: result.error.class,
       });
     }
 
@@ -189,6 +204,24 @@ async function runCalls(
 
   for (const raw of calls) {
     deps.emit({ type: "tool_call", id: raw.id, name: raw.name, input: raw.input });
+    // Judged on the call as written, so a model stuck on a broken call is stopped too.
+    recent.push(callSignature(raw.name, raw.input));
+    const repeat = stop ? undefined : decideRepeat({ recent, limit: repeatLimit });
+    if (repeat || stop) {
+      if (repeat) {
+        record({ seat: "call.repeat", ...repeat, subject: { step, call: raw.id } });
+        stop = {
+          status: "repeat",
+          message: `stopped: ${raw.name} was called with the same arguments ${repeatLimit} times in a row`,
+        };
+      }
+      finish(raw, {
+        output: "Not run: the turn was stopped because this call repeats.",
+        isError: true,
+        summary: `${raw.name}: not run (repeated call)`,
+      });
+      continue;
+    }
     const prepared = prepareCall(raw, deps.tools, record, step);
     if (!prepared.ok) {
       finish(raw, {
@@ -199,23 +232,6 @@ async function runCalls(
       continue;
     }
     const { call, tool, input } = prepared;
-    recent.push(callSignature(tool.name, input));
-    const repeat = stop ? undefined : decideRepeat({ recent, limit: repeatLimit });
-    if (repeat || stop) {
-      if (repeat) {
-        record({ seat: "call.repeat", ...repeat, subject: { step, call: call.id } });
-        stop = {
-          status: "repeat",
-          message: `stopped: ${tool.name} was called with the same arguments ${repeatLimit} times in a row`,
-        };
-      }
-      finish(call, {
-        output: "Not run: the turn was stopped because this call repeats.",
-        isError: true,
-        summary: `${tool.name}: not run (repeated call)`,
-      });
-      continue;
-    }
     const permission = authorize({ name: tool.name, kind: tool.kind }, deps.config);
     record({ seat: "call.permission", ...permission, subject: { step, call: call.id } });
     if (permission.answer === "deny") {
@@ -242,9 +258,34 @@ async function runCalls(
     runnable.push({ call, tool, input });
   }
 
-  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, async ({ call, tool, input }) => {
+  // Calls run in parallel, except that edits of one file wait for each other: two edits of the
+  // same file in one response must both land, not overwrite each other.
+  const fileLocks = new Map<string, Promise<unknown>>();
+  const inTurn = (key: string | undefined, work: () => Promise<void>) => {
+    if (!key) return work();
+    const next = (fileLocks.get(key) ?? Promise.resolve()).then(work, work);
+    fileLocks.set(key, next);
+    return next;
+  };
+  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, ({ call, tool, input }) =>
+    inTurn(
+      tool.kind === "edit" && typeof input.path === "string" ? resolve(deps.toolContext.cwd, input.path) : undefined,
+      () => execute(call, tool, input),
+    ),
+  );
+  if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
+  return { denied, ...(stop ? { stop } : {}) };
+
+  async function execute(call: ModelToolCall, tool: Tool, input: Record<string, unknown>): Promise<void> {
     if (signal.aborted) {
       store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
+      deps.emit({
+        type: "tool_result",
+        id: call.id,
+        name: tool.name,
+        summary: `${tool.name}: cancelled before it started`,
+        isError: true,
+      });
       return;
     }
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
@@ -259,7 +300,8 @@ async function runCalls(
         summary: `${tool.name}: crashed`,
       };
     }
-    if (signal.aborted) {
+    // A call the abort actually stopped is cancelled; one that finished anyway keeps its result.
+    if (signal.aborted && result.metadata?.cancelled === true) {
       store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
       deps.emit({
         type: "tool_result",
@@ -275,7 +317,8 @@ async function runCalls(
       maxBytes: deps.config.config.output?.max_bytes ?? 50_000,
       keep: result.keep ?? "head",
       overflowDir: deps.overflowDir,
-      callId: call.id,
+      // Providers may reuse call ids across steps; the step keeps overflow files apart.
+      callId: `step${step}-${call.id}`,
     });
     if (bounded.truncated) {
       record({
@@ -303,7 +346,5 @@ async function runCalls(
       summary: result.summary,
       ...(result.metadata ? { metadata: result.metadata } : {}),
     });
-  });
-  if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
-  return { denied, ...(stop ? { stop } : {}) };
+  }
 }

@@ -57,7 +57,11 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   if (fromConfig?.api) provider.api = fromConfig.api;
   if (fromConfig?.baseURL) provider.baseURL = fromConfig.baseURL;
   if (fromConfig?.headers) provider.headers = fromConfig.headers;
-  const key = fromConfig?.apiKey || builtin?.keyVariables.map((v) => env[v]).find((v) => v);
+  // A configured key that did not resolve is missing — never replaced by the usual variable,
+  // which may be a different account's key.
+  const key = credentials.present
+    ? fromConfig?.apiKey || builtin?.keyVariables.map((v) => env[v]).find((v) => v)
+    : undefined;
   if (key) provider.apiKey = key;
   const defaultModel = builtin?.defaultModel ?? Object.keys(fromConfig?.models ?? {})[0];
   if (defaultModel) provider.defaultModel = defaultModel;
@@ -83,11 +87,12 @@ function findCredentials(
     return { present: true, source: `${key}${written} (${where})`, needed: true };
   }
   const unresolved = loaded.unresolved.find((u) => u.key === key);
+  if (unresolved) {
+    return { present: false, source: `missing: ${key} ${String(unresolved.raw)}: ${unresolved.reason}`, needed: true };
+  }
   const variables = BUILTIN_PROVIDERS[name]?.keyVariables ?? [];
   const fromEnv = variables.find((v) => env[v]);
   if (fromEnv) return { present: true, source: `environment variable ${fromEnv}`, needed: true };
-  if (unresolved)
-    return { present: false, source: `${key} ${String(unresolved.raw)}: ${unresolved.reason}`, needed: true };
   if (type === "openai-compatible") return { present: false, source: "none needed", needed: false };
   const options = [...variables.map((v) => `environment variable ${v}`), key];
   return { present: false, source: `missing: set ${options.join(" or ")}`, needed: true };

@@ -179,6 +179,26 @@ describe("model.select never falls back silently", () => {
   });
 });
 
+describe("credentials", () => {
+  it("a configured key that does not resolve is missing, even when the usual variable is set", () => {
+    const config = configFrom({
+      model: "anthropic/claude-sonnet-4-5",
+      provider: { anthropic: { apiKey: "{env:WORK_ANTHROPIC_KEY}" } },
+    });
+    assert.throws(
+      () => decideModel({ config, env: { ANTHROPIC_API_KEY: "sk-personal" } }),
+      /has no API key\.\nfix: provider\.anthropic\.apiKey \{env:WORK_ANTHROPIC_KEY\}: environment variable WORK_ANTHROPIC_KEY is not set/,
+    );
+  });
+
+  it("records where the key came from, never the key", () => {
+    const decided = decideModel({ config: configFrom({ model: "openai/gpt-5" }), env: KEYS });
+    const reason = decided.reasons.find((r) => r.rule === "credentials");
+    assert.equal(reason?.detail, "environment variable OPENAI_API_KEY");
+    assert.ok(!JSON.stringify(decided.reasons).includes("sk-openai-secret-2"));
+  });
+});
+
 describe("model.select in the ledger", () => {
   let dir: string;
   let store: SessionStore;

@@ -96,7 +96,7 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
     return {
       holder: chosen.holder,
       answer: chosen.model,
-      reasons: [...reasons, limitsReason(resolution.model)],
+      reasons: [...reasons, credentialsReason(resolution.model), limitsReason(resolution.model)],
       resolved: resolution.model,
     };
   }
@@ -119,7 +119,7 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
         return {
           holder: "code",
           answer: ref,
-          reasons: [...reasons, limitsReason(resolution.model)],
+          reasons: [...reasons, credentialsReason(resolution.model), limitsReason(resolution.model)],
           resolved: resolution.model,
         };
       }
@@ -130,6 +130,11 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
       'fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in bosun.json (see bosun models).\n' +
       chain(reasons),
   );
+}
+
+/** Where the model's key comes from (never the key): part of why this model can run. */
+function credentialsReason(model: ResolvedModel): Reason {
+  return { rule: "credentials", detail: model.provider.credentials.source };
 }
 
 function limitsReason(model: ResolvedModel): Reason {

@@ -1,6 +1,8 @@
 import type { LoadedConfig } from "../config/load.js";
+import { ConfigError } from "../errors.js";
 import type { Answer, Reason } from "../seats/types.js";
 import type { Tool } from "../tools/types.js";
+import { closest } from "../util/closest.js";
 
 export type Effect = "allow" | "ask" | "deny";
 
@@ -32,4 +34,21 @@ export function authorize(call: { name: string; kind: Tool["kind"] }, config: Lo
     answer: effect,
     reasons: [{ rule: "built-in default", detail: `${call.kind} tools: ${effect}`, decisive: true }],
   };
+}
+
+/**
+ * Config `permission` keys must name tools that exist. A misspelt or miscased key would
+ * otherwise be a rule that never matches — a deny that silently does nothing — so it is a
+ * config error naming the file, line and key, with the closest tool name.
+ */
+export function checkRuleNames(config: LoadedConfig, toolNames: readonly string[]): void {
+  for (const key of Object.keys(config.config.permission ?? {})) {
+    if (toolNames.includes(key)) continue;
+    const origin = config.origins.get(`permission.${key}`);
+    const where = origin ? `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}: ` : "";
+    const [suggestion] = closest(key, toolNames, 1);
+    throw new ConfigError(
+      `${where}permission rule for unknown tool "${key}"${suggestion ? ` — did you mean "${suggestion}"?` : ""} (tools: ${toolNames.join(", ")})`,
+    );
+  }
 }

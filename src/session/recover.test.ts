@@ -1,25 +1,31 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
-import { EV } from "../loop/events.js";
+import { BosunError } from "../errors.js";
 import { readDecisions } from "../seats/record.js";
+import { acquireLease, type Lease } from "../store/lease.js";
 import { SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
 import { recoverInterruptedCalls } from "./recover.js";
 
 describe("recoverInterruptedCalls (session.recover)", () => {
   let dir: string;
   let store: SessionStore;
   let session: string;
+  let lease: Lease;
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "bosun-recover-"));
     store = SessionStore.open(join(dir, "bosun.db"));
     session = store.create({ directory: dir }).id;
+    lease = acquireLease(store, session, { heartbeatMs: 0 });
   });
   afterEach(() => {
+    lease.release();
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -33,13 +39,13 @@ describe("recoverInterruptedCalls (session.recover)", () => {
   it("does nothing to a session with no calls", () => {
     store.append(session, EV.user, { text: "hi" });
     const before = store.events(session).length;
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
     assert.equal(store.events(session).length, before);
   });
 
   it("marks a started call with no outcome interrupted and records one decision for it (code)", () => {
     started("c1", 3);
-    assert.deepEqual(recoverInterruptedCalls(store, session), ["c1"]);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["c1"]);
     assert.deepEqual(ofType(EV.callInterrupted), [{ id: "c1", name: "shell" }]);
     const decisions = readDecisions(store, session);
     const decision = expectDecision(decisions, "session.recover", "code", "interrupted");
@@ -69,7 +75,7 @@ describe("recoverInterruptedCalls (session.recover)", () => {
     started("old");
     store.append(session, EV.callInterrupted, { id: "old", name: "shell" });
     const before = store.events(session).length;
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
     assert.equal(store.events(session).length, before);
     assert.deepEqual(readDecisions(store, session), []);
   });
@@ -81,7 +87,7 @@ describe("recoverInterruptedCalls (session.recover)", () => {
     started("c", 2, "write");
     finished("c", "write");
     started("d", 2);
-    assert.deepEqual(recoverInterruptedCalls(store, session), ["b", "d"]);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["b", "d"]);
     assert.deepEqual(ofType(EV.callInterrupted), [
       { id: "b", name: "edit" },
       { id: "d", name: "shell" },
@@ -99,9 +105,9 @@ describe("recoverInterruptedCalls (session.recover)", () => {
   it("adds nothing when run a second time", () => {
     started("c1");
     started("c2");
-    assert.deepEqual(recoverInterruptedCalls(store, session), ["c1", "c2"]);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["c1", "c2"]);
     const after = store.events(session).length;
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
     assert.equal(store.events(session).length, after);
     assert.equal(readDecisions(store, session).length, 2);
   });
@@ -109,7 +115,7 @@ describe("recoverInterruptedCalls (session.recover)", () => {
   it("ignores outcomes of calls that never started (refused or cancelled before running)", () => {
     finished("refused", "read");
     store.append(session, EV.callCancelled, { id: "early", name: "read" });
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
   });
 
   it("finds a call left running under an id an earlier, finished call already used", () => {
@@ -117,10 +123,10 @@ describe("recoverInterruptedCalls (session.recover)", () => {
     started("call_0", 1);
     finished("call_0");
     started("call_0", 2);
-    assert.deepEqual(recoverInterruptedCalls(store, session), ["call_0"]);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["call_0"]);
     const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "interrupted");
     assert.deepEqual(decision.subject, { step: 2, call: "call_0" });
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
   });
 
   it("gives an outcome to the latest unsettled start with its id", () => {
@@ -128,7 +134,7 @@ describe("recoverInterruptedCalls (session.recover)", () => {
     started("call_0", 1, "write");
     started("call_0", 2, "shell");
     finished("call_0");
-    assert.deepEqual(recoverInterruptedCalls(store, session), ["call_0"]);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["call_0"]);
     const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "interrupted");
     assert.deepEqual(decision.subject, { step: 1, call: "call_0" });
     assert.deepEqual(ofType(EV.callInterrupted), [{ id: "call_0", name: "write" }]);
@@ -137,9 +143,77 @@ describe("recoverInterruptedCalls (session.recover)", () => {
   it("touches only the session it is given", () => {
     const other = store.create({ directory: dir }).id;
     store.append(other, EV.callStarted, { id: "x", name: "shell", input: {}, step: 1 });
-    assert.deepEqual(recoverInterruptedCalls(store, session), []);
+    assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
     assert.equal(store.events(other, EV.callInterrupted).length, 0);
-    assert.deepEqual(recoverInterruptedCalls(store, other), ["x"]);
+    const otherLease = acquireLease(store, other, { heartbeatMs: 0 });
+    try {
+      assert.deepEqual(recoverInterruptedCalls(store, other, otherLease), ["x"]);
+    } finally {
+      otherLease.release();
+    }
     assert.equal(store.events(session, EV.callInterrupted).length, 0);
   });
+
+  describe("respects the session lease", () => {
+    const refused = (error: unknown) => {
+      assert.ok(error instanceof BosunError);
+      assert.match(error.message, /does not hold its lease/);
+      return true;
+    };
+
+    it("refuses, marking nothing, when the lease is another run's", () => {
+      started("live");
+      const before = store.events(session).length;
+      lease.release();
+      // Another live run (this very process, as far as the pid check goes) holds it now.
+      const theirs = acquireLease(store, session, { heartbeatMs: 0 });
+      try {
+        assert.throws(() => recoverInterruptedCalls(store, session, lease), refused);
+        assert.equal(store.events(session).length, before);
+        assert.deepEqual(readDecisions(store, session), []);
+      } finally {
+        theirs.release();
+      }
+    });
+
+    it("refuses when nobody holds the lease, or when it is a lease on another session", () => {
+      started("c1");
+      const other = store.create({ directory: dir }).id;
+      const otherLease = acquireLease(store, other, { heartbeatMs: 0 });
+      try {
+        assert.throws(() => recoverInterruptedCalls(store, session, otherLease), refused);
+      } finally {
+        otherLease.release();
+      }
+      lease.release();
+      assert.throws(() => recoverInterruptedCalls(store, session, lease), refused);
+      assert.equal(store.events(session, EV.callInterrupted).length, 0);
+    });
+
+    it("names the dead holder whose lease this run replaced", async () => {
+      started("c1", 2);
+      lease.release();
+      const dead = await exitedPid();
+      store.db
+        .prepare(
+          "INSERT INTO session_leases (session_id, pid, host, process, token, acquired, heartbeat) VALUES (?, ?, ?, NULL, 'old', ?, ?)",
+        )
+        .run(session, dead, hostname(), Date.UTC(2025, 0, 2, 3, 4, 5), Date.now());
+      lease = acquireLease(store, session, { heartbeatMs: 0 });
+      assert.equal(lease.replaced?.pid, dead);
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["c1"]);
+      const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "interrupted");
+      assert.deepEqual(decision.reasons[1], {
+        rule: "previous holder gone",
+        detail: `bosun pid ${dead} on ${hostname()}, holder since 2025-01-02T03:04:05.000Z: not running`,
+      });
+    });
+  });
 });
+
+/** The pid of a process that has come and gone (and been reaped). */
+async function exitedPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+  await new Promise((resolve) => child.on("exit", resolve));
+  return child.pid as number;
+}

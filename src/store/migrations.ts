@@ -24,4 +24,18 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, seq)
   ) WITHOUT ROWID;
   `,
+  // 2: session leases — which run (process) holds a session; at most one at a time. See lease.ts.
+  // `process` is what makes the pid unambiguous where it can be read (Linux: boot, pid namespace,
+  // start time), as JSON; NULL elsewhere.
+  `
+  CREATE TABLE session_leases (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    pid        INTEGER NOT NULL,
+    host       TEXT NOT NULL,
+    process    TEXT,
+    token      TEXT NOT NULL,
+    acquired   INTEGER NOT NULL,
+    heartbeat  INTEGER NOT NULL
+  );
+  `,
 ];

@@ -144,6 +144,52 @@ describe("edit: tolerant tiers", () => {
     assert.equal(contents("a.txt"), "a  \nb\na \nb\n");
   });
 
+  it("refuses replace_all when a tolerant tier would match more places than the exact one", async () => {
+    const result = await editFile("a \nb\na\nb\n", { old_string: "a\nb", new_string: "x", replace_all: true });
+    assert.equal(result.isError, true);
+    assert.equal(
+      result.output,
+      "Not edited: old_string matches 1 place in a.txt exactly but 2 places ignoring trailing whitespace, so replace_all would miss 1. " +
+        "Make those places the same first (their trailing whitespace), or edit them one by one.",
+    );
+    assert.equal(result.summary, "edit a.txt (1 of 2 matches)");
+    assert.equal(contents("a.txt"), "a \nb\na\nb\n");
+  });
+
+  it("counts the most forgiving tier against the exact matches for replace_all", async () => {
+    const result = await editFile("say 'hi'\nsay \u2018hi\u2019\r\nsay 'hi'\n", {
+      old_string: "say 'hi'",
+      new_string: "x",
+      replace_all: true,
+    });
+    assert.equal(result.isError, true);
+    assert.match(
+      result.output,
+      /matches 2 places in a\.txt exactly but 3 places ignoring typographic quotes and dashes, so replace_all would miss 1\./,
+    );
+  });
+
+  it("refuses replace_all when a later tolerant tier would match more places than the first that matched", async () => {
+    const result = await editFile("say 'hi'\r\nx\nsay 'hi'  \r\nx\nsay \u2018hi\u2019\nx\n", {
+      old_string: "say 'hi'\nx",
+      new_string: "y",
+      replace_all: true,
+    });
+    assert.equal(result.isError, true);
+    assert.match(
+      result.output,
+      /matches 1 place in a\.txt ignoring line endings but 3 places ignoring typographic quotes and dashes, so replace_all would miss 2\. Make those places the same first \(their quotes, dashes and whitespace\)/,
+    );
+  });
+
+  it("replaces every exact match with replace_all when no tier matches more", async () => {
+    const result = await editFile("a\r\nb\r\na\r\nb\r\n", { old_string: "a\r\nb", new_string: "x", replace_all: true });
+    assert.equal(result.isError, undefined);
+    assert.equal(result.metadata?.tier, "exact");
+    assert.equal(result.metadata?.replacements, 2);
+    assert.equal(contents("a.txt"), "x\r\nx\r\n");
+  });
+
   it("replaces every tolerant match with replace_all", async () => {
     const result = await editFile("a  \nb\na \nb\n", { old_string: "a\nb", new_string: "x", replace_all: true });
     assert.equal(result.isError, undefined);

@@ -33,6 +33,13 @@ const TIER_NAMES: Record<Exclude<MatchTier, "exact">, string> = {
   typography: "ignoring typographic quotes and dashes",
 };
 
+/** What differs between places that only a tolerant tier matches alike. */
+const TIER_DIFFERENCES: Record<Exclude<MatchTier, "exact">, string> = {
+  "line-endings": "line endings",
+  "trailing-whitespace": "trailing whitespace",
+  typography: "quotes, dashes and whitespace",
+};
+
 /** Diff lines shown in the result before the rest is summarised. */
 const MAX_DIFF_LINES = 60;
 
@@ -84,6 +91,15 @@ export const editTool: Tool<EditInput> = {
         `${found.count} matches`,
       );
     }
+    if (found.kind === "partial") {
+      const how = found.tier === "exact" ? "exactly" : TIER_NAMES[found.tier];
+      return fail(
+        `Not edited: old_string matches ${places(found.count)} in ${shown} ${how} but ${places(found.widerCount)} ${TIER_NAMES[found.wider]}, ` +
+          `so replace_all would miss ${found.widerCount - found.count}. ` +
+          `Make those places the same first (their ${TIER_DIFFERENCES[found.wider]}), or edit them one by one.`,
+        `${found.count} of ${found.widerCount} matches`,
+      );
+    }
     if (found.kind === "none") {
       let message = `old_string was not found in ${shown}. Read the file again and copy the text exactly.`;
       if (found.several) {
@@ -127,31 +143,68 @@ interface Span {
 type Found =
   | { kind: "found"; tier: MatchTier; spans: Span[] }
   | { kind: "ambiguous"; count: number }
+  /** With `all`: `tier` matches `count` places, but the more forgiving `wider` matches more, which replace_all would miss. */
+  | { kind: "partial"; tier: MatchTier; count: number; wider: Exclude<MatchTier, "exact">; widerCount: number }
   | { kind: "none"; several?: { tier: Exclude<MatchTier, "exact">; count: number } };
 
 /**
  * Where `needle` is in `text`: exactly first, then through each tolerant tier in turn. A tier
- * that matches one place (or any number, with `all`) wins; one that matches several without
- * `all` stops the search, since later tiers forgive more and can only match more.
+ * that matches one place wins; one that matches several without `all` stops the search, since
+ * later tiers forgive more and can only match more.
+ *
+ * With `all`, the first tier that matches wins only if no later tier matches more places: replacing
+ * what it matched would silently leave the others, so that is refused ("partial") rather than guessed at.
  */
 export function findMatches(text: string, needle: string, all: boolean): Found {
   const exact = occurrences(text, needle);
-  if (exact.length === 1 || (all && exact.length > 0)) {
-    return { kind: "found", tier: "exact", spans: exact.map((start) => ({ start, end: start + needle.length })) };
-  }
-  if (exact.length > 1) return { kind: "ambiguous", count: exact.length };
+  const exactSpans = exact.map((start) => ({ start, end: start + needle.length }));
+  if (exact.length > 1 && !all) return { kind: "ambiguous", count: exact.length };
+  if (exact.length === 1 && !all) return { kind: "found", tier: "exact", spans: exactSpans };
 
-  for (const [level, tier] of TOLERANT_TIERS.entries()) {
-    const hay = normalize(text, level + 1);
-    const pin = normalize(needle, level + 1).text;
-    if (pin === "") continue;
-    const starts = occurrences(hay.text, pin);
+  const tolerant = TOLERANT_TIERS.map((tier, level) => ({ tier, ...tolerantMatches(text, needle, level + 1) }));
+  if (exact.length > 0) {
+    const more = morePlaces(exact.length, tolerant);
+    if (more) return { kind: "partial", tier: "exact", count: exact.length, ...more };
+    return { kind: "found", tier: "exact", spans: exactSpans };
+  }
+
+  for (const [index, { tier, hay, pin, starts }] of tolerant.entries()) {
     if (starts.length === 0) continue;
     if (starts.length > 1 && !all) return { kind: "none", several: { tier, count: starts.length } };
+    const more = all ? morePlaces(starts.length, tolerant.slice(index + 1)) : undefined;
+    if (more) return { kind: "partial", tier, count: starts.length, ...more };
     const spans = starts.map((s) => ({ start: hay.start[s] ?? 0, end: hay.end[s + pin.length - 1] ?? text.length }));
     return { kind: "found", tier, spans };
   }
   return { kind: "none" };
+}
+
+/** The first of `later` tiers that matches the most places, if that is more than `count`. */
+function morePlaces(
+  count: number,
+  later: { tier: Exclude<MatchTier, "exact">; starts: number[] }[],
+): { wider: Exclude<MatchTier, "exact">; widerCount: number } | undefined {
+  let best: { wider: Exclude<MatchTier, "exact">; widerCount: number } | undefined;
+  for (const { tier, starts } of later) {
+    if (starts.length > (best?.widerCount ?? count)) best = { wider: tier, widerCount: starts.length };
+  }
+  return best;
+}
+
+/** Where `needle` is in `text` when both are normalized to `level`; nowhere when the needle normalizes to nothing. */
+function tolerantMatches(
+  text: string,
+  needle: string,
+  level: number,
+): { hay: Normalized; pin: string; starts: number[] } {
+  const pin = normalize(needle, level).text;
+  if (pin === "") return { hay: { text: "", start: [], end: [] }, pin, starts: [] };
+  const hay = normalize(text, level);
+  return { hay, pin, starts: occurrences(hay.text, pin) };
+}
+
+function places(count: number): string {
+  return `${count} ${count === 1 ? "place" : "places"}`;
 }
 
 /** Start offsets of the non-overlapping occurrences of `needle` in `text`. */

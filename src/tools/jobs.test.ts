@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { dead, pids, tempFolder, waitUntil } from "../../test/support/tools.js";
+import {
+  dead,
+  groupGone,
+  killGroupQuietly,
+  pids,
+  runNodeScript,
+  tempFolder,
+  waitUntil,
+} from "../../test/support/tools.js";
 import { createBackgroundJobs, type ShellJob } from "./jobs.js";
 import type { BackgroundJob, BackgroundJobs } from "./types.js";
 
@@ -18,6 +25,7 @@ async function takeWithin(jobs: BackgroundJobs, count: number, ms: number): Prom
 }
 
 const temp = tempFolder("jobs", "file");
+const jobsUrl = pathToFileURL(join(import.meta.dirname, "jobs.ts")).href;
 
 describe("background jobs", () => {
   it("numbers jobs and reports each finished job once, with output and exit code", async () => {
@@ -97,38 +105,55 @@ describe("background jobs", () => {
   });
 
   it("does not keep Node alive, and kills running jobs when Node exits", async () => {
-    const jobsUrl = pathToFileURL(join(import.meta.dirname, "jobs.ts")).href;
-    const script = `
+    const end = await runNodeScript(
+      `
       import { createBackgroundJobs } from ${JSON.stringify(jobsUrl)};
       const job = createBackgroundJobs().start("sleep 30 & echo $!; wait", ${JSON.stringify(temp.path)});
       const poll = setInterval(() => {
         if (job.output) { clearInterval(poll); process.stdout.write(job.output); }
       }, 10);
-    `;
-    const child = spawn(
-      process.execPath,
-      ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", script],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
+    `,
+      5000,
     );
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      output += chunk;
-    });
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        reject(new Error("node did not exit while a background job was running"));
-      }, 5000);
-      child.on("exit", (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
-    assert.equal(code, 0);
-    const [sleeper] = pids(output);
-    assert.ok(sleeper, output);
+    assert.equal(end.code, 0);
+    const [sleeper] = pids(end.stdout);
+    assert.ok(sleeper, end.stdout);
     assert.ok(await waitUntil(() => dead(sleeper), 2000), "the job was killed at exit");
+  });
+
+  it("kills a job that ignores SIGTERM when Node exits normally", async () => {
+    const end = await runNodeScript(
+      `
+      import { createBackgroundJobs } from ${JSON.stringify(jobsUrl)};
+      const job = createBackgroundJobs().start("trap '' TERM INT; sleep 300 & echo $!; echo $$; wait", ${JSON.stringify(temp.path)});
+      const poll = setInterval(() => {
+        if (job.output.split("\\n").length > 2) { clearInterval(poll); process.stdout.write(job.output); }
+      }, 10);
+    `,
+      5000,
+    );
+    const [sleeper, group] = pids(end.stdout);
+    assert.ok(sleeper && group, end.stdout);
+    try {
+      assert.equal(end.code, 0);
+      assert.ok(await waitUntil(() => groupGone(group), 2000), "the job's process group was killed at exit");
+      assert.ok(dead(sleeper));
+    } finally {
+      killGroupQuietly(group);
+    }
+  });
+
+  it("runs jobs without provider keys in their environment", async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = "sk-withheld";
+    try {
+      const jobs = createBackgroundJobs();
+      const job = jobs.start('echo "[$OPENAI_API_KEY][$BOSUN_AGENT]"', temp.path);
+      await takeWithin(jobs, 1, 2000);
+      assert.equal(job.output, "[][1]\n");
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
   });
 });

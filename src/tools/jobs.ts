@@ -10,7 +10,10 @@ export interface ShellJob extends BackgroundJob {
 
 /**
  * Background shell jobs of one session. Each job runs like the shell tool (`bash -c`, own process
- * group, merged output, the last ~1 MB kept) but does not keep Node alive; `output` is read live.
+ * group, merged output, the tools' environment without withheld secrets) but does not keep Node alive
+ * and keeps only the last ~1 MB of output (a job may run for hours, so nothing is saved to a file; the
+ * output then starts with a line saying how much was dropped); `output` is read live. Jobs still running
+ * when Node exits are killed with SIGKILL (see process.ts).
  */
 export function createBackgroundJobs(): BackgroundJobs {
   let counter = 0;

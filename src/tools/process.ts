@@ -1,10 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, openSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
-/** How long a process group gets between SIGTERM and SIGKILL. */
+/** How long a process group gets between SIGTERM and SIGKILL (timeouts and cancel, while bosun runs). */
 export const KILL_GRACE_MS = 2000;
 /** How much merged output is kept in memory; beyond it only the tail is kept. */
 export const OUTPUT_LIMIT_CHARS = 1_000_000;
+/** Most characters a shell call saves to its output file; a runaway command must not fill the disk. */
+export const SAVED_OUTPUT_LIMIT_CHARS = 100_000_000;
 /** How long to wait for the output pipe to drain once the shell has exited. */
 const DRAIN_MS = 250;
 
@@ -27,33 +32,190 @@ export function groupAlive(pgid: number): boolean {
   return killGroup(pgid, 0);
 }
 
-/** Keeps merged output up to `limit` characters; beyond that, only the most recent `limit`. */
+// ---- Environment -------------------------------------------------------------------------------
+
+/** Provider keys bosun itself reads: never passed to tools. */
+export const PROVIDER_KEY_VARIABLES: readonly string[] = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "GEMINI_API_KEY",
+  "OPENROUTER_API_KEY",
+];
+/** Names that look like credentials: withheld from tools unless allowed below. */
+const SECRET_NAME = /(_API_KEY|_ACCESS_KEY|_SECRET|_TOKEN)$/i;
+/**
+ * Names matching SECRET_NAME that are nonetheless passed to tools. Empty on purpose: every common name
+ * with these endings is a credential (GITHUB_TOKEN, NPM_TOKEN, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+ * CI_JOB_TOKEN, ...), and withholding one by mistake costs a command that fails visibly, while passing
+ * one by mistake puts a secret into the session log and the next model request.
+ */
+const NOT_SECRET: ReadonlySet<string> = new Set<string>();
+/** Further names withheld, set by setWithheldVariables (the variables the config reads). */
+let configWithheld: ReadonlySet<string> = new Set<string>();
+
+/**
+ * Withholds `names` from every process bosun starts from now on, besides the provider keys and
+ * credential-looking names it always withholds. Replaces the names given by the previous call; `[]` clears them.
+ * For the variables the configuration reads through `{env:NAME}` (they may hold keys under any name).
+ */
+export function setWithheldVariables(names: string[]): void {
+  configWithheld = new Set(names);
+}
+
+/** Whether a variable named `name` is kept out of the tools' environment. */
+export function isWithheld(name: string): boolean {
+  if (PROVIDER_KEY_VARIABLES.includes(name) || configWithheld.has(name)) return true;
+  return SECRET_NAME.test(name) && !NOT_SECRET.has(name);
+}
+
+/** The environment of the processes tools start: `env` without withheld variables, with `BOSUN_AGENT=1`. */
+export function toolEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) if (!isWithheld(name)) out[name] = value;
+  out.BOSUN_AGENT = "1";
+  return out;
+}
+
+/** The withheld variables, set in `env`, that `command` names (in order of first mention). */
+export function withheldMentions(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const names = new Set(command.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+  return [...names].filter((name) => env[name] !== undefined && isWithheld(name));
+}
+
+// ---- Output ------------------------------------------------------------------------------------
+
+export interface SaveOutputOptions {
+  /** Most characters written to the file; default SAVED_OUTPUT_LIMIT_CHARS. */
+  maxFileChars?: number;
+}
+
+/**
+ * Keeps merged output up to `limit` characters in memory; beyond that, only the most recent `limit`.
+ * With `save`, output that outgrows the limit is also written, from its first character, to a file
+ * under os.tmpdir() (mode 0600) as it arrives, up to `save.maxFileChars`.
+ */
 export class OutputBuffer {
   private chunks: string[] = [];
   private length = 0;
-  /** Characters dropped from the start because the output outgrew the limit. */
-  dropped = 0;
+  /** Characters appended in all. */
+  total = 0;
+  /** The file the output is saved to, once it outgrew the limit (with `save`). */
+  filePath: string | undefined;
+  /** Why the output could not be saved. */
+  fileError: string | undefined;
+  /** Characters written to the file. */
+  fileChars = 0;
+  private fd: number | undefined;
+  private readonly maxFileChars: number;
 
-  constructor(private readonly limit = OUTPUT_LIMIT_CHARS) {}
+  constructor(
+    private readonly limit = OUTPUT_LIMIT_CHARS,
+    private readonly save?: SaveOutputOptions,
+  ) {
+    this.maxFileChars = save?.maxFileChars ?? SAVED_OUTPUT_LIMIT_CHARS;
+  }
+
+  /** Characters dropped from the start because the output outgrew the limit. */
+  get dropped(): number {
+    return Math.max(0, this.total - this.limit);
+  }
+
+  /** Whether the file holds the whole output (so far). */
+  get complete(): boolean {
+    return this.filePath !== undefined && this.fileError === undefined && this.fileChars === this.total;
+  }
 
   append(chunk: string): void {
     this.chunks.push(chunk);
     this.length += chunk.length;
+    this.total += chunk.length;
+    if (this.save) {
+      if (this.fd !== undefined) this.write(chunk);
+      // Nothing has been dropped yet (that happens only past the limit): the chunks are all the output.
+      else if (this.total > this.limit && this.filePath === undefined && this.fileError === undefined) this.open();
+    }
     if (this.length > this.limit * 2) this.compact();
   }
 
-  /** The kept output, with a first line saying how much was dropped, if any. */
-  text(): string {
+  /** The kept output, without any note. */
+  kept(): string {
     this.compact();
-    const body = this.chunks.join("");
-    return this.dropped > 0 ? `[${this.dropped} earlier characters of output dropped]\n${body}` : body;
+    return this.chunks[0] ?? "";
+  }
+
+  /** The kept output, with a first line saying what was dropped and where it is, if anything was. */
+  text(): string {
+    const body = this.kept();
+    if (this.dropped === 0) return body;
+    if (!this.save) return `[${this.dropped} earlier characters of output dropped]\n${body}`;
+    return `[${this.droppedNote()}]\n${body}`;
+  }
+
+  /** One sentence or two on what the kept output lacks and where it is; undefined when nothing was dropped. */
+  droppedNote(): string | undefined {
+    if (this.dropped === 0) return undefined;
+    const head = `the output is ${this.total} characters; the first ${this.dropped}`;
+    if (!this.save) return `${head} were dropped`;
+    if (this.fileError !== undefined || this.filePath === undefined) {
+      return `${head} are not in this result and could not be saved (${this.fileError ?? "no file"})`;
+    }
+    if (this.complete) return `${head} are not in this result. The full output is in ${this.filePath}`;
+    const lost = this.fileChars < this.dropped ? `; characters ${this.fileChars + 1} to ${this.dropped} are lost` : "";
+    return `${head} are not in this result. Only the first ${this.fileChars} were saved, in ${this.filePath}${lost}`;
+  }
+
+  /** Closes the output file, if any; later output is no longer saved. */
+  close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // nothing to do: the data was written synchronously
+    }
+    this.fd = undefined;
+  }
+
+  private open(): void {
+    const path = join(tmpdir(), `bosun-output-${randomBytes(6).toString("hex")}.txt`);
+    try {
+      this.fd = openSync(path, "wx", 0o600);
+      this.filePath = path;
+    } catch (error) {
+      this.fileError = error instanceof Error ? error.message : String(error);
+      return;
+    }
+    const all = this.chunks.join("");
+    this.chunks = [all];
+    this.write(all);
+  }
+
+  private write(chunk: string): void {
+    if (this.fd === undefined) return;
+    let part = chunk;
+    const room = this.maxFileChars - this.fileChars;
+    if (part.length > room) {
+      part = part.slice(0, room);
+      // Do not split a surrogate pair: a lone half would be written as U+FFFD.
+      const last = part.charCodeAt(part.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) part = part.slice(0, -1);
+    }
+    try {
+      const bytes = Buffer.from(part, "utf8");
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+      this.fileChars += part.length;
+    } catch (error) {
+      this.fileError = error instanceof Error ? error.message : String(error);
+      this.close();
+      return;
+    }
+    if (part.length < chunk.length) this.close();
   }
 
   private compact(): void {
     if (this.chunks.length > 1) this.chunks = [this.chunks.join("")];
     const only = this.chunks[0] ?? "";
     if (only.length > this.limit) {
-      this.dropped += only.length - this.limit;
       this.chunks = [only.slice(only.length - this.limit)];
     }
     this.length = this.chunks[0]?.length ?? 0;
@@ -84,35 +246,51 @@ export interface SpawnShellOptions {
   cwd: string;
   /** When false, the child does not keep Node's event loop alive (background jobs). Default true. */
   keepAlive?: boolean;
+  /** Save output that outgrows the in-memory limit to a file (see OutputBuffer). Default false. */
+  saveOutput?: boolean;
 }
 
-/** Process groups started here and not yet finished: killed if Node exits first. */
+/**
+ * Process groups started here that may still have members: from spawn until the group is seen empty
+ * or has been sent SIGKILL. Whatever is here when Node exits is killed.
+ */
 const live = new Set<number>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
+  // An exit handler cannot wait for a grace period (timers never fire once Node exits), so this is
+  // SIGKILL at once: the only signal a process cannot ignore. It runs on process.exit() and on a
+  // normal end; a process killed by a signal it does not handle runs no handler at all.
   process.once("exit", () => {
-    for (const pgid of live) killGroup(pgid, "SIGTERM");
+    for (const pgid of live) {
+      try {
+        killGroup(pgid, "SIGKILL");
+      } catch {
+        // keep going: the other groups must still die
+      }
+    }
+    live.clear();
   });
 }
 
 /**
  * Runs `bash -c command` in its own process group with stdin closed, stdout and stderr merged at the
- * file-descriptor level (so their order is the order they were written), and `BOSUN_AGENT=1`.
+ * file-descriptor level (so their order is the order they were written), and the tools' environment
+ * (see toolEnvironment: withheld secrets, `BOSUN_AGENT=1`).
  * When the shell exits, any process it left in its group is killed: a call owns its whole group.
  */
 export function spawnShell(command: string, options: SpawnShellOptions): ShellProcess {
   const started = Date.now();
-  const output = new OutputBuffer();
+  const output = new OutputBuffer(OUTPUT_LIMIT_CHARS, options.saveOutput ? {} : undefined);
   let child: ChildProcess;
   // The outer bash redirects stderr into stdout and replaces itself with the bash that runs the
   // command (same pid, same group), so `$0`, line numbers and error messages are those of `bash -c`.
   try {
     child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", command], {
       cwd: options.cwd,
-      env: { ...process.env, BOSUN_AGENT: "1" },
+      env: toolEnvironment(),
       stdio: ["ignore", "pipe", "ignore"],
       detached: true,
     });
@@ -129,11 +307,18 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
 
   const pid = child.pid;
   let killTimer: NodeJS.Timeout | undefined;
+  /** SIGKILL has been sent after the grace period. */
+  let killed = false;
+  let settled = false;
   const terminate = (): void => {
     if (pid === undefined || killTimer) return;
     if (!killGroup(pid, "SIGTERM")) return;
+    // Unref'd: it must not keep bosun alive. If bosun exits first, the exit hook sends SIGKILL instead.
     killTimer = setTimeout(() => {
       if (groupAlive(pid)) killGroup(pid, "SIGKILL");
+      killed = true;
+      // Until the call has settled, settling decides; after it, nothing else will.
+      if (settled) live.delete(pid);
     }, KILL_GRACE_MS);
     killTimer.unref();
   };
@@ -150,7 +335,6 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
   child.stdout?.on("data", (chunk: string) => output.append(chunk));
 
   const finished = new Promise<ProcessEnd>((resolve) => {
-    let settled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let strays = false;
     let drainTimer: NodeJS.Timeout | undefined;
@@ -159,11 +343,14 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
       if (settled) return;
       settled = true;
       if (drainTimer) clearTimeout(drainTimer);
-      if (pid !== undefined) {
+      // Strays that closed the pipe may still be in their grace period: their group stays live (the exit
+      // hook kills it if bosun exits now) until the kill timer has sent SIGKILL.
+      if (pid !== undefined && !(killTimer && !killed && groupAlive(pid))) {
         live.delete(pid);
-        if (killTimer && !groupAlive(pid)) clearTimeout(killTimer);
+        clearTimeout(killTimer);
       }
       child.stdout?.destroy();
+      output.close();
       const end: ProcessEnd = {
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,

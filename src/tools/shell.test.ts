@@ -1,9 +1,21 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { describe, it } from "node:test";
-import { dead, pids, tempFolder, toolContext, waitUntil } from "../../test/support/tools.js";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, it } from "node:test";
+import { pathToFileURL } from "node:url";
+import {
+  dead,
+  groupGone,
+  killGroupQuietly,
+  pids,
+  runNodeScript,
+  tempFolder,
+  toolContext,
+  waitUntil,
+} from "../../test/support/tools.js";
 import { createBackgroundJobs } from "./jobs.js";
+import { OUTPUT_LIMIT_CHARS, OutputBuffer, setWithheldVariables, toolEnvironment } from "./process.js";
 import { shellTool } from "./shell.js";
 
 const temp = tempFolder("shell", "file");
@@ -182,5 +194,192 @@ describe("shell", () => {
     assert.equal(shellTool.schema.safeParse({ command: "ls", extra: 1 }).success, false);
     assert.equal(shellTool.schema.safeParse({ command: "ls", timeout_ms: -1 }).success, false);
     assert.equal(shellTool.schema.safeParse({ command: "ls", timeout_ms: 10, background: false }).success, true);
+  });
+});
+
+describe("shell: processes do not outlive bosun", () => {
+  const processUrl = pathToFileURL(join(import.meta.dirname, "process.ts")).href;
+
+  it("kills a group that ignores SIGTERM when bosun leaves with process.exit", async () => {
+    // Like a second Ctrl-C during a foreground call: run.ts calls process.exit(130) at once.
+    const script = `
+      import { spawnShell } from ${JSON.stringify(processUrl)};
+      const proc = spawnShell("trap '' TERM INT; sleep 300 & echo $!; echo $$; exec sleep 300", { cwd: ${JSON.stringify(temp.path)} });
+      const poll = setInterval(() => {
+        const text = proc.output.text();
+        if (text.split("\\n").length > 2) { clearInterval(poll); process.stdout.write(text); process.exit(130); }
+      }, 10);
+    `;
+    const end = await runNodeScript(script);
+    const [child, group] = pids(end.stdout);
+    assert.ok(child && group, end.stdout);
+    try {
+      assert.equal(end.code, 130);
+      assert.ok(await waitUntil(() => groupGone(group), 2000), "the process group was killed at exit");
+      assert.ok(dead(child));
+    } finally {
+      killGroupQuietly(group);
+    }
+  });
+
+  it("kills strays that closed their output when bosun exits right after the call returns", async () => {
+    // The call settles at once (the pipe closed) while the stray, ignoring SIGTERM, waits for its SIGKILL.
+    const script = `
+      import { spawnShell } from ${JSON.stringify(processUrl)};
+      const proc = spawnShell("trap '' TERM; sleep 300 >/dev/null 2>&1 & echo $$", { cwd: ${JSON.stringify(temp.path)} });
+      const end = await proc.finished;
+      process.stdout.write(proc.output.text() + (end.strays ? "strays\\n" : ""));
+      process.exit(0);
+    `;
+    const end = await runNodeScript(script);
+    const [group] = pids(end.stdout);
+    assert.ok(group, end.stdout);
+    try {
+      assert.equal(end.code, 0);
+      assert.match(end.stdout, /strays/);
+      assert.ok(await waitUntil(() => groupGone(group), 2000), "the stray was killed at exit");
+    } finally {
+      killGroupQuietly(group);
+    }
+  });
+});
+
+describe("shell: environment", () => {
+  const set = (values: Record<string, string>) => Object.assign(process.env, values);
+  const unset = (...names: string[]) => {
+    for (const name of names) delete process.env[name];
+  };
+  const names = [
+    "ANTHROPIC_API_KEY",
+    "OPENROUTER_API_KEY",
+    "BOSUN_TEST_ACCESS_KEY",
+    "BOSUN_TEST_SECRET",
+    "bosun_test_token",
+    "BOSUN_TEST_FROM_CONFIG",
+    "BOSUN_TEST_ORDINARY",
+  ];
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+  afterEach(() => {
+    unset(...names);
+    for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+    setWithheldVariables([]);
+  });
+
+  it("withholds provider keys, secret-looking names and the config's variables; keeps the rest", async () => {
+    set({
+      ANTHROPIC_API_KEY: "sk-ant-withheld",
+      OPENROUTER_API_KEY: "sk-or-withheld",
+      BOSUN_TEST_ACCESS_KEY: "access-withheld",
+      BOSUN_TEST_SECRET: "secret-withheld",
+      bosun_test_token: "token-withheld",
+      BOSUN_TEST_FROM_CONFIG: "config-withheld",
+      BOSUN_TEST_ORDINARY: "ordinary-kept",
+    });
+    setWithheldVariables(["BOSUN_TEST_FROM_CONFIG"]);
+    const result = await shellTool.execute({ command: "env" }, toolContext(temp.path));
+    assert.equal(result.isError, false);
+    assert.doesNotMatch(result.output, /withheld/);
+    for (const name of names.slice(0, -1)) assert.doesNotMatch(result.output, new RegExp(`^${name}=`, "m"));
+    assert.match(result.output, /^BOSUN_TEST_ORDINARY=ordinary-kept$/m);
+    assert.match(result.output, new RegExp(`^HOME=${process.env.HOME}$`, "m"));
+    assert.match(result.output, /^PATH=/m);
+    assert.match(result.output, /^BOSUN_AGENT=1$/m);
+    assert.doesNotMatch(result.output, /note:/, "the command names no withheld variable");
+  });
+
+  it("setWithheldVariables replaces the previous list", () => {
+    set({ BOSUN_TEST_FROM_CONFIG: "v", BOSUN_TEST_ORDINARY: "w" });
+    setWithheldVariables(["BOSUN_TEST_FROM_CONFIG", "BOSUN_TEST_ORDINARY"]);
+    assert.equal(toolEnvironment().BOSUN_TEST_FROM_CONFIG, undefined);
+    setWithheldVariables(["BOSUN_TEST_ORDINARY"]);
+    assert.equal(toolEnvironment().BOSUN_TEST_FROM_CONFIG, "v");
+    assert.equal(toolEnvironment().BOSUN_TEST_ORDINARY, undefined);
+  });
+
+  it("notes a withheld variable the command names", async () => {
+    set({ ANTHROPIC_API_KEY: "sk-ant-withheld", BOSUN_TEST_FROM_CONFIG: "config-withheld" });
+    setWithheldVariables(["BOSUN_TEST_FROM_CONFIG"]);
+    const result = await shellTool.execute(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion, not a template
+      { command: 'echo "[$ANTHROPIC_API_KEY][${BOSUN_TEST_FROM_CONFIG}][$HOME_X]"' },
+      toolContext(temp.path),
+    );
+    assert.equal(
+      result.output,
+      "[][][]\nnote: bosun withholds ANTHROPIC_API_KEY and BOSUN_TEST_FROM_CONFIG from the tools' environment (secrets stay out of the session)\nexit code 0",
+    );
+  });
+
+  it("gives background jobs the same environment and the same note", async () => {
+    set({ ANTHROPIC_API_KEY: "sk-ant-withheld" });
+    const ctx = toolContext(temp.path, { jobs: createBackgroundJobs() });
+    const result = await shellTool.execute({ command: 'env; echo "[$ANTHROPIC_API_KEY]"', background: true }, ctx);
+    assert.match(result.output, /\nnote: bosun withholds ANTHROPIC_API_KEY from the tools' environment/);
+    let reported: ReturnType<typeof ctx.jobs.takeFinished> = [];
+    assert.ok(
+      await waitUntil(() => {
+        reported = ctx.jobs.takeFinished();
+        return reported.length > 0;
+      }, 3000),
+    );
+    const output = reported[0]?.output ?? "";
+    assert.match(output, /^BOSUN_AGENT=1$/m);
+    assert.doesNotMatch(output, /withheld/);
+    assert.match(output, /^\[\]$/m);
+  });
+});
+
+describe("shell: long output", () => {
+  it("saves output longer than the in-memory limit to a file and says where", async () => {
+    const count = 300_000;
+    const expected = `${Array.from({ length: count }, (_, i) => i + 1).join("\n")}\n`;
+    assert.ok(expected.length > OUTPUT_LIMIT_CHARS);
+    const result = await shellTool.execute({ command: `seq 1 ${count}` }, toolContext(temp.path));
+    const path = result.metadata?.fullOutputPath;
+    assert.equal(typeof path, "string");
+    try {
+      assert.equal(dirname(path as string), tmpdir());
+      assert.equal(readFileSync(path as string, "utf8"), expected, "the file holds the whole output");
+      assert.equal(result.metadata?.outputChars, expected.length);
+      assert.equal(result.metadata?.droppedChars, expected.length - OUTPUT_LIMIT_CHARS);
+      assert.equal(result.isError, false);
+      const dropped = expected.length - OUTPUT_LIMIT_CHARS;
+      assert.ok(
+        result.output.endsWith(
+          `\n${count}\nnote: the output is ${expected.length} characters; the first ${dropped} are not in this result. The full output is in ${path}\nexit code 0`,
+        ),
+        result.output.slice(-300),
+      );
+      const body = result.output.slice(0, result.output.indexOf("\nnote: the output is") + 1);
+      assert.equal(body, expected.slice(dropped), "the result keeps the last OUTPUT_LIMIT_CHARS characters");
+    } finally {
+      if (typeof path === "string") rmSync(path, { force: true });
+    }
+  });
+
+  it("does not claim the file is the full output when saving stopped at its cap", () => {
+    const buffer = new OutputBuffer(10, { maxFileChars: 25 });
+    try {
+      for (let i = 0; i < 10; i++) buffer.append("abcdefgh\n".replace("a", String(i))); // 90 characters
+      buffer.close();
+      const path = buffer.filePath;
+      assert.ok(path);
+      assert.equal(readFileSync(path, "utf8"), "0bcdefgh\n1bcdefgh\n2bcdefg");
+      assert.equal(buffer.kept(), "\n9bcdefgh\n");
+      assert.equal(
+        buffer.droppedNote(),
+        `the output is 90 characters; the first 80 are not in this result. Only the first 25 were saved, in ${path}; characters 26 to 80 are lost`,
+      );
+      assert.equal(buffer.complete, false);
+    } finally {
+      if (buffer.filePath) rmSync(buffer.filePath, { force: true });
+    }
+  });
+
+  it("keeps only the tail in memory, without a file, when not asked to save", () => {
+    const buffer = new OutputBuffer(4);
+    buffer.append("abcdefgh");
+    assert.equal(buffer.filePath, undefined);
+    assert.equal(buffer.text(), "[4 earlier characters of output dropped]\nefgh");
   });
 });

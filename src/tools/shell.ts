@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { spawnShell } from "./process.js";
+import { spawnShell, withheldMentions } from "./process.js";
 import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
@@ -19,11 +19,13 @@ export const shellTool: Tool<ShellInput> = {
   kind: "shell",
   async execute(input, ctx): Promise<ToolResult> {
     const label = `shell \`${shorten(input.command)}\``;
+    const withheld = withheldNote(input.command);
 
     if (input.background) {
       const job = ctx.jobs.start(input.command, ctx.cwd);
       const notes = [`Started background job ${job.id}. Its completion will be reported in a later step.`];
       if (input.timeout_ms !== undefined) notes.push("timeout_ms does not apply to background jobs.");
+      if (withheld) notes.push(`note: ${withheld}`);
       return { output: notes.join("\n"), summary: `${label} → background ${job.id}`, metadata: { jobId: job.id } };
     }
 
@@ -43,7 +45,7 @@ export const shellTool: Tool<ShellInput> = {
       };
     }
 
-    const proc = spawnShell(input.command, { cwd: ctx.cwd });
+    const proc = spawnShell(input.command, { cwd: ctx.cwd, saveOutput: true });
     let timedOut = false;
     let cancelled = false;
     const timer = setTimeout(() => {
@@ -59,13 +61,21 @@ export const shellTool: Tool<ShellInput> = {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);
 
-    const metadata = {
+    const metadata: Record<string, unknown> = {
       exitCode: end.exitCode,
       signal: end.signal,
       timedOut,
       cancelled,
       durationMs: end.durationMs,
     };
+    const output = proc.output;
+    if (output.dropped > 0) {
+      // The result holds only the last OUTPUT_LIMIT_CHARS characters: say how much there was and where it all is.
+      metadata.outputChars = output.total;
+      metadata.droppedChars = output.dropped;
+      if (output.complete) metadata.fullOutputPath = output.filePath;
+      else if (output.filePath !== undefined) metadata.partialOutputPath = output.filePath;
+    }
     const seconds = formatSeconds(end.durationMs);
 
     if (end.error !== undefined) {
@@ -91,7 +101,12 @@ export const shellTool: Tool<ShellInput> = {
       notes.push("processes the command left running were killed; use background for long-running processes");
     }
 
-    let text = proc.output.text();
+    const dropped = output.droppedNote();
+    if (dropped !== undefined) notes.push(dropped);
+    if (withheld) notes.push(withheld);
+
+    // Notes go at the end, which is the end the loop keeps when it bounds shell output.
+    let text = output.kept();
     if (text === "") text = "(no output)\n";
     else if (!text.endsWith("\n")) text += "\n";
     const tail = [...notes.map((note) => `note: ${note}`), status].join("\n");
@@ -105,6 +120,14 @@ export const shellTool: Tool<ShellInput> = {
     };
   },
 };
+
+/** A note when `command` names variables bosun keeps out of the tools' environment; else undefined. */
+function withheldNote(command: string): string | undefined {
+  const names = withheldMentions(command);
+  if (names.length === 0) return undefined;
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `bosun withholds ${list} from the tools' environment (secrets stay out of the session)`;
+}
 
 /** First line of a command, whitespace collapsed, at most ~60 characters. */
 function shorten(command: string, max = 60): string {

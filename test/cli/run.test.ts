@@ -501,6 +501,99 @@ describe("bosun run: crashes and cancellation", () => {
   });
 });
 
+describe("bosun run: review fixes", () => {
+  it("lands every edit of one file made in one response", async () => {
+    const edit = (id: string, from: string, to: string) => ({
+      id,
+      name: "edit",
+      arguments: { path: "a.txt", old_string: from, new_string: to },
+    });
+    const s = await startScenario({
+      rules: [
+        { match: { request: 1 }, reply: { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] } },
+        {
+          match: { request: 2 },
+          reply: { toolCalls: [edit("e1", "one", "1"), edit("e2", "two", "2"), edit("e3", "three", "3")] },
+        },
+        done,
+      ],
+    });
+    try {
+      s.ws.write("a.txt", "one\ntwo\nthree\n");
+      const result = await s.run(["run", "--auto", "number them"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(readFileSync(join(s.ws.dir, "a.txt"), "utf8"), "1\n2\n3\n");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses a permission rule for a tool that does not exist (exit 2, file and suggestion)", async () => {
+    const s = await startScenario({ rules: [done] }, { config: { permission: { Shell: "deny" } } });
+    try {
+      const result = await s.run(["run", "--auto", "go"]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /bosun\.json:\d+: permission rule for unknown tool "Shell" — did you mean "shell"\?/);
+      assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("stops a model repeating a broken call", async () => {
+    const s = await startScenario({ rules: [{ reply: { toolCalls: [{ name: "read", arguments: '{"path": ' }] } }] });
+    try {
+      const result = await s.run(["run", "go"]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(s.server.requests.length, 3);
+      expectDecision(s.latest().decisions, "call.repeat", "code", "stop");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("reports setup decisions and usage errors as JSON events too", async () => {
+    const s = await startScenario({ rules: [done] });
+    try {
+      const ok = s.events(await s.run(["run", "--format", "json", "go"]));
+      const seats = ok.filter((e) => e.type === "decision").map((e) => e.seat);
+      assert.deepEqual(seats.slice(0, 4), ["session.target", "config.load", "agent.select", "model.select"]);
+      const bad = await s.run(["run", "--format", "json", "-m", "nope/x", "go"]);
+      assert.equal(bad.code, 2);
+      const events = s.events(bad);
+      assert.equal(events[0]?.type, "error");
+      assert.match(String(events[0]?.message), /unknown provider "nope"/);
+      assert.deepEqual(events[1], { type: "done", status: "error", exitCode: 2 });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("leaves no session behind when the model cannot be used", async () => {
+    const s = await startScenario({ rules: [done] });
+    try {
+      assert.equal((await s.run(["run", "-m", "nope/x", "go"])).code, 2);
+      assert.equal((await s.run(["run", "--agent", "ghost", "go"])).code, 2);
+      const listed = await s.run(["sessions", "--json"]);
+      assert.deepEqual(JSON.parse(listed.stdout), []);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses to attach a binary file", async () => {
+    const s = await startScenario({ rules: [done] });
+    try {
+      s.ws.write("blob.bin", "\u0000\u0001\u0002binary");
+      const result = await s.run(["run", "-f", "blob.bin", "go"]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /cannot attach blob\.bin/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("bosun run: usage errors", () => {
   it("exits 2 on a missing message, a bad flag value, an unknown agent, or an unusable model", async () => {
     const s = await startScenario({ rules: [done] });

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, afterEach, before, beforeEach } from "node:test";
@@ -123,4 +133,74 @@ export function pids(output: string): number[] {
     .split("\n")
     .filter((line) => /^\d+$/.test(line))
     .map(Number);
+}
+
+/**
+ * True once no live process is left in process group `pgid` (zombies waiting for a reaper that is not
+ * us count as gone). Reads /proc where it exists; elsewhere asks the kernel, which counts zombies.
+ */
+export function groupGone(pgid: number): boolean {
+  if (existsSync("/proc/self")) {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // exited while we looked
+      }
+      // After "pid (comm) ": state, ppid, pgrp, ...
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === pgid && state !== "Z") return false;
+    }
+    return true;
+  }
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Sends SIGKILL to process group `pgid` if it still exists: cleanup after a test that may have failed. */
+export function killGroupQuietly(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+export interface NodeScriptEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+}
+
+/**
+ * Runs `script` (an ES module, TypeScript allowed through tsx) in a separate Node process, as bosun
+ * itself would run, and resolves once it exits; rejects (after killing it) if it runs longer than `ms`.
+ * Import project modules by file URL: `pathToFileURL(join(import.meta.dirname, "x.ts")).href`.
+ */
+export function runNodeScript(script: string, ms = 10_000): Promise<NodeScriptEnd> {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the node script did not exit within ${ms} ms; its output: ${stdout}`));
+    }, ms);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      // Let the pipe drain: "exit" can come before the last output.
+      child.stdout.once("close", () => resolve({ code, signal, stdout }));
+      if (child.stdout.closed) resolve({ code, signal, stdout });
+    });
+  });
 }

@@ -1,20 +1,26 @@
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { decideAgent } from "../../agents/select.js";
-import { type FlagValue, loadConfig } from "../../config/load.js";
+import { type FlagValue, type LoadedConfig, loadConfig } from "../../config/load.js";
 import { dataDir } from "../../config/paths.js";
 import { systemPrompt } from "../../context/system-prompt.js";
-import { UsageError } from "../../errors.js";
-import { runTurn, type TurnOutcome } from "../../loop/turn.js";
-import { recordDecision } from "../../seats/record.js";
+import { BosunError, UsageError } from "../../errors.js";
+import type { TurnOutcome } from "../../loop/turn.js";
+import type { ResolvedModel } from "../../model/resolve.js";
+import { checkRuleNames } from "../../permission/authorize.js";
+import { readDecisions, recordDecision } from "../../seats/record.js";
 import { selectSessionModel } from "../../session/model.js";
 import { openSession } from "../../session/open.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
+import { acquireLease, type Lease } from "../../store/lease.js";
+import type { SessionInfo } from "../../store/session-store.js";
 import { SessionStore } from "../../store/session-store.js";
 import { createFileTracker, type Seen } from "../../tools/file-tracker.js";
 import { createBackgroundJobs } from "../../tools/jobs.js";
+import { setWithheldVariables } from "../../tools/process.js";
 import { builtinTools } from "../../tools/registry.js";
-import { jsonPrinter, textPrinter } from "../run-output.js";
+import { readAttachments } from "../attachments.js";
+import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 export interface RunOptions {
   model?: string;
@@ -44,45 +50,47 @@ export function exitCodeOf(outcome: TurnOutcome): number {
   }
 }
 
-/** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
-function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]> {
-  const latest = new Map<string, Seen>();
-  for (const event of store.events(sessionId, "file.seen")) {
-    const { path, gone, ...seen } = event.data as Seen & { path: string; gone?: boolean };
-    if (gone) latest.delete(path);
-    else latest.set(path, seen);
-  }
-  return [...latest];
-}
-
+/** `bosun run`: a usage or config error is still reported as JSON events in --format json. */
 export async function run(words: string[], options: RunOptions): Promise<void> {
   const format = options.format ?? "text";
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not "${format}"`);
+  const printer = format === "json" ? jsonPrinter() : textPrinter();
+  try {
+    await runWith(printer, words, options);
+  } catch (error) {
+    if (format === "json" && error instanceof BosunError) {
+      printer.event({ type: "error", message: error.message });
+      process.stdout.write(`${JSON.stringify({ type: "done", status: "error", exitCode: error.exitCode })}\n`);
+    }
+    throw error;
+  }
+}
+
+async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {
   const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
   const text = words.length > 0 ? words.join(" ") : process.stdin.isTTY ? "" : readFileSync(0, "utf8").trim();
-  if (text === "")
+  if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
+  }
   const cwd = process.cwd();
-  const files = (options.file ?? []).map((path) => {
-    try {
-      return { path, content: readFileSync(resolve(cwd, path), "utf8") };
-    } catch (error) {
-      throw new UsageError(
-        `cannot attach ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
-  });
-
+  const files = await readAttachments(options.file ?? [], cwd);
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: maxSteps }] : []),
   ];
   const config = loadConfig({ cwd, flags });
+  const tools = builtinTools();
+  checkRuleNames(
+    config,
+    tools.map((t) => t.name),
+  );
+
+  // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
+  setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(config)]);
   const store = SessionStore.open();
-  const printer = format === "json" ? jsonPrinter() : textPrinter();
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -94,26 +102,18 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   const jobs = createBackgroundJobs();
+  let lease: Lease | undefined;
   try {
-    const session = openSession(store, {
-      directory: cwd,
-      flags: {
-        ...(options.session !== undefined ? { session: options.session } : {}),
-        ...(options.continue ? { continue: true } : {}),
-        ...(options.fork ? { fork: true } : {}),
-      },
-      config,
-      title: options.title ?? text.split("\n")[0]?.slice(0, 60) ?? "",
-    });
-    recoverInterruptedCalls(store, session.id);
-    const agentChoice = decideAgent(options.agent, config);
-    const { agent, ...agentDecision } = agentChoice;
-    recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
-    const model = selectSessionModel(store, session, {
-      config,
-      agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
-    });
+    const started = new Date().toISOString();
+    const { session, model, prompt, ...held } = setUp(store, config, cwd, text, options, controller);
+    lease = held.lease;
+    // What was decided before the first step, for --format json (a fork's copied decisions excluded).
+    for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) {
+      printer.event({ type: "decision", decision });
+    }
+    const { runTurn } = await import("../../loop/turn.js");
     const outcome = await runTurn(
       { text, ...(files.length > 0 ? { files } : {}) },
       {
@@ -121,10 +121,9 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
         session,
         config,
         model,
-        tools: builtinTools(),
+        tools,
         system:
-          agent.prompt ??
-          systemPrompt({ cwd, date: new Date().toISOString().slice(0, 10), platform: process.platform }),
+          prompt ?? systemPrompt({ cwd, date: new Date().toISOString().slice(0, 10), platform: process.platform }),
         auto: options.auto ?? false,
         maxSteps: config.config.max_steps ?? 100,
         signal: controller.signal,
@@ -151,8 +150,74 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
     process.exitCode = exitCode;
   } finally {
     jobs.killAll();
+    lease?.release();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    process.off("SIGHUP", onSignal);
     store.close();
   }
+}
+
+/**
+ * Everything decided before the first step — session, its lease, recovery, agent, model — in
+ * one transaction: a model or agent that cannot be used leaves no empty session behind, and a
+ * session another live run holds is refused before anything is written to it.
+ */
+function setUp(
+  store: SessionStore,
+  config: LoadedConfig,
+  cwd: string,
+  text: string,
+  options: RunOptions,
+  controller: AbortController,
+): { session: SessionInfo; lease: Lease; model: ResolvedModel; prompt?: string } {
+  return store.atomically(() => {
+    const session = openSession(store, {
+      directory: cwd,
+      flags: {
+        ...(options.session !== undefined ? { session: options.session } : {}),
+        ...(options.continue ? { continue: true } : {}),
+        ...(options.fork ? { fork: true } : {}),
+      },
+      config,
+      title: options.title ?? text.split("\n")[0]?.slice(0, 60) ?? "",
+    });
+    const lease = acquireLease(store, session.id, {
+      onLost: () => controller.abort(new Error("another run took over this session")),
+    });
+    try {
+      recoverInterruptedCalls(store, session.id, lease);
+      const { agent, ...agentDecision } = decideAgent(options.agent, config);
+      recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
+      const model = selectSessionModel(store, session, {
+        config,
+        agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
+      });
+      return { session, lease, model, ...(agent.prompt ? { prompt: agent.prompt } : {}) };
+    } catch (error) {
+      // Stops its heartbeat; the row itself goes with the rolled-back transaction.
+      lease.release();
+      throw error;
+    }
+  });
+}
+
+/** Environment variables the config's `{env:NAME}` references read (resolved or not). */
+function referencedVariables(config: LoadedConfig): string[] {
+  const names = new Set<string>();
+  for (const ref of [...config.references, ...config.unresolved]) {
+    for (const match of JSON.stringify(ref.raw).matchAll(/\{env:\s*([^}\s]+)\s*\}/g)) names.add(match[1] as string);
+  }
+  return [...names];
+}
+
+/** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
+function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]> {
+  const latest = new Map<string, Seen>();
+  for (const event of store.events(sessionId, "file.seen")) {
+    const { path, gone, ...seen } = event.data as Seen & { path: string; gone?: boolean };
+    if (gone) latest.delete(path);
+    else latest.set(path, seen);
+  }
+  return [...latest];
 }

@@ -19,8 +19,10 @@ import { parseScript, type Reply, type Script } from "./script.js";
  * The scripted model server: a real HTTP server on 127.0.0.1 that answers the OpenAI Chat
  * Completions, Anthropic Messages and OpenAI Responses protocols from a script. It records
  * every request and fails loudly: a request no rule answers, or a scripted call to a tool the
- * request did not advertise, gets HTTP 500 and a line in `failures`.
+ * request did not advertise, gets HTTP 400 and a line in `failures`. 400, not 500: clients do
+ * not retry it, so a script mismatch fails at once instead of after a round of backoff.
  */
+const SCRIPT_FAILURE_STATUS = 400;
 
 export interface RecordedRequest {
   /** 1-based, in arrival order; what `match.request` compares against. */
@@ -146,7 +148,7 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
         record,
         res,
         route.encoder,
-        500,
+        SCRIPT_FAILURE_STATUS,
         `${where}: no rule matches. Last message — ${lastText}. Rules that can still answer: ${book.remaining()}`,
       );
       return;
@@ -166,7 +168,7 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
         record,
         res,
         route.encoder,
-        500,
+        SCRIPT_FAILURE_STATUS,
         `${where}: rule ${pick.rule} reply ${pick.reply} calls ${names}, but the request advertised ${offered}`,
       );
       return;

@@ -350,7 +350,7 @@ for (const protocol of PROTOCOLS) {
         const result = await stream(protocol, server.baseURL, "unexpected question");
         const error = result.errors[0];
         assert.ok(APICallError.isInstance(error));
-        assert.equal(error.statusCode, 500);
+        assert.equal(error.statusCode, 400);
         assert.match(error.message, /request 1 .*no rule matches.*unexpected question/);
         assert.equal(server.failures.length, 1);
         assert.match(server.failures[0] ?? "", /request 1 .*user: unexpected question/);
@@ -366,7 +366,7 @@ for (const protocol of PROTOCOLS) {
       });
       try {
         const result = await stream(protocol, server.baseURL, "hello");
-        assert.equal((result.errors[0] as APICallError | undefined)?.statusCode, 500);
+        assert.equal((result.errors[0] as APICallError | undefined)?.statusCode, 400);
         assert.equal(server.failures.length, 1);
         assert.match(server.failures[0] ?? "", /"delete_everything".*advertised read_file, weather/);
       } finally {

@@ -1,0 +1,38 @@
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import { binaryReason } from "../tools/read.js";
+
+/** Largest file `-f` attaches whole; a bigger one is better read by the agent with `read`. */
+export const ATTACH_MAX_BYTES = 256 * 1024;
+
+/** Reads `-f` attachments: text files only, bounded in size; anything else is a usage error. */
+export async function readAttachments(
+  paths: readonly string[],
+  cwd: string,
+): Promise<Array<{ path: string; content: string }>> {
+  const files: Array<{ path: string; content: string }> = [];
+  for (const path of paths) {
+    const full = resolve(cwd, path);
+    let size: number;
+    try {
+      const stat = statSync(full);
+      if (!stat.isFile()) throw new UsageError(`cannot attach ${path}: not a file`);
+      size = stat.size;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(
+        `cannot attach ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    if (size > ATTACH_MAX_BYTES) {
+      throw new UsageError(
+        `cannot attach ${path}: ${size} bytes is over ${ATTACH_MAX_BYTES}; ask the agent to read it instead`,
+      );
+    }
+    const binary = await binaryReason(full);
+    if (binary) throw new UsageError(`cannot attach ${path}: ${binary}`);
+    files.push({ path, content: readFileSync(full, "utf8") });
+  }
+  return files;
+}
