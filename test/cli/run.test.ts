@@ -468,6 +468,54 @@ describe("bosun run: crashes and cancellation", () => {
     }
   });
 
+  it("a second Ctrl-C exits at once and still kills the tool's processes; the session stays usable", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: {
+            toolCalls: [
+              {
+                id: "stubborn",
+                name: "shell",
+                arguments: { command: "trap '' TERM INT; echo $$ > pid.txt; sleep 30" },
+              },
+            ],
+          },
+        },
+        { match: { lastMessage: "again" }, reply: { text: "Here." } },
+      ],
+    });
+    try {
+      const { child, result } = s.spawn(["run", "--auto", "be stubborn"]);
+      const pid = await waitFor(() => {
+        const text = existsSync(join(s.ws.dir, "pid.txt"))
+          ? readFileSync(join(s.ws.dir, "pid.txt"), "utf8").trim()
+          : "";
+        return text ? Number(text) : undefined;
+      });
+      child.kill("SIGINT");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = Date.now();
+      child.kill("SIGINT");
+      const ended = await result;
+      assert.equal(ended.code, 130);
+      assert.ok(Date.now() - started < 1500, "the second Ctrl-C does not wait for the tool");
+      await waitFor(() => {
+        try {
+          process.kill(-pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      }, 3000);
+      const again = await s.run(["run", "-c", "again"]);
+      assert.equal(again.code, 0, again.stderr);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("Ctrl-C cancels the running tool, records it, and leaves the session resumable", async () => {
     const s = await startScenario({
       rules: [

@@ -1,4 +1,5 @@
 import { UsageError } from "../../errors.js";
+import { leaseHolder } from "../../store/lease.js";
 import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo } from "../../store/session-store.js";
 import { formatTable } from "../../util/table.js";
@@ -91,6 +92,11 @@ export function deleteSession(ref: string, options: { yes?: boolean } = {}): voi
         throw new UsageError(
           `"${ref.trim()}" is ${how} session ${describe(session)}; nothing deleted: give the full id, or add --yes to delete it`,
         );
+      }
+      // A session a live run holds is not pulled from under it.
+      const holder = leaseHolder(store, session.id);
+      if (holder?.alive) {
+        throw new UsageError(`session ${describe(session)} is in use by bosun pid ${holder.pid}; nothing deleted`);
       }
       store.delete(session.id);
       return session;
