@@ -1,0 +1,532 @@
+/**
+ * Shell analysis for the authority layer: what a shell command line would do, as requests.
+ *
+ * Every simple command in the line is its own `shell:` request, wherever it hides (lists, pipes,
+ * subshells, `$(...)`, backticks, `<(...)`, loop and `if` bodies, function bodies, `bash -c`
+ * strings, `eval`, `xargs`, `find -exec`, `sudo`/`timeout`/`nohup`/... wrappers). Redirections and
+ * `tee` into files add `edit:` requests; `cd` out of the workspace and path arguments that leave it
+ * add `external_directory:` requests. A line that does not parse cleanly is not analyzed at all
+ * (`parsed: false`): the caller asks, never allows.
+ *
+ * The analysis is lexical: it does not touch the file system. Symlinks are resolved by the caller
+ * when it matches rules against the returned paths.
+ */
+import { homedir } from "node:os";
+import path from "node:path";
+import type { Parser } from "web-tree-sitter";
+import { harmlessVariable, inspectCommand, isHarmlessDevice, type Nested } from "./commands.js";
+import {
+  type Assignment,
+  loadParser,
+  parseShell,
+  type Redirect,
+  ShellParseError,
+  type Stmt,
+  type Word,
+} from "./parse.js";
+
+export { classifyCommand } from "./commands.js";
+
+export interface ShellRequest {
+  action: "shell" | "edit" | "external_directory";
+  resource: string;
+  /** for shell: the simple command's classification */
+  readOnly?: boolean;
+}
+
+export interface ShellAnalysis {
+  parsed: boolean;
+  /** why not, when parsed is false */
+  problem?: string;
+  requests: ShellRequest[];
+}
+
+/** How many commands may run inside each other (`bash -c` strings, `eval`, wrappers like `sudo`). */
+export const MAX_NESTING = 12;
+
+/** A possible working directory; null when it cannot be known (`cd "$X"`, `popd`). */
+type Cwd = string | null;
+
+interface State {
+  parser: Parser;
+  workspace: string;
+  home: string;
+  out: ShellRequest[];
+  /** Wrappers waiting to learn whether everything they run is read-only. */
+  sinks: { readOnly: boolean }[];
+}
+
+/** Possible working directories after a statement succeeds (`ok`) or fails (`fail`). */
+interface Flow {
+  ok: Cwd[];
+  fail: Cwd[];
+}
+
+export async function analyzeShell(
+  command: string,
+  context: { cwd: string; workspace: string },
+): Promise<ShellAnalysis> {
+  if (command.trim() === "") return { parsed: false, problem: "empty command", requests: [] };
+  let parser: Parser;
+  try {
+    parser = await loadParser();
+  } catch (error) {
+    return { parsed: false, problem: `shell parser unavailable: ${(error as Error).message}`, requests: [] };
+  }
+  const workspace = path.resolve(context.workspace);
+  const cwd = path.resolve(workspace, context.cwd);
+  try {
+    const script = parseShell(parser, command);
+    const state: State = { parser, workspace, home: path.resolve(homedir()), out: [], sinks: [] };
+    run(state, script, [cwd], 0);
+    return { parsed: true, requests: dedupe(state.out) };
+  } catch (error) {
+    if (error instanceof ShellParseError) return { parsed: false, problem: error.message, requests: [] };
+    throw error;
+  }
+}
+
+function dedupe(requests: ShellRequest[]): ShellRequest[] {
+  const seen = new Set<string>();
+  const out: ShellRequest[] = [];
+  for (const r of requests) {
+    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(r);
+  }
+  return out;
+}
+
+function union(...lists: Cwd[][]): Cwd[] {
+  return [...new Set(lists.flat())];
+}
+
+function same(cwds: Cwd[]): Flow {
+  return { ok: cwds, fail: cwds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+function run(state: State, stmt: Stmt, cwds: Cwd[], depth: number): Flow {
+  switch (stmt.kind) {
+    case "simple":
+      return simple(state, stmt, cwds, depth);
+    case "seq": {
+      let cur = cwds;
+      let last: Flow = same(cwds);
+      for (const item of stmt.items) {
+        last = run(state, item, cur, depth);
+        cur = union(last.ok, last.fail);
+      }
+      return last;
+    }
+    case "and": {
+      const left = run(state, stmt.left, cwds, depth);
+      const right = run(state, stmt.right, left.ok, depth);
+      return { ok: right.ok, fail: union(left.fail, right.fail) };
+    }
+    case "or": {
+      const left = run(state, stmt.left, cwds, depth);
+      const right = run(state, stmt.right, left.fail, depth);
+      return { ok: union(left.ok, right.ok), fail: right.fail };
+    }
+    case "pipeline":
+      for (const item of stmt.items) run(state, item, cwds, depth);
+      return same(cwds);
+    case "subshell":
+      run(state, stmt.body, cwds, depth);
+      return same(cwds);
+    case "not": {
+      const inner = run(state, stmt.body, cwds, depth);
+      return { ok: inner.fail, fail: inner.ok };
+    }
+    case "redirected": {
+      const flow = run(state, stmt.body, cwds, depth);
+      for (const r of stmt.redirects) redirect(state, r, cwds, depth);
+      return flow;
+    }
+    case "if": {
+      let cur = cwds;
+      const ends: Cwd[][] = [];
+      for (const clause of stmt.clauses) {
+        const cond = run(state, clause.cond, cur, depth);
+        const body = run(state, clause.body, cond.ok, depth);
+        ends.push(body.ok, body.fail);
+        cur = cond.fail;
+      }
+      if (stmt.otherwise) {
+        const other = run(state, stmt.otherwise, cur, depth);
+        ends.push(other.ok, other.fail);
+      } else {
+        ends.push(cur);
+      }
+      return same(union(...ends));
+    }
+    case "loop": {
+      // The head runs, then the body zero or more times. A body that changes directory is run
+      // again from every directory seen, with an unknown one added: later paths may be anywhere.
+      const once = (from: Cwd[]): Cwd[] => {
+        const head = run(state, stmt.head, from, depth);
+        const body = run(state, stmt.body, union(head.ok, head.fail), depth);
+        return union(from, head.ok, head.fail, body.ok, body.fail);
+      };
+      const first = once(cwds);
+      if (first.length === cwds.length) return same(first);
+      return same(once(union(first, [null])));
+    }
+    case "case": {
+      run(state, stmt.subject, cwds, depth);
+      const ends: Cwd[][] = [cwds];
+      for (const item of stmt.items) {
+        const flow = run(state, item, cwds, depth);
+        ends.push(flow.ok, flow.fail);
+      }
+      return same(union(...ends));
+    }
+    case "function":
+      // Analyzed where it is defined: it may be called later in the line.
+      run(state, stmt.body, cwds, depth);
+      return same(cwds);
+    case "eval":
+      for (const sub of stmt.subs) run(state, sub, cwds, depth);
+      return same(cwds);
+  }
+}
+
+function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd[], depth: number): Flow {
+  let flow = same(cwds);
+  if (stmt.words.length > 0) {
+    flow = command(state, stmt.assigns, stmt.words, cwds, depth);
+  } else if (stmt.assigns.length > 0) {
+    const readOnly = stmt.assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
+    emitShell(state, stmt.assigns.map((a) => a.text).join(" "), readOnly);
+  }
+  for (const a of stmt.assigns) for (const sub of a.value?.subs ?? []) run(state, sub, cwds, depth);
+  for (const w of stmt.words) for (const sub of w.subs) run(state, sub, cwds, depth);
+  for (const r of stmt.redirects) redirect(state, r, cwds, depth);
+  pathArguments(state, stmt.words, cwds);
+  return flow;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+/** A word the shell may turn into an option or into several words: its value is not to be trusted. */
+function risky(word: Word): boolean {
+  if (word.splits) return true;
+  if (word.value !== null || word.notOption) return false;
+  return word.prefix.length === 0 || word.prefix.startsWith("-");
+}
+
+function emitShell(state: State, resource: string, readOnly: boolean): ShellRequest {
+  const request: ShellRequest = { action: "shell", resource, readOnly };
+  state.out.push(request);
+  for (const sink of state.sinks) sink.readOnly &&= readOnly;
+  return request;
+}
+
+/** Words that are shell syntax where a command name should be: a misread construct, never a program. */
+const RESERVED_WORDS = new Set([
+  "{",
+  "}",
+  "!",
+  "[[",
+  "]]",
+  "case",
+  "do",
+  "done",
+  "elif",
+  "else",
+  "esac",
+  "fi",
+  "for",
+  "function",
+  "if",
+  "in",
+  "select",
+  "then",
+  "until",
+  "while",
+  "coproc",
+]);
+
+/** Wrappers that are shell keywords: what follows them is shell syntax, not a program's arguments. */
+const KEYWORD_WRAPPERS = new Set(["time"]);
+
+/**
+ * One simple command with words: its own `shell:` request, then whatever it runs (wrappers,
+ * `bash -c`, `xargs`, `find -exec`), then the files it writes. Returns how it changes the
+ * working directory. `syntax` is false for a program another one runs (`sudo {` runs a program named `{`).
+ */
+function command(
+  state: State,
+  assigns: Assignment[],
+  words: Word[],
+  cwds: Cwd[],
+  depth: number,
+  syntax = true,
+  appends = false,
+): Flow {
+  if (depth > MAX_NESTING) throw new ShellParseError(`commands nested more than ${MAX_NESTING} levels deep`);
+  const resource = [...assigns.map((a) => a.text), ...words.map((w) => w.text)].join(" ");
+  const request: ShellRequest = { action: "shell", resource, readOnly: false };
+  state.out.push(request);
+  const name = words[0] as Word;
+  if (syntax && name.value !== null && name.text === name.value && RESERVED_WORDS.has(name.value)) {
+    // tree-sitter-bash reads `time { rm x; }` or a stray `fi` as a command named `{` or `fi`.
+    throw new ShellParseError(`unsupported shell syntax: ${JSON.stringify(name.value)} where a command should be`);
+  }
+  if (name.value === null || name.splits) {
+    finish(state, request, false);
+    return same(cwds);
+  }
+
+  const argv = words.map((w) => w.value ?? w.text);
+  const flags = words.map(risky);
+  // `xargs cmd` appends input words: unknown arguments that may be options (`-delete`).
+  const info = appends ? inspectCommand([...argv, ""], [...flags, true]) : inspectCommand(argv, flags);
+  let readOnly = info.readOnly && assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
+  if (info.nested.length > 0) {
+    const sink = { readOnly: true };
+    state.sinks.push(sink);
+    try {
+      for (const nested of info.nested) runNested(state, nested, words, cwds, depth);
+    } finally {
+      state.sinks.pop();
+    }
+    if (info.transparent) readOnly &&= sink.readOnly;
+  }
+  finish(state, request, readOnly);
+  for (const index of info.writes) {
+    const target = words[index];
+    if (target) editTarget(state, target, cwds);
+  }
+  return directoryChange(state, argv, words, cwds);
+}
+
+function finish(state: State, request: ShellRequest, readOnly: boolean): void {
+  request.readOnly = readOnly;
+  for (const sink of state.sinks) sink.readOnly &&= readOnly;
+}
+
+function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], depth: number): void {
+  if (nested.kind === "argv") {
+    const inner = words.slice(nested.from, nested.to);
+    const assigns: Assignment[] = inner.slice(0, nested.assigns).map((w) => {
+      const text = w.value ?? w.text;
+      const eq = text.indexOf("=");
+      return {
+        name: text.slice(0, eq),
+        text: w.text,
+        value: { ...w, value: w.value === null ? null : text.slice(eq + 1) },
+      };
+    });
+    const placeholder = nested.placeholder;
+    const rest = inner.slice(nested.assigns).map((w) => (placeholder ? replaced(w, placeholder) : w));
+    if (rest.length === 0) return;
+    let innerCwds = cwds;
+    if (nested.cwd !== undefined) {
+      const dir = words[nested.cwd];
+      innerCwds = dir ? cwds.map((c) => resolveWord(dir, c)) : [null];
+    }
+    command(state, assigns, rest, innerCwds, depth + 1, KEYWORD_WRAPPERS.has(words[0]?.value ?? ""), nested.appends);
+    return;
+  }
+  const parts = words.slice(nested.from, nested.to);
+  if (parts.length === 0) return;
+  if (parts.some((w) => w.value === null && w.template === undefined)) {
+    // `bash -c "$X"`, `eval "$(curl x)"`: the text is only known when it runs.
+    for (const sink of state.sinks) sink.readOnly = false;
+    return;
+  }
+  if (parts.some((w) => w.value === null)) {
+    // `find -exec sh -c 'cat {}'`: input is spliced into the text, so it can hold any command.
+    // Analyze the text with an unknown word in its place, and never call the result read-only.
+    for (const sink of state.sinks) sink.readOnly = false;
+  }
+  let text = parts.map((w) => w.value ?? (w.template as string)).join(" ");
+  if (nested.afterEquals) text = text.slice(text.indexOf("=") + 1);
+  if (text.trim() === "") return;
+  if (depth + 1 > MAX_NESTING) throw new ShellParseError(`commands nested more than ${MAX_NESTING} levels deep`);
+  let script: Stmt;
+  try {
+    script = parseShell(state.parser, text);
+  } catch (error) {
+    if (error instanceof ShellParseError) {
+      const owner = words[0]?.value ?? "command";
+      throw new ShellParseError(`in the text run by ${owner}: ${error.message}`);
+    }
+    throw error;
+  }
+  run(state, script, cwds, depth + 1);
+}
+
+/**
+ * A word of a command run by `find -exec` or `xargs -I`, with its placeholder (`{}`) replaced by
+ * input: unknown from the placeholder on. A found path is never an option; xargs input may be.
+ */
+function replaced(word: Word, placeholder: { text: string; pathOnly: boolean }): Word {
+  const value = word.value;
+  if (value === null || !value.includes(placeholder.text)) return word;
+  const at = value.indexOf(placeholder.text);
+  return {
+    ...word,
+    value: null,
+    prefix: value.slice(0, at),
+    notOption: placeholder.pathOnly || (at > 0 && !value.startsWith("-")),
+    template: value.split(placeholder.text).join("$BOSUN_INPUT"),
+  };
+}
+
+/** `cd` / `pushd` / `popd` (also behind `builtin` or `command`): the directories that follow. */
+function directoryChange(state: State, argv: string[], words: Word[], cwds: Cwd[]): Flow {
+  let at = 0;
+  while (argv[at] === "builtin" || (argv[at] === "command" && argv[at + 1] !== "-v" && argv[at + 1] !== "-V")) {
+    at++;
+    if (argv[at] === "-p") at++;
+  }
+  const name = argv[at];
+  if (name === "popd") return { ok: [null], fail: cwds };
+  if (name !== "cd" && name !== "pushd") return same(cwds);
+  let i = at + 1;
+  while (i < argv.length && /^-[LPe@]+$/.test(argv[i] as string)) i++;
+  if (argv[i] === "--") i++;
+  const target = words[i];
+  let next: Cwd[];
+  if (!target) {
+    next = name === "cd" ? [state.home] : [null];
+  } else if (target.value === null || target.value === "-" || (name === "pushd" && /^[+-]\d+$/.test(target.value))) {
+    next = [null];
+  } else {
+    next = union(cwds.map((c) => resolveWord(target, c)));
+  }
+  for (const dir of next) {
+    if (dir === null) {
+      if (!target || target.value === null || !path.isAbsolute(target.value)) {
+        if (target?.value === null || target?.value === "-" || name === "pushd") emitExternal(state, "*");
+      }
+    } else if (!inside(state.workspace, dir)) {
+      emitExternal(state, dir);
+    }
+  }
+  return { ok: next, fail: cwds };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+function inside(workspace: string, target: string): boolean {
+  if (workspace === "/") return true;
+  return target === workspace || target.startsWith(`${workspace}/`);
+}
+
+/** The absolute path a literal word names from `cwd`; null when the word or cwd is unknown. */
+function resolveWord(word: Word, cwd: Cwd): Cwd {
+  if (word.value === null) return null;
+  if (path.isAbsolute(word.value)) return path.resolve(word.value);
+  if (cwd === null) return null;
+  return path.resolve(cwd, word.value);
+}
+
+function emitExternal(state: State, resource: string): void {
+  state.out.push({ action: "external_directory", resource });
+}
+
+function emitEdit(state: State, resource: string): void {
+  state.out.push({ action: "edit", resource });
+  for (const sink of state.sinks) sink.readOnly = false;
+}
+
+/** A file a command writes: `edit:<absolute path>`, or `edit:*` when the path is not known. */
+function editTarget(state: State, word: Word, cwds: Cwd[]): void {
+  if (word.value !== null && isHarmlessDevice(word.value)) return;
+  if (word.value === null) {
+    emitEdit(state, "*");
+    const dir = literalDirectory(word.prefix);
+    if (dir && path.isAbsolute(dir) && !inside(state.workspace, path.resolve(dir)))
+      emitExternal(state, path.resolve(dir));
+    return;
+  }
+  for (const cwd of cwds) {
+    const target = resolveWord(word, cwd);
+    if (target === null) {
+      emitEdit(state, "*");
+      continue;
+    }
+    emitEdit(state, target);
+    if (!inside(state.workspace, target)) emitExternal(state, target);
+  }
+}
+
+/** The directory part of a partly known path (`/etc/$X` is in `/etc`); null when there is none. */
+function literalDirectory(prefix: string): string | null {
+  const slash = prefix.lastIndexOf("/");
+  if (slash < 0) return null;
+  return prefix.slice(0, slash + 1) || "/";
+}
+
+const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", ">&"]);
+const READ_REDIRECTS = new Set(["<", "<&"]);
+
+function redirect(state: State, r: Redirect, cwds: Cwd[], depth: number): void {
+  for (const sub of r.subs) run(state, sub, cwds, depth);
+  const target = r.target;
+  if (!target) return;
+  for (const sub of target.subs) run(state, sub, cwds, depth);
+  // `2>&1`, `>&-`, `<&0`: descriptor duplication, not a file.
+  if ((r.op === ">&" || r.op === "<&") && target.value !== null && /^(\d+-?|-)$/.test(target.value)) return;
+  if (WRITE_REDIRECTS.has(r.op)) {
+    editTarget(state, target, cwds);
+  } else if (READ_REDIRECTS.has(r.op)) {
+    pathArguments(state, [target], cwds, 0);
+  } else if (r.op !== ">&-" && r.op !== "<&-") {
+    // An operator this analysis does not know about may write: fail closed.
+    editTarget(state, target, cwds);
+  }
+}
+
+/**
+ * Arguments that look like paths leaving the workspace (absolute, `~`, or with a `..` segment):
+ * `external_directory:<absolute path>`. Best effort: a path hidden in a variable is not seen.
+ */
+function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void {
+  for (let i = from; i < words.length; i++) {
+    const word = words[i] as Word;
+    const candidates: string[] = [];
+    if (word.value !== null) {
+      candidates.push(word.value);
+      // `--file=/etc/x`, `of=/etc/x`: the value after `=` may be a path too.
+      const eq = word.value.indexOf("=");
+      if (eq > 0) candidates.push(word.value.slice(eq + 1));
+    } else {
+      const dir = literalDirectory(word.prefix);
+      if (dir) candidates.push(dir);
+    }
+    for (const candidate of candidates) {
+      if (!escapes(candidate) || isHarmlessDevice(candidate) || /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(candidate)) {
+        continue;
+      }
+      for (const cwd of cwds) {
+        const target = path.isAbsolute(candidate)
+          ? path.resolve(candidate)
+          : cwd === null
+            ? null
+            : path.resolve(cwd, candidate);
+        if (target !== null && !inside(state.workspace, target)) emitExternal(state, target);
+      }
+    }
+  }
+  // The command name itself, when it is a program outside the workspace (not a system one).
+  if (from === 1) {
+    const name = words[0];
+    if (name?.value?.includes("/") && !/^\/(usr\/(local\/)?)?s?bin\/[^/]+$/.test(name.value)) {
+      pathArguments(state, [name], cwds, 0);
+    }
+  }
+}
+
+function escapes(candidate: string): boolean {
+  return path.isAbsolute(candidate) || candidate.split("/").includes("..");
+}

@@ -1,0 +1,491 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { classifyCommand, harmlessVariable, inspectCommand, sedScriptProblem, UNKNOWN_REASON } from "./commands.js";
+
+const argv = (line: string): string[] => line.split(" ");
+
+function readOnly(line: string): void {
+  const c = classifyCommand(argv(line));
+  assert.equal(c.readOnly, true, `${line}: ${c.reason}`);
+  assert.ok(c.reason.length > 0);
+}
+
+function writing(line: string, reason?: RegExp): void {
+  const c = classifyCommand(argv(line));
+  assert.equal(c.readOnly, false, `${line}: ${c.reason}`);
+  if (reason) assert.match(c.reason, reason, line);
+}
+
+describe("classifyCommand: read-only table", () => {
+  it("knows the common read-only commands", () => {
+    for (const line of [
+      "ls -la",
+      "cat a b",
+      "head -n 5 f",
+      "tail -f log",
+      "less f",
+      "wc -l f",
+      "grep -rn x .",
+      "rg -n x",
+      "find . -name x",
+      "file f",
+      "stat f",
+      "du -sh .",
+      "df -h",
+      "pwd",
+      "echo hi",
+      "printf %s x",
+      "which node",
+      "type ls",
+      "env",
+      "date +%F",
+      "whoami",
+      "uname -a",
+      "tree -L 2",
+      "diff a b",
+      "cmp a b",
+      "sort f",
+      "uniq -c f",
+      "cut -f1 f",
+      "tr a b",
+      "jq .x f",
+      "git status --short",
+      "git log --oneline",
+      "git diff HEAD",
+      "git show HEAD",
+      "git branch",
+      "git branch --list feat*",
+      "git rev-parse HEAD",
+      "git ls-files",
+      "git blame f",
+      "git remote -v",
+      "node --version",
+      "npm ls",
+      "npm view react",
+      "cd src",
+      "true",
+      "test -f x",
+    ]) {
+      readOnly(line);
+    }
+  });
+
+  it("says why a command is read-only", () => {
+    assert.deepEqual(classifyCommand(["ls"]), { readOnly: true, reason: "ls: lists files" });
+    assert.deepEqual(classifyCommand(["git", "status"]), {
+      readOnly: true,
+      reason: "git status: shows the working tree status",
+    });
+  });
+
+  it("takes system programs by their base name, other paths as unknown", () => {
+    readOnly("/usr/bin/ls -la");
+    readOnly("/bin/cat f");
+    writing("/bin/rm f", /deletes/);
+    writing("/tmp/evil/ls", /by path/);
+    writing("./ls", /by path/);
+  });
+});
+
+describe("classifyCommand: writing table", () => {
+  it("knows the common writing commands and says what they change", () => {
+    for (const line of [
+      "rm -rf x",
+      "mv a b",
+      "cp a b",
+      "mkdir d",
+      "rmdir d",
+      "touch f",
+      "chmod +x f",
+      "chown u f",
+      "ln -s a b",
+      "dd if=a of=b",
+      "truncate -s 0 f",
+      "make",
+      "wget https://x",
+      "docker ps",
+      "kill 1",
+      "apt install x",
+      "pip install x",
+      "npm install",
+      "npm ci",
+      "npm test",
+      "npm run build",
+      "pnpm add x",
+      "yarn",
+      "yarn add x",
+    ]) {
+      writing(line);
+    }
+    writing("rm x", /^rm: deletes files$/);
+  });
+
+  it("treats unknown commands as writing, with the fixed reason", () => {
+    assert.deepEqual(classifyCommand(["frobnicate", "--now"]), { readOnly: false, reason: UNKNOWN_REASON });
+    assert.equal(UNKNOWN_REASON, "unknown command: treated as writing");
+  });
+
+  it("treats interpreters with a script or code as writing (arbitrary code), their version as read-only", () => {
+    for (const line of [
+      "python -c print(1)",
+      "python3 script.py",
+      "python3.12 -m http.server",
+      "python",
+      "node -e 1",
+      "node index.js",
+      "ruby -e 1",
+      "perl -e 1",
+      "perl -i -pe s/a/b/ f",
+      "bash script.sh",
+      "sh",
+      "bash -c ls",
+    ]) {
+      writing(line);
+    }
+    writing("python -c x", /arbitrary/);
+    writing("bash -c ls", /analyzeShell/);
+    for (const line of ["python --version", "python3 -V", "node -v", "ruby --version", "perl -v", "bash --version"]) {
+      readOnly(line);
+    }
+    writing("python -v", /arbitrary/); // verbose mode, then code from standard input
+    writing("node version", /arbitrary/); // runs version.js
+  });
+
+  it("treats sed -i and --in-place as writing", () => {
+    writing("sed -i s/a/b/ f", /-i/);
+    writing("sed -ni s/a/b/p f", /-i/);
+    writing("sed -i.bak s/a/b/ f", /-i/);
+    writing("sed --in-place s/a/b/ f", /in-place/);
+    writing("sed --in-place=.bak s/a/b/ f", /in-place/);
+    writing("sed -f script.sed f", /script file/);
+    readOnly("sed -n 1,20p f");
+    readOnly("sed -E -e s/a/b/g -e 3d f");
+    readOnly("sed --expression=s/x/y/ f");
+  });
+
+  it("reads sed scripts for commands that write files or run commands", () => {
+    assert.equal(sedScriptProblem("s/hello/world/g"), null);
+    assert.equal(sedScriptProblem("1,10p;$d"), null);
+    assert.equal(sedScriptProblem("/start/,/end/{s/a/b/;p}"), null);
+    assert.equal(sedScriptProblem("s|/usr|/opt|g"), null);
+    assert.equal(sedScriptProblem("y/abc/xyz/"), null);
+    assert.equal(sedScriptProblem("/x/a\\\nappended text"), null);
+    assert.equal(sedScriptProblem(":a;N;$!ba;s/\\n/ /g"), null);
+    assert.match(sedScriptProblem("s/a/b/w out") ?? "", /w flag/);
+    assert.match(sedScriptProblem("s/a/b/gw out") ?? "", /w flag/);
+    assert.match(sedScriptProblem("s/a/b/e") ?? "", /e flag/);
+    assert.match(sedScriptProblem("1w out") ?? "", /writes/);
+    assert.match(sedScriptProblem("/x/W out") ?? "", /writes/);
+    assert.match(sedScriptProblem("1e rm -rf x") ?? "", /runs/);
+    assert.match(sedScriptProblem("p;e ls") ?? "", /runs/);
+    assert.match(sedScriptProblem("s/a") ?? "", /unreadable/);
+    assert.match(sedScriptProblem("k") ?? "", /unknown/);
+    writing("sed s/a/b/w\\ out f");
+  });
+
+  it("reads awk programs for system(), pipes and output redirection", () => {
+    readOnly("awk {print} f");
+    readOnly("awk -F: -v x=1 {print} f");
+    writing("awk -f prog.awk f", /program file/);
+    assert.equal(classifyCommand(["awk", '{ print > "out" }']).readOnly, false);
+    assert.equal(classifyCommand(["awk", 'BEGIN { system("rm x") }']).readOnly, false);
+    assert.equal(classifyCommand(["awk", '{ print | "sh" }']).readOnly, false);
+    assert.equal(classifyCommand(["gawk", "-i", "inplace", "{print}", "f"]).readOnly, false);
+  });
+
+  it("treats find -delete, -fprint and writing -exec commands as writing", () => {
+    writing("find . -delete", /-delete/);
+    writing("find . -fprint out", /writes a file/);
+    writing("find . -exec rm {} ;", /rm/);
+    writing("find . -exec rm {}", /terminating/);
+    readOnly("find . -exec grep -l x {} +");
+    readOnly("find . -type f -execdir wc -l {} ;");
+    const path = { text: "{}", pathOnly: true };
+    assert.deepEqual(inspectCommand(argv("find . -exec rm {} ; -ok mv {} x ;")).nested, [
+      { kind: "argv", from: 3, to: 5, assigns: 0, placeholder: path },
+      { kind: "argv", from: 7, to: 10, assigns: 0, placeholder: path },
+    ]);
+    assert.deepEqual(inspectCommand(argv("find . -fprint out")).writes, [3]);
+  });
+
+  it("treats curl writes, uploads and non-GET requests as writing", () => {
+    readOnly("curl -sSL https://x");
+    readOnly("curl -H Accept:x -I https://x");
+    for (const line of [
+      "curl -o f https://x",
+      "curl -O https://x/f",
+      "curl -sSLo f https://x",
+      "curl --output f https://x",
+      "curl -d a=1 https://x",
+      "curl -X POST https://x",
+      "curl -T f https://x",
+      "curl -F a=@f https://x",
+      "curl --json {} https://x",
+    ]) {
+      writing(line);
+    }
+  });
+
+  it("reads tee's file arguments", () => {
+    readOnly("tee");
+    readOnly("tee /dev/null");
+    writing("tee out", /writes files/);
+    assert.deepEqual(inspectCommand(argv("tee -a x -- -y")).writes, [2, 4]);
+  });
+
+  it("knows options that make read-only commands write", () => {
+    writing("sort -o out f");
+    writing("sort --output=out f");
+    writing("sort --compress-program=sh f");
+    writing("uniq in out");
+    writing("tree -o out");
+    writing("date -s 2020-01-01");
+    writing("rg --pre ./x pattern");
+    writing("less -o log f");
+    writing("hostname newname");
+    writing("tar -xzf a.tgz");
+    readOnly("tar -tzf a.tgz");
+    readOnly("tar tvf a.tar");
+    readOnly("unzip -l a.zip");
+    writing("unzip a.zip");
+  });
+});
+
+describe("classifyCommand: git", () => {
+  it("treats git -c, --config-env, --exec-path, --git-dir and --work-tree as writing", () => {
+    writing("git -c core.hooksPath=/tmp/h commit", /-c/);
+    writing("git -c core.pager=sh log", /-c/);
+    writing("git -c color.ui=false status", /configuration/);
+    writing("git --config-env=core.pager=X log");
+    writing("git --exec-path=/tmp/x status", /exec-path/);
+    writing("git --git-dir=/tmp/r/.git status", /another repository/);
+    writing("git --work-tree=/tmp status", /another repository/);
+    readOnly("git --exec-path");
+    readOnly("git -C sub status");
+    readOnly("git --no-pager log");
+  });
+
+  it("treats subcommands that run hooks as writing, and says so", () => {
+    for (const sub of [
+      "commit",
+      "merge",
+      "rebase",
+      "checkout",
+      "switch",
+      "push",
+      "pull",
+      "am",
+      "clone",
+      "cherry-pick",
+    ]) {
+      writing(`git ${sub} x`, /hooks/);
+    }
+    for (const sub of ["add", "rm", "mv", "clean", "init", "apply"]) writing(`git ${sub} x`, /changes/);
+    writing("git reset --hard", /hooks/);
+    writing("git stash", /stash/);
+    writing("git frobnicate", /unknown git subcommand/);
+  });
+
+  it("lists branches, tags, remotes, stashes and configuration read-only, changes them writing", () => {
+    readOnly("git branch -a -v");
+    readOnly("git branch --show-current");
+    readOnly("git branch --contains HEAD");
+    writing("git branch feature");
+    writing("git branch -d feature");
+    writing("git branch -m a b");
+    readOnly("git tag");
+    readOnly("git tag -l v1.*");
+    writing("git tag v1");
+    writing("git tag -d v1");
+    readOnly("git remote");
+    readOnly("git remote -v");
+    readOnly("git remote get-url origin");
+    writing("git remote add origin url");
+    writing("git remote set-url origin url");
+    readOnly("git stash list");
+    readOnly("git stash show -p");
+    readOnly("git config user.name");
+    readOnly("git config --get user.name");
+    readOnly("git config --list");
+    readOnly("git config get user.name");
+    writing("git config user.name bob", /sets/);
+    writing("git config --unset user.name");
+    writing("git config set user.name bob");
+    writing("git config --global core.pager sh");
+    readOnly("git worktree list");
+    writing("git worktree add ../x", /hooks/);
+  });
+
+  it("treats output files and pager programs of read-only subcommands as writing", () => {
+    writing("git diff --output=patch.txt", /--output/);
+    writing("git log --output patch.txt", /--output/);
+    writing("git grep -O x", /runs a program/);
+    writing("git grep --open-files-in-pager=vim x");
+  });
+});
+
+describe("classifyCommand: wrappers", () => {
+  it("classifies what a transparent wrapper runs", () => {
+    readOnly("timeout 5 ls");
+    writing("timeout 5 rm f", /timeout runs rm/);
+    readOnly("nice -n 5 ls");
+    readOnly("nice -10 ls");
+    readOnly("nice");
+    writing("nice rm f");
+    readOnly("nohup ls");
+    writing("nohup rm f");
+    readOnly("time ls");
+    writing("time rm f");
+    readOnly("env FORCE_COLOR=0 ls");
+    writing("env rm f");
+    writing("env PATH=/tmp ls", /PATH/);
+    readOnly("xargs grep x");
+    readOnly("xargs");
+    writing("xargs rm", /rm/);
+    // xargs appends its input to the command: those words may be options (`-delete`, `-i`).
+    writing("xargs find .", /find/);
+    writing("xargs sed -n p", /sed/);
+    readOnly("xargs -I{} cat {}");
+    writing("xargs -I{} find {}", /find/);
+    readOnly("find . -exec find {} -prune ;");
+    assert.deepEqual(inspectCommand(argv("xargs -0 -I % cp % d")).nested, [
+      { kind: "argv", from: 4, to: 7, assigns: 0, placeholder: { text: "%", pathOnly: false } },
+    ]);
+    assert.deepEqual(inspectCommand(argv("xargs -n1 rm")).nested, [
+      { kind: "argv", from: 2, to: 3, assigns: 0, appends: true },
+    ]);
+    readOnly("command -v rm");
+    writing("command rm x");
+    readOnly("stdbuf -oL ls");
+    writing("watch rm x", /shell code/);
+  });
+
+  it("treats sudo and su as writing whatever they run", () => {
+    writing("sudo ls", /privileges/);
+    writing("sudo -u root cat f", /privileges/);
+    writing("su -c ls root");
+    assert.deepEqual(inspectCommand(argv("sudo -u root rm f")).nested, [{ kind: "argv", from: 3, to: 5, assigns: 0 }]);
+    assert.deepEqual(inspectCommand(argv("sudo -s rm f")).nested, [{ kind: "script", from: 2, to: 4 }]);
+  });
+
+  it("reports shell text for bash -c, eval, trap and alias, and env's assignments and directory", () => {
+    assert.deepEqual(inspectCommand(argv("bash -e -c ls x y")).nested, [{ kind: "script", from: 3, to: 4 }]);
+    assert.deepEqual(inspectCommand(argv("sh -xc ls")).nested, [{ kind: "script", from: 2, to: 3 }]);
+    assert.deepEqual(inspectCommand(argv("eval a b")).nested, [{ kind: "script", from: 1, to: 3 }]);
+    assert.deepEqual(inspectCommand(argv("trap x EXIT")).nested, [{ kind: "script", from: 1, to: 2 }]);
+    assert.deepEqual(inspectCommand(argv("trap - EXIT")).nested, []);
+    assert.deepEqual(inspectCommand(["alias", "a=ls -l"]).nested, [
+      { kind: "script", from: 1, to: 2, afterEquals: true },
+    ]);
+    assert.deepEqual(inspectCommand(argv("env -i A=1 B=2 ls")).nested, [{ kind: "argv", from: 2, to: 5, assigns: 2 }]);
+    assert.deepEqual(inspectCommand(argv("env -C /tmp ls")).nested, [
+      { kind: "argv", from: 3, to: 4, assigns: 0, cwd: 2 },
+    ]);
+  });
+
+  it("refuses to guess when a wrapper's options are unknown or not literal", () => {
+    writing("timeout --bogus 5 ls", /unknown option/);
+    assert.equal(classifyCommand(["timeout", "$T", "ls"], [false, true, false]).readOnly, false);
+    assert.equal(classifyCommand(["xargs", "$OPT", "ls"], [false, true, false]).readOnly, false);
+  });
+});
+
+describe("classifyCommand: non-literal words", () => {
+  it("treats a non-literal command name as writing", () => {
+    assert.equal(classifyCommand(["$X", "a"], [true, false]).readOnly, false);
+  });
+
+  it("keeps argument-insensitive commands read-only and makes others writing", () => {
+    assert.equal(classifyCommand(["cat", "$F"], [false, true]).readOnly, true);
+    assert.equal(classifyCommand(["grep", "$P", "f"], [false, true, false]).readOnly, true);
+    assert.equal(classifyCommand(["find", ".", "$A"], [false, false, true]).readOnly, false);
+    assert.equal(classifyCommand(["sort", "$A", "f"], [false, true, false]).readOnly, false);
+    assert.equal(classifyCommand(["sed", "$S", "f"], [false, true, false]).readOnly, false);
+    assert.equal(classifyCommand(["git", "log", "$A"], [false, false, true]).readOnly, false);
+    assert.equal(classifyCommand(["git", "log", "--", "$A"], [false, false, false, true]).readOnly, true);
+    assert.equal(classifyCommand(["git", "$SUB"], [false, true]).readOnly, false);
+  });
+});
+
+describe("classifyCommand: code bash runs from text", () => {
+  it("treats a command in an array subscript as writing, for every command (bash may evaluate it as arithmetic)", () => {
+    for (const argv of [
+      ["test", "-v", "a[$(rm x)]"],
+      ["[", "1", "-eq", "a[`rm x`]", "]"],
+      ["let", "a[$(rm x)]=1"],
+      ["read", "a[$(rm x)]"],
+      ["printf", "-v", "a[$(rm x)]", "x"],
+      ["declare", "-i", "n=a[$(rm x)]"],
+      ["echo", "a[$(x)]"],
+    ]) {
+      const c = classifyCommand(argv);
+      assert.equal(c.readOnly, false, argv.join(" "));
+      assert.match(c.reason, /array subscript/);
+    }
+    readOnly("echo $(not-a-subscript)");
+    assert.equal(harmlessVariable("x", "a[$(rm y)]"), false);
+  });
+
+  it("checks the variables read, printf -v, mapfile, getopts and let set", () => {
+    readOnly("read -r line");
+    readOnly("read -p prompt: -a words");
+    readOnly("printf %s\\n x");
+    readOnly("printf -v out %s x");
+    readOnly("mapfile -t lines");
+    readOnly("getopts ab opt");
+    readOnly("let i++ j=2");
+    writing("read PATH", /PATH/);
+    writing("read -a LD_PRELOAD", /LD_PRELOAD/);
+    writing("printf -v PATH /tmp", /PATH/);
+    writing("printf -vPATH /tmp", /PATH/);
+    writing("mapfile BASH_ENV", /BASH_ENV/);
+    writing("mapfile -C cb lines", /callback/);
+    writing("getopts ab IFS", /IFS/);
+    writing("let PATH=1", /PATH/);
+    assert.equal(classifyCommand(["printf", "%s", "$x"], [false, false, true]).readOnly, true);
+    assert.equal(classifyCommand(["printf", "$fmt"], [false, true]).readOnly, false);
+    assert.equal(classifyCommand(["read", "$name"], [false, true]).readOnly, false);
+  });
+
+  it("guards pagers and output files of documentation and search tools", () => {
+    readOnly("man ls");
+    writing("man -P sh ls");
+    writing("man --pager=sh ls");
+    readOnly("info ls");
+    writing("info -o out ls");
+    readOnly("ag foo");
+    writing("ag --pager=sh foo");
+    readOnly("bat f");
+    writing("bat --pager=sh f");
+    writing("bat cache --build");
+  });
+});
+
+describe("harmlessVariable", () => {
+  it("accepts shell-local, locale and colour variables, and a pager set to cat", () => {
+    for (const name of ["x", "my_var", "LC_ALL", "LANG", "TZ", "NO_COLOR", "COLUMNS"]) {
+      assert.equal(harmlessVariable(name, "v"), true, name);
+    }
+    assert.equal(harmlessVariable("GIT_PAGER", "cat"), true);
+    assert.equal(harmlessVariable("PAGER", "sh -c x"), false);
+    assert.equal(harmlessVariable("PAGER", null), false);
+  });
+
+  it("rejects variables that change what programs run or read", () => {
+    for (const name of ["PATH", "LD_PRELOAD", "DYLD_INSERT_LIBRARIES", "BASH_ENV", "ENV", "IFS", "HOME", "GIT_DIR"]) {
+      assert.equal(harmlessVariable(name, "v"), false, name);
+    }
+    for (const name of ["GIT_SSH_COMMAND", "NODE_OPTIONS", "PYTHONPATH", "EDITOR", "XDG_CONFIG_HOME", "FOO"]) {
+      assert.equal(harmlessVariable(name, "v"), false, name);
+    }
+  });
+
+  it("classifies declarations by the variables they set", () => {
+    readOnly("export a_b=1");
+    writing("export A_b=1");
+    readOnly("export PATH");
+    readOnly("local x=1");
+    writing("export PATH=/tmp", /PATH/);
+    writing("declare -x LD_PRELOAD=x", /LD_PRELOAD/);
+  });
+});

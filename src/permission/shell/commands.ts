@@ -1,0 +1,1699 @@
+/**
+ * Which simple commands are read-only. A fixed table, argv-only (no parser, no file system): a
+ * command is read-only only when this file says so and says why; anything it does not know is
+ * writing. Commands that run other commands (`sudo`, `xargs`, `find -exec`, `bash -c`, `eval`)
+ * report what they run as `nested`, so the analysis can look at those too.
+ */
+
+export interface Classification {
+  readOnly: boolean;
+  reason: string;
+}
+
+/** A command run by another command: an argv slice (`sudo rm f`), or shell text (`bash -c "..."`). */
+export type Nested =
+  | {
+      kind: "argv";
+      /** argv[from, to) is the inner command, its first `assigns` words being `NAME=value` (from `env`). */
+      from: number;
+      to: number;
+      assigns: number;
+      /** Index of a word naming the directory the inner command runs in (`env -C dir`). */
+      cwd?: number;
+      /**
+       * Text replaced by input before the inner command runs (`{}` of `find -exec`, `xargs -I R`):
+       * words holding it are not known. `pathOnly` when the replacement is a found path, which
+       * cannot be an option (`find`); otherwise it could be anything (`xargs` reads it from input).
+       */
+      placeholder?: { text: string; pathOnly: boolean };
+      /** The runner appends input words to the inner command (`xargs` without `-I`): unknown arguments. */
+      appends?: boolean;
+    }
+  | {
+      kind: "script";
+      /** argv[from, to) joined by spaces is shell text; `afterEquals` takes the text after the first `=` (alias). */
+      from: number;
+      to: number;
+      afterEquals?: boolean;
+    };
+
+export interface Inspection extends Classification {
+  /** Commands this one runs. */
+  nested: Nested[];
+  /** When true, the command is read-only only if everything it runs is (`timeout 5 ls`); sudo is never. */
+  transparent: boolean;
+  /** Indices of words naming files the command writes (`tee f`, `find -fprint f`). */
+  writes: number[];
+}
+
+export const UNKNOWN_REASON = "unknown command: treated as writing";
+
+/** Directories whose programs are taken by their base name (`/usr/bin/ls` is `ls`). */
+const SYSTEM_BIN = new Set(["/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"]);
+
+/**
+ * Classifies one simple command by its words (after quote removal). `risky[i]` marks a word whose
+ * value is not known before it runs or that the shell may split or expand (it could be an option
+ * such as `-delete`); commands whose behaviour depends on their options are writing then.
+ */
+export function classifyCommand(argv: string[], risky: readonly boolean[] = []): Classification {
+  return classifyDeep(argv, risky, 0);
+}
+
+function classifyDeep(argv: string[], risky: readonly boolean[], depth: number): Classification {
+  const info = inspectCommand(argv, risky);
+  if (info.nested.length === 0 || !info.readOnly) return { readOnly: info.readOnly, reason: info.reason };
+  const name = argv[0] ?? "";
+  for (const n of info.nested) {
+    if (n.kind === "script") {
+      return { readOnly: false, reason: `${name}: runs shell code given as text (analyze it with analyzeShell)` };
+    }
+    if (depth >= 16) return { readOnly: false, reason: `${name}: commands nested too deeply` };
+    const words = argv.slice(n.from + n.assigns, n.to);
+    const flags = words.map((_, k) => risky[n.from + n.assigns + k] ?? false);
+    const placeholder = n.placeholder;
+    if (placeholder && !placeholder.pathOnly) {
+      words.forEach((w, k) => {
+        if (w.includes(placeholder.text)) flags[k] = true;
+      });
+    }
+    if (n.appends) {
+      words.push("");
+      flags.push(true);
+    }
+    for (const a of argv.slice(n.from, n.from + n.assigns)) {
+      const eq = a.indexOf("=");
+      if (!harmlessVariable(a.slice(0, eq), a.slice(eq + 1))) {
+        return { readOnly: false, reason: `${name}: ${unsafeVariableReason(a.slice(0, eq))}` };
+      }
+    }
+    if (words.length === 0) continue;
+    const inner = classifyDeep(words, flags, depth + 1);
+    if (!inner.readOnly) return { readOnly: false, reason: `${name} runs ${words[0]}: ${inner.reason}` };
+  }
+  return { readOnly: info.readOnly, reason: info.reason };
+}
+
+function result(readOnly: boolean, reason: string, extra: Partial<Inspection> = {}): Inspection {
+  return { readOnly, reason, nested: [], transparent: false, writes: [], ...extra };
+}
+const ro = (reason: string, extra?: Partial<Inspection>): Inspection => result(true, reason, extra);
+const rw = (reason: string, extra?: Partial<Inspection>): Inspection => result(false, reason, extra);
+
+/** The full classification: own readOnly, reason, and what the command runs or writes. */
+export function inspectCommand(argv: string[], risky: readonly boolean[] = []): Inspection {
+  const first = argv[0];
+  if (first === undefined) return ro("no command");
+  if (risky[0]) return rw("the command name is not known before it runs");
+  let name = first;
+  if (first.includes("/")) {
+    const slash = first.lastIndexOf("/");
+    if (!SYSTEM_BIN.has(first.slice(0, slash))) return rw(`${first}: runs a program by path: treated as writing`);
+    name = first.slice(slash + 1);
+  }
+  const args = argv.slice(1);
+  const argRisky = risky.slice(1);
+  const anyRisky = argRisky.some(Boolean);
+  const coded = args.find((a, i) => !argRisky[i] && SUBSCRIPT_CODE.test(a));
+  if (coded !== undefined) {
+    return rw(`${name}: ${JSON.stringify(coded)} holds a command in an array subscript, which bash may run`);
+  }
+
+  const simple = READ_ONLY[name];
+  if (simple !== undefined) {
+    if (anyRisky && !ARG_INSENSITIVE.has(name)) {
+      return rw(`${name}: a non-literal argument could change what it does`);
+    }
+    return ro(`${name}: ${simple}`);
+  }
+  const special = SPECIAL[name];
+  if (special) return special(name, args, argRisky);
+  const writing = WRITING[name];
+  if (writing !== undefined) return rw(`${name}: ${writing}`);
+  const interpreter = interpreterName(name);
+  if (interpreter) return versionOnly(name, args, `${name}: runs ${interpreter} code: arbitrary effects`);
+  return rw(UNKNOWN_REASON);
+}
+
+function interpreterName(name: string): string | null {
+  if (/^python[0-9.]*$/.test(name) || name === "pypy" || name === "pypy3") return "Python";
+  if (name === "node" || name === "nodejs" || name === "deno" || name === "bun") return "JavaScript";
+  if (name === "ruby" || name === "irb") return "Ruby";
+  if (/^perl[0-9.]*$/.test(name)) return "Perl";
+  if (name === "php" || name === "lua" || name === "luajit" || name === "Rscript" || name === "julia") return name;
+  if (name === "java" || name === "osascript" || name === "tclsh" || name === "expect") return name;
+  return null;
+}
+
+/** `X --version` (and the few spellings each tool knows) only prints a version; anything else is `otherwise`. */
+function versionOnly(name: string, args: string[], otherwise: string): Inspection {
+  if (args.length === 1 && isVersionFlag(name, args[0] as string)) return ro(`${name}: prints its version`);
+  return rw(otherwise);
+}
+
+/** Flags that only print a version or help. `-v` is a version flag for some tools only: `python -v` is verbose mode. */
+function isVersionFlag(name: string, flag: string): boolean {
+  if (flag === "--version" || flag === "-V" || flag === "--help" || flag === "-h") return true;
+  return flag === "-v" && SHORT_V_VERSION.has(name);
+}
+const SHORT_V_VERSION = new Set(["node", "nodejs", "npm", "pnpm", "yarn", "bun", "deno", "ruby", "perl", "php"]);
+
+/** Plain read-only commands: why each one is read-only. */
+const READ_ONLY: Record<string, string> = {
+  ls: "lists files",
+  dir: "lists files",
+  vdir: "lists files",
+  cat: "prints files",
+  tac: "prints files",
+  nl: "prints files",
+  head: "prints the start of files",
+  tail: "prints the end of files",
+  wc: "counts lines, words and bytes",
+  grep: "searches files",
+  egrep: "searches files",
+  fgrep: "searches files",
+  zgrep: "searches files",
+  zcat: "prints compressed files",
+  bzcat: "prints compressed files",
+  xzcat: "prints compressed files",
+  stat: "prints file metadata",
+  du: "measures disk usage",
+  df: "reports free disk space",
+  pwd: "prints the working directory",
+  echo: "prints its arguments",
+  which: "locates commands",
+  whereis: "locates commands",
+  type: "describes commands",
+  printenv: "prints the environment",
+  whoami: "prints the user",
+  id: "prints user and groups",
+  groups: "prints groups",
+  uname: "prints system information",
+  arch: "prints the machine architecture",
+  nproc: "prints the processor count",
+  uptime: "prints the uptime",
+  free: "prints memory use",
+  ps: "lists processes",
+  pgrep: "lists processes",
+  tty: "prints the terminal",
+  locale: "prints locale settings",
+  getconf: "prints system settings",
+  diff: "compares files",
+  cmp: "compares files",
+  comm: "compares sorted files",
+  cut: "selects fields",
+  tr: "translates characters",
+  jq: "filters JSON",
+  basename: "prints a name",
+  dirname: "prints a directory name",
+  realpath: "resolves paths",
+  readlink: "prints link targets",
+  od: "dumps files",
+  hexdump: "dumps files",
+  strings: "prints strings in files",
+  md5sum: "computes checksums",
+  sha1sum: "computes checksums",
+  sha224sum: "computes checksums",
+  sha256sum: "computes checksums",
+  sha384sum: "computes checksums",
+  sha512sum: "computes checksums",
+  shasum: "computes checksums",
+  b2sum: "computes checksums",
+  cksum: "computes checksums",
+  true: "does nothing",
+  false: "does nothing",
+  ":": "does nothing",
+  test: "evaluates a condition",
+  "[": "evaluates a condition",
+  seq: "prints numbers",
+  expr: "evaluates an expression",
+  sleep: "waits",
+  column: "formats columns",
+  fold: "wraps lines",
+  fmt: "formats text",
+  paste: "merges lines",
+  join: "joins lines",
+  rev: "reverses lines",
+  expand: "converts tabs",
+  unexpand: "converts spaces",
+  cd: "changes the working directory",
+  pushd: "changes the working directory",
+  popd: "changes the working directory",
+  dirs: "lists the directory stack",
+  exit: "exits the shell",
+  return: "returns from a function",
+  break: "leaves a loop",
+  continue: "continues a loop",
+  shift: "shifts arguments",
+  wait: "waits for jobs",
+  jobs: "lists jobs",
+  unset: "unsets variables",
+  set: "sets shell options",
+  shopt: "sets shell options",
+  umask: "sets the file mode mask",
+  ulimit: "sets resource limits",
+  times: "prints process times",
+  caller: "prints the call stack",
+  help: "prints help",
+  whatis: "describes commands",
+  apropos: "searches manual pages",
+  eza: "lists files",
+  exa: "lists files",
+  unalias: "removes aliases",
+};
+
+/** Read-only whatever their arguments: no option writes or runs anything. */
+const ARG_INSENSITIVE = new Set([
+  "ls",
+  "dir",
+  "vdir",
+  "cat",
+  "tac",
+  "nl",
+  "head",
+  "tail",
+  "wc",
+  "grep",
+  "egrep",
+  "fgrep",
+  "zgrep",
+  "zcat",
+  "bzcat",
+  "xzcat",
+  "ag",
+  "stat",
+  "du",
+  "df",
+  "pwd",
+  "echo",
+  "which",
+  "whereis",
+  "type",
+  "printenv",
+  "diff",
+  "cmp",
+  "comm",
+  "cut",
+  "tr",
+  "jq",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "strings",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "shasum",
+  "cksum",
+  "true",
+  "false",
+  ":",
+  "test",
+  "[",
+  "seq",
+  "expr",
+  "sleep",
+  "cd",
+  "pushd",
+  "popd",
+  "exit",
+  "return",
+  "shift",
+  "unset",
+]);
+
+/** Plain writing commands: what each one changes. */
+const WRITING: Record<string, string> = {
+  rm: "deletes files",
+  rmdir: "deletes directories",
+  unlink: "deletes files",
+  shred: "destroys files",
+  mv: "moves files",
+  cp: "copies files",
+  install: "copies files",
+  rsync: "copies files",
+  scp: "copies files",
+  mkdir: "creates directories",
+  touch: "creates or changes files",
+  chmod: "changes permissions",
+  chown: "changes ownership",
+  chgrp: "changes ownership",
+  chattr: "changes file attributes",
+  ln: "creates links",
+  dd: "writes files or devices",
+  truncate: "changes file sizes",
+  mkfifo: "creates files",
+  mknod: "creates files",
+  patch: "changes files",
+  kill: "signals processes",
+  killall: "signals processes",
+  pkill: "signals processes",
+  reboot: "restarts the machine",
+  shutdown: "stops the machine",
+  systemctl: "controls services",
+  service: "controls services",
+  crontab: "changes scheduled jobs",
+  at: "schedules commands",
+  docker: "controls containers",
+  podman: "controls containers",
+  kubectl: "controls a cluster",
+  make: "runs build recipes: arbitrary commands",
+  cmake: "runs a build",
+  ninja: "runs a build",
+  gcc: "compiles and writes files",
+  "g++": "compiles and writes files",
+  cc: "compiles and writes files",
+  clang: "compiles and writes files",
+  rustc: "compiles and writes files",
+  javac: "compiles and writes files",
+  tsc: "compiles and writes files",
+  wget: "downloads files",
+  ssh: "runs commands on another machine",
+  sudo: "runs commands as another user",
+  doas: "runs commands as another user",
+  su: "runs commands as another user",
+  apt: "installs or removes packages",
+  "apt-get": "installs or removes packages",
+  dpkg: "installs or removes packages",
+  yum: "installs or removes packages",
+  dnf: "installs or removes packages",
+  apk: "installs or removes packages",
+  brew: "installs or removes packages",
+  npx: "downloads and runs a package",
+  pnpx: "downloads and runs a package",
+  bunx: "downloads and runs a package",
+  source: "runs a script file in this shell",
+  ".": "runs a script file in this shell",
+  vi: "edits files",
+  vim: "edits files",
+  nvim: "edits files",
+  nano: "edits files",
+  emacs: "edits files",
+  code: "opens an editor",
+  open: "opens files with other programs",
+  "xdg-open": "opens files with other programs",
+  mount: "changes mounts",
+  umount: "changes mounts",
+  chroot: "runs commands in another root",
+  nc: "opens network connections",
+  telnet: "opens network connections",
+  ftp: "transfers files",
+  sftp: "transfers files",
+  zip: "writes archives",
+  gzip: "compresses files in place",
+  gunzip: "decompresses files in place",
+  bzip2: "compresses files in place",
+  xz: "compresses files in place",
+  enable: "loads shell builtins",
+  fc: "re-runs history commands",
+  disown: "detaches jobs",
+  hostnamectl: "changes system settings",
+  "update-alternatives": "changes system settings",
+};
+
+type Special = (name: string, args: string[], risky: boolean[]) => Inspection;
+
+const SPECIAL: Record<string, Special> = {
+  find,
+  sed,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  git,
+  tee,
+  xargs,
+  env,
+  sudo: sudoLike,
+  doas: sudoLike,
+  su,
+  nohup: (n, a, r) => wrapper(n, a, r, { flags: [], values: [] }),
+  time: (n, a, r) => wrapper(n, a, r, { flags: ["-p"], values: [] }),
+  builtin: (n, a, r) => wrapper(n, a, r, { flags: [], values: [] }),
+  setsid: (n, a, r) => wrapper(n, a, r, { flags: ["-c", "-f", "-w", "--ctty", "--fork", "--wait"], values: [] }),
+  exec: (n, a, r) =>
+    wrapper(n, a, r, { flags: ["-c", "-l"], values: ["-a"], alone: "applies redirections to the shell" }),
+  stdbuf: (n, a, r) =>
+    wrapper(n, a, r, { flags: [], values: ["-i", "-o", "-e", "--input", "--output", "--error"], attached: true }),
+  nice: niceCommand,
+  timeout: timeoutCommand,
+  ionice,
+  command: commandBuiltin,
+  eval: (_n, a) =>
+    a.length === 0
+      ? ro("eval: nothing to evaluate")
+      : ro("eval: runs its arguments as shell code", {
+          nested: [{ kind: "script", from: 1, to: a.length + 1 }],
+          transparent: true,
+        }),
+  trap,
+  alias,
+  watch,
+  bash: shell,
+  sh: shell,
+  zsh: shell,
+  dash: shell,
+  ksh: shell,
+  mksh: shell,
+  ash: shell,
+  declare: declaration,
+  typeset: declaration,
+  export: declaration,
+  local: declaration,
+  readonly: declaration,
+  less: pager,
+  more: pager,
+  date: (n, a, r) => optionGuard(n, a, r, "prints the date", /^(-s|--set)/, "sets the system clock"),
+  tree: (n, a, r) => optionGuard(n, a, r, "lists files", /^(-o|--output)/, "writes its listing to a file"),
+  file: (n, a, r) => optionGuard(n, a, r, "identifies file types", /^(-C|--compile)/, "compiles a magic file"),
+  hash: (n, a, r) => optionGuard(n, a, r, "lists remembered commands", /^-[a-z]*p/, "changes where a command is found"),
+  mapfile: setter,
+  readarray: setter,
+  read: setter,
+  printf: setter,
+  getopts: setter,
+  let: setter,
+  man: (n, a, r) =>
+    optionGuard(n, a, r, "prints manual pages", /^(-[a-zA-Z]*[PHp]|--pager|--html|--preprocessor)/, "runs a program"),
+  info: (n, a, r) => optionGuard(n, a, r, "prints manual pages", /^(-o|--output|--dribble)/, "writes a file"),
+  ag: (n, a, r) => optionGuard(n, a, r, "searches files", /^--pager/, "runs a pager program"),
+  bat: (n, a, r) =>
+    optionGuard(n, a, r, "prints files", /^(--pager|cache$)/, "runs a pager program or writes its cache"),
+  sort: (n, a, r) =>
+    optionGuard(
+      n,
+      a,
+      r,
+      "sorts lines",
+      /^(-[a-zA-Z]*o|--output|--compress-program)/,
+      "writes a file or runs a program",
+    ),
+  rg: (n, a, r) => optionGuard(n, a, r, "searches files", /^--pre(=|$)/, "runs a preprocessor program"),
+  uniq: (n, a, r) => positionalGuard(n, a, r, "filters repeated lines", 1, "writes its second file argument"),
+  xxd: (n, a, r) => positionalGuard(n, a, r, "dumps files", 1, "writes its second file argument"),
+  hostname: (n, a, r) => positionalGuard(n, a, r, "prints the host name", 0, "sets the host name"),
+  history: (_n, a) => (a.length === 0 ? ro("history: lists history") : rw("history: changes history or its file")),
+  fd: fdCommand,
+  fdfind: fdCommand,
+  tar: (n, a, r) => (!r.some(Boolean) && isTarList(a) ? ro(`${n}: lists an archive`) : rw(`${n}: writes files`)),
+  unzip: (n, a, r) =>
+    !r.some(Boolean) && a.some((x) => x === "-l" || x === "-t" || x === "-Z")
+      ? ro(`${n}: lists an archive`)
+      : rw(`${n}: writes files`),
+  curl,
+  npm: packageManager,
+  pnpm: packageManager,
+  yarn: packageManager,
+  bun: (n, a, r) => packageManager(n, a, r),
+  pip: pip,
+  pip3: pip,
+  cargo: (n, a) => versionOnly(n, a, `${n}: builds, installs or runs code`),
+  go: goCommand,
+  rustup: (n, a) => versionOnly(n, a, `${n}: installs toolchains`),
+  deno: (n, a) => versionOnly(n, a, `${n}: runs JavaScript code: arbitrary effects`),
+};
+
+function optionGuard(
+  name: string,
+  args: string[],
+  risky: boolean[],
+  what: string,
+  bad: RegExp,
+  why: string,
+): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  for (const a of args) {
+    if (a === "--") break;
+    if (bad.test(a)) return rw(`${name}: ${why}`);
+  }
+  return ro(`${name}: ${what}`);
+}
+
+/** Read-only while it has at most `max` non-option arguments (`uniq in out` writes `out`). */
+function positionalGuard(
+  name: string,
+  args: string[],
+  risky: boolean[],
+  what: string,
+  max: number,
+  why: string,
+): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  const positional = args.filter((a) => !a.startsWith("-") || a === "-");
+  return positional.length > max ? rw(`${name}: ${why}`) : ro(`${name}: ${what}`);
+}
+
+function pager(name: string, args: string[], risky: boolean[]): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  for (const a of args) {
+    if (a === "--") break;
+    if (/^(-[a-zA-Z]*[oO]|--log-file|--LOG-FILE|\+)/.test(a)) return rw(`${name}: writes a log file or runs commands`);
+  }
+  return ro(`${name}: pages through files`);
+}
+
+function isTarList(args: string[]): boolean {
+  const first = args[0];
+  if (first === undefined) return false;
+  if (args.includes("--list")) return !args.some((a) => /^--(extract|get|create|append|update|delete)/.test(a));
+  const mode = first.startsWith("-") ? first.slice(1) : first;
+  if (first.startsWith("--")) return false;
+  return /^[a-zA-Z]+$/.test(mode) && mode.includes("t") && !/[xcruA]/.test(mode);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variables
+
+/**
+ * `a[$(cmd)]` in text: bash evaluates array subscripts wherever it evaluates arithmetic (`test -v`,
+ * `[ x -eq y ]`, `let`, `read`, `printf -v`, integer variables), running the substitution even
+ * when the text was quoted.
+ */
+export const SUBSCRIPT_CODE = /\[[^\]]*(\$\(|`)/;
+
+/** Variables a command may be given without changing what programs run or where they look. */
+const HARMLESS_VARIABLES =
+  /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|COLUMNS|LINES|TERM|CI|DEBUG|VERBOSE|TIMEFORMAT)$/;
+const PAGER_VARIABLES = /^(PAGER|GIT_PAGER|MANPAGER|SYSTEMD_PAGER|BAT_PAGER)$/;
+
+/**
+ * Whether setting `name` (to `value`, when known) leaves every command's meaning unchanged: shell
+ * variables in lower case, locale and colour settings, a pager set to `cat`. `PATH`, `LD_PRELOAD`,
+ * `GIT_*`, `HOME`, `BASH_ENV` and any other upper-case name are not: they can make a read-only
+ * command run something else.
+ */
+export function harmlessVariable(name: string, value: string | null): boolean {
+  if (value !== null && SUBSCRIPT_CODE.test(value)) return false;
+  if (/^[a-z_][a-z0-9_]*$/.test(name)) return true;
+  if (HARMLESS_VARIABLES.test(name)) return true;
+  if (PAGER_VARIABLES.test(name)) return value === "cat" || value === "";
+  return false;
+}
+
+export function unsafeVariableReason(name: string): string {
+  return `sets ${name}, which can change what commands run or read`;
+}
+
+function declaration(name: string, args: string[], risky: boolean[]): Inspection {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a.startsWith("-") || a.startsWith("+")) continue;
+    const eq = a.indexOf("=");
+    const variable = eq >= 0 ? a.slice(0, eq) : a;
+    if (risky[i] && eq < 0) return rw(`${name}: a non-literal variable name`);
+    if (eq >= 0 && !harmlessVariable(variable.replace(/\[.*$/, ""), risky[i] ? null : a.slice(eq + 1))) {
+      return rw(`${name}: ${unsafeVariableReason(variable)}`);
+    }
+  }
+  return ro(`${name}: declares shell variables`);
+}
+
+/**
+ * Builtins that store into variables (`read PATH`, `printf -v PATH`, `mapfile`, `getopts`, `let`):
+ * read-only only when every variable they set is harmless, like an assignment.
+ */
+function setter(name: string, args: string[], risky: boolean[]): Inspection {
+  const names: string[] = [];
+  const valued: Record<string, string> = {
+    read: "adinNptu",
+    mapfile: "dnOsucC",
+    readarray: "dnOsucC",
+    printf: "v",
+  };
+  const takes = valued[name] ?? "";
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    // A non-literal option could be `-v NAME`; printf's arguments after the format are only data.
+    if (risky[i] && (positional.length === 0 || name !== "printf")) {
+      return rw(`${name}: a non-literal argument could set any variable`);
+    }
+    if (a === "--") {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (name !== "let" && a.startsWith("-") && a.length > 1 && positional.length === 0) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a[k] as string;
+        if (!takes.includes(c)) continue;
+        const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? "");
+        if (c === "C") return rw(`${name}: -C runs a callback`);
+        if (c === "v" || (c === "a" && name === "read")) names.push(value);
+        break;
+      }
+      continue;
+    }
+    positional.push(a);
+  }
+  if (name === "read") names.push(...positional);
+  if (name === "mapfile" || name === "readarray") names.push(...positional.slice(0, 1));
+  if (name === "getopts") names.push(...positional.slice(1, 2));
+  if (name === "let") {
+    for (const expr of positional) {
+      const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(\[[^\]]*\])?\s*([-+*/%&|^]|<<|>>)?=/.exec(expr);
+      if (m) names.push(m[1] as string);
+    }
+  }
+  for (const variable of names) {
+    if (!harmlessVariable(variable.replace(/\[.*$/s, ""), null)) {
+      return rw(`${name}: ${unsafeVariableReason(variable)}`);
+    }
+  }
+  const what: Record<string, string> = {
+    read: "reads input into variables",
+    mapfile: "reads lines into an array",
+    readarray: "reads lines into an array",
+    printf: "prints its arguments",
+    getopts: "parses options",
+    let: "evaluates arithmetic",
+  };
+  return ro(`${name}: ${what[name] ?? "sets variables"}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+interface OptionSpec {
+  /** Options without a value. */
+  flags: string[];
+  /** Options taking a value (the next word, or after `=` for long ones, attached for short ones). */
+  values: string[];
+  /** Short value options may be glued to their value (`-oL`). */
+  attached?: boolean;
+  /** What the command does without a command to run; absent means it needs one. */
+  alone?: string;
+}
+
+/**
+ * Skips a wrapper's options and returns the index (into `args`) of the command it runs, or a
+ * reason it cannot tell. Short flag clusters (`-0r`) are split; unknown options stop the analysis.
+ */
+function skipOptions(args: string[], risky: boolean[], spec: OptionSpec): number | string {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (risky[i]) return "a non-literal option or command";
+    if (a === "--") return i + 1;
+    if (!a.startsWith("-") || a === "-") return i;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const key = eq >= 0 ? a.slice(0, eq) : a;
+      if (spec.flags.includes(key)) i++;
+      else if (spec.values.includes(key)) i += eq >= 0 ? 1 : 2;
+      else return `unknown option ${a}`;
+      continue;
+    }
+    // short cluster
+    let consumed = 1;
+    for (let k = 1; k < a.length; k++) {
+      const opt = `-${a[k]}`;
+      if (spec.flags.includes(opt)) continue;
+      if (spec.values.includes(opt)) {
+        if (k === a.length - 1) consumed = 2;
+        break;
+      }
+      return `unknown option ${a}`;
+    }
+    i += consumed;
+  }
+  return args.length;
+}
+
+/** A command that runs the rest of its arguments as another command (`nohup rm f`). */
+function wrapper(name: string, args: string[], risky: boolean[], spec: OptionSpec): Inspection {
+  const start = skipOptions(args, risky, spec);
+  if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
+  if (start >= args.length) {
+    return spec.alone ? ro(`${name}: ${spec.alone}`) : ro(`${name}: runs nothing`);
+  }
+  return ro(`${name}: runs another command`, {
+    nested: [{ kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 }],
+    transparent: true,
+  });
+}
+
+function niceCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  // `nice -5 cmd` and `nice -n 5 cmd` both adjust; `nice` alone prints the niceness.
+  const normalized = args.map((a) => (/^-\d+$/.test(a) ? "-n0" : a));
+  return wrapper(name, normalized, risky, {
+    flags: [],
+    values: ["-n", "--adjustment"],
+    attached: true,
+    alone: "prints the niceness",
+  });
+}
+
+function timeoutCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const spec = {
+    flags: ["-v", "--verbose", "--foreground", "--preserve-status"],
+    values: ["-s", "-k", "--signal", "--kill-after"],
+  };
+  const start = skipOptions(args, risky, spec);
+  if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
+  // the duration, then the command
+  if (start + 1 >= args.length) return rw(`${name}: no command to run`);
+  if (risky[start]) return rw(`${name}: a non-literal duration: cannot tell what it runs`);
+  return ro(`${name}: runs another command with a time limit`, {
+    nested: [{ kind: "argv", from: start + 2, to: args.length + 1, assigns: 0 }],
+    transparent: true,
+  });
+}
+
+function ionice(name: string, args: string[], risky: boolean[]): Inspection {
+  if (args.some((a) => /^-[a-zA-Z]*[pPu]/.test(a) || /^--(pid|pgid|uid)/.test(a))) {
+    return rw(`${name}: changes the priority of running processes`);
+  }
+  return wrapper(name, args, risky, {
+    flags: ["-t", "--ignore"],
+    values: ["-c", "-n", "--class", "--classdata"],
+    attached: true,
+    alone: "prints the priority",
+  });
+}
+
+function commandBuiltin(name: string, args: string[], risky: boolean[]): Inspection {
+  if (args.some((a, i) => !risky[i] && /^-[pvV]*[vV]/.test(a))) return ro(`${name}: describes commands`);
+  return wrapper(name, args, risky, { flags: ["-p"], values: [] });
+}
+
+function sudoLike(name: string, args: string[], risky: boolean[]): Inspection {
+  const spec: OptionSpec = {
+    flags: [
+      "-A",
+      "-b",
+      "-E",
+      "-H",
+      "-k",
+      "-K",
+      "-n",
+      "-P",
+      "-S",
+      "-B",
+      "-s",
+      "-i",
+      "--askpass",
+      "--background",
+      "--preserve-env",
+      "--set-home",
+      "--non-interactive",
+      "--stdin",
+      "--shell",
+      "--login",
+      "--reset-timestamp",
+    ],
+    values: ["-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--chdir"],
+  };
+  const own = `${name}: runs commands with another user's privileges`;
+  const start = skipOptions(args, risky, spec);
+  if (typeof start === "string" || start >= args.length) return rw(own);
+  const shellMode = args.slice(0, start).some((a) => /^-[a-zA-Z]*[si]/.test(a) || a === "--shell" || a === "--login");
+  const nested: Nested = shellMode
+    ? { kind: "script", from: start + 1, to: args.length + 1 }
+    : { kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 };
+  return rw(own, { nested: [nested] });
+}
+
+function su(name: string, args: string[]): Inspection {
+  const own = `${name}: runs commands as another user`;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-c" || a === "--command") {
+      return rw(own, { nested: [{ kind: "script", from: i + 2, to: i + 3 }] });
+    }
+    if (a.startsWith("--command=")) return rw(own);
+  }
+  return rw(own);
+}
+
+function env(name: string, args: string[], risky: boolean[]): Inspection {
+  let i = 0;
+  let cwd: number | undefined;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal option or command: cannot tell what it runs`);
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (a === "-" || a === "-i" || a === "-0" || a === "-v" || a === "--ignore-environment" || a === "--null") {
+      i++;
+    } else if (a === "--debug") {
+      i++;
+    } else if (a === "-u" || a === "--unset") {
+      i += 2;
+    } else if (a.startsWith("--unset=") || (a.startsWith("-u") && a.length > 2)) {
+      i++;
+    } else if (a === "-C" || a === "--chdir") {
+      cwd = i + 2;
+      i += 2;
+    } else if (a === "-S" || a === "--split-string") {
+      return ro(`${name}: runs a command split from a string`, {
+        nested: [{ kind: "script", from: i + 2, to: args.length + 1 }],
+        transparent: true,
+      });
+    } else if (a.startsWith("-S") || a.startsWith("--split-string=")) {
+      return rw(`${name}: runs a command split from a string`);
+    } else if (a.startsWith("-")) {
+      return rw(`${name}: unknown option ${a}: cannot tell what it runs`);
+    } else {
+      break;
+    }
+  }
+  const assignsStart = i;
+  while (i < args.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i] as string)) i++;
+  if (i >= args.length) {
+    for (const a of args.slice(assignsStart)) {
+      const eq = a.indexOf("=");
+      if (!harmlessVariable(a.slice(0, eq), a.slice(eq + 1)))
+        return rw(`${name}: ${unsafeVariableReason(a.slice(0, eq))}`);
+    }
+    return ro(`${name}: prints the environment`);
+  }
+  const nested: Nested = { kind: "argv", from: assignsStart + 1, to: args.length + 1, assigns: i - assignsStart };
+  if (cwd !== undefined) nested.cwd = cwd;
+  return ro(`${name}: runs another command`, { nested: [nested], transparent: true });
+}
+
+function xargs(name: string, args: string[], risky: boolean[]): Inspection {
+  const spec: OptionSpec = {
+    flags: [
+      "-0",
+      "-o",
+      "-p",
+      "-r",
+      "-t",
+      "-x",
+      "--null",
+      "--open-tty",
+      "--interactive",
+      "--no-run-if-empty",
+      "--verbose",
+      "--exit",
+      "--show-limits",
+      "--replace",
+    ],
+    values: [
+      "-a",
+      "-d",
+      "-E",
+      "-I",
+      "-L",
+      "-n",
+      "-P",
+      "-s",
+      "--arg-file",
+      "--delimiter",
+      "--eof",
+      "--max-lines",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--process-slot-var",
+    ],
+    attached: true,
+  };
+  // optional-argument options only take an attached value: -e[EOF], -i[R], -l[N]
+  const normalized = args.map((a) => (/^-[eil]/.test(a) ? "-0" : a));
+  const start = skipOptions(normalized, risky, spec);
+  if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
+  if (start >= args.length) return ro(`${name}: runs echo on its input`);
+  let replace: string | null = null;
+  for (let i = 0; i < start; i++) {
+    const a = args[i] as string;
+    if (a === "-I") replace = args[i + 1] ?? null;
+    else if (/^-[0oprtx]*I/.test(a)) replace = a.slice(a.indexOf("I") + 1) || (args[i + 1] ?? null);
+    else if (a === "-i" || a === "--replace") replace = "{}";
+    else if (a.startsWith("-i")) replace = a.slice(2);
+    else if (a.startsWith("--replace=")) replace = a.slice("--replace=".length);
+  }
+  const nested: Nested = { kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 };
+  if (replace) nested.placeholder = { text: replace, pathOnly: false };
+  else nested.appends = true;
+  return ro(`${name}: runs a command on its input`, { nested: [nested], transparent: true });
+}
+
+function watch(name: string, args: string[], risky: boolean[]): Inspection {
+  const spec: OptionSpec = {
+    flags: ["-b", "-c", "-e", "-g", "-p", "-t", "-w", "-x", "-d", "--beep", "--color", "--errexit", "--chgexit"],
+    values: ["-n", "--interval", "-q", "--equexit"],
+    attached: true,
+  };
+  const start = skipOptions(args, risky, spec);
+  if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
+  if (start >= args.length) return rw(`${name}: no command to run`);
+  const exec = args.slice(0, start).some((a) => /^-[a-zA-Z]*x/.test(a) || a === "--exec");
+  return ro(`${name}: runs a command repeatedly`, {
+    nested: [
+      exec
+        ? { kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 }
+        : { kind: "script", from: start + 1, to: args.length + 1 },
+    ],
+    transparent: true,
+  });
+}
+
+function trap(name: string, args: string[], risky: boolean[]): Inspection {
+  let i = 0;
+  if (args[0] === "--") i = 1;
+  const action = args[i];
+  if (action === undefined || action === "-l" || action === "-p") return ro(`${name}: lists traps`);
+  if (args.length - i < 2 || action === "-" || action === "") return ro(`${name}: resets or ignores signals`);
+  if (risky[i]) return rw(`${name}: a non-literal trap command`);
+  return ro(`${name}: runs a command on a signal`, {
+    nested: [{ kind: "script", from: i + 1, to: i + 2 }],
+    transparent: true,
+  });
+}
+
+function alias(name: string, args: string[], risky: boolean[]): Inspection {
+  const nested: Nested[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-p") continue;
+    if (a.includes("=")) nested.push({ kind: "script", from: i + 1, to: i + 2, afterEquals: true });
+    else if (risky[i]) return rw(`${name}: a non-literal alias`);
+  }
+  if (nested.length === 0) return ro(`${name}: lists aliases`);
+  return ro(`${name}: defines aliases (their text is analyzed as commands)`, { nested, transparent: true });
+}
+
+/** POSIX shells: `-c` text is analyzed; a script file or standard input is arbitrary code. */
+function shell(name: string, args: string[], risky: boolean[]): Inspection {
+  let i = 0;
+  let command = false;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal option or script`);
+    if (a === "--" || a === "-") {
+      i++;
+      break;
+    }
+    if (a === "--version" || a === "--help")
+      return args.length === 1 ? ro(`${name}: prints its version`) : rw(UNKNOWN_REASON);
+    if (a === "--rcfile" || a === "--init-file") return rw(`${name}: runs a startup file`);
+    if (a.startsWith("--")) {
+      i++;
+      continue;
+    }
+    if (!a.startsWith("-") && !a.startsWith("+")) break;
+    if (a === "-o" || a === "+o" || a === "-O" || a === "+O") {
+      i += 2;
+      continue;
+    }
+    if (a.slice(1).includes("c")) command = true;
+    i++;
+  }
+  if (command) {
+    if (i >= args.length) return rw(`${name}: -c without a command`);
+    return ro(`${name}: runs shell code given as text`, {
+      nested: [{ kind: "script", from: i + 1, to: i + 2 }],
+      transparent: true,
+    });
+  }
+  if (i < args.length) return rw(`${name}: runs a shell script file: arbitrary code`);
+  return rw(`${name}: runs shell code from standard input: arbitrary code`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// find, fd
+
+function find(name: string, args: string[], risky: boolean[]): Inspection {
+  const nested: Nested[] = [];
+  const writes: number[] = [];
+  const problems: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (risky[i]) {
+      problems.push("a non-literal argument could be an action such as -delete");
+      continue;
+    }
+    if (a === "-exec" || a === "-execdir" || a === "-ok" || a === "-okdir") {
+      let end = i + 1;
+      while (end < args.length && !(args[end] === ";" || (args[end] === "+" && args[end - 1] === "{}"))) end++;
+      if (end >= args.length) return rw(`${name}: ${a} without its terminating ;`);
+      if (end === i + 1) return rw(`${name}: ${a} without a command`);
+      nested.push({
+        kind: "argv",
+        from: i + 2,
+        to: end + 1,
+        assigns: 0,
+        placeholder: { text: "{}", pathOnly: true },
+      });
+      i = end;
+    } else if (a === "-delete") {
+      problems.push("-delete deletes files");
+    } else if (a === "-fprint" || a === "-fprint0" || a === "-fls" || a === "-fprintf") {
+      problems.push(`${a} writes a file`);
+      writes.push(i + 2);
+      i += a === "-fprintf" ? 2 : 1;
+    }
+  }
+  if (problems.length > 0) return rw(`${name}: ${problems[0]}`, { nested, writes, transparent: true });
+  return ro(`${name}: lists files`, { nested, transparent: true });
+}
+
+function fdCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "-x" || a === "--exec" || a === "-X" || a === "--exec-batch") {
+      if (i + 1 >= args.length) return rw(`${name}: ${a} without a command`);
+      const inner = args.slice(i + 1);
+      const nested: Nested = { kind: "argv", from: i + 2, to: args.length + 1, assigns: 0 };
+      // fd replaces {}, {/}, {//}, {.}, {/.}; without any it appends the path.
+      if (inner.some((w) => /\{(\/|\/\/|\.|\/\.)?\}/.test(w))) nested.placeholder = { text: "{", pathOnly: false };
+      else nested.appends = true;
+      return ro(`${name}: runs a command on each file`, { nested: [nested], transparent: true });
+    }
+  }
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  return ro(`${name}: lists files`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// tee
+
+function tee(name: string, args: string[], risky: boolean[]): Inspection {
+  const writes: number[] = [];
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (options && a === "--") {
+      options = false;
+      continue;
+    }
+    if (options && !risky[i] && a.startsWith("-") && a !== "-") continue;
+    if (!risky[i] && isHarmlessDevice(a)) continue;
+    writes.push(i + 1);
+  }
+  if (writes.length === 0) return ro(`${name}: copies its input to standard output`);
+  return rw(`${name}: writes files`, { writes });
+}
+
+/** Device files that reading or writing cannot change: nothing to ask about. */
+export function isHarmlessDevice(path: string): boolean {
+  return /^\/dev\/(null|zero|random|urandom|stdout|stderr|stdin|tty|fd\/[0-2])$/.test(path);
+}
+
+// ---------------------------------------------------------------------------------------------
+// sed, awk
+
+function sed(name: string, args: string[], risky: boolean[]): Inspection {
+  const scripts: string[] = [];
+  let explicit = false;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal argument could change what it does`);
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      if (!explicit) {
+        scripts.push(a);
+        explicit = true;
+      }
+      continue;
+    }
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const key = eq >= 0 ? a.slice(0, eq) : a;
+      if (key === "--in-place") return rw(`${name}: --in-place edits files`);
+      if (key === "--file") return rw(`${name}: runs a script file`);
+      if (key === "--expression") {
+        explicit = true;
+        if (eq >= 0) scripts.push(a.slice(eq + 1));
+        else scripts.push(args[++i] ?? "");
+        continue;
+      }
+      if (key === "--line-length") {
+        if (eq < 0) i++;
+        continue;
+      }
+      if (SED_LONG_FLAGS.has(key)) continue;
+      return rw(`${name}: unknown option ${a}`);
+    }
+    for (let k = 1; k < a.length; k++) {
+      const c = a[k] as string;
+      if (c === "i") return rw(`${name}: -i edits files in place`);
+      if (c === "f") return rw(`${name}: runs a script file`);
+      if (c === "e" || c === "l") {
+        const rest = a.slice(k + 1);
+        const value = rest.length > 0 ? rest : (args[++i] ?? "");
+        if (c === "e") {
+          explicit = true;
+          scripts.push(value);
+        }
+        break;
+      }
+      if (!"nErsuz".includes(c)) return rw(`${name}: unknown option -${c}`);
+    }
+  }
+  for (let k = i; k < args.length; k++) if (risky[k]) return rw(`${name}: a non-literal argument`);
+  if (scripts.length === 0 && !explicit) return rw(`${name}: no script`);
+  for (const s of scripts) {
+    const problem = sedScriptProblem(s);
+    if (problem) return rw(`${name}: ${problem}`);
+  }
+  return ro(`${name}: prints edited text (no -i, no w or e commands)`);
+}
+
+const SED_LONG_FLAGS = new Set([
+  "--quiet",
+  "--silent",
+  "--regexp-extended",
+  "--separate",
+  "--unbuffered",
+  "--null-data",
+  "--posix",
+  "--debug",
+  "--sandbox",
+  "--follow-symlinks",
+]);
+
+/**
+ * Reads a sed script well enough to find the commands that write files (`w`, `W`, the `w` flag of
+ * `s`) or run commands (`e`, the `e` flag of `s`). Anything it cannot read is a problem too.
+ */
+export function sedScriptProblem(script: string): string | null {
+  const s = script;
+  let i = 0;
+  const n = s.length;
+  const skipRegex = (delim: string): boolean => {
+    while (i < n) {
+      const c = s[i];
+      if (c === "\\") {
+        i += 2;
+        continue;
+      }
+      if (c === "\n") return false;
+      i++;
+      if (c === delim) return true;
+    }
+    return false;
+  };
+  const toLineEnd = (): void => {
+    while (i < n && s[i] !== "\n") {
+      if (s[i] === "\\") i++;
+      i++;
+    }
+  };
+  const label = (): void => {
+    while (i < n && s[i] !== "\n" && s[i] !== ";") i++;
+  };
+  const address = (): boolean => {
+    const c = s[i];
+    if (c === undefined) return true;
+    if (/[0-9]/.test(c)) {
+      while (i < n && /[0-9~]/.test(s[i] as string)) i++;
+      return true;
+    }
+    if (c === "$") {
+      i++;
+      return true;
+    }
+    if (c === "/" || c === "\\") {
+      const delim = c === "\\" ? s[i + 1] : "/";
+      i += c === "\\" ? 2 : 1;
+      if (delim === undefined || !skipRegex(delim)) return false;
+      while (i < n && /[IM]/.test(s[i] as string)) i++;
+      return true;
+    }
+    if (c === "+" || c === "~") {
+      i++;
+      while (i < n && /[0-9]/.test(s[i] as string)) i++;
+    }
+    return true;
+  };
+  while (true) {
+    while (i < n && /[\s;]/.test(s[i] as string)) i++;
+    if (i >= n) return null;
+    if (s[i] === "#") {
+      toLineEnd();
+      continue;
+    }
+    if (!address()) return "an unreadable address";
+    if (s[i] === ",") {
+      i++;
+      if (!address()) return "an unreadable address";
+    }
+    while (i < n && /[ \t]/.test(s[i] as string)) i++;
+    while (s[i] === "!") i++;
+    while (i < n && /[ \t]/.test(s[i] as string)) i++;
+    const cmd = s[i++];
+    if (cmd === undefined) return "an address without a command";
+    switch (cmd) {
+      case "{":
+      case "}":
+        break;
+      case "s":
+      case "y": {
+        const delim = s[i++];
+        if (delim === undefined || delim === "\\" || delim === "\n") return `an unreadable ${cmd} command`;
+        if (!skipRegex(delim) || !skipRegex(delim)) return `an unreadable ${cmd} command`;
+        if (cmd === "y") break;
+        while (i < n && /[gpiImMe0-9w]/.test(s[i] as string)) {
+          if (s[i] === "w") return "the w flag writes a file";
+          if (s[i] === "e") return "the e flag runs a command";
+          i++;
+        }
+        break;
+      }
+      case "a":
+      case "i":
+      case "c":
+      case "r":
+      case "R":
+        toLineEnd();
+        break;
+      case "w":
+      case "W":
+        return `the ${cmd} command writes a file`;
+      case "e":
+        return "the e command runs a command";
+      case "b":
+      case "t":
+      case "T":
+      case ":":
+      case "v":
+        label();
+        break;
+      case "q":
+      case "Q":
+      case "l":
+      case "L":
+        while (i < n && /[ \t0-9]/.test(s[i] as string)) i++;
+        break;
+      default:
+        if (!"pPdDnNgGhHxz=F".includes(cmd)) return `an unknown command ${JSON.stringify(cmd)}`;
+    }
+  }
+}
+
+function awk(name: string, args: string[], risky: boolean[]): Inspection {
+  const programs: string[] = [];
+  let explicit = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal argument could change what it does`);
+    if (a === "--") {
+      if (!explicit && i + 1 < args.length) programs.push(args[i + 1] as string);
+      explicit = true;
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") {
+      if (!explicit) programs.push(a);
+      explicit = true;
+      break;
+    }
+    if (a === "-F" || a === "-v") {
+      i++;
+      continue;
+    }
+    if (/^-[Fv]./.test(a) || /^--(field-separator|assign)=/.test(a)) continue;
+    if (a === "-e" || a === "--source") {
+      programs.push(args[++i] ?? "");
+      explicit = true;
+      continue;
+    }
+    if (/^-(f|E|i|l)/.test(a) || /^--(file|exec|include|load)/.test(a))
+      return rw(`${name}: loads a program file or extension`);
+    if (/^--(posix|traditional|sandbox|characters-as-bytes|re-interval|lint|non-decimal-data)$/.test(a)) continue;
+    if (/^-[bcPrSt]+$/.test(a)) continue;
+    return rw(`${name}: unknown option ${a}`);
+  }
+  if (programs.length === 0) return rw(`${name}: no program`);
+  for (const p of programs) {
+    if (/\bsystem\s*\(|\||>|@load|@include|\bfflush\b|\bclose\s*\(|\bprintf?\b[^;}]*>/.test(p)) {
+      return rw(`${name}: the program may write files or run commands (system, |, >)`);
+    }
+  }
+  return ro(`${name}: prints computed text (no system, pipes or output redirection)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// git
+
+const GIT_READ: Record<string, string> = {
+  status: "shows the working tree status",
+  log: "shows history",
+  diff: "shows changes",
+  show: "shows objects",
+  "rev-parse": "resolves names",
+  "ls-files": "lists files",
+  "ls-tree": "lists a tree",
+  "ls-remote": "lists remote references",
+  blame: "annotates lines",
+  annotate: "annotates lines",
+  shortlog: "summarizes history",
+  describe: "names a commit",
+  "cat-file": "prints objects",
+  "rev-list": "lists commits",
+  "merge-base": "finds a common ancestor",
+  "name-rev": "names commits",
+  "count-objects": "counts objects",
+  "show-ref": "lists references",
+  "for-each-ref": "lists references",
+  "show-branch": "shows branches",
+  whatchanged: "shows history",
+  version: "prints its version",
+  help: "prints help",
+  "check-ignore": "checks ignore rules",
+  "check-attr": "checks attributes",
+  "check-ref-format": "checks a reference name",
+  var: "prints variables",
+  "diff-tree": "compares trees",
+  "diff-files": "compares files",
+  "diff-index": "compares the index",
+  "range-diff": "compares ranges",
+  cherry: "finds unmerged commits",
+  grep: "searches files",
+  "verify-commit": "verifies signatures",
+  "verify-tag": "verifies signatures",
+};
+
+/** Subcommands that run hooks (or other configured programs) as well as writing. */
+const GIT_HOOKS = new Set([
+  "commit",
+  "merge",
+  "rebase",
+  "checkout",
+  "switch",
+  "push",
+  "pull",
+  "am",
+  "clone",
+  "gc",
+  "cherry-pick",
+  "revert",
+  "fetch",
+  "reset",
+  "worktree",
+  "bisect",
+  "filter-branch",
+  "submodule",
+  "restore",
+]);
+
+const GIT_WRITE = new Set([
+  "add",
+  "rm",
+  "mv",
+  "stash",
+  "clean",
+  "tag",
+  "config",
+  "branch",
+  "remote",
+  "init",
+  "apply",
+  "notes",
+  "reflog",
+  "update-ref",
+  "update-index",
+  "symbolic-ref",
+  "prune",
+  "repack",
+  "replace",
+  "format-patch",
+  "archive",
+  "bundle",
+  "sparse-checkout",
+  "lfs",
+  "maintenance",
+]);
+
+const GIT_GLOBAL_FLAGS = new Set([
+  "--no-pager",
+  "-P",
+  "--paginate",
+  "-p",
+  "--bare",
+  "--no-replace-objects",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-optional-locks",
+  "--no-advice",
+]);
+
+function git(name: string, args: string[], risky: boolean[]): Inspection {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal option or subcommand`);
+    if (a === "-c" || (a.startsWith("-c") && a.length > 2) || a.startsWith("--config-env")) {
+      return rw(`${name} -c: sets configuration for this run, which can name hooks and programs to run`);
+    }
+    if (a.startsWith("--exec-path")) {
+      return a === "--exec-path" && args.length === 1
+        ? ro(`${name}: prints its exec path`)
+        : rw(`${name} --exec-path: runs git programs from another folder`);
+    }
+    if (/^--(git-dir|work-tree|namespace|super-prefix|attr-source)/.test(a)) {
+      return rw(`${name} ${a.split("=")[0]}: points git at another repository, whose configuration can run programs`);
+    }
+    if (a === "-C") {
+      i += 2;
+      continue;
+    }
+    if (a === "--version" || a === "--help" || a === "-h" || a === "--html-path" || a === "--man-path") {
+      return ro(`${name}: prints information`);
+    }
+    if (GIT_GLOBAL_FLAGS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-")) return rw(`${name}: unknown option ${a}`);
+    break;
+  }
+  const sub = args[i];
+  if (sub === undefined) return ro(`${name}: prints usage`);
+  const rest = args.slice(i + 1);
+  const restRisky = risky.slice(i + 1);
+  const label = `${name} ${sub}`;
+  const dashdash = rest.indexOf("--");
+  const optionRisky = restRisky.some((r, k) => r && (dashdash < 0 || k < dashdash));
+
+  const read = GIT_READ[sub];
+  if (read !== undefined) {
+    if (optionRisky) return rw(`${label}: a non-literal argument could be an option that writes`);
+    if (rest.some((a) => a === "--output" || a.startsWith("--output="))) return rw(`${label}: --output writes a file`);
+    if (sub === "grep" && rest.some((a) => a === "-O" || a.startsWith("--open-files-in-pager") || /^-O./.test(a))) {
+      return rw(`${label}: -O runs a program on the results`);
+    }
+    if (sub === "help" && rest.some((a) => a === "-w" || a === "--web")) return rw(`${label}: opens a browser`);
+    return ro(`${label}: ${read}`);
+  }
+  if (optionRisky && sub !== "commit") return rw(`${label}: a non-literal argument could change what it does`);
+  switch (sub) {
+    case "branch":
+      return listOnly(label, rest, {
+        flags:
+          /^(-a|--all|-r|--remotes|-v|-vv|--verbose|--show-current|--no-color|--color(=.*)?|--column(=.*)?|--no-column|--sort=.*|--format=.*|--abbrev=.*|--no-abbrev|-i|--ignore-case|--omit-empty|--(no-)?contains=.*|--(no-)?merged=.*|--points-at=.*)$/,
+        values: /^(--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format)$/,
+        list: /^(-l|--list)$/,
+        what: "lists branches",
+        write: "creates, renames or deletes branches",
+      });
+    case "tag":
+      return listOnly(label, rest, {
+        flags:
+          /^(-n\d*|--sort=.*|--format=.*|--column(=.*)?|--no-column|-i|--ignore-case|--color(=.*)?|--(no-)?contains=.*|--(no-)?merged=.*|--points-at=.*|--omit-empty)$/,
+        values: /^(--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format)$/,
+        list: /^(-l|--list)$/,
+        what: "lists tags",
+        write: "creates or deletes tags",
+      });
+    case "remote": {
+      const positional = rest.filter((a) => !a.startsWith("-"));
+      if (rest.every((a) => a === "-v" || a === "--verbose")) return ro(`${label}: lists remotes`);
+      if (positional[0] === "get-url" || (positional[0] === "show" && !rest.includes("--"))) {
+        return ro(`${label}: shows a remote`);
+      }
+      return rw(`${label}: changes remotes`);
+    }
+    case "stash":
+      if (rest[0] === "list" || rest[0] === "show") return ro(`${label} ${rest[0]}: shows stashes`);
+      return rw(`${label}: changes the working tree and stashes`);
+    case "config":
+      return gitConfig(label, rest);
+    case "reflog":
+      if (rest.length === 0 || rest[0] === "show" || (rest[0] as string).startsWith("-"))
+        return ro(`${label}: shows the reflog`);
+      return rw(`${label}: changes the reflog`);
+    case "notes":
+      if (rest.length === 0 || rest[0] === "list" || rest[0] === "show") return ro(`${label}: shows notes`);
+      return rw(`${label}: changes notes`);
+    case "worktree":
+      if (rest[0] === "list") return ro(`${label} list: lists worktrees`);
+      break;
+    case "submodule":
+      if (rest[0] === "status" || rest[0] === "summary") return ro(`${label}: shows submodules`);
+      break;
+  }
+  if (GIT_HOOKS.has(sub)) return rw(`${label}: writes the repository and runs hooks`);
+  if (GIT_WRITE.has(sub)) return rw(`${label}: changes the repository or working tree`);
+  return rw(`${label}: unknown git subcommand (maybe an alias): treated as writing`);
+}
+
+function listOnly(
+  label: string,
+  args: string[],
+  spec: { flags: RegExp; values: RegExp; list: RegExp; what: string; write: string },
+): Inspection {
+  const listing = args.some((a) => spec.list.test(a));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (spec.list.test(a) || spec.flags.test(a)) continue;
+    if (spec.values.test(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith("-") || !listing) return rw(`${label}: ${spec.write}`);
+  }
+  return ro(`${label}: ${spec.what}`);
+}
+
+function gitConfig(label: string, args: string[]): Inspection {
+  const positional: string[] = [];
+  let reading = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--list|-l)$/.test(a)) {
+      reading = true;
+    } else if (/^(-f|--file|--blob|--type|--default|--comment)$/.test(a)) {
+      i++;
+    } else if (
+      /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|-e|--edit)$/.test(a) ||
+      a === "--fixed-value"
+    ) {
+      if (a !== "--fixed-value") return rw(`${label}: ${a} changes configuration`);
+    } else if (!a.startsWith("-")) {
+      positional.push(a);
+    }
+  }
+  const [first] = positional;
+  if (first === "get" || first === "list") return ro(`${label} ${first}: reads configuration`);
+  if (first && /^(set|unset|rename-section|remove-section|edit)$/.test(first))
+    return rw(`${label} ${first}: changes configuration`);
+  if (reading || positional.length === 1) return ro(`${label}: reads configuration`);
+  if (positional.length === 0) return rw(`${label}: no key`);
+  return rw(`${label}: sets configuration`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Package managers, toolchains, network
+
+const PACKAGE_READ: Record<string, Set<string>> = {
+  npm: new Set([
+    "ls",
+    "list",
+    "la",
+    "ll",
+    "view",
+    "info",
+    "show",
+    "v",
+    "outdated",
+    "search",
+    "help",
+    "root",
+    "prefix",
+    "explain",
+    "why",
+    "ping",
+    "whoami",
+  ]),
+  pnpm: new Set(["ls", "list", "ll", "why", "view", "info", "outdated", "root", "help", "licenses"]),
+  yarn: new Set(["list", "info", "why", "outdated", "help", "licenses"]),
+  bun: new Set(["pm"]),
+};
+
+function packageManager(name: string, args: string[], risky: boolean[]): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  if (args.length === 1 && isVersionFlag(name, args[0] as string)) return ro(`${name}: prints its version`);
+  const sub = args.find((a) => !a.startsWith("-"));
+  const reads = PACKAGE_READ[name];
+  if (sub !== undefined && reads?.has(sub)) return ro(`${name} ${sub}: shows package information`);
+  if (sub === "config" || sub === "c") {
+    const action = args[args.indexOf(sub) + 1];
+    if (action === "get" || action === "list" || action === "ls")
+      return ro(`${name} config ${action}: reads configuration`);
+  }
+  if (name === "npm" && sub === "audit" && !args.includes("fix")) return ro(`${name} audit: reports vulnerabilities`);
+  if (name === "bun" && sub === undefined) return rw(`${name}: runs code`);
+  return rw(`${name}${sub ? ` ${sub}` : ""}: installs packages or runs package scripts: arbitrary code`);
+}
+
+function pip(name: string, args: string[], risky: boolean[]): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  if (args.length === 1 && isVersionFlag(name, args[0] as string)) return ro(`${name}: prints its version`);
+  const sub = args.find((a) => !a.startsWith("-"));
+  if (sub && /^(list|show|freeze|check|help|index|inspect)$/.test(sub)) return ro(`${name} ${sub}: shows packages`);
+  return rw(`${name}${sub ? ` ${sub}` : ""}: installs or removes packages`);
+}
+
+function goCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
+  const sub = args[0];
+  if (sub === "version" || sub === "help" || sub === "doc") return ro(`${name} ${sub}: prints information`);
+  if (sub === "env" && !args.some((a) => a === "-w" || a === "-u")) return ro(`${name} env: prints settings`);
+  return rw(`${name}${sub ? ` ${sub}` : ""}: builds, downloads or runs code`);
+}
+
+/** curl options that write files, send data or change the request method. */
+const CURL_WRITING = new Set([
+  "--output",
+  "--remote-name",
+  "--remote-name-all",
+  "--output-dir",
+  "--create-dirs",
+  "--dump-header",
+  "--cookie-jar",
+  "--trace",
+  "--trace-ascii",
+  "--libcurl",
+  "--etag-save",
+  "--hsts",
+  "--alt-svc",
+  "--stderr",
+  "--data",
+  "--data-ascii",
+  "--data-binary",
+  "--data-raw",
+  "--data-urlencode",
+  "--form",
+  "--form-string",
+  "--json",
+  "--upload-file",
+  "--request",
+  "--config",
+  "--post301",
+  "--post302",
+  "--post303",
+]);
+
+function curl(name: string, args: string[], risky: boolean[]): Inspection {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (
+      risky[i] &&
+      !(i > 0 && /^-[a-zA-Z]*[HAemuwre]$|^--(header|user-agent|url|max-time|referer)$/.test(args[i - 1] as string))
+    ) {
+      return rw(`${name}: a non-literal argument could change what it does`);
+    }
+    if (a.startsWith("--")) {
+      if (CURL_WRITING.has(a.split("=")[0] as string))
+        return rw(`${name} ${a.split("=")[0]}: writes files or sends data`);
+      continue;
+    }
+    if (a.startsWith("-") && a.length > 1 && /[oODcdFTXKJ]/.test(a.slice(1).replace(/[HAemuwr].*$/, ""))) {
+      return rw(`${name} ${a}: writes files or sends data`);
+    }
+  }
+  return ro(`${name}: fetches a URL to standard output`);
+}

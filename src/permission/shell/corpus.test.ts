@@ -1,0 +1,330 @@
+import assert from "node:assert/strict";
+import { homedir } from "node:os";
+import { describe, it } from "node:test";
+import { analyzeShell, type ShellRequest } from "./analyze.js";
+
+/**
+ * The shell-analysis corpus: each command line with every request it must produce, in order.
+ * `shell:<command>:ro|rw` is a simple command and its classification, `edit:<path>` a file
+ * written, `external_directory:<path>` a path outside the workspace. `null` means the line is not
+ * analyzed at all (`parsed: false`), so the caller asks. `{W}` is the workspace (also the cwd),
+ * `{H}` the home directory.
+ */
+const CORPUS: [line: string, expected: string[] | null][] = [
+  // Read-only commands
+  ["ls", ["shell:ls:ro"]],
+  ["ls -la src", ["shell:ls -la src:ro"]],
+  ["git status --short", ["shell:git status --short:ro"]],
+  ["git log --oneline -5", ["shell:git log --oneline -5:ro"]],
+  ["git diff HEAD~1..HEAD -- src", ["shell:git diff HEAD~1..HEAD -- src:ro"]],
+  ["cat package.json | jq .name", ["shell:cat package.json:ro", "shell:jq .name:ro"]],
+  ["rg -n TODO src", ["shell:rg -n TODO src:ro"]],
+  ["grep -rn foo . | head -20", ["shell:grep -rn foo .:ro", "shell:head -20:ro"]],
+  ["wc -l src/*.ts", ["shell:wc -l src/*.ts:ro"]],
+  ["find . -name '*.ts' -not -path './node_modules/*'", ["shell:find . -name '*.ts' -not -path './node_modules/*':ro"]],
+  ["echo hello", ["shell:echo hello:ro"]],
+  ["pwd", ["shell:pwd:ro"]],
+  ["node --version", ["shell:node --version:ro"]],
+  ["npm ls --depth=0", ["shell:npm ls --depth=0:ro"]],
+  ["sed -n '1,20p' README.md", ["shell:sed -n '1,20p' README.md:ro"]],
+  ["awk -F: '{print $1}' data.txt", ["shell:awk -F: '{print $1}' data.txt:ro"]],
+  ["sort names.txt | uniq -c", ["shell:sort names.txt:ro", "shell:uniq -c:ro"]],
+  ["diff -u a.txt b.txt", ["shell:diff -u a.txt b.txt:ro"]],
+  ["git branch -a", ["shell:git branch -a:ro"]],
+  ["git remote -v", ["shell:git remote -v:ro"]],
+  ["git show HEAD:src/index.ts", ["shell:git show HEAD:src/index.ts:ro"]],
+  ["tree -L 2", ["shell:tree -L 2:ro"]],
+  ["du -sh .", ["shell:du -sh .:ro"]],
+  ["stat -c %s file", ["shell:stat -c %s file:ro"]],
+  ["file bin/run", ["shell:file bin/run:ro"]],
+  ["which node", ["shell:which node:ro"]],
+  ["date +%s", ["shell:date +%s:ro"]],
+  ["uname -a", ["shell:uname -a:ro"]],
+  ["env", ["shell:env:ro"]],
+  ["git rev-parse --show-toplevel", ["shell:git rev-parse --show-toplevel:ro"]],
+  ["git ls-files | wc -l", ["shell:git ls-files:ro", "shell:wc -l:ro"]],
+  ["git blame -L 1,10 src/a.ts", ["shell:git blame -L 1,10 src/a.ts:ro"]],
+  ["head -n 5 a; tail -n 5 b", ["shell:head -n 5 a:ro", "shell:tail -n 5 b:ro"]],
+  ["true", ["shell:true:ro"]],
+  ["cut -d, -f1 data.csv | tr a-z A-Z", ["shell:cut -d, -f1 data.csv:ro", "shell:tr a-z A-Z:ro"]],
+  // Compound lines: every simple command is its own request
+  ["ls; rm a", ["shell:ls:ro", "shell:rm a:rw"]],
+  ["ls && rm a", ["shell:ls:ro", "shell:rm a:rw"]],
+  ["true || rm a", ["shell:true:ro", "shell:rm a:rw"]],
+  ["ls | xargs rm", ["shell:ls:ro", "shell:xargs rm:rw", "shell:rm:rw"]],
+  ["ls & rm x", ["shell:ls:ro", "shell:rm x:rw"]],
+  ["ls\nrm a", ["shell:ls:ro", "shell:rm a:rw"]],
+  ["(ls; rm a)", ["shell:ls:ro", "shell:rm a:rw"]],
+  ["{ ls; rm a; }", ["shell:ls:ro", "shell:rm a:rw"]],
+  ["if true; then rm a; fi", ["shell:true:ro", "shell:rm a:rw"]],
+  ["if rm a; then ls; fi", ["shell:rm a:rw", "shell:ls:ro"]],
+  ["while false; do rm a; done", ["shell:false:ro", "shell:rm a:rw"]],
+  ["for f in a b; do rm $f; done", ["shell:rm $f:rw"]],
+  ["case x in x) rm a;; esac", ["shell:rm a:rw"]],
+  ["f() { rm a; }", ["shell:rm a:rw"]],
+  ["! rm a", ["shell:rm a:rw"]],
+  ["git status && git commit -m wip", ["shell:git status:ro", "shell:git commit -m wip:rw"]],
+  ["npm test && git push", ["shell:npm test:rw", "shell:git push:rw"]],
+  // Substitutions: the inner commands count wherever they appear
+  ["echo $(rm -rf x)", ["shell:echo $(rm -rf x):ro", "shell:rm -rf x:rw"]],
+  ['echo "$(rm -rf x)"', ['shell:echo "$(rm -rf x)":ro', "shell:rm -rf x:rw"]],
+  ["echo `rm z`", ["shell:echo `rm z`:ro", "shell:rm z:rw"]],
+  ["$(echo rm) -rf x", ["shell:$(echo rm) -rf x:rw", "shell:echo rm:ro"]],
+  ['"$(x)" y', ['shell:"$(x)" y:rw', "shell:x:rw"]],
+  ["$CMD args", ["shell:$CMD args:rw"]],
+  ["a=$(rm b) ls", ["shell:a=$(rm b) ls:ro", "shell:rm b:rw"]],
+  ["x=$(rm b)", ["shell:x=$(rm b):ro", "shell:rm b:rw"]],
+  ["diff <(ls) <(rm x)", ["shell:diff <(ls) <(rm x):ro", "shell:ls:ro", "shell:rm x:rw"]],
+  ["ls > $(rm y)", ["shell:ls:ro", "shell:rm y:rw", "edit:*"]],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+  ["echo ${x:-$(rm y)}", ["shell:echo ${x:-$(rm y)}:ro", "shell:rm y:rw"]],
+  ["echo $((1 + $(rm z)))", ["shell:echo $((1 + $(rm z))):ro", "shell:rm z:rw"]],
+  ["[[ -f $(rm x) ]]", ["shell:rm x:rw"]],
+  ["cat <<EOF\n$(rm -rf x)\nEOF", ["shell:cat:ro", "shell:rm -rf x:rw"]],
+  ["cat <<'EOF'\n$(rm -rf x)\nEOF", ["shell:cat:ro"]],
+  ["for i in $(ls); do echo $i; done", ["shell:ls:ro", "shell:echo $i:ro"]],
+  ["x=(a $(rm b))", ["shell:x=(a $(rm b)):ro", "shell:rm b:rw"]],
+  // Shell strings, eval, wrappers, xargs, find -exec
+  ['bash -c "rm -rf /"', ['shell:bash -c "rm -rf /":rw', "shell:rm -rf /:rw", "external_directory:/"]],
+  ["sh -c 'ls'", ["shell:sh -c 'ls':ro", "shell:ls:ro"]],
+  ["zsh -c 'ls && rm a'", ["shell:zsh -c 'ls && rm a':rw", "shell:ls:ro", "shell:rm a:rw"]],
+  ['dash -c "echo hi > out"', ['shell:dash -c "echo hi > out":rw', "shell:echo hi:ro", "edit:{W}/out"]],
+  ['bash -lc "cat a"', ['shell:bash -lc "cat a":ro', "shell:cat a:ro"]],
+  ['env bash -c "rm a"', ['shell:env bash -c "rm a":rw', 'shell:bash -c "rm a":rw', "shell:rm a:rw"]],
+  ['eval "$(curl x)"', ['shell:eval "$(curl x)":rw', "shell:curl x:ro"]],
+  ["eval rm -rf x", ["shell:eval rm -rf x:rw", "shell:rm -rf x:rw"]],
+  ["eval 'ls; rm a'", ["shell:eval 'ls; rm a':rw", "shell:ls:ro", "shell:rm a:rw"]],
+  ["sudo rm f", ["shell:sudo rm f:rw", "shell:rm f:rw"]],
+  ["sudo -u root ls", ["shell:sudo -u root ls:rw", "shell:ls:ro"]],
+  ["timeout 5 rm f", ["shell:timeout 5 rm f:rw", "shell:rm f:rw"]],
+  ["timeout 5 ls", ["shell:timeout 5 ls:ro", "shell:ls:ro"]],
+  ["nohup rm f &", ["shell:nohup rm f:rw", "shell:rm f:rw"]],
+  ["nice -n 10 make", ["shell:nice -n 10 make:rw", "shell:make:rw"]],
+  ["time ls", ["shell:time ls:ro", "shell:ls:ro"]],
+  ["xargs -0 rm -f", ["shell:xargs -0 rm -f:rw", "shell:rm -f:rw"]],
+  [
+    "ls | xargs -I{} cp {} /tmp/",
+    ["shell:ls:ro", "shell:xargs -I{} cp {} /tmp/:rw", "shell:cp {} /tmp/:rw", "external_directory:/tmp"],
+  ],
+  ["find . -exec rm {} \\;", ["shell:find . -exec rm {} \\;:rw", "shell:rm {}:rw"]],
+  ["find . -name '*.tmp' -delete", ["shell:find . -name '*.tmp' -delete:rw"]],
+  [
+    "find . -type f -exec grep -l foo {} +",
+    ["shell:find . -type f -exec grep -l foo {} +:ro", "shell:grep -l foo {}:ro"],
+  ],
+  [
+    "find . -execdir sh -c 'mv \"$1\" x' _ {} \\;",
+    [
+      "shell:find . -execdir sh -c 'mv \"$1\" x' _ {} \\;:rw",
+      "shell:sh -c 'mv \"$1\" x' _ {}:rw",
+      'shell:mv "$1" x:rw',
+    ],
+  ],
+  ["command rm x", ["shell:command rm x:rw", "shell:rm x:rw"]],
+  ["exec rm x", ["shell:exec rm x:rw", "shell:rm x:rw"]],
+  ["trap 'rm -f lock' EXIT", ["shell:trap 'rm -f lock' EXIT:rw", "shell:rm -f lock:rw"]],
+  ["alias ll='ls -l'", ["shell:alias ll='ls -l':ro", "shell:ls -l:ro"]],
+  ["watch -n 1 'rm x'", ["shell:watch -n 1 'rm x':rw", "shell:rm x:rw"]],
+  ["bash script.sh", ["shell:bash script.sh:rw"]],
+  ["curl -s https://example.com | sh", ["shell:curl -s https://example.com:ro", "shell:sh:rw"]],
+  ['sh -c "$SCRIPT"', ['shell:sh -c "$SCRIPT":rw']],
+  // Redirections and tee
+  ["echo hi > ../x", ["shell:echo hi:ro", "edit:/work/x", "external_directory:/work/x"]],
+  ["echo hi > out.txt", ["shell:echo hi:ro", "edit:{W}/out.txt"]],
+  ["echo hi >> log.txt", ["shell:echo hi:ro", "edit:{W}/log.txt"]],
+  ["ls &> all.log", ["shell:ls:ro", "edit:{W}/all.log"]],
+  ["ls 2> err.log", ["shell:ls:ro", "edit:{W}/err.log"]],
+  ["ls >| forced", ["shell:ls:ro", "edit:{W}/forced"]],
+  ["ls > /dev/null 2>&1", ["shell:ls:ro"]],
+  ["ls 2>/dev/stderr >/dev/stdout", ["shell:ls:ro"]],
+  ['echo x > "$F"', ["shell:echo x:ro", "edit:*"]],
+  ["cat <<EOF > f\nx\nEOF", ["shell:cat:ro", "edit:{W}/f"]],
+  ['cat <<< "hi" > f', ["shell:cat:ro", "edit:{W}/f"]],
+  ["cat a | tee /tmp/b", ["shell:cat a:ro", "shell:tee /tmp/b:rw", "edit:/tmp/b", "external_directory:/tmp/b"]],
+  ["echo x | tee -a log1 log2", ["shell:echo x:ro", "shell:tee -a log1 log2:rw", "edit:{W}/log1", "edit:{W}/log2"]],
+  ["echo x | tee /dev/null", ["shell:echo x:ro", "shell:tee /dev/null:ro"]],
+  ["cd sub && echo x > f", ["shell:cd sub:ro", "shell:echo x:ro", "edit:{W}/sub/f"]],
+  ["cd sub; echo x > f", ["shell:cd sub:ro", "shell:echo x:ro", "edit:{W}/sub/f", "edit:{W}/f"]],
+  [
+    "(cd sub && echo x > f); echo y > g",
+    ["shell:cd sub:ro", "shell:echo x:ro", "edit:{W}/sub/f", "shell:echo y:ro", "edit:{W}/g"],
+  ],
+  ["exec 3> fd.txt", ["shell:exec:ro", "edit:{W}/fd.txt"]],
+  ["{ ls; pwd; } > listing.txt", ["shell:ls:ro", "shell:pwd:ro", "edit:{W}/listing.txt"]],
+  ["echo x > /etc/$F", ["shell:echo x:ro", "edit:*", "external_directory:/etc"]],
+  ["echo a > f world", ["shell:echo a world:ro", "edit:{W}/f"]],
+  // cd and paths leaving the workspace
+  ["cd /tmp && rm x", ["shell:cd /tmp:ro", "external_directory:/tmp", "shell:rm x:rw"]],
+  ["(cd .. && touch y)", ["shell:cd ..:ro", "external_directory:/work", "shell:touch y:rw"]],
+  ["cd .. && ls", ["shell:cd ..:ro", "external_directory:/work", "shell:ls:ro"]],
+  ["cd src && ls ../..", ["shell:cd src:ro", "shell:ls ../..:ro", "external_directory:/work"]],
+  ["cd ~ && ls", ["shell:cd ~:ro", "external_directory:{H}", "shell:ls:ro"]],
+  ['cd "$X" && echo > f', ['shell:cd "$X":ro', "external_directory:*", "shell:echo:ro", "edit:*"]],
+  ["cat /etc/passwd", ["shell:cat /etc/passwd:ro", "external_directory:/etc/passwd"]],
+  ["ls ../other", ["shell:ls ../other:ro", "external_directory:/work/other"]],
+  ["cat ~/.ssh/id_rsa", ["shell:cat ~/.ssh/id_rsa:ro", "external_directory:{H}/.ssh/id_rsa"]],
+  ["cp a /tmp/", ["shell:cp a /tmp/:rw", "external_directory:/tmp"]],
+  ["ln -s /etc/passwd p", ["shell:ln -s /etc/passwd p:rw", "external_directory:/etc/passwd"]],
+  ["git -C /tmp/repo status", ["shell:git -C /tmp/repo status:ro", "external_directory:/tmp/repo"]],
+  ["ls --color=auto /var/log", ["shell:ls --color=auto /var/log:ro", "external_directory:/var/log"]],
+  ["curl -o /tmp/x https://e.com", ["shell:curl -o /tmp/x https://e.com:rw", "external_directory:/tmp/x"]],
+  [
+    "cd sub/deep; rm ../../../x",
+    ["shell:cd sub/deep:ro", "shell:rm ../../../x:rw", "external_directory:/work/x", "external_directory:/x"],
+  ],
+  [
+    "pushd /tmp && popd && echo > f",
+    ["shell:pushd /tmp:ro", "external_directory:/tmp", "shell:popd:ro", "shell:echo:ro", "edit:*"],
+  ],
+  [
+    "dd if=/dev/zero of=/etc/x bs=1 count=1",
+    ["shell:dd if=/dev/zero of=/etc/x bs=1 count=1:rw", "external_directory:/etc/x"],
+  ],
+  // Classification: writing, arbitrary code, environment, non-literal command words
+  [
+    "git -c core.hooksPath=/tmp/h commit",
+    ["shell:git -c core.hooksPath=/tmp/h commit:rw", "external_directory:/tmp/h"],
+  ],
+  ["git --exec-path=/tmp/x status", ["shell:git --exec-path=/tmp/x status:rw", "external_directory:/tmp/x"]],
+  ["git commit -m msg", ["shell:git commit -m msg:rw"]],
+  ["git checkout main", ["shell:git checkout main:rw"]],
+  ["git config user.name", ["shell:git config user.name:ro"]],
+  ["git config user.name bob", ["shell:git config user.name bob:rw"]],
+  ["git branch feature", ["shell:git branch feature:rw"]],
+  ["git stash list", ["shell:git stash list:ro"]],
+  ["sed -i s/a/b/ f", ["shell:sed -i s/a/b/ f:rw"]],
+  ["sed --in-place 's/a/b/' f", ["shell:sed --in-place 's/a/b/' f:rw"]],
+  ["sed 's/a/b/w out' f", ["shell:sed 's/a/b/w out' f:rw"]],
+  ["perl -i -pe 's/a/b/' f", ["shell:perl -i -pe 's/a/b/' f:rw"]],
+  ['python -c \'open("f","w")\'', ['shell:python -c \'open("f","w")\':rw']],
+  ["python3 --version", ["shell:python3 --version:ro"]],
+  ['node -e \'require("fs").rmSync("x")\'', ['shell:node -e \'require("fs").rmSync("x")\':rw']],
+  ["npm install lodash", ["shell:npm install lodash:rw"]],
+  ["pip install requests", ["shell:pip install requests:rw"]],
+  ["x=1 rm f", ["shell:x=1 rm f:rw"]],
+  ["LC_ALL=C sort f", ["shell:LC_ALL=C sort f:ro"]],
+  ["PATH=/tmp/evil:$PATH ls", ["shell:PATH=/tmp/evil:$PATH ls:rw"]],
+  ["LD_PRELOAD=/tmp/x.so ls", ["shell:LD_PRELOAD=/tmp/x.so ls:rw"]],
+  ["GIT_PAGER=cat git log", ["shell:GIT_PAGER=cat git log:ro"]],
+  ["r* x", ["shell:r* x:rw"]],
+  ["\\rm x", ["shell:\\rm x:rw"]],
+  ["/bin/rm x", ["shell:/bin/rm x:rw"]],
+  ["./node_modules/.bin/tsc", ["shell:./node_modules/.bin/tsc:rw"]],
+  ["curl -sSLo f https://x", ["shell:curl -sSLo f https://x:rw"]],
+  ["wget https://x", ["shell:wget https://x:rw"]],
+  ["kill -9 1234", ["shell:kill -9 1234:rw"]],
+  ["docker ps", ["shell:docker ps:rw"]],
+  ["make build", ["shell:make build:rw"]],
+  ["mkdir -p a/b && touch a/b/c", ["shell:mkdir -p a/b:rw", "shell:touch a/b/c:rw"]],
+  ["chmod +x run.sh", ["shell:chmod +x run.sh:rw"]],
+  [
+    "find . -name x -fprint /tmp/found",
+    ["shell:find . -name x -fprint /tmp/found:rw", "edit:/tmp/found", "external_directory:/tmp/found"],
+  ],
+  ["fd -e ts -x rm", ["shell:fd -e ts -x rm:rw", "shell:rm:rw"]],
+  ["awk 'BEGIN { system(\"rm x\") }'", ["shell:awk 'BEGIN { system(\"rm x\") }':rw"]],
+  ["sort -o sorted.txt in.txt", ["shell:sort -o sorted.txt in.txt:rw"]],
+  ["uniq in.txt out.txt", ["shell:uniq in.txt out.txt:rw"]],
+  ["tar -czf out.tgz src", ["shell:tar -czf out.tgz src:rw"]],
+  ["tar -tzf a.tgz", ["shell:tar -tzf a.tgz:ro"]],
+  ["sudo -s 'rm x'", ["shell:sudo -s 'rm x':rw", "shell:rm x:rw"]],
+  ["env -C /tmp rm x", ["shell:env -C /tmp rm x:rw", "shell:rm x:rw", "external_directory:/tmp"]],
+  ["git log --output=x", ["shell:git log --output=x:rw"]],
+  ["rg --pre rm x", ["shell:rg --pre rm x:rw"]],
+  [
+    "cd /tmp; cd -; echo > f",
+    [
+      "shell:cd /tmp:ro",
+      "external_directory:/tmp",
+      "shell:cd -:ro",
+      "external_directory:*",
+      "shell:echo:ro",
+      "edit:*",
+      "edit:/tmp/f",
+      "external_directory:/tmp/f",
+      "edit:{W}/f",
+    ],
+  ],
+  ["git status; git push --force", ["shell:git status:ro", "shell:git push --force:rw"]],
+  [
+    "echo /etc/passwd | xargs -I{} sh -c 'echo x > {}'",
+    [
+      "shell:echo /etc/passwd:ro",
+      "external_directory:/etc/passwd",
+      "shell:xargs -I{} sh -c 'echo x > {}':rw",
+      "shell:sh -c 'echo x > {}':rw",
+      "shell:echo x:ro",
+      "edit:*",
+    ],
+  ],
+  ["echo -delete | xargs find .", ["shell:echo -delete:ro", "shell:xargs find .:rw", "shell:find .:rw"]],
+  [
+    "find . -exec sh -c 'cat {} > {}.bak' \\;",
+    [
+      "shell:find . -exec sh -c 'cat {} > {}.bak' \\;:rw",
+      "shell:sh -c 'cat {} > {}.bak':rw",
+      "shell:cat $BOSUN_INPUT:ro",
+      "edit:*",
+    ],
+  ],
+  ["test -v 'a[$(touch x)]'", ["shell:test -v 'a[$(touch x)]':rw"]],
+  ["let 'a[$(touch x)]=1'", ["shell:let 'a[$(touch x)]=1':rw"]],
+  ["read PATH <<< /tmp", ["shell:read PATH:rw"]],
+  [
+    "printf -v PATH /tmp/evil; ls",
+    ["shell:printf -v PATH /tmp/evil:rw", "external_directory:/tmp/evil", "shell:ls:ro"],
+  ],
+  ["printf '%s\\n' \"$x\" | sort", ["shell:printf '%s\\n' \"$x\":ro", "shell:sort:ro"]],
+  ["man -P 'rm -rf x' ls", ["shell:man -P 'rm -rf x' ls:rw"]],
+  ["$'\\x72\\x6d' -rf x", ["shell:$'\\x72\\x6d' -rf x:rw"]],
+  ["ls | sh", ["shell:ls:ro", "shell:sh:rw"]],
+  ["bash -c 'bash -c \"rm x\"'", ["shell:bash -c 'bash -c \"rm x\"':rw", 'shell:bash -c "rm x":rw', "shell:rm x:rw"]],
+  // Not analyzed: the caller asks
+  ['echo "abc', null], // syntax error near "\"abc" at line 1, column 6
+  [")", null], // syntax error near ")" at line 1, column 1
+  ["", null], // empty command
+  ["   ", null], // empty command
+  ["# just a comment", null], // empty command
+  ["if true; then ls", null], // syntax error near "if true; then ls" at line 1, column 1
+  ["ls &&", null], // syntax error: missing "word" at line 1, column 6
+  ["echo $(ls", null], // syntax error: missing ")" at line 1, column 10
+  ["cat <<EOF; rm x\nb\nEOF", null], // valid bash, but tree-sitter-bash reports an error: syntax error near "<<EOF; rm x\nb\nEOF" at line 1, column 5
+  ['bash -c "echo \'unterminated"', null], // in the text run by bash: syntax error near " 'unterminated" at line 1, column 5
+  ["eval 'if'", null], // in the text run by eval: syntax error near "if" at line 1, column 1
+  ["ls <> f", null], // syntax error near ">" at line 1, column 5
+  ["for", null], // syntax error near "for" at line 1, column 1
+  ["time { rm x; }", null], // unsupported shell syntax: "{" where a command should be
+  ["{ls,rm} x", null], // tree-sitter-bash cannot parse a brace expansion as the command word
+  ["[[ 1 -eq 'a[$(touch x)]' ]]", null], // bash evaluates the quoted subscript as arithmetic: it would run touch
+];
+
+const W = "/work/proj";
+const H = homedir();
+
+function show(request: ShellRequest): string {
+  const flag = request.action === "shell" ? (request.readOnly ? ":ro" : ":rw") : "";
+  return `${request.action}:${request.resource}${flag}`;
+}
+
+describe("shell analysis corpus", () => {
+  it("holds at least 120 distinct lines", () => {
+    assert.ok(CORPUS.length >= 120, `${CORPUS.length} lines`);
+    assert.equal(new Set(CORPUS.map(([line]) => line)).size, CORPUS.length, "duplicate lines");
+  });
+
+  for (const [line, expected] of CORPUS) {
+    it(JSON.stringify(line), async () => {
+      const result = await analyzeShell(line, { cwd: W, workspace: W });
+      if (expected === null) {
+        assert.equal(result.parsed, false, `expected parsed: false, got ${JSON.stringify(result.requests.map(show))}`);
+        assert.ok(result.problem && result.problem.length > 0, "a problem is given");
+        assert.deepEqual(result.requests, []);
+        return;
+      }
+      assert.equal(result.parsed, true, `not parsed: ${result.problem}`);
+      assert.equal(result.problem, undefined);
+      const want = expected.map((s) => s.replaceAll("{W}", W).replaceAll("{H}", H));
+      assert.deepEqual(result.requests.map(show), want);
+    });
+  }
+});

@@ -1,0 +1,795 @@
+/**
+ * Shell parsing for the authority layer: loads tree-sitter-bash lazily (first use only; other
+ * commands never pay for the wasm) and turns its concrete syntax tree into a small statement
+ * tree that `analyze.ts` interprets. Nothing here decides anything: a construct this file does not
+ * understand is a {@link ShellParseError}, never a guess.
+ */
+import { createRequire } from "node:module";
+import { homedir } from "node:os";
+import type { Node, Parser } from "web-tree-sitter";
+
+/** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
+export class ShellParseError extends Error {
+  override name = "ShellParseError";
+}
+
+/** How deep statements and words may nest inside one parsed text (subshells, `$(...)`, groups). */
+export const MAX_NODE_DEPTH = 200;
+/** Longest text handed to the parser. */
+export const MAX_TEXT_LENGTH = 1_000_000;
+
+let loading: Promise<Parser> | undefined;
+
+/** The shared parser, created on first use. A failed load is not cached, so a later call retries. */
+export function loadParser(): Promise<Parser> {
+  loading ??= (async () => {
+    const { Parser, Language } = await import("web-tree-sitter");
+    await Parser.init();
+    const wasm = createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+    const language = await Language.load(wasm);
+    const parser = new Parser();
+    parser.setLanguage(language);
+    return parser;
+  })().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/** One shell word (an argument, a command name, a redirection target), with what is known statically. */
+export interface Word {
+  /** The word as written, for display and rule matching. */
+  text: string;
+  /** The word's value after quote removal, when it is fully known before the command runs; else null. */
+  value: string | null;
+  /** The known leading part of the value (all of it when `value` is not null). */
+  prefix: string;
+  /** The word contains an unquoted glob or brace expansion: the shell may turn it into other words. */
+  expands: boolean;
+  /** The word contains an unquoted expansion or substitution: the shell may split it into several words. */
+  splits: boolean;
+  /** Commands run while the word is expanded (`$(...)`, backticks, `<(...)`), each in its own subshell. */
+  subs: Stmt[];
+  /** Though not known, the word cannot start with `-` (a path found by `find`). */
+  notOption?: boolean;
+  /** For a word not known only because input replaces a placeholder: its text with `$BOSUN_INPUT` there. */
+  template?: string;
+}
+
+export interface Assignment {
+  name: string;
+  text: string;
+  value: Word | null;
+}
+
+export interface Redirect {
+  /** The operator as written: `>`, `>>`, `&>`, `&>>`, `>|`, `>&`, `<`, `<&`, `<<`, `<<-`, `<<<`, ... */
+  op: string;
+  /** The file descriptor written before the operator, if any. */
+  fd: string | null;
+  /** The target word (null for here-documents and here-strings). */
+  target: Word | null;
+  /** Commands run while the redirection is performed (substitutions in here-documents and here-strings). */
+  subs: Stmt[];
+}
+
+export type Stmt =
+  /** A simple command: assignments, words, redirections. No words means assignments (or redirections) only. */
+  | { kind: "simple"; assigns: Assignment[]; words: Word[]; redirects: Redirect[] }
+  /** Statements run one after the other (`;`, newline, `&`). */
+  | { kind: "seq"; items: Stmt[] }
+  | { kind: "and" | "or"; left: Stmt; right: Stmt }
+  /** Each member runs in its own subshell. */
+  | { kind: "pipeline"; items: Stmt[] }
+  /** Runs in a subshell: `( ... )`, a command run with `&`. */
+  | { kind: "subshell"; body: Stmt }
+  | { kind: "not"; body: Stmt }
+  | { kind: "redirected"; body: Stmt; redirects: Redirect[] }
+  | { kind: "if"; clauses: { cond: Stmt; body: Stmt }[]; otherwise: Stmt | null }
+  /** while / until / for / select / C-style for: the head runs, then the body zero or more times. */
+  | { kind: "loop"; head: Stmt; body: Stmt }
+  | { kind: "case"; subject: Stmt; items: Stmt[] }
+  /** A function definition: its body is analyzed where it is defined, since it may be called later. */
+  | { kind: "function"; name: string; body: Stmt }
+  /** Shell-evaluated syntax with no command of its own (`[[ ]]`, `(( ))`, for-lists): only its substitutions run. */
+  | { kind: "eval"; subs: Stmt[] };
+
+const HOME_VARIABLE = "HOME";
+
+interface Walk {
+  home: string;
+}
+
+/**
+ * Parses `text` into a statement tree. Throws {@link ShellParseError} for a syntax error (tree-sitter
+ * ERROR or MISSING nodes), an empty line, an unsupported construct or too deep nesting.
+ */
+export function parseShell(parser: Parser, text: string): Stmt {
+  if (text.length > MAX_TEXT_LENGTH) throw new ShellParseError(`command longer than ${MAX_TEXT_LENGTH} characters`);
+  const tree = parser.parse(text);
+  if (!tree) throw new ShellParseError("the shell parser returned no tree");
+  try {
+    const root = tree.rootNode;
+    if (root.hasError) throw new ShellParseError(describeError(root));
+    const walk: Walk = { home: homedir() };
+    const script = sequence(root.children, walk, 0);
+    if (script.kind === "seq" && script.items.length === 0) throw new ShellParseError("empty command");
+    return script;
+  } finally {
+    tree.delete();
+  }
+}
+
+function describeError(root: Node): string {
+  const bad = findError(root);
+  if (!bad) return "syntax error";
+  const where = `line ${bad.startPosition.row + 1}, column ${bad.startPosition.column + 1}`;
+  if (bad.isMissing) return `syntax error: missing ${JSON.stringify(bad.type)} at ${where}`;
+  const near = bad.text.length > 40 ? `${bad.text.slice(0, 40)}...` : bad.text;
+  return `syntax error near ${JSON.stringify(near)} at ${where}`;
+}
+
+function findError(node: Node): Node | null {
+  if (node.type === "ERROR" || node.isMissing) return node;
+  for (const child of node.children) {
+    if (child && (child.hasError || child.isMissing || child.type === "ERROR")) {
+      const found = findError(child);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function deeper(depth: number): number {
+  if (depth + 1 > MAX_NODE_DEPTH) throw new ShellParseError(`nested more than ${MAX_NODE_DEPTH} levels deep`);
+  return depth + 1;
+}
+
+/** Children nodes that are statements (skipping separators, keywords and comments), `&` making a subshell. */
+function sequence(children: (Node | null)[], walk: Walk, depth: number): Stmt {
+  const items: Stmt[] = [];
+  const nodes = children.filter((c): c is Node => c !== null);
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as Node;
+    if (!node.isNamed) {
+      if (node.type === "&" && items.length > 0) {
+        const last = items.pop() as Stmt;
+        items.push({ kind: "subshell", body: last });
+      }
+      continue;
+    }
+    if (node.type === "comment") continue;
+    items.push(statement(node, walk, depth));
+  }
+  return items.length === 1 ? (items[0] as Stmt) : { kind: "seq", items };
+}
+
+const STATEMENT_TYPES = new Set([
+  "command",
+  "redirected_statement",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "if_statement",
+  "while_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "case_statement",
+  "function_definition",
+  "negated_command",
+  "test_command",
+  "declaration_command",
+  "unset_command",
+  "variable_assignment",
+  "variable_assignments",
+]);
+
+function statement(node: Node, walk: Walk, depth: number): Stmt {
+  const d = deeper(depth);
+  switch (node.type) {
+    case "command":
+      return command(node, walk, d);
+    case "redirected_statement":
+      return redirectedStatement(node, walk, d);
+    case "list": {
+      const parts = node.namedChildren.filter((c): c is Node => c !== null && c.type !== "comment");
+      const op = node.children.find((c) => c && !c.isNamed && (c.type === "&&" || c.type === "||"));
+      if (parts.length !== 2 || !op) throw new ShellParseError(`unsupported list: ${clip(node.text)}`);
+      return {
+        kind: op.type === "&&" ? "and" : "or",
+        left: statement(parts[0] as Node, walk, d),
+        right: statement(parts[1] as Node, walk, d),
+      };
+    }
+    case "pipeline":
+      return {
+        kind: "pipeline",
+        items: node.namedChildren
+          .filter((c): c is Node => c !== null && c.type !== "comment")
+          .map((c) => statement(c, walk, d)),
+      };
+    case "subshell":
+      return { kind: "subshell", body: sequence(node.children, walk, d) };
+    case "compound_statement": {
+      if (node.child(0)?.type === "((") return { kind: "eval", subs: substitutions(node, walk, d) };
+      return sequence(node.children, walk, d);
+    }
+    case "negated_command": {
+      const body = node.namedChildren.find((c) => c !== null && c.type !== "comment");
+      if (!body) throw new ShellParseError(`unsupported negation: ${clip(node.text)}`);
+      return { kind: "not", body: STATEMENT_TYPES.has(body.type) ? statement(body, walk, d) : evalOf(body, walk, d) };
+    }
+    case "test_command":
+      refuseQuotedSubscriptCode(node);
+      return { kind: "eval", subs: substitutions(node, walk, d) };
+    case "if_statement":
+      return ifStatement(node, walk, d);
+    case "while_statement":
+    case "for_statement":
+    case "c_style_for_statement":
+      return loop(node, walk, d);
+    case "case_statement":
+      return caseStatement(node, walk, d);
+    case "function_definition": {
+      const name = node.childForFieldName("name")?.text ?? "";
+      const body = node.childForFieldName("body");
+      if (!body) throw new ShellParseError(`function without a body: ${clip(node.text)}`);
+      const redirects = node.children
+        .filter((c): c is Node => c?.isNamed && isRedirectNode(c))
+        .flatMap((c) => redirect(c, walk, d));
+      const stmt = statement(body, walk, d);
+      return {
+        kind: "function",
+        name,
+        body: redirects.length > 0 ? { kind: "redirected", body: stmt, redirects } : stmt,
+      };
+    }
+    case "declaration_command":
+    case "unset_command":
+      return declaration(node, walk, d);
+    case "variable_assignment":
+      return { kind: "simple", assigns: [assignment(node, walk, d)], words: [], redirects: [] };
+    case "variable_assignments":
+      return {
+        kind: "simple",
+        assigns: node.namedChildren
+          .filter((c): c is Node => c !== null && c.type === "variable_assignment")
+          .map((c) => assignment(c, walk, d)),
+        words: [],
+        redirects: [],
+      };
+    default:
+      throw new ShellParseError(`unsupported shell construct ${node.type}: ${clip(node.text)}`);
+  }
+}
+
+/**
+ * `[[ 'a[$(cmd)]' -eq 1 ]]` runs `cmd`: bash evaluates the quoted text as arithmetic. Such text is
+ * not shown to the analysis as a command, so the line is refused.
+ */
+function refuseQuotedSubscriptCode(node: Node): void {
+  const visit = (n: Node): void => {
+    if (
+      (n.type === "raw_string" || n.type === "string" || n.type === "ansi_c_string") &&
+      /\[[^\]]*(\$\(|`)/.test(n.text)
+    ) {
+      throw new ShellParseError(`quoted text with a command in an array subscript in a test: ${clip(n.text)}`);
+    }
+    for (const c of n.children) if (c) visit(c);
+  };
+  visit(node);
+}
+
+function evalOf(node: Node, walk: Walk, depth: number): Stmt {
+  return { kind: "eval", subs: substitutions(node, walk, depth) };
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length > 60 ? `${line.slice(0, 60)}...` : line;
+}
+
+function isRedirectNode(node: Node): boolean {
+  return node.type === "file_redirect" || node.type === "heredoc_redirect" || node.type === "herestring_redirect";
+}
+
+function command(node: Node, walk: Walk, depth: number): Stmt {
+  const assigns: Assignment[] = [];
+  const words: Word[] = [];
+  const redirects: Redirect[] = [];
+  const tails: Tail[] = [];
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child) continue;
+    const field = node.fieldNameForChild(i);
+    if (child.type === "comment") continue;
+    if (child.type === "variable_assignment" && words.length === 0) {
+      assigns.push(assignment(child, walk, depth));
+    } else if (isRedirectNode(child)) {
+      redirects.push(...redirect(child, walk, depth, tails, words));
+    } else if (child.type === "command_name") {
+      const inner = child.namedChildren.filter((c): c is Node => c !== null);
+      if (inner.length !== 1) throw new ShellParseError(`unsupported command name: ${clip(child.text)}`);
+      words.push(word(inner[0] as Node, walk, depth));
+    } else if (field === "argument" || child.isNamed) {
+      words.push(word(child, walk, depth));
+    } else {
+      throw new ShellParseError(`unsupported token ${JSON.stringify(child.type)} in ${clip(node.text)}`);
+    }
+  }
+  return withTails({ kind: "simple", assigns, words, redirects }, tails, walk, depth);
+}
+
+/** What tree-sitter-bash hangs inside a here-document redirection: the rest of the line after `<<EOF`. */
+type Tail = { kind: "pipe"; node: Node } | { kind: "list"; op: string; node: Node };
+
+function withTails(stmt: Stmt, tails: Tail[], walk: Walk, depth: number): Stmt {
+  let result = stmt;
+  for (const tail of tails) {
+    if (tail.kind === "pipe") {
+      const rest = tail.node.namedChildren
+        .filter((c): c is Node => c !== null && c.type !== "comment")
+        .map((c) => statement(c, walk, depth));
+      result = { kind: "pipeline", items: [result, ...rest] };
+    } else {
+      result = { kind: tail.op === "&&" ? "and" : "or", left: result, right: statement(tail.node, walk, depth) };
+    }
+  }
+  return result;
+}
+
+function redirectedStatement(node: Node, walk: Walk, depth: number): Stmt {
+  const body = node.childForFieldName("body");
+  const redirects: Redirect[] = [];
+  const tails: Tail[] = [];
+  const extra: Word[] = [];
+  for (const child of node.children) {
+    if (child?.isNamed && isRedirectNode(child)) redirects.push(...redirect(child, walk, depth, tails, extra));
+  }
+  const stmt: Stmt = body ? statement(body, walk, depth) : { kind: "simple", assigns: [], words: [], redirects: [] };
+  return withTails(attach(stmt, redirects, extra, node), tails, walk, depth);
+}
+
+/**
+ * Hangs redirections on the command they belong to. tree-sitter-bash puts `> f` in
+ * `a && b > f` or `a | b > f` around the whole list or pipeline; bash applies it to `b` only.
+ */
+function attach(stmt: Stmt, redirects: Redirect[], extra: Word[], node: Node): Stmt {
+  switch (stmt.kind) {
+    case "and":
+    case "or":
+      return { ...stmt, right: attach(stmt.right, redirects, extra, node) };
+    case "pipeline": {
+      const items = [...stmt.items];
+      items.push(attach(items.pop() as Stmt, redirects, extra, node));
+      return { kind: "pipeline", items };
+    }
+    case "not":
+      return { kind: "not", body: attach(stmt.body, redirects, extra, node) };
+    case "simple":
+      // `echo hi > f world`: tree-sitter hangs `world` on the redirection; bash passes it to the command.
+      stmt.words.push(...extra);
+      stmt.redirects.push(...redirects);
+      return stmt;
+    default:
+      if (extra.length > 0) throw new ShellParseError(`words after a redirection: ${clip(node.text)}`);
+      return { kind: "redirected", body: stmt, redirects };
+  }
+}
+
+function redirect(node: Node, walk: Walk, depth: number, tails: Tail[] = [], extra: Word[] = []): Redirect[] {
+  const d = deeper(depth);
+  if (node.type === "herestring_redirect") {
+    const subs: Stmt[] = [];
+    for (const c of node.namedChildren) if (c) subs.push(...substitutions(c, walk, d));
+    return [{ op: "<<<", fd: descriptor(node), target: null, subs }];
+  }
+  if (node.type === "heredoc_redirect") return heredoc(node, walk, d, tails, extra);
+  let op = "";
+  let target: Word | null = null;
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child) continue;
+    const field = node.fieldNameForChild(i);
+    if (field === "descriptor") continue;
+    if (field === "destination") {
+      if (target === null) target = word(child, walk, d);
+      else extra.push(word(child, walk, d));
+    } else if (!child.isNamed) {
+      op += child.type;
+    } else {
+      throw new ShellParseError(`unsupported redirection: ${clip(node.text)}`);
+    }
+  }
+  return [{ op, fd: descriptor(node), target, subs: [] }];
+}
+
+/**
+ * A here-document. tree-sitter-bash hangs the rest of the line after `<<EOF` inside this node:
+ * further redirections (`cat <<EOF > f`), a pipeline (`cat <<EOF | sh`), a list (`cat <<EOF && x`).
+ * Redirections are returned beside the here-document; pipelines and lists become tails.
+ */
+function heredoc(node: Node, walk: Walk, depth: number, tails: Tail[], extra: Word[]): Redirect[] {
+  let op = "<<";
+  const subs: Stmt[] = [];
+  const more: Redirect[] = [];
+  let pendingOp: string | null = null;
+  const unsupported = (): ShellParseError => new ShellParseError(`unsupported here-document: ${clip(node.text)}`);
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child) continue;
+    const field = node.fieldNameForChild(i);
+    if (!child.isNamed) {
+      if (child.type === "<<" || child.type === "<<-") op = child.type;
+      else if (field === "operator" && (child.type === "&&" || child.type === "||")) pendingOp = child.type;
+      else throw unsupported();
+      continue;
+    }
+    if (child.type === "heredoc_start" || child.type === "heredoc_end" || child.type === "comment") continue;
+    if (child.type === "heredoc_body") {
+      subs.push(...substitutions(child, walk, depth));
+    } else if (child.type === "file_redirect" || child.type === "herestring_redirect") {
+      more.push(...redirect(child, walk, depth, tails, extra));
+    } else if (child.type === "pipeline" && field === null) {
+      tails.push({ kind: "pipe", node: child });
+    } else if (field === "right" && pendingOp) {
+      tails.push({ kind: "list", op: pendingOp, node: child });
+      pendingOp = null;
+    } else {
+      throw unsupported();
+    }
+  }
+  if (pendingOp) throw unsupported();
+  return [{ op, fd: descriptor(node), target: null, subs }, ...more];
+}
+
+function descriptor(node: Node): string | null {
+  return node.childForFieldName("descriptor")?.text ?? null;
+}
+
+function ifStatement(node: Node, walk: Walk, depth: number): Stmt {
+  const clauses: { cond: Stmt; body: Stmt }[] = [];
+  let otherwise: Stmt | null = null;
+  // In an `if` or `elif` part, statements before `then` are the condition, statements after it the body.
+  const clause = (parts: (Node | null)[]): void => {
+    const cond: Node[] = [];
+    const body: Node[] = [];
+    let target = cond;
+    for (const child of parts) {
+      if (!child || child.type === "elif_clause" || child.type === "else_clause") continue;
+      if (child.type === "then") target = body;
+      else if (child.isNamed || child.type === "&") target.push(child);
+    }
+    clauses.push({ cond: sequence(cond, walk, depth), body: sequence(body, walk, depth) });
+  };
+  clause(node.children);
+  for (const child of node.children) {
+    if (child?.type === "elif_clause") clause(child.children);
+    else if (child?.type === "else_clause") otherwise = sequence(child.children, walk, depth);
+  }
+  return { kind: "if", clauses, otherwise };
+}
+
+function loop(node: Node, walk: Walk, depth: number): Stmt {
+  const head: Stmt[] = [];
+  let body: Stmt | null = null;
+  for (let i = 0; i < node.childCount; i++) {
+    const child = node.child(i);
+    if (!child?.isNamed || child.type === "comment") continue;
+    const field = node.fieldNameForChild(i);
+    if (field === "body") {
+      body = child.type === "do_group" ? sequence(child.children, walk, depth) : statement(child, walk, depth);
+    } else if (node.type === "while_statement" && field === "condition") {
+      head.push(statement(child, walk, depth));
+    } else {
+      head.push({ kind: "eval", subs: substitutions(child, walk, depth) });
+    }
+  }
+  if (!body) throw new ShellParseError(`loop without a body: ${clip(node.text)}`);
+  return { kind: "loop", head: head.length === 1 ? (head[0] as Stmt) : { kind: "seq", items: head }, body };
+}
+
+function caseStatement(node: Node, walk: Walk, depth: number): Stmt {
+  const subject = node.childForFieldName("value");
+  const items: Stmt[] = [];
+  for (const child of node.namedChildren) {
+    if (child?.type !== "case_item") continue;
+    const patterns: Stmt[] = [];
+    const body: Node[] = [];
+    for (let i = 0; i < child.childCount; i++) {
+      const part = child.child(i);
+      if (!part?.isNamed || part.type === "comment") continue;
+      if (child.fieldNameForChild(i) === "value") patterns.push(...substitutions(part, walk, depth));
+      else body.push(part);
+    }
+    const stmt = sequence(body, walk, depth);
+    items.push(patterns.length > 0 ? { kind: "seq", items: [{ kind: "eval", subs: patterns }, stmt] } : stmt);
+  }
+  return { kind: "case", subject: { kind: "eval", subs: subject ? substitutions(subject, walk, depth) : [] }, items };
+}
+
+function declaration(node: Node, walk: Walk, depth: number): Stmt {
+  const words: Word[] = [];
+  const redirects: Redirect[] = [];
+  for (const child of node.children) {
+    if (!child || child.type === "comment") continue;
+    if (!child.isNamed || child.type === "variable_name") {
+      words.push(literalWord(child.text));
+    } else if (child.type === "variable_assignment") {
+      const a = assignment(child, walk, depth);
+      const value = a.value === null ? "" : a.value.value;
+      words.push({
+        text: a.text,
+        value: value === null ? null : `${a.name}=${value}`,
+        prefix: `${a.name}=${a.value?.prefix ?? ""}`,
+        expands: false,
+        splits: false,
+        subs: a.value?.subs ?? [],
+      });
+    } else if (isRedirectNode(child)) {
+      redirects.push(...redirect(child, walk, depth));
+    } else {
+      words.push(word(child, walk, depth));
+    }
+  }
+  return { kind: "simple", assigns: [], words, redirects };
+}
+
+function assignment(node: Node, walk: Walk, depth: number): Assignment {
+  const name = node.childForFieldName("name")?.text ?? "";
+  const valueNode = node.childForFieldName("value");
+  let value: Word | null = null;
+  if (valueNode) {
+    value = valueNode.type === "array" ? arrayWord(valueNode, walk, depth) : word(valueNode, walk, depth, false);
+  }
+  return { name, text: node.text, value };
+}
+
+function arrayWord(node: Node, walk: Walk, depth: number): Word {
+  return {
+    text: node.text,
+    value: null,
+    prefix: "",
+    expands: false,
+    splits: false,
+    subs: substitutions(node, walk, depth),
+  };
+}
+
+function literalWord(text: string): Word {
+  return { text, value: text, prefix: text, expands: false, splits: false, subs: [] };
+}
+
+/** Every `$(...)`, backtick and `<(...)` inside `node`, each as the statement it runs. */
+export function substitutions(node: Node, walk: Walk, depth: number): Stmt[] {
+  const out: Stmt[] = [];
+  const visit = (n: Node, d: number): void => {
+    if (n.type === "command_substitution" || n.type === "process_substitution") {
+      out.push({ kind: "subshell", body: sequence(n.children, walk, deeper(d)) });
+      return;
+    }
+    if (n !== node && STATEMENT_TYPES.has(n.type) && n.type !== "test_command") {
+      // A statement inside an expression only appears within a substitution, handled above.
+      out.push({ kind: "subshell", body: statement(n, walk, deeper(d)) });
+      return;
+    }
+    for (const c of n.children) if (c) visit(c, deeper(d));
+  };
+  visit(node, depth);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+type Piece =
+  /** Text known statically. Unquoted text may hold glob characters (`glob`) and brace syntax (`raw`). */
+  | { static: string; quoted: boolean; glob: boolean; raw: string }
+  /** Text only known when the command runs; `split` when unquoted (word splitting applies). */
+  | { dynamic: true; split: boolean };
+
+function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
+  const subs = substitutions(node, walk, depth);
+  const pieces: Piece[] = [];
+  wordPieces(node, false, walk, pieces);
+  let prefix = "";
+  let known = true;
+  let value = "";
+  let expands = false;
+  let splits = false;
+  let braces = "";
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i] as Piece;
+    if ("dynamic" in p) {
+      if (p.split) splits = true;
+      known = false;
+      braces += "\u0000";
+      continue;
+    }
+    let text = p.static;
+    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) text = expandTilde(text);
+    value += text;
+    braces += p.quoted ? "\u0000" : p.raw.replace(/\\./gs, "_");
+    if (p.glob) {
+      expands = true;
+      if (known) prefix += text.slice(0, Math.max(0, text.search(/[*?[]/)));
+      known = false;
+      continue;
+    }
+    if (known) prefix += text;
+  }
+  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order.
+  if (/\{[^}]*,[^}]*\}/.test(braces)) {
+    expands = true;
+    const brace = value.indexOf("{");
+    if (brace >= 0 && brace < prefix.length) prefix = prefix.slice(0, brace);
+  }
+  return { text: node.text, value: expands || !known ? null : value, prefix, expands, splits, subs };
+
+  function expandTilde(text: string): string {
+    if (text === "~" || text.startsWith("~/")) return walk.home + text.slice(1);
+    return text;
+  }
+}
+
+function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void {
+  switch (node.type) {
+    case "word":
+      if (quoted) out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
+      else out.push({ static: unescapeUnquoted(node.text), quoted: false, glob: hasGlob(node.text), raw: node.text });
+      return;
+    case "number":
+      out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
+      return;
+    case "raw_string":
+      out.push({ static: node.text.slice(1, -1), quoted: true, glob: false, raw: node.text });
+      return;
+    case "ansi_c_string": {
+      const decoded = decodeAnsiC(node.text.slice(2, -1));
+      out.push(
+        decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, glob: false, raw: "" },
+      );
+      return;
+    }
+    case "string":
+    case "translated_string": {
+      let empty = true;
+      for (const child of node.children) {
+        if (!child) continue;
+        if (!child.isNamed) {
+          if (child.type === '"' || child.type === '$"') continue;
+          empty = false;
+          // A `$` not followed by a name is itself (`"5$"`).
+          if (child.type === "$") out.push({ static: "$", quoted: true, glob: false, raw: "$" });
+          else out.push({ dynamic: true, split: false });
+          continue;
+        }
+        empty = false;
+        if (child.type === "string_content") {
+          const text = unescapeDoubleQuoted(child.text);
+          out.push({ static: text, quoted: true, glob: false, raw: text });
+        } else {
+          wordPieces(child, true, walk, out);
+        }
+      }
+      if (empty) out.push({ static: "", quoted: true, glob: false, raw: "" });
+      return;
+    }
+    case "concatenation":
+      for (const child of node.children) if (child) wordPieces(child, quoted, walk, out);
+      return;
+    case "simple_expansion":
+    case "expansion":
+      if (isHome(node)) {
+        out.push({ static: walk.home, quoted: true, glob: false, raw: "" });
+        return;
+      }
+      out.push({ dynamic: true, split: !quoted });
+      return;
+    default:
+      out.push({ dynamic: true, split: !quoted });
+  }
+}
+
+function isHome(node: Node): boolean {
+  const named = node.namedChildren.filter((c): c is Node => c !== null);
+  if (named.length !== 1 || named[0]?.type !== "variable_name" || named[0].text !== HOME_VARIABLE) return false;
+  // `${HOME}` or `$HOME`, nothing else (no operator, no default value).
+  return node.text.replace(/^\$\{(.*)\}$/, "$$$1") === "$HOME";
+}
+
+/** Unescaped `*`, `?`, or `[` with a later `]`: pathname expansion may replace the word. */
+function hasGlob(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "*" || c === "?") return true;
+    if (c === "[" && text.indexOf("]", i + 1) > 0) return true;
+  }
+  return false;
+}
+
+function unescapeUnquoted(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "\\" && i + 1 < text.length) {
+      const next = text[i + 1] as string;
+      i++;
+      if (next !== "\n") out += next;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
+}
+
+/** Decodes the body of `$'...'`; null when it holds an escape this decoder does not know. */
+export function decodeAnsiC(body: string): string | null {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const n = body[++i];
+    if (n === undefined) return null;
+    const simple: Record<string, string> = {
+      n: "\n",
+      t: "\t",
+      r: "\r",
+      a: "\u0007",
+      b: "\b",
+      e: "\u001b",
+      E: "\u001b",
+      f: "\f",
+      v: "\v",
+      "\\": "\\",
+      "'": "'",
+      '"': '"',
+      "?": "?",
+    };
+    if (n in simple) {
+      out += simple[n];
+      continue;
+    }
+    const hex = (max: number): string | null => {
+      const m = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(body.slice(i + 1));
+      if (!m) return null;
+      i += m[0].length;
+      return String.fromCodePoint(Number.parseInt(m[0], 16));
+    };
+    if (n === "x") {
+      const ch = hex(2);
+      if (ch === null) return null;
+      out += ch;
+    } else if (n === "u") {
+      const ch = hex(4);
+      if (ch === null) return null;
+      out += ch;
+    } else if (n === "U") {
+      const ch = hex(8);
+      if (ch === null) return null;
+      out += ch;
+    } else if (/[0-7]/.test(n)) {
+      const m = /^[0-7]{1,3}/.exec(body.slice(i)) as RegExpExecArray;
+      i += m[0].length - 1;
+      out += String.fromCharCode(Number.parseInt(m[0], 8) & 0xff);
+    } else if (n === "c") {
+      return null;
+    } else {
+      out += `\\${n}`;
+    }
+  }
+  return out;
+}
