@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { seededRandom } from "../../test/support/random.js";
 import { combine, type EvaluateOptions, evaluate, STRICTNESS, stricter } from "./evaluate.js";
 import type { Action, Request } from "./requests.js";
 import { type Effect, LAYERS, type Layer, type OrderedLayer, type Rule, rulesFromConfig } from "./rules.js";
@@ -505,17 +506,7 @@ describe("evaluate: reasons", () => {
   });
 });
 
-/** Deterministic random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 describe("evaluate: properties on random rule sets", () => {
   const rand = random(7);

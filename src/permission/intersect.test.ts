@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { seededRandom } from "../../test/support/random.js";
 import { combine, type EvaluateOptions, evaluate, STRICTNESS, stricter } from "./evaluate.js";
 import { evaluateAuthority, evaluateIntersection, type Intersection, intersect } from "./intersect.js";
 import type { Action, Request } from "./requests.js";
@@ -132,17 +133,7 @@ describe("intersect", () => {
   });
 });
 
-/** Deterministic random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 describe("intersect: never more authority than the parent (property)", () => {
   const rand = random(2024);

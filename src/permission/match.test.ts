@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { seededRandom } from "../../test/support/random.js";
 import {
   globToRegExp,
   type MatchContext,
@@ -323,16 +324,7 @@ function referenceGlob(p: string, s: string): boolean {
   return go(0, 0);
 }
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 describe("globToRegExp against a reference matcher", () => {
   it("agrees on 20000 random patterns and paths", () => {
