@@ -31,7 +31,7 @@ export async function readAttachments(
       );
     }
     const binary = await binaryReason(full);
-    if (binary) throw new UsageError(`cannot attach ${path}: ${binary}`);
+    if (binary) throw new UsageError(`cannot attach ${path}: it is a binary file (${binary})`);
     files.push({ path, content: readFileSync(full, "utf8") });
   }
   return files;

@@ -77,13 +77,14 @@ describe("shell", () => {
   it("on timeout kills the whole process group, children included", async () => {
     const started = Date.now();
     const result = await shellTool.execute(
-      { command: "sleep 30 & echo $!; sleep 31 & echo $!; wait", timeout_ms: 400 },
+      { command: "sleep 30 & echo $!; sleep 31 & echo $!; wait", timeout_ms: 1500 },
       toolContext(temp.path),
     );
-    assert.ok(Date.now() - started < 2000, "returns soon after the timeout");
+    // Generous: on a loaded CI machine starting two processes can take a while.
+    assert.ok(Date.now() - started < 4000, "returns soon after the timeout");
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.timedOut, true);
-    assert.match(result.output, /timed out after 0\.4 s; process group killed$/);
+    assert.match(result.output, /timed out after 1\.5 s; process group killed$/);
     assert.match(result.summary, /→ timed out/);
     const children = pids(result.output);
     assert.equal(children.length, 2);
@@ -92,7 +93,7 @@ describe("shell", () => {
 
   it("escalates to SIGKILL when the group ignores SIGTERM", async () => {
     const result = await shellTool.execute(
-      { command: "trap '' TERM; sleep 30 & echo $!; wait", timeout_ms: 300 },
+      { command: "trap '' TERM; sleep 30 & echo $!; wait", timeout_ms: 1000 },
       toolContext(temp.path),
     );
     assert.equal(result.metadata?.timedOut, true);
@@ -104,13 +105,13 @@ describe("shell", () => {
 
   it("kills promptly when the signal aborts", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
+    setTimeout(() => controller.abort(), 1000);
     const started = Date.now();
     const result = await shellTool.execute(
       { command: "echo $$; sleep 30" },
       toolContext(temp.path, { signal: controller.signal }),
     );
-    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 3500, `took ${Date.now() - started} ms`);
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.cancelled, true);
     assert.equal(result.metadata?.timedOut, false);

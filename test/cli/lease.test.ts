@@ -14,7 +14,16 @@ describe("bosun run: the session lease", () => {
       { match: { anyMessage: "continue now" }, reply: { text: "Back." } },
       {
         match: { request: 1 },
-        reply: { toolCalls: [{ id: "nap", name: "shell", arguments: { command: "sleep 5" } }] },
+        // Naps until the test says so, however slow the machine: no race with the refused run.
+        reply: {
+          toolCalls: [
+            {
+              id: "nap",
+              name: "shell",
+              arguments: { command: "for i in $(seq 600); do [ -f wake ] && exit 0; sleep 0.1; done" },
+            },
+          ],
+        },
       },
       { reply: { text: "Rested." } },
     ],
@@ -43,6 +52,7 @@ describe("bosun run: the session lease", () => {
       assert.equal(during.decisions.filter((d) => d.seat === "session.target").length, 1);
       assert.equal(s.server.requests.length, 1);
 
+      s.ws.write("wake", "");
       const first = await result;
       assert.equal(first.code, 0, first.stderr);
       assert.equal(first.stdout, "Rested.\n");
@@ -89,6 +99,8 @@ describe("bosun run: the session lease", () => {
         new RegExp(`"rule":"previous holder gone","detail":"bosun pid ${child.pid} on [^"]+: not running"`),
       );
     } finally {
+      // The killed run's nap outlives it (its own process group); wake it so it ends now.
+      s.ws.write("wake", "");
       await s.close();
     }
   });

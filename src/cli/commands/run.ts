@@ -109,6 +109,8 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     const started = new Date().toISOString();
     const { session, model, prompt, ...held } = setUp(store, config, cwd, text, options, controller);
     lease = held.lease;
+    // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat timeout.
+    process.once("exit", () => lease?.release());
     // What was decided before the first step, for --format json (a fork's copied decisions excluded).
     for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) {
       printer.event({ type: "decision", decision });
