@@ -5,6 +5,7 @@ import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { decideApprovalWithoutPerson, NOBODY_CAN_APPROVE } from "../permission/approval.js";
 import { authorize } from "../permission/authorize.js";
+import { describeCall, formatRequests } from "../permission/call-requests.js";
 import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
@@ -233,6 +234,9 @@ async function runCalls(
     }
     const { call, tool, input } = prepared;
     const permission = authorize({ name: tool.name, kind: tool.kind }, deps.config);
+    // What the call would do, recorded with the answer: `bosun why` shows exactly what was allowed.
+    const described = await describeCall(tool.name, input, deps.toolContext.cwd);
+    permission.reasons.push({ rule: "requests", detail: formatRequests(described) });
     record({ seat: "call.permission", ...permission, subject: { step, call: call.id } });
     if (permission.answer === "deny") {
       finish(call, {

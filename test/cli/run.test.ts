@@ -54,6 +54,11 @@ describe("bosun run: a multi-step task", () => {
       expectDecision(decisions, "call.permission", "code", "ask");
       expectDecision(decisions, "call.approval", "person", "allow-once");
       expectDecision(decisions, "turn.done", "model", "done");
+      // Each permission decision records what the call would do.
+      const shellDecision = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "c3");
+      assert.equal(shellDecision?.reasons.find((r) => r.rule === "requests")?.detail, "shell:node test.js (writes)");
+      const readDecision = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "c1");
+      assert.match(readDecision?.reasons.find((r) => r.rule === "requests")?.detail ?? "", /^read:\/.*\/math\.js$/);
       const why = await s.run(["why", s.latest().id, "--seat", "call.*"]);
       assert.match(why.stdout, /call\.approval\tperson\tallow-once \[call c2\]/);
     } finally {
@@ -452,6 +457,8 @@ describe("bosun run: crashes and cancellation", () => {
     try {
       const { child, result } = s.spawn(["run", "--auto", "run the slow thing"]);
       await waitFor(() => (s.latest().events.some((e) => e.type === "call.started") ? true : undefined));
+      // Killed once the command is really running (it has written its marker).
+      await waitFor(() => (existsSync(join(s.ws.dir, "marker.txt")) ? true : undefined));
       child.kill("SIGKILL");
       await result;
       const resumed = await s.run(["run", "-c", "--auto", "go on"]);

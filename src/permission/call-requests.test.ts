@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { describeCall, formatRequests } from "./call-requests.js";
+
+describe("describeCall", () => {
+  let root: string;
+  let work: string;
+  let outside: string;
+  before(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "bosun-describe-")));
+    work = join(root, "work");
+    outside = join(root, "outside");
+    mkdirSync(work);
+    mkdirSync(outside);
+    symlinkSync(outside, join(work, "link"));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it("describes reading tools as read requests, resolved through symlinks", async () => {
+    assert.deepEqual(await describeCall("read", { path: "a.txt" }, work), {
+      requests: [{ action: "read", resource: join(work, "a.txt") }],
+    });
+    assert.deepEqual(await describeCall("list", {}, work), { requests: [{ action: "read", resource: work }] });
+    assert.deepEqual(await describeCall("grep", { pattern: "x", path: "link/secret" }, work), {
+      requests: [{ action: "read", resource: join(outside, "secret") }],
+    });
+  });
+
+  it("describes edit and write as edit requests, ../ normalized", async () => {
+    assert.deepEqual(await describeCall("write", { path: "sub/../b.txt", content: "" }, work), {
+      requests: [{ action: "edit", resource: join(work, "b.txt") }],
+    });
+    assert.deepEqual(
+      (await describeCall("edit", { path: "link/x", old_string: "a", new_string: "b" }, work)).requests,
+      [{ action: "edit", resource: join(outside, "x") }],
+    );
+  });
+
+  it("splits a shell line into its simple commands and the files it writes", async () => {
+    const described = await describeCall("shell", { command: "git status && echo hi > out.txt" }, work);
+    const text = formatRequests(described);
+    assert.match(text, /shell:git status \(read-only\)/);
+    assert.match(text, /shell:echo hi/);
+    assert.ok(text.includes(`edit:${join(work, "out.txt")}`), text);
+  });
+
+  it("says when a shell line cannot be described", async () => {
+    const described = await describeCall("shell", { command: "echo 'unclosed" }, work);
+    assert.ok(described.problem);
+    assert.match(formatRequests(described), /not fully described/);
+  });
+});
