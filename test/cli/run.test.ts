@@ -507,7 +507,9 @@ describe("bosun run: crashes and cancellation", () => {
       child.kill("SIGINT");
       const ended = await result;
       assert.equal(ended.code, 130);
-      assert.ok(Date.now() - started < 1500, "the second Ctrl-C does not wait for the tool");
+      // It left at once: the turn never got to end normally (that prints its summary line).
+      assert.doesNotMatch(ended.stderr, /\[cancelled ·/);
+      assert.ok(Date.now() - started < 10_000);
       await waitFor(() => {
         try {
           process.kill(-pid, 0);
