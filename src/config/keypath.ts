@@ -1,3 +1,6 @@
+import { isPlainObject } from "../util/object.js";
+
+export { isPlainObject };
 /**
  * Config keys are paths of segments. Printed with dots (`retry.max_attempts`); a segment that
  * itself holds a dot or bracket is quoted (`provider.openai.models["gpt-4.1"].context`), so a
@@ -79,10 +82,6 @@ export function getAt(value: unknown, path: KeyPath): unknown {
     current = current[segment];
   }
   return current;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Removes the leaf at `path`, and any object left empty by that on the way up. */

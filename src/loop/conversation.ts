@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
+import { isPlainObject } from "../util/object.js";
 
 type Outcome = { output: string; isError: boolean };
 
@@ -56,7 +57,7 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
             toolCallId: call.id,
             toolName: replayName(call.name),
             // A call whose arguments were unreadable is replayed with none; its result quotes them.
-            input: isObject(call.input) ? call.input : {},
+            input: isPlainObject(call.input) ? call.input : {},
           })),
         ],
       });
@@ -95,9 +96,6 @@ function outcomeOf(event: StoredEvent): (Outcome & { id: string }) | undefined {
 }
 
 /** Tool-call input must be a JSON object for every provider; anything else is replayed as none. */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function userText(message: UserMessage): string {
   const files = (message.files ?? []).map((f) => `<file path="${f.path}">\n${f.content}\n</file>`);

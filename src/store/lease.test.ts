@@ -8,7 +8,7 @@ import { after, afterEach, beforeEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import { UsageError } from "../errors.js";
-import { acquireLease, holdsLease, type Lease, leaseHolder } from "./lease.js";
+import { acquireLease, holdsLease, type Lease, type LeaseRow, leaseHolder } from "./lease.js";
 import { MIGRATIONS } from "./migrations.js";
 import { SessionStore } from "./session-store.js";
 
@@ -19,15 +19,7 @@ const root = mkdtempSync(join(tmpdir(), "bosun-lease-test-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 const freshPath = () => join(mkdtempSync(join(root, "case-")), "bosun.db");
 
-interface Row {
-  session_id: string;
-  pid: number;
-  host: string;
-  process: string | null;
-  token: string;
-  acquired: number;
-  heartbeat: number;
-}
+type Row = LeaseRow;
 
 /** The pid of a process that has come and gone (and been reaped). */
 async function exitedPid(): Promise<number> {

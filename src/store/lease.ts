@@ -69,7 +69,8 @@ export interface LeaseHolder {
 export const LEASE_STALE_MS = 30_000;
 export const LEASE_HEARTBEAT_MS = 10_000;
 
-interface LeaseRow {
+/** A row of `session_leases`, as stored. */
+export interface LeaseRow {
   session_id: string;
   pid: number;
   host: string;

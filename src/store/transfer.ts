@@ -2,6 +2,7 @@ import { z } from "zod";
 import { UsageError } from "../errors.js";
 import { findSeat } from "../seats/catalog.js";
 import { DECISION_EVENT } from "../seats/record.js";
+import { isPlainObject } from "../util/object.js";
 import type { SessionInfo, SessionStore } from "./session-store.js";
 
 /** The export file format. Versioned, so a later bosun can still read what this one wrote. */
@@ -165,10 +166,6 @@ function reasonProblem(reason: unknown): string | undefined {
     if (value !== undefined && typeof value !== type) return `${field} must be a ${type}, not ${describe(value)}`;
   }
   return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

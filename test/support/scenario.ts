@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { readDecisions } from "../../src/seats/record.js";
 import type { RecordedDecision } from "../../src/seats/types.js";
@@ -10,7 +10,7 @@ import {
   type ScriptedProtocol,
   startModelServer,
 } from "./model-server.js";
-import { BOSUN_BIN, createWorkspace, type RunResult, type Workspace } from "./workspace.js";
+import { BOSUN_BIN, createWorkspace, type RunResult, spawnProcess, type Workspace } from "./workspace.js";
 
 /**
  * A scenario: a temp git repo with its own BOSUN_HOME, a scripted model server, and bosun.json
@@ -49,23 +49,9 @@ export async function startScenario(
         ...(runOptions.input !== undefined ? { input: runOptions.input } : {}),
       }),
     spawn(args) {
-      const child = spawn(process.execPath, [BOSUN_BIN, ...args], {
-        cwd: ws.dir,
-        env: { ...ws.env, ...env },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout?.setEncoding("utf8").on("data", (c: string) => {
-        stdout += c;
-      });
-      child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-        stderr += c;
-      });
-      const result = new Promise<RunResult>((resolve) =>
-        child.on("close", (code) => resolve({ code, stdout, stderr })),
-      );
-      return { child, result };
+      const started = spawnProcess(process.execPath, [BOSUN_BIN, ...args], { cwd: ws.dir, env: { ...ws.env, ...env } });
+      started.child.stdin?.end();
+      return started;
     },
     events: (result) =>
       result.stdout

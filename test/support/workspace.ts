@@ -1,4 +1,4 @@
-import { type SpawnOptions, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, type SpawnOptions, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -67,18 +67,29 @@ export function runProcess(
   args: string[],
   options: SpawnOptions & { input?: string },
 ): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
+  const { child, result } = spawnProcess(command, args, options);
+  child.stdin?.end(options.input ?? "");
+  return result;
+}
+
+/** Starts a process and collects its output; `result` settles when it exits. */
+export function spawnProcess(
+  command: string,
+  args: string[],
+  options: SpawnOptions,
+): { child: ChildProcess; result: Promise<RunResult> } {
+  const child = spawn(command, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const result = new Promise<RunResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin?.end(options.input ?? "");
   });
+  return { child, result };
 }

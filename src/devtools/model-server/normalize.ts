@@ -1,3 +1,4 @@
+import { isPlainObject } from "../../util/object.js";
 /**
  * A protocol-neutral view of a model request, the thing script rules match against.
  * Tool calls and tool results are rendered as text so a rule can match them like any message:
@@ -28,10 +29,6 @@ export type ItemMemory = Map<string, NormalizedMessage>;
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function str(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === undefined || value === null) return "";
@@ -49,7 +46,7 @@ function contentText(content: unknown): string {
   const pieces: string[] = [];
   for (const part of content) {
     if (typeof part === "string") pieces.push(part);
-    else if (isObject(part)) {
+    else if (isPlainObject(part)) {
       if (typeof part.text === "string") pieces.push(part.text);
       else if (typeof part.refusal === "string") pieces.push(part.refusal);
       else pieces.push(`[${str(part.type) || "part"}]`);
@@ -85,7 +82,7 @@ export function normalizeChat(body: Json): NormalizedRequest {
   const system: string[] = [];
   const messages: NormalizedMessage[] = [];
   for (const message of Array.isArray(body.messages) ? body.messages : []) {
-    if (!isObject(message)) continue;
+    if (!isPlainObject(message)) continue;
     const role = message.role;
     if (role === "system" || role === "developer") system.push(contentText(message.content));
     else if (role === "tool")
@@ -95,7 +92,7 @@ export function normalizeChat(body: Json): NormalizedRequest {
       const text = contentText(message.content);
       if (text) pieces.push(text);
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-        if (isObject(call) && isObject(call.function))
+        if (isPlainObject(call) && isPlainObject(call.function))
           pieces.push(toolCallText(call.function.name, call.function.arguments));
       }
       push(messages, { role: "assistant", text: pieces.join("\n") });
@@ -103,7 +100,7 @@ export function normalizeChat(body: Json): NormalizedRequest {
   }
   const tools: string[] = [];
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
-    if (isObject(tool) && isObject(tool.function) && typeof tool.function.name === "string")
+    if (isPlainObject(tool) && isPlainObject(tool.function) && typeof tool.function.name === "string")
       tools.push(tool.function.name);
   }
   return {
@@ -121,7 +118,7 @@ export function normalizeChat(body: Json): NormalizedRequest {
 export function normalizeAnthropic(body: Json): NormalizedRequest {
   const messages: NormalizedMessage[] = [];
   for (const message of Array.isArray(body.messages) ? body.messages : []) {
-    if (!isObject(message)) continue;
+    if (!isPlainObject(message)) continue;
     const role = message.role === "assistant" ? "assistant" : "user";
     if (!Array.isArray(message.content)) {
       push(messages, { role, text: contentText(message.content) });
@@ -134,7 +131,7 @@ export function normalizeAnthropic(body: Json): NormalizedRequest {
       pending = [];
     };
     for (const block of message.content) {
-      if (!isObject(block)) continue;
+      if (!isPlainObject(block)) continue;
       if (block.type === "tool_result") {
         flush();
         messages.push({ role: "tool", text: toolResultText(block.tool_use_id, block.content) });
@@ -147,7 +144,7 @@ export function normalizeAnthropic(body: Json): NormalizedRequest {
   }
   const tools: string[] = [];
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
-    if (isObject(tool) && typeof tool.name === "string") tools.push(tool.name);
+    if (isPlainObject(tool) && typeof tool.name === "string") tools.push(tool.name);
   }
   return {
     protocol: "anthropic",
@@ -167,7 +164,7 @@ export function normalizeResponses(body: Json, memory: ItemMemory): NormalizedRe
   const messages: NormalizedMessage[] = [];
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   for (const item of Array.isArray(input) ? input : []) {
-    if (!isObject(item)) continue;
+    if (!isPlainObject(item)) continue;
     if (item.type === "function_call" || item.type === "custom_tool_call") {
       push(messages, { role: "assistant", text: toolCallText(item.name, item.arguments ?? item.input) });
     } else if (item.type === "function_call_output" || item.type === "custom_tool_call_output") {
@@ -185,7 +182,7 @@ export function normalizeResponses(body: Json, memory: ItemMemory): NormalizedRe
   const tools: string[] = [];
   const addTools = (list: unknown) => {
     for (const tool of Array.isArray(list) ? list : []) {
-      if (!isObject(tool)) continue;
+      if (!isPlainObject(tool)) continue;
       if (tool.type === "namespace") addTools(tool.tools);
       else if (typeof tool.name === "string") tools.push(tool.name);
       else if (typeof tool.type === "string") tools.push(tool.type);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isPlainObject } from "../../util/object.js";
 import { anthropic } from "./encode-anthropic.js";
 import { openAIChat } from "./encode-openai-chat.js";
 import { openAIResponses } from "./encode-openai-responses.js";
@@ -133,7 +134,7 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       fail(record, res, route.encoder, 400, `${where}: the body is not JSON: ${body.slice(0, 200)}`);
       return;
     }
-    if (!isObject(record.json)) {
+    if (!isPlainObject(record.json)) {
       fail(record, res, route.encoder, 400, `${where}: the body is not a JSON object`);
       return;
     }
@@ -235,10 +236,6 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       });
     });
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function truncate(text: string, max: number): string {

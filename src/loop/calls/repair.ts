@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isPlainObject } from "../../util/object.js";
 
 export interface Repair {
   path: string;
@@ -33,13 +34,13 @@ export function repairArguments(value: unknown, schema: z.core.$ZodType): { valu
   let input = value;
   if (typeof input === "string") {
     const parsed = tryJson(input);
-    if (isObject(parsed)) {
+    if (isPlainObject(parsed)) {
       repairs.push({ path: "(arguments)", kind: "stringified JSON", before: input, after: parsed });
       input = parsed;
     }
   }
   const def = defOf(schema);
-  if (!isObject(input) || def.type !== "object" || !def.shape) return { value: input, repairs };
+  if (!isPlainObject(input) || def.type !== "object" || !def.shape) return { value: input, repairs };
   const out: Record<string, unknown> = { ...input };
   for (const [key, field] of Object.entries(def.shape)) {
     if (!(key in out)) continue;
@@ -88,8 +89,4 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
