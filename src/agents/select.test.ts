@@ -52,10 +52,21 @@ describe("decideAgent (agent.select)", () => {
     const config = loadConfig({ cwd: dir, env: { BOSUN_HOME: join(dir, "home") } });
     const choice = decideAgent("plan", config);
     expectDecision(asRecorded(choice), "agent.select", "person", "plan");
-    assert.deepEqual(choice.agent, { name: "plan", model: "openai/gpt-x", prompt: "Only plan." });
+    // Plan is built in and read-only; config gives it a model and a prompt, not the right to edit.
+    assert.deepEqual(choice.agent, {
+      name: "plan",
+      model: "openai/gpt-x",
+      prompt: "Only plan.",
+      readOnly: { holder: "code" },
+    });
     assert.deepEqual(choice.reasons, [
       { rule: "--agent flag", detail: "plan", source: "--agent", decisive: true },
       { rule: "agent settings", detail: "description, model, prompt", source: file },
+      {
+        rule: "read-only",
+        detail: "plan may not edit files, run commands not proven read-only, or use unannotated MCP tools",
+        source: "built-in",
+      },
     ]);
   });
 
@@ -93,6 +104,6 @@ describe("decideAgent (agent.select)", () => {
     assert.throws(() => decideAgent("Plan", config), /unknown agent "Plan"; agents: build, plan, review/);
     assert.throws(() => decideAgent("", config), UsageError);
     assert.throws(() => decideAgent("constructor", config), UsageError);
-    assert.throws(() => decideAgent("plan", configFrom({})), /agents: build \(/);
+    assert.throws(() => decideAgent("review", configFrom({})), /agents: build, plan \(/);
   });
 });

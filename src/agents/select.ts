@@ -1,23 +1,37 @@
+import { formatKey } from "../config/keypath.js";
 import type { LoadedConfig } from "../config/load.js";
-import { UsageError } from "../errors.js";
+import { ConfigError, UsageError } from "../errors.js";
+import type { ModeName } from "../permission/modes.js";
 import type { Answer } from "../seats/types.js";
 
 export interface Agent {
   name: string;
   model?: string;
   prompt?: string;
+  /** Set when the agent may not change anything; enforced by permission/authorize.ts, not by prompt. */
+  readOnly?: { holder: "code" | "config"; source?: string; key?: string; line?: number };
+  mode?: ModeName;
 }
 
 export const DEFAULT_AGENT = "build";
 
+/** Agents bosun ships. Config may give them a model, prompt or rules, but plan stays read-only. */
+export const BUILTIN_AGENTS: Readonly<Record<string, { description: string; readOnly: boolean }>> = {
+  build: { description: "Does the work: reads, edits and runs commands, as the rules allow", readOnly: false },
+  plan: {
+    description: "Investigates and plans without changing anything: read-only on every route",
+    readOnly: true,
+  },
+};
+
 /**
- * Seat `agent.select`: `--agent <name>` is the person's choice among the configured agents (and
- * the built-in "build"); without it code takes "build". An unknown name is an error listing
- * the agents — never a silent default.
+ * Seat `agent.select`: `--agent <name>` is the person's choice among the built-in agents (build,
+ * plan) and the configured ones; without it code takes "build". An unknown name is an error
+ * listing the agents — never a silent default.
  */
 export function decideAgent(flag: string | undefined, config: LoadedConfig): Answer<string> & { agent: Agent } {
   const configured = config.config.agent ?? {};
-  const known = [...new Set([DEFAULT_AGENT, ...Object.keys(configured)])];
+  const known = [...new Set([...Object.keys(BUILTIN_AGENTS), ...Object.keys(configured)])];
   const name = flag ?? DEFAULT_AGENT;
   if (!known.includes(name)) {
     throw new UsageError(
@@ -25,12 +39,17 @@ export function decideAgent(flag: string | undefined, config: LoadedConfig): Ans
     );
   }
   const settings = configured[name] ?? {};
-  const origin = config.origins.get(`agent.${name}.model`) ?? config.origins.get(`agent.${name}.prompt`);
+  const builtin = Object.hasOwn(BUILTIN_AGENTS, name) ? BUILTIN_AGENTS[name] : undefined;
+  const settingKeys = Object.keys(settings);
+  const origin = settingKeys.map((key) => config.origins.get(`agent.${name}.${key}`)).find(Boolean);
   const agent: Agent = {
     name,
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.prompt ? { prompt: settings.prompt } : {}),
+    ...(settings.mode ? { mode: settings.mode } : {}),
   };
+  const readOnly = readOnlyOf(name, builtin?.readOnly === true, settings.read_only, config);
+  if (readOnly) agent.readOnly = readOnly;
   return {
     holder: flag ? "person" : "code",
     answer: name,
@@ -39,9 +58,48 @@ export function decideAgent(flag: string | undefined, config: LoadedConfig): Ans
         ? { rule: "--agent flag", detail: name, source: "--agent", decisive: true }
         : { rule: "default agent", detail: DEFAULT_AGENT, decisive: true },
       ...(origin
-        ? [{ rule: "agent settings", detail: Object.keys(settings).join(", "), source: origin.file ?? origin.source }]
+        ? [{ rule: "agent settings", detail: settingKeys.join(", "), source: origin.file ?? origin.source }]
+        : []),
+      ...(readOnly
+        ? [
+            {
+              rule: "read-only",
+              detail: `${name} may not edit files, run commands not proven read-only, or use unannotated MCP tools`,
+              source: readOnly.source ?? "built-in",
+            },
+          ]
         : []),
     ],
     agent,
+  };
+}
+
+/**
+ * Whether an agent is read-only, and who made it so. The built-in plan agent always is: a config
+ * that says `read_only: false` for it is refused (a repository's bosun.json must not be able to
+ * turn "plan" into an agent that edits while the person believes it cannot).
+ */
+function readOnlyOf(
+  name: string,
+  builtinReadOnly: boolean,
+  configured: boolean | undefined,
+  config: LoadedConfig,
+): Agent["readOnly"] {
+  const key = `agent.${name}.read_only`;
+  const origin = config.origins.get(key);
+  if (builtinReadOnly) {
+    if (configured === false) {
+      const where = origin ? `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}: ` : "";
+      throw new ConfigError(
+        `${where}key "${formatKey(["agent", name, "read_only"])}": the built-in ${name} agent is always read-only; define an agent of another name to edit`,
+      );
+    }
+    return { holder: "code" };
+  }
+  if (configured !== true) return undefined;
+  return {
+    holder: "config",
+    ...(origin ? { source: origin.file ?? origin.source, key } : {}),
+    ...(origin?.line ? { line: origin.line } : {}),
   };
 }

@@ -36,14 +36,15 @@ program
   .option("-c, --continue", "continue the latest session in this directory")
   .option("-s, --session <session>", "resume a session (id, id prefix or title)")
   .option("--fork", "run in a copy of the chosen session")
-  .option("--auto", "approve every call that would ask (there is nobody to ask otherwise)")
+  .option("--auto", "approve every call that would ask, once each (nobody sees them)")
+  .option("--mode <mode>", "permission mode: approve (default), smart, auto or chat")
+  .option("--allow <rule>", "allow action:pattern for this run, e.g. 'shell:npm test' (repeatable)", collect)
+  .option("--ask <rule>", "ask for action:pattern in this run (repeatable)", collect)
+  .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
   .option("--max-steps <n>", "stop after this many model steps")
   .option("--format <format>", "text or json (one event per line)", "text")
   // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
-  .option("-f, --file <path>", "attach a file to the message (repeatable)", (path: string, paths: string[] = []) => [
-    ...paths,
-    path,
-  ])
+  .option("-f, --file <path>", "attach a file to the message (repeatable)", collect)
   .option("-t, --title <title>", "title of a new session")
   .action(async (words, options) => (await import("./commands/run.js")).run(words, options));
 
@@ -105,6 +106,22 @@ sessions
   .option("--json", "print JSON")
   .action(async (ref, options) => (await import("./commands/session-open.js")).forkSessionCommand(ref, options));
 
+const permissions = program
+  .command("permissions")
+  .enablePositionalOptions()
+  .description('the person\'s saved "always" approvals')
+  .action(() => permissions.help());
+permissions
+  .command("list")
+  .description("saved approvals of this project (--all: of every project)")
+  .option("--all", "every project's")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/permissions.js")).listPermissions(options));
+permissions
+  .command("revoke <ids...>")
+  .description("delete saved approvals by id (see list), or 'all' for this project's")
+  .action(async (ids) => (await import("./commands/permissions.js")).revokePermissions(ids));
+
 program
   .command("models")
   .description("providers, models, limits, and whether credentials are present (never the keys)")
@@ -139,6 +156,11 @@ program
   .requiredOption("--script <file>", "JSON script of rules and replies")
   .option("--port <n>", "port (default: any free port)")
   .action(async (options) => (await import("./commands/dev.js")).modelServerCommand(options));
+
+/** A repeatable option's values, in the order given. */
+function collect(value: string, values: string[] = []): string[] {
+  return [...values, value];
+}
 
 try {
   // No command means help (exit 0) until the interactive session takes this place.

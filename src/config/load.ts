@@ -78,6 +78,21 @@ export interface LoadedConfig {
   references: ResolvedReference[];
   /** Values a higher layer replaced, lowest first: what a decision can list as outranked. */
   shadowed: Map<string, ShadowedValue[]>;
+  /**
+   * Every layer as it was read (references resolved, validated), lowest first. For keys whose
+   * layers must not be merged into one value: permission rules keep each layer's order and
+   * origin, and every layer's hooks run.
+   */
+  documents: ConfigDocument[];
+}
+
+/** One layer's validated content, with where each key of it stands. */
+export interface ConfigDocument {
+  layer: LayerName;
+  source: string;
+  file?: string;
+  data: Config;
+  lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
 export interface ShadowedValue {
@@ -185,13 +200,25 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
   const shadowed = new Map<string, ShadowedValue[]>();
   const unresolved: UnresolvedReference[] = [];
   const references: ResolvedReference[] = [];
+  const documents: ConfigDocument[] = [];
 
   for (const layer of rawLayers) {
     if (!isPlainObject(layer.data)) {
       throw new ConfigError(`${layer.source}: config must be a JSON object, not ${describeTop(layer.data)}`);
     }
     const { data, substitutions } = resolveReferences(layer.data, layer.baseDir, env, layer.fileRoot);
-    validateLayer(data, { label: layer.source, ...(layer.lineOf ? { lineOf: layer.lineOf } : {}) }, layer.data);
+    const valid = validateLayer(
+      data,
+      { label: layer.source, ...(layer.lineOf ? { lineOf: layer.lineOf } : {}) },
+      layer.data,
+    );
+    documents.push({
+      layer: layer.layer,
+      source: layer.source,
+      ...(layer.file ? { file: layer.file } : {}),
+      data: valid,
+      ...(layer.lineOf ? { lineOf: layer.lineOf } : {}),
+    });
     for (const [key, sub] of substitutions) {
       const path = parseKey(key);
       const line = layer.lineOf?.(path);
@@ -222,7 +249,7 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
   // Each layer passed on its own; the merged whole is checked too, so no combination slips by.
   const config = validateLayer(merged, { label: "merged config" });
   const parsed = ConfigSchema.parse(config);
-  return { config: parsed, origins, layers, unresolved, references, shadowed };
+  return { config: parsed, origins, layers, unresolved, references, shadowed, documents };
 }
 
 function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {

@@ -41,6 +41,42 @@ const ProviderSchema = z
   })
   .describe("A model provider");
 
+/** Permission modes; what each one does is in permission/modes.ts. */
+export const MODE_NAMES = ["auto", "approve", "smart", "chat"] as const;
+const ModeSchema = z.enum(MODE_NAMES);
+
+const EffectSchema = z.enum(["allow", "ask", "deny"]);
+const ActionRulesSchema = z.union([EffectSchema, z.record(z.string(), EffectSchema)], {
+  error: 'expected "allow", "ask", "deny", or an object of pattern → "allow" | "ask" | "deny"',
+});
+const actionRules = (what: string) => ActionRulesSchema.optional().describe(what);
+
+/** The actions a rule can name; each takes an effect, or patterns → effect (the last match wins). */
+const PermissionSchema = z
+  .strictObject({
+    read: actionRules("Reading files, by path glob"),
+    edit: actionRules("Changing files (edit, write, shell redirections), by path glob"),
+    shell: actionRules('Shell commands, each simple command on its own, e.g. { "git status *": "allow" }'),
+    external_directory: actionRules("Paths outside the workspace, by path glob"),
+    web: actionRules("Web requests, by host"),
+    delegate: actionRules("Starting a delegate agent, by agent name"),
+    mcp: actionRules('MCP tools, as "server/tool"'),
+    skill: actionRules("Loading a skill, by name"),
+  })
+  .describe("Permission rules by action; later layers and later patterns win");
+
+const HookSchema = z
+  .strictObject({
+    command: z.string().min(1).describe("Shell command; gets the call as JSON on stdin"),
+    tools: z.array(z.string().min(1)).optional().describe('Tool names it applies to ("*" wildcards); default all'),
+    timeout_ms: z.int().positive().optional().describe("Time limit (default 10000); a hook that overruns has failed"),
+    on_error: z
+      .enum(["deny", "allow"])
+      .optional()
+      .describe("pre_tool: what a hook that crashes or times out means (default deny)"),
+  })
+  .describe("A hook command");
+
 export const ConfigSchema = z
   .strictObject({
     $schema: z.string().optional().describe("JSON Schema reference, for editors"),
@@ -86,10 +122,21 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("The shell tool"),
-    permission: z
-      .record(z.string(), z.enum(["allow", "ask", "deny"]))
+    mode: ModeSchema.optional().describe(
+      "Permission mode: auto, approve (the default), smart or chat; --mode and an agent's mode override it",
+    ),
+    permission: PermissionSchema.optional(),
+    judge_model: z
+      .string()
       .optional()
-      .describe('Per tool: "allow", "ask" or "deny", e.g. { "shell": "ask", "edit": "allow" }'),
+      .describe('Model that judges unknown shell commands in smart mode, "provider/model"; default the session\'s'),
+    hooks: z
+      .strictObject({
+        pre_tool: z.array(HookSchema).optional().describe("Run before a call; may deny it or make it ask"),
+        post_tool: z.array(HookSchema).optional().describe("Run after a call; may add context for the model"),
+      })
+      .optional()
+      .describe("Commands run around tool calls, with the call as JSON on stdin; every layer's hooks run"),
     agent: z
       .record(
         z.string(),
@@ -97,6 +144,12 @@ export const ConfigSchema = z
           description: z.string().optional().describe("What the agent is for"),
           model: z.string().optional().describe('The agent\'s model, "provider/model"'),
           prompt: z.string().optional().describe("System prompt that replaces the built-in one"),
+          read_only: z
+            .boolean()
+            .optional()
+            .describe("Deny every edit, every shell command not proven read-only, and unannotated MCP tools"),
+          mode: ModeSchema.optional().describe("Permission mode while this agent runs; --mode overrides it"),
+          permission: PermissionSchema.optional().describe("Rules for this agent, after every config layer's"),
         }),
       )
       .optional()

@@ -98,6 +98,7 @@ describe("toModelTools", () => {
       description: "A loose tool",
       schema: z.object({ a: z.string().default("x") }),
       kind: "read",
+      requests: async () => ({ requests: [] }),
       execute: async () => ({ output: "", summary: "" }),
     };
     const schema = (await asSchema(toModelTools([loose]).loose?.inputSchema).jsonSchema) as Record<string, unknown>;

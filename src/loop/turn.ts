@@ -3,9 +3,8 @@ import type { LoadedConfig } from "../config/load.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
-import { decideApprovalWithoutPerson, NOBODY_CAN_APPROVE } from "../permission/approval.js";
-import { authorize } from "../permission/authorize.js";
-import { describeCall, formatRequests } from "../permission/call-requests.js";
+import { afterCall, type GateDeps, gate } from "../permission/gate.js";
+import type { CallDescription } from "../permission/requests.js";
 import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
@@ -45,8 +44,11 @@ export interface TurnDeps {
   config: LoadedConfig;
   model: ResolvedModel;
   tools: readonly Tool[];
+  /** False when the mode runs no tools (chat): the model is offered none. */
+  offerTools: boolean;
   system: string;
-  auto: boolean;
+  /** The authority layer: every call passes its gate before it runs. */
+  gate: GateDeps;
   maxSteps: number;
   signal: AbortSignal;
   emit: (event: RunEvent) => void;
@@ -117,7 +119,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       system: deps.system,
       messages,
       // A model configured without tool support gets none; its output limit bounds each reply.
-      ...(model.info.tools === false ? {} : { tools: modelTools }),
+      ...(model.info.tools === false || !deps.offerTools ? {} : { tools: modelTools }),
       ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
       signal,
       step,
@@ -201,7 +203,12 @@ async function runCalls(
     store.append(session.id, EV.callFinished, { id: call.id, name: call.name, ...result });
     deps.emit({ type: "tool_result", id: call.id, name: call.name, summary: result.summary, isError: result.isError });
   };
-  const runnable: Array<{ call: ModelToolCall; tool: Tool; input: Record<string, unknown> }> = [];
+  const runnable: Array<{
+    call: ModelToolCall;
+    tool: Tool;
+    input: Record<string, unknown>;
+    description: CallDescription;
+  }> = [];
 
   for (const raw of calls) {
     deps.emit({ type: "tool_call", id: raw.id, name: raw.name, input: raw.input });
@@ -216,10 +223,11 @@ async function runCalls(
           message: `stopped: ${raw.name} was called with the same arguments ${repeatLimit} times in a row`,
         };
       }
+      const repeated = stop?.status === "repeat";
       finish(raw, {
-        output: "Not run: the turn was stopped because this call repeats.",
+        output: `Not run: the turn was stopped ${repeated ? "because a call repeats" : `(${stop?.message})`}.`,
         isError: true,
-        summary: `${raw.name}: not run (repeated call)`,
+        summary: `${raw.name}: not run (${repeated ? "repeated call" : "turn stopped"})`,
       });
       continue;
     }
@@ -233,33 +241,26 @@ async function runCalls(
       continue;
     }
     const { call, tool, input } = prepared;
-    const permission = authorize({ name: tool.name, kind: tool.kind }, deps.config);
-    // What the call would do, recorded with the answer: `bosun why` shows exactly what was allowed.
-    const described = await describeCall(tool.name, input, deps.toolContext.cwd);
-    permission.reasons.push({ rule: "requests", detail: formatRequests(described) });
-    record({ seat: "call.permission", ...permission, subject: { step, call: call.id } });
-    if (permission.answer === "deny") {
-      finish(call, {
-        output: `Denied by the permission rules (${permission.reasons[0]?.rule}). Do not retry this call.`,
-        isError: true,
-        summary: `${tool.name}: denied by rule`,
-      });
+    const verdict = await gate({ id: call.id, tool, input }, step, deps.gate);
+    if (!verdict.run) {
+      if (verdict.unapproved) denied++;
+      finish(call, { output: verdict.output, isError: true, summary: verdict.summary });
+      if (verdict.stopTurn) stop = { status: "cancelled", message: "stopped: the person left the approval prompt" };
       continue;
     }
-    if (permission.answer === "ask") {
-      const approval = decideApprovalWithoutPerson({ auto: deps.auto, tool: tool.name });
-      record({ seat: "call.approval", ...approval, subject: { step, call: call.id } });
-      if (approval.answer === "deny") {
-        denied++;
-        finish(call, {
-          output: NOBODY_CAN_APPROVE,
-          isError: true,
-          summary: `${tool.name}: denied (nobody to approve)`,
-        });
-        continue;
-      }
+    runnable.push({ call, tool, input, description: verdict.description });
+  }
+
+  // The person left an approval prompt: what they approved before it does not run either.
+  if (stop?.status === "cancelled") {
+    for (const { call, tool } of runnable) {
+      finish(call, {
+        output: `Not run: ${stop.message}.`,
+        isError: true,
+        summary: `${tool.name}: not run (turn stopped)`,
+      });
     }
-    runnable.push({ call, tool, input });
+    return { denied, stop };
   }
 
   // Calls run in parallel, except that edits of one file wait for each other: two edits of the
@@ -271,16 +272,21 @@ async function runCalls(
     fileLocks.set(key, next);
     return next;
   };
-  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, ({ call, tool, input }) =>
+  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, ({ call, tool, input, description }) =>
     inTurn(
       tool.kind === "edit" && typeof input.path === "string" ? resolve(deps.toolContext.cwd, input.path) : undefined,
-      () => execute(call, tool, input),
+      () => execute(call, tool, input, description),
     ),
   );
   if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
   return { denied, ...(stop ? { stop } : {}) };
 
-  async function execute(call: ModelToolCall, tool: Tool, input: Record<string, unknown>): Promise<void> {
+  async function execute(
+    call: ModelToolCall,
+    tool: Tool,
+    input: Record<string, unknown>,
+    description: CallDescription,
+  ): Promise<void> {
     if (signal.aborted) {
       store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
       deps.emit({
@@ -316,6 +322,7 @@ async function runCalls(
       });
       return;
     }
+    result = await afterCall({ id: call.id, tool, input }, step, result, description, deps.gate);
     const bounded = boundOutput(result.output, {
       maxLines: deps.config.config.output?.max_lines ?? 2000,
       maxBytes: deps.config.config.output?.max_bytes ?? 50_000,

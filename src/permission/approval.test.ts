@@ -2,16 +2,21 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import type { Answer, RecordedDecision } from "../seats/types.js";
-import { decideApprovalWithoutPerson, NOBODY_CAN_APPROVE } from "./approval.js";
+import { approvalFromReply, decideApprovalWithoutPerson, deniedByPerson, NOBODY_CAN_APPROVE } from "./approval.js";
 
 const asRecorded = (answer: Answer): RecordedDecision[] => [{ seat: "call.approval", ...answer, seq: 1, at: "" }];
 
 describe("decideApprovalWithoutPerson (call.approval)", () => {
-  it("with --auto, is the person's answer given in advance: allow once", () => {
+  it("with --auto, code applies the person's answer given in advance: allow once (nobody saw the call)", () => {
     const answer = decideApprovalWithoutPerson({ auto: true, tool: "shell" });
-    expectDecision(asRecorded(answer), "call.approval", "person", "allow-once");
+    expectDecision(asRecorded(answer), "call.approval", "code", "allow-once");
     assert.deepEqual(answer.reasons, [
-      { rule: "approved in advance", detail: "--auto allows shell this once", source: "--auto", decisive: true },
+      {
+        rule: "approved in advance",
+        detail: "--auto allows shell this once (nobody saw this call)",
+        source: "--auto",
+        decisive: true,
+      },
     ]);
   });
 
@@ -32,5 +37,29 @@ describe("decideApprovalWithoutPerson (call.approval)", () => {
     assert.match(NOBODY_CAN_APPROVE, /^Denied: /);
     assert.match(NOBODY_CAN_APPROVE, /Do not retry it/);
     assert.match(NOBODY_CAN_APPROVE, /--auto/);
+  });
+});
+
+describe("approvalFromReply (call.approval with a person)", () => {
+  it("records each answer as the person's", () => {
+    expectDecision(asRecorded(approvalFromReply({ kind: "once" })), "call.approval", "person", "allow-once");
+    const always = approvalFromReply({
+      kind: "always",
+      option: { label: "always", rules: [{ action: "shell", pattern: "git status *" }] },
+    });
+    expectDecision(asRecorded(always), "call.approval", "person", "allow-always");
+    assert.equal(always.reasons[0]?.detail, "saved for this project: shell:git status *");
+    expectDecision(asRecorded(approvalFromReply({ kind: "deny" })), "call.approval", "person", "deny");
+    const message = approvalFromReply({ kind: "deny", message: "use the staging db" });
+    expectDecision(asRecorded(message), "call.approval", "person", "deny-with-message");
+    assert.equal(message.reasons[0]?.detail, "use the staging db");
+    const left = approvalFromReply({ kind: "cancel" });
+    assert.equal(left.answer, "deny");
+    assert.match(left.reasons[0]?.detail ?? "", /turn stops/);
+  });
+
+  it("gives the model the person's message as the call's result", () => {
+    assert.equal(deniedByPerson("use the staging db"), "Denied by the user, who says: use the staging db");
+    assert.match(deniedByPerson(), /^Denied by the user\. Do not retry/);
   });
 });

@@ -1,34 +1,101 @@
-import type { Answer } from "../seats/types.js";
+import type { Answer, Reason } from "../seats/types.js";
+import { type AlwaysOffer, type AlwaysOption, formatAlwaysRule } from "./always.js";
+import type { Judged } from "./authorize.js";
 
-export type Approval = "allow-once" | "deny";
+/** What the person (or code, with nobody to ask) answered. */
+export type Approval = "allow-once" | "allow-always" | "deny" | "deny-with-message";
+
+/** Everything the person is shown before answering: the tool, the exact requests, a diff for edits. */
+export interface ApprovalRequest {
+  tool: string;
+  callId: string;
+  input: Record<string, unknown>;
+  /** Every request of the call with the rules' answer for it; the asking ones are what needs approval. */
+  outcomes: readonly Judged[];
+  /** Why the call could not be fully analysed, when it could not (then it asks as a whole). */
+  problem?: string;
+  preview?: string;
+  always: AlwaysOffer;
+}
+
+export type PersonReply =
+  | { kind: "once" }
+  | { kind: "always"; option: AlwaysOption }
+  | { kind: "deny"; message?: string }
+  /** The person left the prompt (Ctrl-C, Esc): the call is denied and the turn stops. */
+  | { kind: "cancel" };
 
 /**
- * Seat `call.approval` when no person can be asked (bosun run): `--auto` is the person's
- * answer given in advance (allow once); otherwise code answers deny — nobody said yes.
+ * Asks a person. The terminal's adapter is prompt-terminal.ts; the TUI and editors bring their
+ * own. While `ask` is pending nothing else runs for the call.
+ */
+export interface ApprovalPrompt {
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<PersonReply>;
+}
+
+/** Seat `call.approval` with a person at the prompt: whatever they answered, recorded as theirs. */
+export function approvalFromReply(reply: PersonReply): Answer<Approval> {
+  switch (reply.kind) {
+    case "once":
+      return {
+        holder: "person",
+        answer: "allow-once",
+        reasons: [{ rule: "the person allowed it once", decisive: true }],
+      };
+    case "always":
+      return {
+        holder: "person",
+        answer: "allow-always",
+        reasons: [
+          {
+            rule: "the person allowed it always",
+            detail: `saved for this project: ${reply.option.rules.map(formatAlwaysRule).join(", ")}`,
+            decisive: true,
+          },
+        ],
+      };
+    case "deny":
+      return reply.message
+        ? {
+            holder: "person",
+            answer: "deny-with-message",
+            reasons: [{ rule: "the person denied it", detail: reply.message, decisive: true }],
+          }
+        : { holder: "person", answer: "deny", reasons: [{ rule: "the person denied it", decisive: true }] };
+    case "cancel":
+      return {
+        holder: "person",
+        answer: "deny",
+        reasons: [
+          { rule: "the person left the prompt", detail: "the call is denied and the turn stops", decisive: true },
+        ],
+      };
+  }
+}
+
+/**
+ * Seat `call.approval` when no person can be asked (bosun run without a terminal): code answers.
+ * With `--auto` — the person's answer given in advance, for every call — it allows this call once;
+ * without it, nobody said yes, so it denies. Either way no person saw this call: holder code.
  */
 export function decideApprovalWithoutPerson(input: { auto: boolean; tool: string }): Answer<Approval> {
-  if (input.auto) {
-    return {
-      holder: "person",
-      answer: "allow-once",
-      reasons: [
-        {
-          rule: "approved in advance",
-          detail: `--auto allows ${input.tool} this once`,
-          source: "--auto",
-          decisive: true,
-        },
-      ],
-    };
-  }
-  return {
-    holder: "code",
-    answer: "deny",
-    reasons: [
-      { rule: "no person to ask", detail: "nothing interactive is attached and --auto was not given", decisive: true },
-    ],
-  };
+  const reason: Reason = input.auto
+    ? {
+        rule: "approved in advance",
+        detail: `--auto allows ${input.tool} this once (nobody saw this call)`,
+        source: "--auto",
+        decisive: true,
+      }
+    : { rule: "no person to ask", detail: "nothing interactive is attached and --auto was not given", decisive: true };
+  return { holder: "code", answer: input.auto ? "allow-once" : "deny", reasons: [reason] };
 }
 
 export const NOBODY_CAN_APPROVE =
   "Denied: this call needs approval and nobody can approve it in this run (no person attached; the user did not pass --auto). Do not retry it; finish with what you can do without it, and say what needs approval.";
+
+/** What the model is told when the person denies a call, with their message when they gave one. */
+export function deniedByPerson(message?: string): string {
+  return message
+    ? `Denied by the user, who says: ${message}`
+    : "Denied by the user. Do not retry this call; ask them or take another way.";
+}

@@ -1,54 +1,198 @@
-import type { LoadedConfig } from "../config/load.js";
-import { ConfigError } from "../errors.js";
-import type { Answer, Reason } from "../seats/types.js";
-import type { Tool } from "../tools/types.js";
-import { closest } from "../util/closest.js";
+import type { Holder, Reason } from "../seats/types.js";
+import { combine, type RequestOutcome } from "./evaluate.js";
+import { type Authority, outcomesUnder } from "./intersect.js";
+import { MODES, type ModeName } from "./modes.js";
+import type { CallDescription, Request } from "./requests.js";
+import type { Effect, Layer } from "./rules.js";
 
-export type Effect = "allow" | "ask" | "deny";
+/** An agent that may not change anything, and who made it so. */
+export interface ReadOnlyAgent {
+  agent: string;
+  /** code for the built-in plan agent; config for an agent configured `read_only: true`. */
+  holder: Holder;
+  source?: string;
+  key?: string;
+  line?: number;
+}
 
-/** Built-in defaults by kind: reading is free; changing files and running commands ask. */
-export const DEFAULT_EFFECTS: Readonly<Record<Tool["kind"], Effect>> = { read: "allow", edit: "ask", shell: "ask" };
+/** Everything a call is judged against: the rule layers, the mode, a read-only agent. */
+export interface AuthorityContext {
+  rules: Authority;
+  mode: { name: ModeName; holder: Holder; source?: string };
+  readOnly?: ReadOnlyAgent;
+  /** Where the tools run: relative paths resolve against it. */
+  cwd: string;
+  /** The folder the agent works in (the repository root, else cwd): absolute, resolved through symlinks. */
+  workspace: string;
+  home: string;
+}
 
-/**
- * Seat `call.permission`, in its simplest honest form: a config rule for the tool by name
- * (`permission.<tool>`), else the built-in default for the tool's kind. Every call passes here.
- */
-export function authorize(call: { name: string; kind: Tool["kind"] }, config: LoadedConfig): Answer<Effect> {
-  // Own keys only: a tool named like an Object.prototype member ("constructor") has no rule.
-  const rules = config.config.permission ?? {};
-  const rule = Object.hasOwn(rules, call.name) ? rules[call.name] : undefined;
-  if (rule) {
-    const origin = config.origins.get(`permission.${call.name}`);
-    const reason: Reason = {
-      rule: `permission.${call.name}`,
-      detail: rule,
-      decisive: true,
-      ...(origin ? { source: origin.file ?? origin.source, key: `permission.${call.name}` } : {}),
-      ...(origin?.line ? { line: origin.line } : {}),
-    };
-    return { holder: "config", answer: rule, reasons: [reason] };
-  }
-  const effect = DEFAULT_EFFECTS[call.kind];
-  return {
-    holder: "code",
-    answer: effect,
-    reasons: [{ rule: "built-in default", detail: `${call.kind} tools: ${effect}`, decisive: true }],
-  };
+/** One request's answer after the rules, the read-only agent and the mode, with who gave it. */
+export interface Judged extends RequestOutcome {
+  holder: Holder;
+}
+
+export interface PermissionAnswer {
+  holder: Holder;
+  answer: Effect;
+  reasons: Reason[];
+  outcomes: Judged[];
+  /** Asking requests smart mode's judge may clear: unclassified shell commands nobody wrote a rule for. */
+  judgeable: Request[];
 }
 
 /**
- * Config `permission` keys must name tools that exist. A misspelt or miscased key would
- * otherwise be a rule that never matches — a deny that silently does nothing — so it is a
- * config error naming the file, line and key, with the closest tool name.
+ * Seat `call.permission`: the rules' answer for a described call. Pure. In order:
+ *
+ * 1. A call that could not be fully described (a shell line that does not parse) asks — it is
+ *    never allowed, in any mode; a read-only agent or chat mode denies it.
+ * 2. Every request is evaluated against the rule layers (evaluate.ts: last match wins, saved
+ *    approvals never lift a configured deny or ask).
+ * 3. A read-only agent denies every edit, every shell command not proven read-only and every
+ *    MCP tool not annotated read-only — after the rules, so no config can loosen it.
+ * 4. The mode: auto turns an ask into allow; chat denies everything.
+ *
+ * The call: any deny → deny; else any ask → ask; else allow. Policy, hooks, the judge and the
+ * person come after this (gate.ts); none of them can loosen a deny.
  */
-export function checkRuleNames(config: LoadedConfig, toolNames: readonly string[]): void {
-  for (const key of Object.keys(config.config.permission ?? {})) {
-    if (toolNames.includes(key)) continue;
-    const origin = config.origins.get(`permission.${key}`);
-    const where = origin ? `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}: ` : "";
-    const [suggestion] = closest(key, toolNames, 1);
-    throw new ConfigError(
-      `${where}permission rule for unknown tool "${key}"${suggestion ? ` — did you mean "${suggestion}"?` : ""} (tools: ${toolNames.join(", ")})`,
-    );
+export function authorize(description: CallDescription, ctx: AuthorityContext): PermissionAnswer {
+  const mode = MODES[ctx.mode.name];
+  if (description.problem !== undefined) return undescribed(description.problem, ctx);
+
+  const evaluated = outcomesUnder(ctx.rules, description.requests, { workspace: ctx.workspace, home: ctx.home });
+  const outcomes: Judged[] = evaluated.map((raw) => {
+    let outcome: Judged = { ...raw, holder: raw.rule ? holderOfLayer(raw.rule.source.layer) : "code" };
+    if (ctx.readOnly) outcome = restrictReadOnly(outcome, ctx.readOnly);
+    if (mode.after === "ask-allows" && outcome.effect === "ask") {
+      outcome = {
+        ...outcome,
+        effect: "allow",
+        holder: ctx.mode.holder,
+        reasons: [modeReason(ctx, "ask → allow (auto runs what no rule denies)"), ...outcome.reasons],
+      };
+    }
+    if (mode.after === "deny-all" && outcome.effect !== "deny") {
+      outcome = {
+        ...outcome,
+        effect: "deny",
+        holder: ctx.mode.holder,
+        reasons: [modeReason(ctx, "deny (no tool runs in chat mode)"), ...outcome.reasons],
+      };
+    }
+    return outcome;
+  });
+  return summarizeJudged(outcomes, ctx);
+}
+
+/** The call's answer from its requests' answers: the first request with the call's effect speaks. */
+export function summarizeJudged(outcomes: Judged[], ctx: AuthorityContext): PermissionAnswer {
+  if (outcomes.length === 0) {
+    return {
+      holder: "code",
+      answer: "ask",
+      reasons: [{ rule: "no requests", detail: "ask — the call named nothing to check (fail closed)", decisive: true }],
+      outcomes,
+      judgeable: [],
+    };
   }
+  const answer = combine(outcomes.map((o) => o.effect));
+  const decisive = outcomes.find((o) => o.effect === answer) as Judged;
+  const reasons: Reason[] = [];
+  for (const outcome of outcomes) {
+    outcome.reasons.forEach((reason, index) => {
+      reasons.push(index === 0 && outcome.effect === answer ? { ...reason, decisive: true } : reason);
+    });
+  }
+  const judgeable = MODES[ctx.mode.name].judge
+    ? outcomes
+        .filter(
+          (o) =>
+            o.effect === "ask" &&
+            o.request.action === "shell" &&
+            o.request.unclassified === true &&
+            (o.rule === undefined || o.rule.source.layer === "default" || o.rule.source.layer === "mode"),
+        )
+        .map((o) => o.request)
+    : [];
+  return { holder: decisive.holder, answer, reasons, outcomes, judgeable };
+}
+
+/** Who holds an answer a rule of this layer gave. */
+export function holderOfLayer(layer: Layer): Holder {
+  switch (layer) {
+    case "default":
+    case "mode":
+      return "code";
+    case "global":
+    case "project":
+    case "env":
+    case "agent":
+      return "config";
+    case "session":
+    case "saved":
+      return "person";
+    case "policy":
+      return "policy";
+  }
+}
+
+function undescribed(problem: string, ctx: AuthorityContext): PermissionAnswer {
+  const mode = MODES[ctx.mode.name];
+  const reason: Reason = {
+    rule: "not fully described",
+    detail: `${problem} — a call bosun cannot analyse is never allowed`,
+    decisive: true,
+  };
+  if (ctx.readOnly) {
+    return {
+      holder: ctx.readOnly.holder,
+      answer: "deny",
+      reasons: [{ ...readOnlyReason(ctx.readOnly, "a call it cannot analyse"), decisive: true }, reason],
+      outcomes: [],
+      judgeable: [],
+    };
+  }
+  if (mode.after === "deny-all") {
+    return {
+      holder: ctx.mode.holder,
+      answer: "deny",
+      reasons: [{ ...modeReason(ctx, "deny (no tool runs in chat mode)"), decisive: true }, reason],
+      outcomes: [],
+      judgeable: [],
+    };
+  }
+  return { holder: "code", answer: "ask", reasons: [reason], outcomes: [], judgeable: [] };
+}
+
+/** What a read-only agent may not do: change files, run commands not proven read-only, use unannotated MCP tools. */
+function readOnlyViolation(request: Request): string | undefined {
+  if (request.action === "edit") return "an edit";
+  if (request.action === "shell" && request.readOnly !== true) return "a command not proven read-only";
+  if (request.action === "mcp" && request.readOnly !== true) return "an MCP tool not annotated read-only";
+  return undefined;
+}
+
+function restrictReadOnly(outcome: Judged, agent: ReadOnlyAgent): Judged {
+  const violation = readOnlyViolation(outcome.request);
+  if (!violation || outcome.effect === "deny") return outcome;
+  return {
+    ...outcome,
+    effect: "deny",
+    holder: agent.holder,
+    reasons: [readOnlyReason(agent, violation, outcome.request), ...outcome.reasons],
+  };
+}
+
+function readOnlyReason(agent: ReadOnlyAgent, what: string, request?: Request): Reason {
+  return {
+    rule: request ? `${request.action}:${request.resource}` : "read-only agent",
+    detail: `deny — agent ${agent.agent} is read-only: ${what} (rules cannot lift this)`,
+    source: agent.source ?? "built-in",
+    ...(agent.key ? { key: agent.key } : {}),
+    ...(agent.line ? { line: agent.line } : {}),
+  };
+}
+
+function modeReason(ctx: AuthorityContext, detail: string): Reason {
+  return { rule: `mode ${ctx.mode.name}`, detail, ...(ctx.mode.source ? { source: ctx.mode.source } : {}) };
 }

@@ -3,7 +3,16 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { describeCall, formatRequests } from "./call-requests.js";
+import { builtinTools } from "../tools/registry.js";
+import { formatRequests } from "./call-requests.js";
+import type { CallDescription } from "./requests.js";
+
+/** What a built-in tool says a call would do, run from `cwd` in workspace `cwd`. */
+function describeCall(name: string, input: Record<string, unknown>, cwd: string): Promise<CallDescription> {
+  const tool = builtinTools().find((t) => t.name === name);
+  if (!tool) throw new Error(`no tool ${name}`);
+  return tool.requests(input, { cwd, workspace: cwd });
+}
 
 describe("describeCall", () => {
   let root: string;
@@ -25,7 +34,10 @@ describe("describeCall", () => {
     });
     assert.deepEqual(await describeCall("list", {}, work), { requests: [{ action: "read", resource: work }] });
     assert.deepEqual(await describeCall("grep", { pattern: "x", path: "link/secret" }, work), {
-      requests: [{ action: "read", resource: join(outside, "secret") }],
+      requests: [
+        { action: "read", resource: join(outside, "secret") },
+        { action: "external_directory", resource: join(outside, "secret") },
+      ],
     });
   });
 
@@ -35,7 +47,39 @@ describe("describeCall", () => {
     });
     assert.deepEqual(
       (await describeCall("edit", { path: "link/x", old_string: "a", new_string: "b" }, work)).requests,
-      [{ action: "edit", resource: join(outside, "x") }],
+      [
+        { action: "edit", resource: join(outside, "x") },
+        { action: "external_directory", resource: join(outside, "x") },
+      ],
+    );
+  });
+
+  it("reads where a glob pattern really searches: its literal folders, ../ and absolute ones too", async () => {
+    assert.deepEqual((await describeCall("glob", { pattern: "**/*.ts" }, work)).requests, [
+      { action: "read", resource: work },
+    ]);
+    assert.deepEqual((await describeCall("glob", { pattern: "src/**/*.ts" }, work)).requests, [
+      { action: "read", resource: join(work, "src") },
+    ]);
+    assert.deepEqual((await describeCall("glob", { pattern: "../outside/*" }, work)).requests, [
+      { action: "read", resource: outside },
+      { action: "external_directory", resource: outside },
+    ]);
+    assert.deepEqual((await describeCall("glob", { pattern: "/etc/*.conf" }, work)).requests, [
+      { action: "read", resource: "/etc" },
+      { action: "external_directory", resource: "/etc" },
+    ]);
+    assert.match((await describeCall("glob", { pattern: "*/../../*" }, work)).problem ?? "", /climbs out/);
+  });
+
+  it("resolves the files a shell line writes through symlinks: link/f is outside", async () => {
+    const described = await describeCall("shell", { command: "echo x > link/f" }, work);
+    assert.deepEqual(
+      described.requests.filter((r) => r.action !== "shell"),
+      [
+        { action: "edit", resource: join(outside, "f") },
+        { action: "external_directory", resource: join(outside, "f") },
+      ],
     );
   });
 

@@ -1,81 +1,102 @@
-import { resolveRequestPath } from "./requests.js";
+import { existsSync } from "node:fs";
+import {
+  type CallDescription,
+  isInside,
+  PathResolutionError,
+  type Request,
+  type RequestContext,
+  resolveRequestPath,
+  resolveRequestPaths,
+  UNKNOWN_PATH,
+} from "./requests.js";
 import { analyzeShell } from "./shell/analyze.js";
 
-/** One thing a call would do, as it is shown and (later) judged: `read:/abs/path`, `shell:git status`. */
-export interface DescribedRequest {
-  action: string;
-  resource: string;
-  /** For shell commands: whether the analysis proved it read-only. */
-  readOnly?: boolean;
-}
+/**
+ * Building blocks for tools' `requests()`: what a call would do, as permission requests, with
+ * paths resolved through symlinks. Recorded with every `call.permission` decision, so `bosun why`
+ * shows exactly what was allowed or refused.
+ */
 
-export interface CallDescription {
-  requests: DescribedRequest[];
-  /** Why the call could not be fully described (e.g. a shell line that does not parse). */
-  problem?: string;
+/**
+ * A file tool's path: `read:` or `edit:` of the resolved path, plus `external_directory:` when
+ * it lies outside the workspace (`../x`, `/etc/x`, or a symlink inside pointing out).
+ */
+export function pathRequests(action: "read" | "edit", path: string, where: RequestContext): CallDescription {
+  let resolved: string;
+  try {
+    resolved = resolveRequestPath(path, where.cwd);
+  } catch (error) {
+    if (error instanceof PathResolutionError)
+      return { requests: [], problem: `path cannot be resolved: ${error.message}` };
+    throw error;
+  }
+  const requests: Request[] = [{ action, resource: resolved }];
+  if (!isInside(resolved, where.workspace)) requests.push({ action: "external_directory", resource: resolved });
+  return { requests };
 }
 
 /**
- * What a built-in tool call would do, as permission requests: paths resolved through symlinks,
- * shell lines split into their simple commands with the files they write. Recorded with every
- * `call.permission` decision, so `bosun why` shows exactly what was allowed or refused.
+ * A shell line: every simple command is its own `shell:` request (with whether it is proven
+ * read-only and the prefix an "always" would cover); files it writes are `edit:` requests, files
+ * it names that exist are `read:` requests; whatever lies outside the workspace is also
+ * `external_directory:`. The analysis is lexical, so its paths are resolved through symlinks
+ * here, in both spellings a shell may use (see `resolveRequestPaths`). A line that does not parse
+ * is described as a problem, never as harmless.
  */
-export async function describeCall(
-  tool: string,
-  input: Record<string, unknown>,
-  cwd: string,
-): Promise<CallDescription> {
-  const path = (key: string, fallback?: string) => {
-    const value = typeof input[key] === "string" ? (input[key] as string) : fallback;
-    return value === undefined ? undefined : safeResolve(value, cwd);
-  };
-  switch (tool) {
-    case "read":
-    case "list":
-    case "glob":
-    case "grep": {
-      const target = path("path", ".");
-      return target
-        ? { requests: [{ action: "read", resource: target }] }
-        : { requests: [], problem: "path cannot be resolved" };
-    }
-    case "edit":
-    case "write": {
-      const target = path("path");
-      return target
-        ? { requests: [{ action: "edit", resource: target }] }
-        : { requests: [], problem: "path cannot be resolved" };
-    }
-    case "shell": {
-      const command = typeof input.command === "string" ? input.command : "";
-      const analysis = await analyzeShell(command, { cwd, workspace: cwd });
-      return {
-        requests: analysis.requests.map((r) => ({
-          action: r.action,
-          resource: r.resource,
-          ...(r.readOnly !== undefined ? { readOnly: r.readOnly } : {}),
-        })),
-        ...(analysis.parsed ? {} : { problem: analysis.problem ?? "the command line does not parse" }),
-      };
-    }
-    default:
-      return { requests: [], problem: `no description for tool ${tool}` };
+export async function shellRequests(command: string, where: RequestContext): Promise<CallDescription> {
+  const analysis = await analyzeShell(command, where);
+  if (!analysis.parsed) {
+    return { requests: [], problem: analysis.problem ?? "the command line does not parse" };
   }
+  const out: Request[] = [];
+  const seen = new Set<string>();
+  const add = (request: Request) => {
+    const key = `${request.action}\u0000${request.resource}`;
+    if (request.action !== "shell" && seen.has(key)) return;
+    seen.add(key);
+    out.push(request);
+  };
+  const addPath = (action: "read" | "edit" | "external_directory", lexical: string) => {
+    if (lexical === UNKNOWN_PATH) return add({ action, resource: UNKNOWN_PATH });
+    let paths: string[];
+    try {
+      paths = resolveRequestPaths(lexical, "/");
+    } catch {
+      // A loop or an unnameable path: unknown, judged by the rules that cover every path.
+      return add({ action, resource: UNKNOWN_PATH });
+    }
+    for (const resolved of paths) {
+      add({ action, resource: resolved });
+      if (action !== "external_directory" && !isInside(resolved, where.workspace)) {
+        add({ action: "external_directory", resource: resolved });
+      }
+    }
+  };
+  for (const request of analysis.requests) {
+    if (request.action === "shell") {
+      add({
+        action: "shell",
+        resource: request.resource,
+        readOnly: request.readOnly === true,
+        ...(request.unclassified ? { unclassified: true } : {}),
+        ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
+      });
+      for (const operand of request.operands ?? []) if (existsSync(operand)) addPath("read", operand);
+      continue;
+    }
+    addPath(request.action, request.resource);
+  }
+  return { requests: out };
 }
 
 /** `read:/w/a.txt, shell:git status (read-only), edit:/w/out.txt` */
 export function formatRequests(description: CallDescription): string {
-  const parts = description.requests.map(
-    (r) => `${r.action}:${r.resource}${r.readOnly === undefined ? "" : r.readOnly ? " (read-only)" : " (writes)"}`,
-  );
+  const parts = description.requests.map((r) => formatRequest(r));
   if (description.problem) parts.push(`not fully described: ${description.problem}`);
   return parts.join(", ") || "nothing";
 }
 
-function safeResolve(path: string, cwd: string): string | undefined {
-  try {
-    return resolveRequestPath(path, cwd);
-  } catch {
-    return undefined;
-  }
+export function formatRequest(request: Request): string {
+  const note = request.readOnly === undefined ? "" : request.readOnly ? " (read-only)" : " (writes)";
+  return `${request.action}:${request.resource}${note}`;
 }

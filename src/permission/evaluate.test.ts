@@ -166,7 +166,8 @@ describe("evaluate: one layer", () => {
       ...rulesFromConfig(
         {
           edit: "ask",
-          shell: { "git status*": "allow", "git push*": "ask", "*": "ask" },
+          // The issue wrote "*" last, which would silence the others (rulesFromConfig refuses it).
+          shell: { "*": "ask", "git status*": "allow", "git push*": "ask" },
           read: { "**/.env*": "deny" },
         },
         { layer: "project" },
@@ -174,7 +175,9 @@ describe("evaluate: one layer", () => {
     ];
     const cases: Array<[Request, Effect]> = [
       [req("edit", "/ws/src/a.ts"), "ask"],
-      [shell("git status"), "ask"], // `*: ask` comes after `git status*` and wins
+      [shell("git status"), "allow"],
+      [shell("git status -s"), "allow"],
+      [shell("rm -rf x"), "ask"],
       [shell("git push"), "ask"],
       [req("read", "/ws/src/a.ts"), "allow"],
       [req("read", "/ws/.env"), "deny"],
@@ -186,7 +189,7 @@ describe("evaluate: one layer", () => {
 });
 
 describe("evaluate: layers", () => {
-  const CONFIGURED: OrderedLayer[] = ["default", "mode", "global", "project", "agent", "session"];
+  const CONFIGURED: OrderedLayer[] = ["default", "mode", "global", "project", "env", "agent", "session"];
   const EFFECTS: Effect[] = ["allow", "ask", "deny"];
 
   it("a later configured layer's match beats an earlier one's, for every pair and effect", () => {

@@ -2,8 +2,8 @@ import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { Reason } from "../seats/types.js";
 import { type MatchContext, ruleMatches } from "./match.js";
-import { isPathAction, type Request } from "./requests.js";
-import { type Effect, LAYERS, layerRank, type Rule } from "./rules.js";
+import { isPathAction, type Request, UNKNOWN_PATH } from "./requests.js";
+import { CONFIGURED_LAYERS, type Effect, LAYERS, layerRank, type Rule } from "./rules.js";
 
 export interface EvaluateOptions {
   /** Administrator rules: deny-only, applied after everything, never overridden. */
@@ -113,7 +113,8 @@ export interface RequestOutcome extends RequestEvaluation {
 
 export function evaluateRequest(request: Request, rules: PreparedRules): RequestOutcome {
   const name = `${request.action}:${request.resource}`;
-  if (isPathAction(request.action) && !isResolvedPath(request.resource)) {
+  const unknownPath = isPathAction(request.action) && request.resource === UNKNOWN_PATH;
+  if (isPathAction(request.action) && !unknownPath && !isResolvedPath(request.resource)) {
     // A tool bug: an unresolved path could slip past absolute patterns. Never guess.
     return {
       request,
@@ -136,13 +137,39 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
   const saved = matching(rules.saved).at(-1);
   if (saved) {
     const base = last?.effect ?? "ask";
-    if (STRICTNESS[saved.effect] < STRICTNESS[base] && configuredDeny) {
+    const loosens = STRICTNESS[saved.effect] < STRICTNESS[base];
+    if (loosens && configuredDeny) {
       reasons.push({
         ...ruleReason(name, configuredDeny),
         detail: `saved approval "${saved.pattern}" not applied: a ${configuredDeny.source.layer} rule "${configuredDeny.pattern}" denies this, and saved approvals never lift a configured deny`,
       });
+    } else if (loosens && last && last.effect === "ask" && CONFIGURED_LAYERS.has(last.source.layer)) {
+      reasons.push({
+        ...ruleReason(name, last),
+        detail: `saved approval "${saved.pattern}" not applied: a ${last.source.layer} rule "${last.pattern}" says ask, and a rule someone wrote is asked every time`,
+      });
     } else {
       decided = saved;
+    }
+  }
+  if (unknownPath && decided?.effect === "allow") {
+    // `echo x > "$F"`: a rule for every path allows, but a narrower rule might deny or ask for
+    // the path it turns out to be. Nobody can tell before it runs: ask.
+    const narrower = [...rules.configured, ...rules.policy].find(
+      (rule) => rule.action === request.action && rule.pattern !== "*" && rule.effect !== "allow",
+    );
+    if (narrower) {
+      return {
+        request,
+        effect: "ask",
+        rule: decided,
+        reasons: [
+          {
+            ...ruleReason(name, narrower),
+            detail: `ask — the path is not known before the command runs, and the ${narrower.source.layer} rule ${request.action} "${narrower.pattern}" → ${narrower.effect} might cover it`,
+          },
+        ],
+      };
     }
   }
 

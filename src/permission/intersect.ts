@@ -69,12 +69,25 @@ export function evaluateIntersection(
   requests: readonly Request[],
   options: EvaluateOptions,
 ): Evaluation {
-  if (intersection.sets.length === 0) throw new TypeError("evaluateIntersection: an intersection needs a rule set");
-  const prepared: Array<{ label: string; rules: PreparedRules }> = intersection.sets.map((set) => ({
+  return summarize(outcomesUnder(intersection, requests, options));
+}
+
+/** Each request's own answer and reasons under an authority (not yet combined into the call's). */
+export function outcomesUnder(
+  authority: Authority,
+  requests: readonly Request[],
+  options: EvaluateOptions,
+): RequestOutcome[] {
+  if (Array.isArray(authority)) {
+    const rules = prepare(authority, options);
+    return requests.map((request) => evaluateRequest(request, rules));
+  }
+  if (authority.sets.length === 0) throw new TypeError("evaluateIntersection: an intersection needs a rule set");
+  const prepared: Array<{ label: string; rules: PreparedRules }> = authority.sets.map((set) => ({
     label: set.label,
     rules: prepare(set.layers, options),
   }));
-  const outcomes = requests.map((request): RequestOutcome => {
+  return requests.map((request): RequestOutcome => {
     const each = prepared.map(({ label, rules }) => ({ label, outcome: evaluateRequest(request, rules) }));
     let chosen = each[0] as (typeof each)[number];
     for (const candidate of each) {
@@ -90,5 +103,4 @@ export function evaluateIntersection(
       ],
     };
   });
-  return summarize(outcomes);
 }

@@ -28,8 +28,14 @@ export interface MatchContext {
 }
 
 /** Does a rule with this action and pattern match the request? */
-export function ruleMatches(rule: { action: Action; pattern: string }, request: Request, ctx: MatchContext): boolean {
-  return rule.action === request.action && matchResource(request.action, rule.pattern, request.resource, ctx);
+export function ruleMatches(
+  rule: { action: Action; pattern: string; when?: "read-only" },
+  request: Request,
+  ctx: MatchContext,
+): boolean {
+  if (rule.action !== request.action) return false;
+  if (rule.when === "read-only" && request.readOnly !== true) return false;
+  return matchResource(request.action, rule.pattern, request.resource, ctx);
 }
 
 export function matchResource(action: Action, pattern: string, resource: string, ctx: MatchContext): boolean {

@@ -14,7 +14,7 @@ describe("rulesFromConfig", () => {
     const rules = rulesFromConfig(
       {
         edit: "ask",
-        shell: { "git status*": "allow", "git push*": "ask", "*": "ask" },
+        shell: { "*": "ask", "git status*": "allow", "git push*": "ask" },
         read: { "**/.env*": "deny" },
       },
       { layer: "project", file: "/p/bosun.json" },
@@ -23,9 +23,9 @@ describe("rulesFromConfig", () => {
       rules.map((r) => [r.action, r.pattern, r.effect, r.source.key]),
       [
         ["edit", "*", "ask", "permission.edit"],
+        ["shell", "*", "ask", 'permission.shell["*"]'],
         ["shell", "git status*", "allow", 'permission.shell["git status*"]'],
         ["shell", "git push*", "ask", 'permission.shell["git push*"]'],
-        ["shell", "*", "ask", 'permission.shell["*"]'],
         ["read", "**/.env*", "deny", 'permission.read["**/.env*"]'],
       ],
     );
@@ -39,8 +39,8 @@ describe("rulesFromConfig", () => {
       '  "permission": {',
       '    "edit": "ask",',
       '    "shell": {',
-      '      "git status *": "allow",',
-      '      "*": "ask"',
+      '      "*": "ask",',
+      '      "git status *": "allow"',
       "    }",
       "  }",
       "}",
@@ -60,17 +60,41 @@ describe("rulesFromConfig", () => {
       },
       {
         action: "shell",
-        pattern: "git status *",
-        effect: "allow",
-        source: { layer: "global", file: "/p/bosun.json", line: 5, key: 'permission.shell["git status *"]' },
+        pattern: "*",
+        effect: "ask",
+        source: { layer: "global", file: "/p/bosun.json", line: 5, key: 'permission.shell["*"]' },
       },
       {
         action: "shell",
-        pattern: "*",
-        effect: "ask",
-        source: { layer: "global", file: "/p/bosun.json", line: 6, key: 'permission.shell["*"]' },
+        pattern: "git status *",
+        effect: "allow",
+        source: { layer: "global", file: "/p/bosun.json", line: 6, key: 'permission.shell["git status *"]' },
       },
     ]);
+  });
+
+  it("refuses a catch-all after other patterns: the patterns before it could never decide", () => {
+    const text = '{\n  "permission": {\n    "shell": {\n      "rm *": "deny",\n      "*": "allow"\n    }\n  }\n}';
+    const doc = parseJsonc(text, "/p/bosun.json");
+    assert.throws(
+      () =>
+        rulesFromConfig((doc.data as { permission: unknown }).permission, {
+          layer: "project",
+          file: "/p/bosun.json",
+          lineOf: doc.lineOf,
+        }),
+      {
+        name: "ConfigError",
+        message:
+          '/p/bosun.json:4: key "permission.shell["rm *"]": pattern "rm *" can never decide: the later "*" (line 5) matches everything, and the LAST matching pattern wins. Put "*" first, then the exceptions',
+      },
+    );
+    assert.throws(
+      () => rulesFromConfig({ read: { "a/**": "deny", "**": "allow" } }, { layer: "global" }),
+      /never decide/,
+    );
+    // First is fine; across layers, a later layer's "*" overriding is the point of layers.
+    assert.equal(rulesFromConfig({ shell: { "*": "ask", "ls *": "allow" } }, { layer: "global" }).length, 2);
   });
 
   it("names keys under another key path (an agent's rules)", () => {
@@ -222,10 +246,10 @@ describe("ruleFromSpec", () => {
 });
 
 describe("layers", () => {
-  it("are ordered default, mode, global, project, agent, session, saved, then policy", () => {
-    assert.deepEqual([...LAYERS], ["default", "mode", "global", "project", "agent", "session", "saved"]);
+  it("are ordered default, mode, global, project, env, agent, session, saved, then policy", () => {
+    assert.deepEqual([...LAYERS], ["default", "mode", "global", "project", "env", "agent", "session", "saved"]);
     const ranks = [...LAYERS, "policy" as const].map(layerRank);
-    assert.deepEqual(ranks, [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(ranks, [0, 1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
 

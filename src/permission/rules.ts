@@ -8,11 +8,16 @@ export const EFFECTS = ["allow", "ask", "deny"] as const;
 export type Effect = (typeof EFFECTS)[number];
 
 /**
- * Rule layers, lowest first: a later layer's matching rule beats an earlier one's. `saved` holds
- * the person's "always" approvals; they may turn an ask into an allow, never lift a configured
- * deny (evaluate.ts). `policy` is not in this order: it is evaluated apart, last, deny-only.
+ * Rule layers, lowest first: a later layer's matching rule beats an earlier one's. `env` is the
+ * config that BOSUN_CONFIG and BOSUN_CONFIG_CONTENT add; `session` the run's flags (`--allow`).
+ * `saved` holds the person's "always" approvals; they may turn an ask into an allow, never lift
+ * a configured deny or a configured ask (evaluate.ts). `policy` is not in this order: it is
+ * evaluated apart, last, deny-only.
  */
-export const LAYERS = ["default", "mode", "global", "project", "agent", "session", "saved"] as const;
+export const LAYERS = ["default", "mode", "global", "project", "env", "agent", "session", "saved"] as const;
+
+/** Layers a person or their config wrote: an ask or deny from one of these is never lifted by a saved approval. */
+export const CONFIGURED_LAYERS: ReadonlySet<Layer> = new Set<Layer>(["global", "project", "env", "agent", "session"]);
 export type OrderedLayer = (typeof LAYERS)[number];
 export type Layer = OrderedLayer | "policy";
 
@@ -30,6 +35,8 @@ export interface Rule {
   pattern: string;
   effect: Effect;
   source: RuleSource;
+  /** Matches only requests proven read-only (mode presets: "read-only shell commands run"). */
+  when?: "read-only";
 }
 
 /** Where a `permission` object came from, so each rule can name its file, line and key. */
@@ -108,10 +115,23 @@ export function rulesFromConfig(value: unknown, source: ConfigSource): Rule[] {
     if (!isPlainObject(entry)) {
       fail(path, `expected "allow", "ask", "deny" or an object of pattern → effect, received ${describe(entry)}`);
     }
-    for (const [pattern, effect] of Object.entries(entry as Record<string, unknown>)) {
+    const patterns = Object.entries(entry as Record<string, unknown>);
+    for (const [pattern, effect] of patterns) {
       const problem = patternProblem(action, pattern);
       if (problem) fail([...path, pattern], problem);
       add(action, pattern, effect, [...path, pattern]);
+    }
+    // The last match wins, so a catch-all after other patterns silences them: a deny written
+    // before it would do nothing. That is a mistake in the config, not a rule to keep.
+    const catchAll = patterns.map(([pattern]) => isCatchAll(action, pattern)).lastIndexOf(true);
+    if (catchAll > 0) {
+      const [dead] = patterns[0] as [string, unknown];
+      const [all] = patterns[catchAll] as [string, unknown];
+      const allLine = source.lineOf?.([...path, all]);
+      fail(
+        [...path, dead],
+        `pattern "${dead}" can never decide: the later "${all}"${allLine ? ` (line ${allLine})` : ""} matches everything, and the LAST matching pattern wins. Put "${all}" first, then the exceptions`,
+      );
     }
   }
   return rules;
@@ -136,6 +156,11 @@ export function ruleFromSpec(spec: string, effect: Effect, source: Omit<RuleSour
   if (problem) throw new UsageError(`${key}: ${problem}`);
   if (source.layer === "policy" && effect !== "deny") throw new UsageError(`${key}: policy rules may only deny`);
   return { action, pattern, effect, source: { ...source, key } };
+}
+
+/** A pattern that matches every resource of its action. */
+function isCatchAll(action: Action, pattern: string): boolean {
+  return pattern === "*" || (isPathAction(action) && (pattern === "**" || pattern === "/**"));
 }
 
 function patternProblem(action: Action, pattern: string): string | undefined {

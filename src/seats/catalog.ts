@@ -1,5 +1,6 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { BASE_DELAY_MS } from "../model/retry.js";
+import { DEFAULT_MODE, MODES } from "../permission/modes.js";
 import type { Seat } from "./types.js";
 
 /**
@@ -127,18 +128,55 @@ export const SEATS: readonly Seat[] = [
     config: ["repeat_limit"],
   },
   {
+    id: "permission.mode",
+    question: "Which permission mode governs this run's tool calls, under which rule layers and policy?",
+    holders: ["person", "config", "code"],
+    default: `--mode (person); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODES[DEFAULT_MODE].summary}`,
+    fail: "closed",
+    config: ["mode", "agent.<name>.mode"],
+  },
+  {
     id: "call.permission",
     question: "May this tool call run: allow, ask or deny?",
-    holders: ["config", "code"],
-    default: "config permission.<tool>; else reads allow, and edit, write and shell ask",
+    holders: ["config", "code", "person"],
+    default:
+      "each request of the call (read:, edit:, shell:, external_directory:, ...) against the rule layers — built-in defaults, the mode's preset, global, project, BOSUN_CONFIG, the agent's rules, --allow/--ask/--deny, saved approvals — the last matching rule winning; then a read-only agent denies edits and commands not proven read-only; then auto turns asks into allows and chat denies all. Any deny → deny, else any ask → ask, else allow; a call that cannot be analysed is never allowed",
     fail: "closed",
-    config: ["permission"],
+    config: ["permission", "agent.<name>.permission", "agent.<name>.read_only", "mode"],
+  },
+  {
+    id: "call.judge",
+    question: "Smart mode: is a shell command no table knows read-only?",
+    holders: ["model", "code"],
+    default:
+      "asked only for asking commands in no table that no written rule covers; the judge model answers READ_ONLY or WRITES per command; read-only runs, anything else or a judge error asks (code)",
+    fail: "closed",
+    config: ["judge_model"],
+  },
+  {
+    id: "call.hook",
+    question: "What do the configured hooks say about this call?",
+    holders: ["hook", "config", "code"],
+    default:
+      'pre_tool: exit 2 or {"decision":"deny"} denies, {"decision":"ask"} asks, exit 0 passes (a hook never loosens); a hook that crashes or times out denies (code) unless its on_error says allow (config). post_tool: its output is added to the result',
+    fail: "closed",
+    config: ["hooks"],
+  },
+  {
+    id: "call.policy",
+    question: "Does the administrator's policy forbid this call?",
+    holders: ["policy"],
+    default:
+      "deny-only rules from /etc/bosun/policy.json and BOSUN_POLICY, applied after rules, saved approvals and hooks, overridden by none; a call that cannot be analysed is denied under a policy",
+    fail: "closed",
+    config: ["BOSUN_POLICY"],
   },
   {
     id: "call.approval",
     question: "A call needs approval: does the person give it?",
     holders: ["person", "code"],
-    default: "with no person to ask, code answers deny; --auto is the person's advance answer: allow once",
+    default:
+      "in a terminal the person answers: allow once, always (saves the narrow rules shown, never lifting a written deny or ask), deny, or deny with a message for the model; with nobody attached code denies, and --auto (the person's advance answer) allows once",
     fail: "closed",
     config: [],
   },

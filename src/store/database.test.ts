@@ -49,7 +49,7 @@ describe("openDatabase: migrations", () => {
     try {
       assert.ok(existsSync(path));
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "session_leases", "sessions"]);
+      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
     } finally {
       db.close();
     }
@@ -90,7 +90,7 @@ describe("openDatabase: migrations", () => {
       const again = SessionStore.open(path);
       try {
         assert.equal(again.db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-        assert.deepEqual(tables(again.db), ["events", "session_leases", "sessions"]);
+        assert.deepEqual(tables(again.db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
         assert.equal(again.get(session.id)?.title, "kept");
         assert.deepEqual(
           again.events(session.id).map((e) => e.seq),
@@ -142,7 +142,7 @@ describe("openDatabase: migrations", () => {
     const db = openDatabase(path);
     try {
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "session_leases", "sessions", "unrelated"]);
+      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence", "unrelated"]);
     } finally {
       db.close();
     }
@@ -181,7 +181,7 @@ describe("openDatabase: migrations", () => {
     const db = openDatabase(path);
     try {
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "session_leases", "sessions"]);
+      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
       assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
     } finally {
       db.close();

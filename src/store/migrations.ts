@@ -38,4 +38,18 @@ export const MIGRATIONS: readonly string[] = [
     heartbeat  INTEGER NOT NULL
   );
   `,
+  // 3: saved approvals — the person's "always" answers, per project (the workspace folder). Only
+  // allows are saved; evaluate.ts never lets one lift a configured deny or ask.
+  `
+  CREATE TABLE saved_approvals (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    project    TEXT NOT NULL,
+    action     TEXT NOT NULL,
+    pattern    TEXT NOT NULL,
+    tool       TEXT,
+    session_id TEXT,
+    created    INTEGER NOT NULL,
+    UNIQUE (project, action, pattern)
+  );
+  `,
 ];

@@ -1,7 +1,9 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { structuredPatch } from "diff";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath, staleReason } from "./paths.js";
+import { currentText, diffPreview } from "./preview.js";
 import { binaryReason } from "./read.js";
 import type { Tool } from "./types.js";
 
@@ -49,6 +51,19 @@ export const editTool: Tool<EditInput> = {
     "Replace old_string with new_string in a file you have read. old_string must match exactly one place unless replace_all.",
   schema,
   kind: "edit",
+  requests: async (input, where) => pathRequests("edit", input.path, where),
+  async preview(input, where) {
+    const { absolute, text } = await currentText(where.cwd, input.path);
+    // The exact match when there is one; else the change on its own (execute applies the tolerant tiers).
+    const after = text.includes(input.old_string)
+      ? input.replace_all
+        ? text.split(input.old_string).join(input.new_string)
+        : text.replace(input.old_string, () => input.new_string)
+      : undefined;
+    return after === undefined
+      ? diffPreview(where.cwd, absolute, input.old_string, input.new_string)
+      : diffPreview(where.cwd, absolute, text, after);
+  },
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);

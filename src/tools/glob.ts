@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Ignore } from "ignore";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import { findRepoRoot } from "../util/repo.js";
 import type { Tool, ToolResult } from "./types.js";
 
@@ -19,6 +20,19 @@ export const globTool: Tool<GlobInput> = {
   description: "Find files by glob. Skips .gitignored files, .git and node_modules. Newest first.",
   schema,
   kind: "read",
+  requests: async (input, where) => {
+    // The pattern's literal leading folders are where the search really starts: `../../*` reads
+    // two folders up, `/etc/*` reads /etc. A `..` after a wildcard cannot be placed: never allowed.
+    const segments = input.pattern.split("/");
+    const firstDynamic = segments.findIndex((segment) => /[*?[\]{}!()]/.test(segment));
+    if (firstDynamic >= 0 && segments.slice(firstDynamic).includes("..")) {
+      return { requests: [], problem: `the pattern climbs out with ".." after a wildcard: ${input.pattern}` };
+    }
+    const literal = (firstDynamic < 0 ? segments.slice(0, -1) : segments.slice(0, firstDynamic)).join("/");
+    const base = input.path ?? ".";
+    const searched = input.pattern.startsWith("/") ? literal || "/" : literal === "" ? base : `${base}/${literal}`;
+    return pathRequests("read", searched, where);
+  },
   async execute(input, ctx): Promise<ToolResult> {
     const label = `glob ${input.pattern}${input.path ? ` in ${input.path}` : ""}`;
     const fail = (output: string, short: string): ToolResult => ({

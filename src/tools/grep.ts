@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
@@ -22,6 +23,7 @@ export const grepTool: Tool<GrepInput> = {
   description: "Search file contents with a regex (ripgrep). Skips .gitignored files and .git. Lists path:line: text.",
   schema,
   kind: "read",
+  requests: async (input, where) => pathRequests("read", input.path ?? ".", where),
   async execute(input, ctx): Promise<ToolResult> {
     const label = `grep /${shortPattern(input.pattern)}/${input.path ? ` ${input.path}` : ""}`;
     const fail = (output: string, short: string): ToolResult => ({

@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { describeError, displayPath, errorCode, notFoundMessage, resolvePath } from "./paths.js";
 import type { Tool, ToolContext, ToolResult } from "./types.js";
@@ -17,6 +18,7 @@ export const listTool: Tool<ListInput> = {
   description: "List a folder's entries, folders first (ending in /). Skips .gitignored entries.",
   schema,
   kind: "read",
+  requests: async (input, where) => pathRequests("read", input.path ?? ".", where),
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path ?? ".");
     const shown = displayPath(ctx.cwd, absolute);

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import { listResult } from "./list.js";
 import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath } from "./paths.js";
 import type { Tool } from "./types.js";
@@ -32,6 +33,7 @@ export const readTool: Tool<ReadInput> = {
   description: "Read a text file as numbered lines (a folder is listed). Use offset and limit for long files.",
   schema,
   kind: "read",
+  requests: async (input, where) => pathRequests("read", input.path, where),
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);

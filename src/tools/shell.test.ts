@@ -14,8 +14,9 @@ import {
   toolContext,
   waitUntil,
 } from "../../test/support/tools.js";
+import { setWithheldVariables, toolEnvironment } from "../util/withheld-env.js";
 import { createBackgroundJobs } from "./jobs.js";
-import { OUTPUT_LIMIT_CHARS, OutputBuffer, setWithheldVariables, toolEnvironment } from "./process.js";
+import { OUTPUT_LIMIT_CHARS, OutputBuffer } from "./process.js";
 import { shellTool } from "./shell.js";
 
 const temp = tempFolder("shell", "file");

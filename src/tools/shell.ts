@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { spawnShell, withheldMentions } from "./process.js";
+import { shellRequests } from "../permission/call-requests.js";
+import { withheldMentions } from "../util/withheld-env.js";
+import { spawnShell } from "./process.js";
 import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
@@ -17,6 +19,7 @@ export const shellTool: Tool<ShellInput> = {
     "Use background for servers and watchers.",
   schema,
   kind: "shell",
+  requests: (input, where) => shellRequests(input.command, where),
   async execute(input, ctx): Promise<ToolResult> {
     const label = `shell \`${shorten(input.command)}\``;
     const withheld = withheldNote(input.command);

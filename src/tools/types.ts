@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { CallDescription, RequestContext } from "../permission/requests.js";
 
 /**
  * A built-in tool. Its name and argument names are public contract: permission rules, hooks,
@@ -11,8 +12,15 @@ export interface Tool<Input = Record<string, unknown>> {
   description: string;
   /** Validates arguments; its JSON Schema is what the model is shown. */
   schema: z.ZodType<Input>;
-  /** The default permission class: reads run freely; edits and shell ask by default. */
-  kind: "read" | "edit" | "shell";
+  /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
+  kind: "read" | "edit" | "shell" | "mcp";
+  /**
+   * What a call would do, as permission requests (`read:<path>`, `shell:<command>`, ...). Every
+   * call is judged on these before it runs; a call that cannot be described is never allowed.
+   */
+  requests(input: Input, where: RequestContext): Promise<CallDescription>;
+  /** For the person asked to approve a call: what it would change (a diff for edits). */
+  preview?(input: Input, where: RequestContext): Promise<string | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolResult>;
 }
 

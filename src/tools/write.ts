@@ -2,7 +2,9 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { diffLines } from "diff";
 import { z } from "zod";
+import { pathRequests } from "../permission/call-requests.js";
 import { describeError, displayPath, errorCode, failure, resolvePath, staleReason } from "./paths.js";
+import { currentText, diffPreview } from "./preview.js";
 import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
@@ -17,6 +19,11 @@ export const writeTool: Tool<WriteInput> = {
   description: "Create a file, or replace one whole (read it first). Creates parent folders. Prefer edit for changes.",
   schema,
   kind: "edit",
+  requests: async (input, where) => pathRequests("edit", input.path, where),
+  async preview(input, where) {
+    const { absolute, text } = await currentText(where.cwd, input.path);
+    return diffPreview(where.cwd, absolute, text, input.content);
+  },
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);

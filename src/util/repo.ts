@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** The nearest folder at or above `start` that holds `.git` (a folder, or a file for worktrees). */
@@ -24,4 +24,13 @@ export function foldersBetween(top: string, bottom: string): string[] {
     if (parent === current) return folders;
     current = parent;
   }
+}
+
+/**
+ * The workspace bosun works in from `cwd`: the git repository's root, else `cwd` itself, resolved
+ * through symlinks (permission rules and requests compare resolved paths). Saved approvals are
+ * kept per workspace.
+ */
+export function workspaceOf(cwd: string): string {
+  return realpathSync(findRepoRoot(cwd) ?? cwd);
 }

@@ -38,7 +38,7 @@ describe("bosun demo", () => {
       assert.match(result.stdout, /\$ node test\.js[^\n]*\nok {3}mean\(\[2, 4, 6\]\) is 4\n[\s\S]*3 passed, 0 failed/);
       // The ledger of that session.
       assert.match(result.stdout, /\$ bosun why [0-9A-Z]{26}/);
-      assert.match(result.stdout, /\tcall\.approval\tperson\tallow-once \[call demo-3\]/);
+      assert.match(result.stdout, /\tcall\.approval\tcode\tallow-once \[call demo-3\]/);
       assert.match(result.stdout, /\tturn\.done\tmodel\tdone/);
       assert.match(result.stdout, /\tmodel\.select\tconfig\tscripted\/demo/);
       // How to go on with a real model.
@@ -92,7 +92,10 @@ describe("bosun demo", () => {
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, /the demo failed — bosun did not do what the script expects/);
       assert.match(result.stderr, /bosun run exited with code 1/);
-      assert.match(result.stderr, /scripted model server: request 4 .*no rule matches.*Denied by the permission rules/);
+      assert.match(
+        result.stderr,
+        /scripted model server: request 4 .*no rule matches.*Denied \(edit:.*deny — env rule edit/,
+      );
       assert.doesNotMatch(result.stdout, /\$ bosun why/);
       assert.deepEqual(readdirSync(tmp), []);
     } finally {

@@ -52,15 +52,18 @@ describe("bosun run: a multi-step task", () => {
       expectDecision(decisions, "model.select", "config", "scripted/test-model");
       expectDecision(decisions, "call.permission", "code", "allow");
       expectDecision(decisions, "call.permission", "code", "ask");
-      expectDecision(decisions, "call.approval", "person", "allow-once");
+      expectDecision(decisions, "call.approval", "code", "allow-once");
       expectDecision(decisions, "turn.done", "model", "done");
       // Each permission decision records what the call would do.
       const shellDecision = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "c3");
-      assert.equal(shellDecision?.reasons.find((r) => r.rule === "requests")?.detail, "shell:node test.js (writes)");
+      assert.equal(
+        shellDecision?.reasons.find((r) => r.rule === "requests")?.detail,
+        `shell:node test.js (writes), read:${join(s.ws.dir, "test.js")}`,
+      );
       const readDecision = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "c1");
       assert.match(readDecision?.reasons.find((r) => r.rule === "requests")?.detail ?? "", /^read:\/.*\/math\.js$/);
       const why = await s.run(["why", s.latest().id, "--seat", "call.*"]);
-      assert.match(why.stdout, /call\.approval\tperson\tallow-once \[call c2\]/);
+      assert.match(why.stdout, /call\.approval\tcode\tallow-once \[call c2\]/);
     } finally {
       await s.close();
     }
@@ -322,13 +325,13 @@ describe("bosun run: permission and approval", () => {
     }
   });
 
-  it("runs it with --auto, approved by the person once", async () => {
+  it("runs it with --auto, the person's advance answer applied by code, once", async () => {
     const s = await startScenario({ rules: [writeCall, done] });
     try {
       const result = await s.run(["run", "--auto", "write a file"]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(readFileSync(join(s.ws.dir, "new.txt"), "utf8"), "hi\n");
-      expectDecision(s.latest().decisions, "call.approval", "person", "allow-once");
+      expectDecision(s.latest().decisions, "call.approval", "code", "allow-once");
     } finally {
       await s.close();
     }
@@ -337,7 +340,7 @@ describe("bosun run: permission and approval", () => {
   it("follows a config rule, recorded with its file", async () => {
     const s = await startScenario(
       { rules: [writeCall, done] },
-      { config: { permission: { write: "deny", read: "ask" } } },
+      { config: { permission: { edit: "deny", read: "ask" } } },
     );
     try {
       const result = await s.run(["run", "--auto", "write a file"]);
@@ -391,7 +394,8 @@ describe("bosun run: output bounds", () => {
           "bosun.json",
           readFileSync(join(s.ws.dir, "bosun.json"), "utf8").replace(s.server.baseURL, reader.server.baseURL),
         );
-        const second = await reader.run(["run", "read it"]);
+        // The same BOSUN_HOME, as for a person: the overflow folder is bosun's own, readable without asking.
+        const second = await reader.run(["run", "read it"], { env: { BOSUN_HOME: s.ws.home } });
         assert.equal(second.code, 0, second.stderr);
         assert.match(
           reader.server.request(2).normalized?.messages.at(-1)?.text ?? "",
@@ -585,12 +589,15 @@ describe("bosun run: review fixes", () => {
     }
   });
 
-  it("refuses a permission rule for a tool that does not exist (exit 2, file and suggestion)", async () => {
+  it("refuses a permission rule for an action that does not exist (exit 2, file and suggestion)", async () => {
     const s = await startScenario({ rules: [done] }, { config: { permission: { Shell: "deny" } } });
     try {
       const result = await s.run(["run", "--auto", "go"]);
       assert.equal(result.code, 2);
-      assert.match(result.stderr, /bosun\.json:\d+: permission rule for unknown tool "Shell" — did you mean "shell"\?/);
+      assert.match(
+        result.stderr,
+        /bosun\.json:\d+: unknown key "permission\.Shell" — did you mean "permission\.shell"\?/,
+      );
       assert.equal(s.server.requests.length, 0);
     } finally {
       await s.close();
@@ -614,7 +621,13 @@ describe("bosun run: review fixes", () => {
     try {
       const ok = s.events(await s.run(["run", "--format", "json", "go"]));
       const seats = ok.filter((e) => e.type === "decision").map((e) => e.seat);
-      assert.deepEqual(seats.slice(0, 4), ["session.target", "config.load", "agent.select", "model.select"]);
+      assert.deepEqual(seats.slice(0, 5), [
+        "session.target",
+        "config.load",
+        "agent.select",
+        "permission.mode",
+        "model.select",
+      ]);
       const bad = await s.run(["run", "--format", "json", "-m", "nope/x", "go"]);
       assert.equal(bad.code, 2);
       const events = s.events(bad);

@@ -7,19 +7,21 @@ import { systemPrompt } from "../../context/system-prompt.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import type { ResolvedModel } from "../../model/resolve.js";
-import { checkRuleNames } from "../../permission/authorize.js";
+import { MODES } from "../../permission/modes.js";
 import { readDecisions, recordDecision } from "../../seats/record.js";
 import { selectSessionModel } from "../../session/model.js";
 import { openSession } from "../../session/open.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
+import { recordUsage } from "../../session/usage.js";
 import { acquireLease, type Lease } from "../../store/lease.js";
 import type { SessionInfo } from "../../store/session-store.js";
 import { SessionStore } from "../../store/session-store.js";
 import { createFileTracker, type Seen } from "../../tools/file-tracker.js";
 import { createBackgroundJobs } from "../../tools/jobs.js";
-import { setWithheldVariables } from "../../tools/process.js";
 import { builtinTools } from "../../tools/registry.js";
+import { setWithheldVariables } from "../../util/withheld-env.js";
 import { readAttachments } from "../attachments.js";
+import { gateDeps, judgeModel, prepareAuthority, type RunAuthority } from "../run-authority.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 export interface RunOptions {
@@ -29,6 +31,10 @@ export interface RunOptions {
   session?: string;
   fork?: boolean;
   auto?: boolean;
+  mode?: string;
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
   maxSteps?: string;
   format?: string;
   file?: string[];
@@ -83,14 +89,30 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   ];
   const config = loadConfig({ cwd, flags });
   const tools = builtinTools();
-  checkRuleNames(
-    config,
-    tools.map((t) => t.name),
-  );
+  // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
+  const agentChoice = decideAgent(options.agent, config);
 
   // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
   setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(config)]);
   const store = SessionStore.open();
+  let prepared: RunAuthority;
+  try {
+    prepared = prepareAuthority({
+      config,
+      agent: agentChoice.agent,
+      ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
+      flags: {
+        ...(options.allow ? { allow: options.allow } : {}),
+        ...(options.ask ? { ask: options.ask } : {}),
+        ...(options.deny ? { deny: options.deny } : {}),
+      },
+      store,
+      cwd,
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -107,7 +129,8 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   let lease: Lease | undefined;
   try {
     const started = new Date().toISOString();
-    const { session, model, prompt, ...held } = setUp(store, config, cwd, text, options, controller);
+    const { session, model, ...held } = setUp(store, config, cwd, text, options, controller, agentChoice, prepared);
+    const { agent } = agentChoice;
     lease = held.lease;
     // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat timeout.
     process.once("exit", () => lease?.release());
@@ -124,9 +147,38 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
         config,
         model,
         tools,
+        offerTools: MODES[prepared.authority.mode.name].tools,
         system:
-          prompt ?? systemPrompt({ cwd, date: new Date().toISOString().slice(0, 10), platform: process.platform }),
-        auto: options.auto ?? false,
+          agent.prompt ??
+          systemPrompt({
+            cwd,
+            date: new Date().toISOString().slice(0, 10),
+            platform: process.platform,
+            readOnly: agent.readOnly !== undefined,
+          }),
+        gate: gateDeps({
+          prepared,
+          store,
+          sessionId: session.id,
+          auto: options.auto ?? false,
+          // A person can answer only where the message did not come through stdin and both ends are a terminal.
+          interactive: words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true,
+          ...(prepared.authority.mode.name === "smart"
+            ? {
+                judge: {
+                  model: judgeModel(config, model),
+                  config,
+                  signal: controller.signal,
+                  record: (decision) =>
+                    printer.event({ type: "decision", decision: recordDecision(store, session.id, decision) }),
+                  onUsage: (used, usage) => recordUsage(store, session.id, used, usage),
+                },
+              }
+            : {}),
+          record: (decision) =>
+            printer.event({ type: "decision", decision: recordDecision(store, session.id, decision) }),
+          signal: controller.signal,
+        }),
         maxSteps: config.config.max_steps ?? 100,
         signal: controller.signal,
         emit: (event) => printer.event(event),
@@ -172,7 +224,9 @@ function setUp(
   text: string,
   options: RunOptions,
   controller: AbortController,
-): { session: SessionInfo; lease: Lease; model: ResolvedModel; prompt?: string } {
+  agentChoice: ReturnType<typeof decideAgent>,
+  prepared: RunAuthority,
+): { session: SessionInfo; lease: Lease; model: ResolvedModel } {
   return store.atomically(() => {
     const session = openSession(store, {
       directory: cwd,
@@ -189,13 +243,14 @@ function setUp(
     });
     try {
       recoverInterruptedCalls(store, session.id, lease);
-      const { agent, ...agentDecision } = decideAgent(options.agent, config);
+      const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
+      recordDecision(store, session.id, prepared.modeDecision);
       const model = selectSessionModel(store, session, {
         config,
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
       });
-      return { session, lease, model, ...(agent.prompt ? { prompt: agent.prompt } : {}) };
+      return { session, lease, model };
     } catch (error) {
       // Stops its heartbeat; the row itself goes with the rolled-back transaction.
       lease.release();

@@ -365,9 +365,24 @@ describe("analyzeShell: redirections", () => {
     ]);
   });
 
-  it("adds nothing for input redirections inside the workspace, external_directory outside it", async () => {
-    assert.deepEqual(await requests("wc -l < in.txt"), ["shell:wc -l:ro"]);
-    assert.deepEqual(await requests("wc -l < /etc/hosts"), ["shell:wc -l:ro", "external_directory:/etc/hosts"]);
+  it("reads the target of an input redirection; outside the workspace, external_directory too", async () => {
+    assert.deepEqual(await requests("wc -l < in.txt"), ["shell:wc -l:ro", `read:${W}/in.txt`]);
+    assert.deepEqual(await requests("wc -l < /etc/hosts"), [
+      "shell:wc -l:ro",
+      "external_directory:/etc/hosts",
+      "read:/etc/hosts",
+    ]);
+  });
+
+  it("names the prefix an always covers, and the literal arguments that may be files", async () => {
+    const [git, cat] = (await analyzeShell("git status -s && cat ./.env sub/../a -n --file=b", ctx)).requests;
+    assert.equal(git?.prefix, "git status");
+    assert.equal(cat?.prefix, "cat");
+    assert.deepEqual(cat?.operands, [`${W}/.env`, `${W}/a`, `${W}/b`]);
+    const [unknown] = (await analyzeShell('"$TOOL" status', ctx)).requests;
+    assert.equal(unknown?.prefix, undefined);
+    const [assigned] = (await analyzeShell("PAGER=x git log", ctx)).requests;
+    assert.equal(assigned?.prefix, undefined);
   });
 
   it("writes through here-documents and here-strings with an output redirection", async () => {

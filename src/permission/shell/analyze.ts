@@ -14,7 +14,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import type { Parser } from "web-tree-sitter";
-import { harmlessVariable, inspectCommand, isHarmlessDevice, type Nested } from "./commands.js";
+import { harmlessVariable, inspectCommand, isHarmlessDevice, type Nested, UNKNOWN_REASON } from "./commands.js";
 import {
   type Assignment,
   loadParser,
@@ -24,14 +24,25 @@ import {
   type Stmt,
   type Word,
 } from "./parse.js";
+import { prefixLength } from "./prefix.js";
 
 export { classifyCommand } from "./commands.js";
 
 export interface ShellRequest {
-  action: "shell" | "edit" | "external_directory";
+  action: "shell" | "edit" | "external_directory" | "read";
   resource: string;
   /** for shell: the simple command's classification */
   readOnly?: boolean;
+  /** for shell: the command is not in the table at all (only such a command may go to smart mode's judge) */
+  unclassified?: boolean;
+  /** for shell: the leading words an "always" approval covers (`git status`), when they are known */
+  prefix?: string;
+  /**
+   * for shell: literal arguments that may name files, as absolute paths (lexically resolved). The
+   * caller turns the ones that exist into `read:` requests, so read rules (say, on `.env` files) hold for
+   * `cat .env` as they do for the read tool.
+   */
+  operands?: string[];
 }
 
 export interface ShellAnalysis {
@@ -90,7 +101,7 @@ function dedupe(requests: ShellRequest[]): ShellRequest[] {
   const seen = new Set<string>();
   const out: ShellRequest[] = [];
   for (const r of requests) {
-    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}`;
+    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}\u0000${r.operands?.join("\u0000") ?? ""}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(r);
@@ -274,6 +285,10 @@ function command(
   const request: ShellRequest = { action: "shell", resource, readOnly: false };
   state.out.push(request);
   const name = words[0] as Word;
+  const prefix = commandPrefix(assigns, words);
+  if (prefix !== undefined) request.prefix = prefix;
+  const operands = literalOperands(words, cwds);
+  if (operands.length > 0) request.operands = operands;
   if (syntax && name.value !== null && name.text === name.value && RESERVED_WORDS.has(name.value)) {
     // tree-sitter-bash reads `time { rm x; }` or a stray `fi` as a command named `{` or `fi`.
     throw new ShellParseError(`unsupported shell syntax: ${JSON.stringify(name.value)} where a command should be`);
@@ -288,6 +303,7 @@ function command(
   // `xargs cmd` appends input words: unknown arguments that may be options (`-delete`).
   const info = appends ? inspectCommand([...argv, ""], [...flags, true]) : inspectCommand(argv, flags);
   let readOnly = info.readOnly && assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
+  if (info.reason === UNKNOWN_REASON && info.nested.length === 0) request.unclassified = true;
   if (info.nested.length > 0) {
     const sink = { readOnly: true };
     state.sinks.push(sink);
@@ -304,6 +320,39 @@ function command(
     if (target) editTarget(state, target, cwds);
   }
   return directoryChange(state, argv, words, cwds);
+}
+
+/**
+ * The words an "always" for this command covers: the command name and its subcommand words
+ * (prefix.ts), as written. None when an assignment comes first (`PAGER=x git log`) or a prefix
+ * word is not known before the command runs: such a command is approved once at a time.
+ */
+function commandPrefix(assigns: Assignment[], words: Word[]): string | undefined {
+  if (assigns.length > 0) return undefined;
+  const argv = words.map((w) => w.value ?? "");
+  const length = prefixLength(argv);
+  const head = words.slice(0, length);
+  if (head.length === 0 || head.some((w) => w.value === null || w.splits || w.expands)) return undefined;
+  return head.map((w) => w.text).join(" ");
+}
+
+/** Literal arguments that are not options (and values after `=`), resolved against every known cwd. */
+function literalOperands(words: Word[], cwds: Cwd[]): string[] {
+  const out = new Set<string>();
+  for (const word of words.slice(1)) {
+    if (word.value === null || word.value === "" || word.value === "-") continue;
+    const candidates = word.value.startsWith("-") ? [] : [word.value];
+    const eq = word.value.indexOf("=");
+    if (eq > 0 && eq < word.value.length - 1) candidates.push(word.value.slice(eq + 1));
+    for (const candidate of candidates) {
+      if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(candidate) || candidate.includes("\0")) continue;
+      for (const cwd of cwds) {
+        if (path.isAbsolute(candidate)) out.add(path.resolve(candidate));
+        else if (cwd !== null) out.add(path.resolve(cwd, candidate));
+      }
+    }
+  }
+  return [...out];
 }
 
 function finish(state: State, request: ShellRequest, readOnly: boolean): void {
@@ -467,6 +516,15 @@ function literalDirectory(prefix: string): string | null {
   return prefix.slice(0, slash + 1) || "/";
 }
 
+/** A file a redirection reads (`< .env`): `read:<absolute path>` when the path is known. */
+function readTarget(state: State, word: Word, cwds: Cwd[]): void {
+  if (word.value === null || isHarmlessDevice(word.value)) return;
+  for (const cwd of cwds) {
+    const target = resolveWord(word, cwd);
+    if (target !== null) state.out.push({ action: "read", resource: target });
+  }
+}
+
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
 
@@ -481,6 +539,7 @@ function redirect(state: State, r: Redirect, cwds: Cwd[], depth: number): void {
     editTarget(state, target, cwds);
   } else if (READ_REDIRECTS.has(r.op)) {
     pathArguments(state, [target], cwds, 0);
+    if (r.op === "<") readTarget(state, target, cwds);
   } else if (r.op !== ">&-" && r.op !== "<&-") {
     // An operator this analysis does not know about may write: fail closed.
     editTarget(state, target, cwds);

@@ -1,0 +1,22 @@
+import { type Rule, rulesFromConfig } from "./rules.js";
+
+/**
+ * The built-in rules, the lowest layer: reading is free (but `.env` files hold secrets and ask),
+ * changing files, running commands, leaving the workspace, the web and MCP tools ask. Starting
+ * a delegate is free because a delegate never has more authority than its parent. Any config
+ * layer may change these; the mode preset (modes.ts) comes right after them.
+ */
+export const DEFAULT_PERMISSION = {
+  read: { "*": "allow", "**/.env": "ask", "**/.env.*": "ask", "**/.env.example": "allow" },
+  edit: "ask",
+  shell: "ask",
+  external_directory: "ask",
+  web: "ask",
+  delegate: "allow",
+  mcp: "ask",
+  skill: "allow",
+} as const;
+
+export function defaultRules(): Rule[] {
+  return rulesFromConfig(DEFAULT_PERMISSION, { layer: "default", file: "built-in" });
+}

@@ -1,0 +1,345 @@
+import type { Decision, Reason } from "../seats/types.js";
+import type { Tool, ToolResult } from "../tools/types.js";
+import { type AlwaysRule, alwaysOffer } from "./always.js";
+import {
+  type ApprovalPrompt,
+  approvalFromReply,
+  decideApprovalWithoutPerson,
+  deniedByPerson,
+  NOBODY_CAN_APPROVE,
+} from "./approval.js";
+import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
+import { formatRequests } from "./call-requests.js";
+import { type Hook, hooksFor, judgePreHook, postHookContext, runHook } from "./hooks.js";
+import { type JudgeDeps, judgeCommands } from "./judge.js";
+import { type Policy, policyDenials } from "./policy.js";
+import type { CallDescription } from "./requests.js";
+
+/**
+ * The authority layer's one entry point: may this call run? Every seat on the way is answered by
+ * its holder and recorded before the next is asked, in this order:
+ *
+ *   call.permission  the rules, the read-only agent, the mode (authorize.ts)
+ *   call.judge       smart mode only: may an unknown command be cleared as read-only?
+ *   call.hook        pre_tool hooks: deny or make it ask
+ *   call.policy      the administrator's deny-only rules, which nothing before can override
+ *   call.approval    the person, when the answer is still ask (or code, when nobody can be asked)
+ *
+ * Nothing on the way can loosen a deny; only the judge (for unknown commands) and the person
+ * (for asks) can turn an ask into a yes.
+ */
+
+export interface GateDeps {
+  authority: AuthorityContext;
+  policy: Policy;
+  hooks: readonly Hook[];
+  /** A person who can be asked; absent when nobody is attached. */
+  prompt?: ApprovalPrompt;
+  /** --auto: the person's advance answer to every ask. */
+  auto: boolean;
+  /** Smart mode's judge; absent in other modes. */
+  judge?: Omit<JudgeDeps, "step">;
+  /** Saves the person's "always" for this project and puts the rules in force for the rest of the run. */
+  saveAlways: (rules: AlwaysRule[], tool: string) => void;
+  record: (decision: Decision) => void;
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+export interface GateCall {
+  id: string;
+  tool: Tool;
+  input: Record<string, unknown>;
+}
+
+export type GateResult =
+  | { run: true; description: CallDescription }
+  | {
+      run: false;
+      output: string;
+      summary: string;
+      /** Denied because nobody could approve it (counts toward exit code 3). */
+      unapproved?: boolean;
+      /** The person left the prompt: stop the turn. */
+      stopTurn?: boolean;
+    };
+
+export async function gate(call: GateCall, step: number, deps: GateDeps): Promise<GateResult> {
+  const subject = { step, call: call.id };
+  const where = { cwd: deps.authority.cwd, workspace: deps.authority.workspace };
+  const description = await describe(call, where);
+
+  let permission = authorize(description, deps.authority);
+  deps.record({
+    seat: "call.permission",
+    holder: permission.holder,
+    answer: permission.answer,
+    reasons: [...permission.reasons, { rule: "requests", detail: formatRequests(description) }],
+    subject,
+  });
+  if (permission.answer === "deny") return denied(call, permission.reasons, "denied by rule");
+
+  if (permission.answer === "ask" && deps.judge && permission.judgeable.length > 0) {
+    permission = await judge(permission, step, deps, subject);
+  }
+
+  let effect = permission.answer;
+  for (const hook of hooksFor(deps.hooks, "pre_tool", call.tool.name)) {
+    const run = await runHook(hook, payload("pre_tool", call, deps, description, effect), where.cwd, deps.signal);
+    const verdict = judgePreHook(hook, run);
+    deps.record({
+      seat: "call.hook",
+      holder: verdict.holder,
+      answer: verdict.answer,
+      reasons: verdict.reasons,
+      subject: { ...subject, hook: hook.key, event: "pre_tool" },
+    });
+    if (verdict.answer === "deny") {
+      return {
+        run: false,
+        output: `Denied by a hook: ${verdict.message ?? "no reason given"}. Do not retry this call unchanged.`,
+        summary: `${call.tool.name}: denied by hook`,
+      };
+    }
+    if (verdict.answer === "ask" && effect === "allow") effect = "ask";
+  }
+
+  if (deps.policy.files.length > 0) {
+    const refusal = policyVerdict(description, deps);
+    deps.record({ seat: "call.policy", ...refusal, subject });
+    if (refusal.answer === "deny") return denied(call, refusal.reasons, "denied by policy");
+  }
+
+  if (effect === "ask") {
+    const approved = await approve(call, step, deps, description, permission);
+    if (approved) return approved;
+  }
+  return { run: true, description };
+}
+
+/**
+ * After a call ran: post_tool hooks may add context for the model, each recorded. Returns the
+ * result with their text appended.
+ */
+export async function afterCall(
+  call: GateCall,
+  step: number,
+  result: ToolResult,
+  description: CallDescription,
+  deps: GateDeps,
+): Promise<ToolResult> {
+  const hooks = hooksFor(deps.hooks, "post_tool", call.tool.name);
+  if (hooks.length === 0) return result;
+  const notes: string[] = [];
+  for (const hook of hooks) {
+    const run = await runHook(
+      hook,
+      {
+        ...payload("post_tool", call, deps, description, "allow"),
+        result: { output: result.output, is_error: result.isError ?? false, summary: result.summary },
+      },
+      deps.authority.cwd,
+      deps.signal,
+    );
+    const { context, failure } = postHookContext(run);
+    const where: Reason = {
+      rule: hook.key,
+      detail: hook.command,
+      source: hook.source,
+      key: hook.key,
+      ...(hook.line ? { line: hook.line } : {}),
+    };
+    deps.record({
+      seat: "call.hook",
+      holder: failure ? "code" : "hook",
+      answer: failure ? "failed" : context ? "context" : "nothing",
+      reasons: [
+        failure
+          ? { rule: "hook failed", detail: `${failure}; nothing added (the call already ran)`, decisive: true }
+          : {
+              rule: context ? "hook added context" : "hook added nothing",
+              ...(context ? { detail: context.slice(0, 500) } : {}),
+              decisive: true,
+            },
+        where,
+      ],
+      subject: { step, call: call.id, hook: hook.key, event: "post_tool" },
+    });
+    if (context) notes.push(`[hook ${hook.key}] ${context}`);
+  }
+  return notes.length > 0 ? { ...result, output: `${result.output}\n\n${notes.join("\n")}` } : result;
+}
+
+async function describe(call: GateCall, where: { cwd: string; workspace: string }): Promise<CallDescription> {
+  try {
+    return await call.tool.requests(call.input, where);
+  } catch (error) {
+    return { requests: [], problem: `${call.tool.name} could not describe the call: ${(error as Error).message}` };
+  }
+}
+
+async function judge(
+  permission: PermissionAnswer,
+  step: number,
+  deps: GateDeps,
+  subject: { step: number; call: string },
+): Promise<PermissionAnswer> {
+  const judgeDeps = deps.judge as Omit<JudgeDeps, "step">;
+  const commands = [...new Set(permission.judgeable.map((r) => r.resource))];
+  const verdict = await judgeCommands(commands, { ...judgeDeps, step });
+  deps.record({
+    seat: "call.judge",
+    holder: verdict.holder,
+    answer: verdict.answer,
+    reasons: verdict.reasons,
+    subject: { ...subject, model: judgeDeps.model.ref },
+  });
+  if (!verdict.verdicts) return permission;
+  const outcomes: Judged[] = permission.outcomes.map((outcome) =>
+    permission.judgeable.includes(outcome.request) && verdict.verdicts?.get(outcome.request.resource) === true
+      ? {
+          ...outcome,
+          effect: "allow",
+          holder: "model",
+          reasons: [
+            { rule: `shell:${outcome.request.resource}`, detail: `allow — judged read-only by ${judgeDeps.model.ref}` },
+            ...outcome.reasons,
+          ],
+        }
+      : outcome,
+  );
+  return summarizeJudged(outcomes, deps.authority);
+}
+
+function policyVerdict(description: CallDescription, deps: GateDeps) {
+  const files = deps.policy.files.join(", ");
+  if (description.problem !== undefined) {
+    return {
+      holder: "policy" as const,
+      answer: "deny" as const,
+      reasons: [
+        {
+          rule: "policy",
+          detail: `deny — the call cannot be analysed (${description.problem}), so it cannot be shown to stay within the policy`,
+          source: files,
+          decisive: true,
+        },
+      ],
+    };
+  }
+  const denials = policyDenials(description.requests, deps.policy.rules, {
+    workspace: deps.authority.workspace,
+    home: deps.authority.home,
+  });
+  if (denials.length === 0) {
+    return {
+      holder: "policy" as const,
+      answer: "pass" as const,
+      reasons: [{ rule: "policy", detail: `no policy rule covers this call (${files})`, decisive: true }],
+    };
+  }
+  return {
+    holder: "policy" as const,
+    answer: "deny" as const,
+    reasons: denials.map(({ request, rule }, index) => ({
+      rule: `${request.action}:${request.resource}`,
+      detail: `deny — policy rule ${rule.action} "${rule.pattern}" (the administrator's; nothing overrides it)`,
+      source: rule.source.file ?? "policy",
+      key: rule.source.key,
+      ...(rule.source.line ? { line: rule.source.line } : {}),
+      ...(index === 0 ? { decisive: true } : {}),
+    })),
+  };
+}
+
+async function approve(
+  call: GateCall,
+  step: number,
+  deps: GateDeps,
+  description: CallDescription,
+  permission: PermissionAnswer,
+): Promise<GateResult | undefined> {
+  const subject = { step, call: call.id };
+  if (deps.prompt && !deps.auto) {
+    const offer = alwaysOffer(permission.outcomes);
+    const preview = await call.tool
+      .preview?.(call.input, {
+        cwd: deps.authority.cwd,
+        workspace: deps.authority.workspace,
+      })
+      .catch(() => undefined);
+    const reply = await deps.prompt.ask(
+      {
+        tool: call.tool.name,
+        callId: call.id,
+        input: call.input,
+        outcomes: permission.outcomes,
+        ...(description.problem !== undefined ? { problem: description.problem } : {}),
+        ...(preview ? { preview } : {}),
+        always: offer,
+      },
+      deps.signal,
+    );
+    const answer = approvalFromReply(reply);
+    if (reply.kind === "always") deps.saveAlways(reply.option.rules, call.tool.name);
+    deps.record({ seat: "call.approval", ...answer, subject });
+    if (reply.kind === "deny") {
+      return { run: false, output: deniedByPerson(reply.message), summary: `${call.tool.name}: denied by the user` };
+    }
+    if (reply.kind === "cancel") {
+      return {
+        run: false,
+        output: deniedByPerson(),
+        summary: `${call.tool.name}: denied (prompt left)`,
+        stopTurn: true,
+      };
+    }
+    return undefined;
+  }
+  const answer = decideApprovalWithoutPerson({ auto: deps.auto, tool: call.tool.name });
+  deps.record({ seat: "call.approval", ...answer, subject });
+  if (answer.answer === "deny") {
+    return {
+      run: false,
+      output: NOBODY_CAN_APPROVE,
+      summary: `${call.tool.name}: denied (nobody to approve)`,
+      unapproved: true,
+    };
+  }
+  return undefined;
+}
+
+function denied(call: GateCall, reasons: readonly Reason[], summary: string): GateResult {
+  const decisive = reasons.find((r) => r.decisive) ?? reasons[0];
+  const why = decisive ? `${decisive.rule}: ${decisive.detail ?? ""}`.trim() : "a rule denies it";
+  return {
+    run: false,
+    output: `Denied (${why}). Do not retry this call; do what you can without it, and say what was refused.`,
+    summary: `${call.tool.name}: ${summary}`,
+  };
+}
+
+function payload(
+  event: "pre_tool" | "post_tool",
+  call: GateCall,
+  deps: GateDeps,
+  description: CallDescription,
+  effect: string,
+) {
+  return {
+    event,
+    session_id: deps.sessionId,
+    cwd: deps.authority.cwd,
+    workspace: deps.authority.workspace,
+    tool: call.tool.name,
+    call_id: call.id,
+    input: call.input,
+    requests: description.requests.map((r) => ({
+      action: r.action,
+      resource: r.resource,
+      ...(r.readOnly !== undefined ? { read_only: r.readOnly } : {}),
+    })),
+    ...(description.problem !== undefined ? { problem: description.problem } : {}),
+    permission: effect,
+  };
+}

@@ -1,0 +1,27 @@
+import { readFile } from "node:fs/promises";
+import { createTwoFilesPatch } from "diff";
+import { displayPath, resolvePath } from "./paths.js";
+
+/** Diff lines shown to the person before the rest is summarised. */
+const MAX_PREVIEW_LINES = 80;
+
+/** A unified diff of a file's change, cut to a readable length, for the approval prompt. */
+export function diffPreview(cwd: string, absolute: string, before: string, after: string): string {
+  const shown = displayPath(cwd, absolute);
+  const patch = createTwoFilesPatch(shown, shown, before, after, undefined, undefined, { context: 3 });
+  // Drop the "=====" banner createTwoFilesPatch puts first; keep the ---/+++ header and hunks.
+  const lines = patch.split("\n").filter((line, index) => !(index === 0 && line.startsWith("=")));
+  while (lines.at(-1) === "") lines.pop();
+  if (lines.length <= MAX_PREVIEW_LINES) return lines.join("\n");
+  return [...lines.slice(0, MAX_PREVIEW_LINES), `… ${lines.length - MAX_PREVIEW_LINES} more diff lines`].join("\n");
+}
+
+/** The file's current text, or "" when it does not exist or cannot be read (a new file). */
+export async function currentText(cwd: string, path: string): Promise<{ absolute: string; text: string }> {
+  const absolute = resolvePath(cwd, path);
+  try {
+    return { absolute, text: await readFile(absolute, "utf8") };
+  } catch {
+    return { absolute, text: "" };
+  }
+}
