@@ -4,10 +4,13 @@ import { DEFAULTS } from "../src/config/defaults.js";
 import { formatKey, getAt } from "../src/config/keypath.js";
 import { ENV_KEYS } from "../src/config/schema.js";
 import { allKnownKeys, descriptionAt, schemaAt } from "../src/config/schema-walk.js";
+import { DEFAULT_PERMISSION } from "../src/permission/defaults.js";
+import { DEFAULT_MODE, MODES } from "../src/permission/modes.js";
 import { SEATS } from "../src/seats/catalog.js";
 
 /**
- * The README states defaults in two tables — seats and config keys. Both are generated here
+ * The README states defaults in four tables — seats, config keys, permission modes and the
+ * built-in permission rules. Both are generated here
  * from the code; `npm run readme` rewrites them and a test fails when they are stale.
  */
 export const README = fileURLToPath(new URL("../README.md", import.meta.url));
@@ -45,8 +48,33 @@ export function configTable(): string {
   return ["| key | type | default | env | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
+export function modesTable(): string {
+  const rows = Object.values(MODES).map(
+    (m) => `| \`${m.name}\`${m.name === DEFAULT_MODE ? " (default)" : ""} | ${cell(m.summary)} |`,
+  );
+  return ["| mode | what runs without asking |", "|---|---|", ...rows].join("\n");
+}
+
+export function permissionDefaultsTable(): string {
+  const rows = Object.entries(DEFAULT_PERMISSION).map(([action, rules]) => {
+    const text =
+      typeof rules === "string"
+        ? `\`${rules}\``
+        : Object.entries(rules)
+            .map(([pattern, effect]) => `\`${pattern}\` → \`${effect}\``)
+            .join(", ");
+    return `| \`${action}\` | ${cell(text)} |`;
+  });
+  return ["| action | built-in rules (the last match wins) |", "|---|---|", ...rows].join("\n");
+}
+
 export function sections(): Record<string, string> {
-  return { seats: seatsTable(), config: configTable() };
+  return {
+    seats: seatsTable(),
+    config: configTable(),
+    modes: modesTable(),
+    "permission-defaults": permissionDefaultsTable(),
+  };
 }
 
 /** Replaces the text between `<!-- NAME:start -->` and `<!-- NAME:end -->` for each section. */

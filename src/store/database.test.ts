@@ -90,7 +90,13 @@ describe("openDatabase: migrations", () => {
       const again = SessionStore.open(path);
       try {
         assert.equal(again.db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-        assert.deepEqual(tables(again.db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
+        assert.deepEqual(tables(again.db), [
+          "events",
+          "saved_approvals",
+          "session_leases",
+          "sessions",
+          "sqlite_sequence",
+        ]);
         assert.equal(again.get(session.id)?.title, "kept");
         assert.deepEqual(
           again.events(session.id).map((e) => e.seq),
@@ -142,7 +148,14 @@ describe("openDatabase: migrations", () => {
     const db = openDatabase(path);
     try {
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence", "unrelated"]);
+      assert.deepEqual(tables(db), [
+        "events",
+        "saved_approvals",
+        "session_leases",
+        "sessions",
+        "sqlite_sequence",
+        "unrelated",
+      ]);
     } finally {
       db.close();
     }

@@ -1,0 +1,346 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { saveApprovals } from "../../src/store/saved-approvals.js";
+import { SessionStore } from "../../src/store/session-store.js";
+import { expectDecision } from "../support/ledger.js";
+import { startScenario } from "../support/scenario.js";
+
+const done = { reply: { text: "Done." } };
+const calls = (...toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>) => ({
+  match: { request: 1 },
+  reply: { toolCalls },
+});
+const started = (events: Array<{ type: string; data: unknown }>, id: string) =>
+  events.some((e) => e.type === "call.started" && (e.data as { id: string }).id === id);
+
+describe("bosun run: modes", () => {
+  it("records the mode: --mode is the person's, config mode is config's, approve by default is code's", async () => {
+    const s = await startScenario({ rules: [done] }, { config: { mode: "smart" } });
+    try {
+      assert.equal((await s.run(["run", "go"])).code, 0);
+      const fromConfig = expectDecision(s.latest().decisions, "permission.mode", "config", "smart");
+      assert.match(fromConfig.reasons[0]?.source ?? "", /bosun\.json$/);
+      assert.ok(fromConfig.reasons.some((r) => r.rule === "policy" && /none/.test(r.detail ?? "")));
+      assert.equal((await s.run(["run", "--mode", "chat", "go"])).code, 0);
+      expectDecision(s.latest().decisions, "permission.mode", "person", "chat");
+      const { mode: _, ...rest } = JSON.parse(readFileSync(join(s.ws.dir, "bosun.json"), "utf8"));
+      s.ws.write("bosun.json", JSON.stringify(rest));
+      assert.equal((await s.run(["run", "go"])).code, 0);
+      expectDecision(s.latest().decisions, "permission.mode", "code", "approve");
+      const bad = await s.run(["run", "--mode", "yolo", "go"]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--mode must be one of approve, smart, auto, chat, not "yolo"/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("chat offers the model no tools and denies a call it makes anyway", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: { toolCalls: [{ id: "c1", name: "read", arguments: { path: "a.txt" }, unadvertised: true }] },
+        },
+        done,
+      ],
+    });
+    try {
+      s.ws.write("a.txt", "x");
+      const result = await s.run(["run", "--mode", "chat", "talk"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(s.server.request(1).normalized?.tools, []);
+      expectDecision(s.latest().decisions, "call.permission", "person", "deny");
+      assert.equal(started(s.latest().events, "c1"), false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("auto runs what would ask, but not what a rule denies", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          calls(
+            { id: "c1", name: "shell", arguments: { command: "touch made.txt" } },
+            { id: "c2", name: "shell", arguments: { command: "touch denied.txt" } },
+          ),
+          done,
+        ],
+      },
+      { config: { permission: { shell: { "touch denied.txt": "deny" } } } },
+    );
+    try {
+      const result = await s.run(["run", "--mode", "auto", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "made.txt")));
+      assert.equal(existsSync(join(s.ws.dir, "denied.txt")), false);
+      const { decisions } = s.latest();
+      const [first, second] = ["c1", "c2"].map((id) =>
+        decisions.find((d) => d.seat === "call.permission" && d.subject?.call === id),
+      );
+      assert.equal(first?.holder, "person");
+      assert.equal(first?.answer, "allow");
+      assert.match(first?.reasons[0]?.detail ?? "", /ask → allow/);
+      assert.equal(second?.holder, "config");
+      assert.equal(second?.answer, "deny");
+      assert.equal(
+        decisions.some((d) => d.seat === "call.approval"),
+        false,
+        "auto asks nobody",
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("smart asks the judge about a command no table knows: read-only runs, writes asks (and nobody can approve)", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { system: "You judge whether shell commands", anyMessage: "frobnicate --list" },
+          reply: { text: "1: READ_ONLY" },
+        },
+        {
+          match: { system: "You judge whether shell commands", anyMessage: "frobnicate --purge" },
+          reply: { text: "1: WRITES" },
+        },
+        calls(
+          { id: "c1", name: "shell", arguments: { command: "frobnicate --list" } },
+          { id: "c2", name: "shell", arguments: { command: "frobnicate --purge" } },
+          { id: "c3", name: "shell", arguments: { command: "rm -f nothing" } },
+        ),
+        done,
+      ],
+    });
+    try {
+      const result = await s.run(["run", "--mode", "smart", "go"]);
+      assert.equal(result.code, 3, result.stderr);
+      const { decisions, events } = s.latest();
+      expectDecision(decisions, "call.judge", "model", "read-only");
+      expectDecision(decisions, "call.judge", "model", "writes");
+      const cleared = decisions.find((d) => d.seat === "call.judge" && d.subject?.call === "c1");
+      assert.equal(cleared?.subject?.model, "scripted/test-model");
+      assert.ok(started(events, "c1"), "judged read-only: it ran");
+      assert.equal(started(events, "c2"), false);
+      // rm is a known writing command: never the judge's to clear.
+      assert.equal(
+        decisions.some((d) => d.seat === "call.judge" && d.subject?.call === "c3"),
+        false,
+      );
+      assert.equal(started(events, "c3"), false);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("bosun run: rules from flags and files", () => {
+  it("--allow is the person's rule for this run; --deny wins over it; a bad spec is a usage error", async () => {
+    const s = await startScenario({
+      rules: [
+        calls(
+          { id: "c1", name: "shell", arguments: { command: "touch a.txt" } },
+          { id: "c2", name: "shell", arguments: { command: "touch b.txt" } },
+        ),
+        done,
+      ],
+    });
+    try {
+      const result = await s.run(["run", "--allow", "shell:touch *", "--deny", "shell:touch b.txt", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "a.txt")));
+      assert.equal(existsSync(join(s.ws.dir, "b.txt")), false);
+      const allowed = expectDecision(s.latest().decisions, "call.permission", "person", "allow");
+      assert.equal(allowed.reasons.find((r) => r.decisive)?.key, "--allow shell:touch *");
+      const bad = await s.run(["run", "--allow", "shel:ls", "go"]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--allow shel:ls: unknown action "shel" — did you mean "shell"\?/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses a catch-all after other patterns (the earlier ones could never decide), naming file, line and key", async () => {
+    const s = await startScenario({ rules: [done] });
+    try {
+      const config = JSON.parse(readFileSync(join(s.ws.dir, "bosun.json"), "utf8"));
+      config.permission = { shell: { "git status*": "allow", "*": "ask" } };
+      s.ws.write("bosun.json", JSON.stringify(config, null, 2));
+      const result = await s.run(["run", "go"]);
+      assert.equal(result.code, 2);
+      assert.match(
+        result.stderr,
+        /bosun\.json:\d+: key "permission\.shell\["git status\*"\]": pattern "git status\*" can never decide: the later "\*" \(line \d+\) matches everything/,
+      );
+      assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("plan is read-only whatever the project config allows; the model is told so; why names the holder", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          calls(
+            { id: "c1", name: "write", arguments: { path: "plan.md", content: "x" } },
+            { id: "c2", name: "shell", arguments: { command: "git status" } },
+          ),
+          done,
+        ],
+      },
+      { config: { permission: { edit: "allow", shell: "allow" } } },
+    );
+    try {
+      const result = await s.run(["run", "--agent", "plan", "plan it"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "plan.md")), false);
+      assert.match(s.server.request(1).normalized?.system ?? "", /You are read-only/);
+      const { decisions, id } = s.latest();
+      const denied = expectDecision(decisions, "call.permission", "code", "deny");
+      assert.match(denied.reasons[0]?.detail ?? "", /agent plan is read-only: an edit/);
+      expectDecision(decisions, "call.permission", "config", "allow");
+      const why = await s.run(["why", id, "--seat", "call.permission"]);
+      assert.match(
+        why.stdout,
+        /call\.permission\tcode\tdeny \[call c1\]\t— edit:.*plan\.md: deny — agent plan is read-only: an edit/,
+      );
+      assert.match(
+        why.stdout,
+        /call\.permission\tconfig\tallow \[call c2\]\t— shell:git status: allow — project rule shell "\*" → allow, last match \(.*bosun\.json:\d+ permission\.shell\)/,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("bosun run: hooks and policy", () => {
+  it("a pre_tool hook that exits 2 denies even under --auto; a crashing one denies too; post_tool adds context", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          calls(
+            { id: "c1", name: "shell", arguments: { command: "touch pushed.txt" } },
+            { id: "c2", name: "write", arguments: { path: "w.txt", content: "x" } },
+            { id: "c3", name: "read", arguments: { path: "r.txt" } },
+          ),
+          { match: { request: 2, lastMessage: "[hook hooks.post_tool[0]] checked r.txt" }, reply: { text: "Done." } },
+        ],
+      },
+      {
+        config: {
+          hooks: {
+            pre_tool: [
+              { command: "grep -q pushed && { echo 'not today' >&2; exit 2; }; exit 0", tools: ["shell"] },
+              { command: "exit 1", tools: ["write"] },
+            ],
+            post_tool: [{ command: "echo checked r.txt", tools: ["read"] }],
+          },
+        },
+      },
+    );
+    try {
+      s.ws.write("r.txt", "hello");
+      const result = await s.run(["run", "--auto", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "pushed.txt")), false);
+      assert.equal(existsSync(join(s.ws.dir, "w.txt")), false);
+      const { decisions } = s.latest();
+      const denied = expectDecision(decisions, "call.hook", "hook", "deny");
+      assert.equal(denied.reasons[0]?.detail, "not today");
+      const crashed = expectDecision(decisions, "call.hook", "code", "deny");
+      assert.match(crashed.reasons[0]?.detail ?? "", /exit code 1; on_error deny \(the default\)/);
+      expectDecision(decisions, "call.hook", "hook", "context");
+      const toModel =
+        s.server
+          .request(2)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(toModel, /Denied by a hook: not today/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("the administrator's policy (BOSUN_POLICY) denies even in auto mode with --auto; a broken policy stops the run", async () => {
+    const s = await startScenario({
+      rules: [
+        calls(
+          { id: "c1", name: "shell", arguments: { command: "touch fine.txt" } },
+          { id: "c2", name: "shell", arguments: { command: "curl -o x.html example.com" } },
+        ),
+        done,
+      ],
+    });
+    try {
+      const policy = join(s.ws.home, "policy.json");
+      writeFileSync(policy, JSON.stringify({ permission: { shell: { "curl *": "deny" } } }, null, 2));
+      const result = await s.run(["run", "--mode", "auto", "--auto", "go"], { env: { BOSUN_POLICY: policy } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "fine.txt")));
+      const { decisions, events } = s.latest();
+      const deny = expectDecision(decisions, "call.policy", "policy", "deny");
+      assert.equal(deny.subject?.call, "c2");
+      assert.equal(deny.reasons[0]?.source, policy);
+      assert.equal(deny.reasons[0]?.line, 4);
+      expectDecision(decisions, "call.policy", "policy", "pass");
+      assert.equal(started(events, "c2"), false);
+      const mode = expectDecision(decisions, "permission.mode", "person", "auto");
+      assert.ok(mode.reasons.some((r) => r.rule === "policy" && r.detail?.includes(policy)));
+
+      writeFileSync(policy, JSON.stringify({ permission: { shell: { "*": "allow" } } }));
+      const sessions = JSON.parse((await s.run(["sessions", "--json"])).stdout).length;
+      const broken = await s.run(["run", "go"], { env: { BOSUN_POLICY: policy } });
+      assert.equal(broken.code, 2);
+      assert.match(broken.stderr, /policy rules may only deny/);
+      assert.equal(JSON.parse((await s.run(["sessions", "--json"])).stdout).length, sessions, "no session was opened");
+      const missing = await s.run(["run", "go"], { env: { BOSUN_POLICY: join(s.ws.home, "nope.json") } });
+      assert.equal(missing.code, 2);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("bosun permissions", () => {
+  it("lists a project's saved approvals, uses them, and revokes them", async () => {
+    const s = await startScenario({
+      rules: [calls({ id: "c1", name: "shell", arguments: { command: "touch saved.txt" } }), done],
+    });
+    try {
+      assert.equal(
+        (await s.run(["permissions", "list"])).stdout.trim(),
+        `no saved approvals for ${realpathSync(s.ws.dir)} (--all lists every project's)`,
+      );
+      const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
+      const [saved] = saveApprovals(store, realpathSync(s.ws.dir), [{ action: "shell", pattern: "touch *" }], {
+        tool: "shell",
+      });
+      store.close();
+      const listed = await s.run(["permissions", "list"]);
+      assert.match(
+        listed.stdout.trim(),
+        new RegExp(`^ID +RULE +SAVED +TOOL\\n${saved?.id} +allow shell:touch \\* +\\S+ +shell$`),
+      );
+      const json = JSON.parse((await s.run(["permissions", "list", "--json"])).stdout);
+      assert.equal(json[0].rule, "shell:touch *");
+      assert.equal((await s.run(["run", "go"])).code, 0);
+      assert.ok(existsSync(join(s.ws.dir, "saved.txt")));
+      const used = expectDecision(s.latest().decisions, "call.permission", "person", "allow");
+      assert.match(used.reasons.find((r) => r.decisive)?.key ?? "", /^#\d+ shell:touch \*$/);
+      const revoked = await s.run(["permissions", "revoke", String(saved?.id)]);
+      assert.match(revoked.stdout, /^revoked \d+: allow shell:touch \*/);
+      assert.equal(JSON.parse((await s.run(["permissions", "list", "--json"])).stdout).length, 0);
+      const again = await s.run(["permissions", "revoke", String(saved?.id)]);
+      assert.equal(again.code, 2);
+      assert.match(again.stderr, /no saved approval with id/);
+      assert.equal((await s.run(["permissions", "revoke", "x"])).code, 2);
+    } finally {
+      await s.close();
+    }
+  });
+});
