@@ -137,6 +137,22 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("Commands run around tool calls, with the call as JSON on stdin; every layer's hooks run"),
+    mcp: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9_-]+$/, "an MCP server name may hold letters, digits, _ and -"),
+        z.strictObject({
+          command: z.string().min(1).describe("Program that runs the server (stdio)"),
+          args: z.array(z.string()).optional().describe("Its arguments"),
+          env: z
+            .record(z.string(), z.string())
+            .optional()
+            .describe("Extra environment for it (it gets no keys of yours otherwise)"),
+          enabled: z.boolean().optional().describe("false leaves the server off"),
+          timeout_ms: z.int().positive().optional().describe("Time limit of one tool call (default 60000)"),
+        }),
+      )
+      .optional()
+      .describe("MCP servers by name; their tools are offered as mcp__<server>__<tool>"),
     agent: z
       .record(
         z.string(),

@@ -10,7 +10,7 @@ import type { Tool } from "../tools/types.js";
 export function toModelTools(tools: readonly Tool[]): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {
-    const schema = z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>;
+    const schema = { ...(t.inputJsonSchema ?? (z.toJSONSchema(t.schema, { io: "input" }) as Record<string, unknown>)) };
     delete schema.$schema;
     set[t.name] = tool({ description: t.description, inputSchema: jsonSchema(schema) });
   }

@@ -12,6 +12,8 @@ export interface Tool<Input = Record<string, unknown>> {
   description: string;
   /** Validates arguments; its JSON Schema is what the model is shown. */
   schema: z.ZodType<Input>;
+  /** The JSON Schema to show the model instead of the one made from `schema` (an MCP server's own). */
+  inputJsonSchema?: Record<string, unknown>;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
   kind: "read" | "edit" | "shell" | "mcp";
   /**

@@ -6,6 +6,7 @@ import { dataDir } from "../../config/paths.js";
 import { systemPrompt } from "../../context/system-prompt.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
+import { connectMcpServers, type McpConnections } from "../../mcp/connect.js";
 import type { ResolvedModel } from "../../model/resolve.js";
 import { MODES } from "../../permission/modes.js";
 import { readDecisions, recordDecision } from "../../seats/record.js";
@@ -88,7 +89,6 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     ...(maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: maxSteps }] : []),
   ];
   const config = loadConfig({ cwd, flags });
-  const tools = builtinTools();
   // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
   const agentChoice = decideAgent(options.agent, config);
 
@@ -127,8 +127,11 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   process.on("SIGHUP", onSignal);
   const jobs = createBackgroundJobs();
   let lease: Lease | undefined;
+  let mcp: McpConnections | undefined;
   try {
     const started = new Date().toISOString();
+    mcp = await connectMcpServers(config, cwd);
+    const tools = [...builtinTools(), ...mcp.tools];
     const { session, model, ...held } = setUp(store, config, cwd, text, options, controller, agentChoice, prepared);
     const { agent } = agentChoice;
     lease = held.lease;
@@ -204,6 +207,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     process.exitCode = exitCode;
   } finally {
     jobs.killAll();
+    await mcp?.close();
     lease?.release();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);

@@ -1,0 +1,62 @@
+import type { LoadedConfig } from "../config/load.js";
+import { BosunError } from "../errors.js";
+import type { Tool } from "../tools/types.js";
+import { type McpToolInfo, mcpTool } from "./tool.js";
+
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+/** How long a server may take to start and list its tools. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+export interface McpConnections {
+  tools: Tool[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts every enabled MCP server of the config (stdio), lists its tools, and offers them as
+ * bosun tools. The SDK loads only when a server is configured. A server that cannot start or
+ * list its tools stops the run with an error naming it — its tools are never silently missing.
+ */
+export async function connectMcpServers(config: LoadedConfig, cwd: string): Promise<McpConnections> {
+  const servers = Object.entries(config.config.mcp ?? {}).filter(([, server]) => server.enabled !== false);
+  if (servers.length === 0) return { tools: [], close: async () => {} };
+  const [{ Client }, { StdioClientTransport, getDefaultEnvironment }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+  ]);
+  const clients: Array<{ close(): Promise<void> }> = [];
+  const close = async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+  };
+  const tools: Tool[] = [];
+  try {
+    for (const [name, server] of servers) {
+      const client = new Client({ name: "bosun", version: "0" });
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: server.args ?? [],
+        // The SDK's short list (PATH, HOME, ...) and what the config gives: never the user's keys.
+        env: { ...getDefaultEnvironment(), ...server.env },
+        cwd,
+        stderr: "ignore",
+      });
+      try {
+        await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+        clients.push(client);
+        const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
+        for (const info of listed.tools) {
+          tools.push(mcpTool(name, info as McpToolInfo, client, server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS));
+        }
+      } catch (error) {
+        throw new BosunError(
+          `MCP server "${name}" (${server.command}) could not start: ${(error as Error).message}`,
+          1,
+        );
+      }
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { tools, close };
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import type { Tool, ToolResult } from "../tools/types.js";
+
+/** What bosun needs of a connected MCP client: call a tool. */
+export interface McpCaller {
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    resultSchema: undefined,
+    options: { signal: AbortSignal; timeout: number },
+  ): Promise<unknown>;
+}
+
+/** A tool as an MCP server lists it. */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+}
+
+/** The name the model sees: `mcp__<server>__<tool>`, cut to what providers accept. */
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 64);
+}
+
+/**
+ * One MCP server tool as a bosun tool. Its one request is `mcp:<server>/<tool>`, read-only only
+ * when the server annotated it `readOnlyHint: true` — an annotation missing or false counts as
+ * writing (read-only agents deny it; approve mode asks). The server's JSON Schema is what the
+ * model is shown and what arguments are checked against.
+ */
+export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, timeoutMs: number): Tool {
+  const readOnly = info.annotations?.readOnlyHint === true;
+  let schema: z.ZodType<Record<string, unknown>>;
+  try {
+    schema = z.fromJSONSchema(info.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<
+      Record<string, unknown>
+    >;
+  } catch {
+    // A schema zod cannot read: any object passes here, and the server checks it.
+    schema = z.record(z.string(), z.unknown());
+  }
+  const name = mcpToolName(server, info.name);
+  return {
+    name,
+    description: `${info.description ?? info.annotations?.title ?? info.name} (MCP server ${server})`,
+    schema,
+    inputJsonSchema: info.inputSchema,
+    kind: "mcp",
+    requests: async () => ({ requests: [{ action: "mcp", resource: `${server}/${info.name}`, readOnly }] }),
+    async execute(input, ctx): Promise<ToolResult> {
+      try {
+        const result = (await client.callTool({ name: info.name, arguments: input }, undefined, {
+          signal: ctx.signal,
+          timeout: timeoutMs,
+        })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: unknown };
+        const text = (result.content ?? [])
+          .map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type} content]`))
+          .join("\n");
+        const output = text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : "");
+        return {
+          output: output || "(no output)",
+          isError: result.isError === true,
+          summary: `${server}/${info.name}${result.isError ? " failed" : ""}`,
+        };
+      } catch (error) {
+        if (ctx.signal.aborted) {
+          return {
+            output: "cancelled",
+            isError: true,
+            summary: `${server}/${info.name} cancelled`,
+            metadata: { cancelled: true },
+          };
+        }
+        return {
+          output: `The MCP server ${server} failed the call: ${(error as Error).message}`,
+          isError: true,
+          summary: `${server}/${info.name} failed`,
+        };
+      }
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { expectDecision } from "../support/ledger.js";
+import { startScenario } from "../support/scenario.js";
+
+const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
+const mcp = { notes: { command: process.execPath, args: [NOTES_SERVER] } };
+const script = {
+  rules: [
+    {
+      match: { request: 1, tool: "mcp__notes__notes_write" },
+      reply: {
+        toolCalls: [
+          { id: "list", name: "mcp__notes__notes_list", arguments: {} },
+          { id: "write", name: "mcp__notes__notes_write", arguments: { name: "todo", text: "ship it" } },
+        ],
+      },
+    },
+    { reply: { text: "Done." } },
+  ],
+};
+
+describe("MCP tools under the authority layer", () => {
+  it("a tool annotated read-only runs in approve mode; one without annotations asks (and nobody can approve)", async () => {
+    const s = await startScenario(script, { config: { mcp } });
+    try {
+      const result = await s.run(["run", "take notes"]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "todo.note")), false);
+      const { decisions } = s.latest();
+      const list = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "list");
+      assert.equal(list?.answer, "allow");
+      assert.match(list?.reasons.at(-1)?.detail ?? "", /^mcp:notes\/notes_list \(read-only\)$/);
+      const write = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "write");
+      assert.equal(write?.answer, "ask");
+      assert.match(write?.reasons.at(-1)?.detail ?? "", /^mcp:notes\/notes_write \(writes\)$/);
+      expectDecision(decisions, "call.approval", "code", "deny");
+      assert.match(
+        s.server
+          .request(2)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "",
+        /\(none\)/,
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("plan denies the unannotated tool outright, and --auto cannot lift that", async () => {
+    const s = await startScenario(script, { config: { mcp } });
+    try {
+      const result = await s.run(["run", "--agent", "plan", "--auto", "take notes"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "todo.note")), false);
+      const denied = expectDecision(s.latest().decisions, "call.permission", "code", "deny");
+      assert.match(denied.reasons[0]?.detail ?? "", /agent plan is read-only: an MCP tool not annotated read-only/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("runs the tool for real when a rule allows it", async () => {
+    const s = await startScenario(script, { config: { mcp, permission: { mcp: { "notes/notes_write": "allow" } } } });
+    try {
+      const result = await s.run(["run", "take notes"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "todo.note")));
+      expectDecision(s.latest().decisions, "call.permission", "config", "allow");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("stops with an error naming a server that cannot start", async () => {
+    const s = await startScenario(script, { config: { mcp: { broken: { command: "/nonexistent/server" } } } });
+    try {
+      const result = await s.run(["run", "take notes"]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /MCP server "broken" \(\/nonexistent\/server\) could not start/);
+      assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+});
