@@ -36,7 +36,12 @@ export function textPrinter(): RunPrinter {
           break;
         case "decision":
           // The ledger is for `bosun why`; in text mode only refusals are worth a line.
-          if (event.decision.seat === "call.approval" && event.decision.answer === "deny") {
+          // Only when nobody could be asked: a person who said no needs no advice about --auto.
+          if (
+            event.decision.seat === "call.approval" &&
+            event.decision.answer === "deny" &&
+            event.decision.holder === "code"
+          ) {
             process.stderr.write(`  ! ${event.decision.reasons[0]?.detail ?? "denied"}: run with --auto to approve\n`);
           }
           break;

@@ -3,7 +3,8 @@ import type { LoadedConfig } from "../config/load.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
-import { afterCall, type GateDeps, gate } from "../permission/gate.js";
+import { mayChange } from "../permission/call-requests.js";
+import { afterCall, type GateDeps, gate, recheck } from "../permission/gate.js";
 import type { CallDescription } from "../permission/requests.js";
 import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
@@ -13,7 +14,7 @@ import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { boundOutput } from "../tools/bound.js";
 import type { ShellJob } from "../tools/jobs.js";
 import type { Tool, ToolContext } from "../tools/types.js";
-import { mapLimit } from "../util/pool.js";
+import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
 import { projectConversation } from "./conversation.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
@@ -263,21 +264,14 @@ async function runCalls(
     return { denied, stop };
   }
 
-  // Calls run in parallel, except that edits of one file wait for each other: two edits of the
-  // same file in one response must both land, not overwrite each other.
-  const fileLocks = new Map<string, Promise<unknown>>();
-  const inTurn = (key: string | undefined, work: () => Promise<void>) => {
-    if (!key) return work();
-    const next = (fileLocks.get(key) ?? Promise.resolve()).then(work, work);
-    fileLocks.set(key, next);
-    return next;
-  };
-  await mapLimit(runnable, deps.config.config.parallel_calls ?? 8, ({ call, tool, input, description }) =>
-    inTurn(
-      tool.kind === "edit" && typeof input.path === "string" ? resolve(deps.toolContext.cwd, input.path) : undefined,
-      () => execute(call, tool, input, description),
-    ),
-  );
+  // Calls that only read run together; a call that may change anything runs alone, after all
+  // before it and before all after it, in the model's order. So no sibling call can change what
+  // a call was judged on (one call makes a link, the next writes through it) or race its edit.
+  for (const batch of batches(runnable, (r) => mayChange(r.description))) {
+    await mapLimit(batch, deps.config.config.parallel_calls ?? 8, ({ call, tool, input, description }) =>
+      execute(call, tool, input, description),
+    );
+  }
   if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
   return { denied, ...(stop ? { stop } : {}) };
 
@@ -298,6 +292,14 @@ async function runCalls(
       });
       return;
     }
+    // Judged on what it would do a moment ago; the files may have changed since (an earlier call ran).
+    const still = await recheck({ id: call.id, tool, input }, description, step, deps.gate);
+    if (!still.run) {
+      if (still.unapproved) denied++;
+      finish(call, { output: still.output, isError: true, summary: still.summary });
+      return;
+    }
+    const judged = still.description;
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
     store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step });
     let result: Awaited<ReturnType<Tool["execute"]>>;
@@ -322,7 +324,7 @@ async function runCalls(
       });
       return;
     }
-    result = await afterCall({ id: call.id, tool, input }, step, result, description, deps.gate);
+    result = await afterCall({ id: call.id, tool, input }, step, result, judged, deps.gate);
     const bounded = boundOutput(result.output, {
       maxLines: deps.config.config.output?.max_lines ?? 2000,
       maxBytes: deps.config.config.output?.max_bytes ?? 50_000,

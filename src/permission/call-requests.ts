@@ -100,3 +100,16 @@ export function formatRequest(request: Request): string {
   const note = request.readOnly === undefined ? "" : request.readOnly ? " (read-only)" : " (writes)";
   return `${request.action}:${request.resource}${note}`;
 }
+
+/** Whether a call may change anything: it edits, runs a command or tool not proven read-only, or was not fully described. */
+export function mayChange(description: CallDescription): boolean {
+  if (description.problem !== undefined) return true;
+  return description.requests.some(
+    (r) => r.action === "edit" || ((r.action === "shell" || r.action === "mcp") && r.readOnly !== true),
+  );
+}
+
+/** Whether two descriptions of a call name the same requests (same order, same resources). */
+export function sameRequests(a: CallDescription, b: CallDescription): boolean {
+  return formatRequests(a) === formatRequests(b);
+}

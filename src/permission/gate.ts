@@ -9,7 +9,7 @@ import {
   NOBODY_CAN_APPROVE,
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
-import { formatRequests } from "./call-requests.js";
+import { formatRequests, sameRequests } from "./call-requests.js";
 import { type Hook, hooksFor, judgePreHook, postHookContext, runHook } from "./hooks.js";
 import { type JudgeDeps, judgeCommands } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
@@ -64,17 +64,28 @@ export type GateResult =
       stopTurn?: boolean;
     };
 
-export async function gate(call: GateCall, step: number, deps: GateDeps): Promise<GateResult> {
+export async function gate(
+  call: GateCall,
+  step: number,
+  deps: GateDeps,
+  described?: CallDescription,
+): Promise<GateResult> {
   const subject = { step, call: call.id };
   const where = { cwd: deps.authority.cwd, workspace: deps.authority.workspace };
-  const description = await describe(call, where);
+  const description = described ?? (await describe(call, where));
 
   let permission = authorize(description, deps.authority);
   deps.record({
     seat: "call.permission",
     holder: permission.holder,
     answer: permission.answer,
-    reasons: [...permission.reasons, { rule: "requests", detail: formatRequests(description) }],
+    reasons: [
+      ...permission.reasons,
+      { rule: "requests", detail: formatRequests(description) },
+      ...(described
+        ? [{ rule: "judged again", detail: "what the call would do changed after it was first judged" }]
+        : []),
+    ],
     subject,
   });
   if (permission.answer === "deny") return denied(call, permission.reasons, "denied by rule");
@@ -115,6 +126,22 @@ export async function gate(call: GateCall, step: number, deps: GateDeps): Promis
     if (approved) return approved;
   }
   return { run: true, description };
+}
+
+/**
+ * Just before a call runs: is it still what was judged? Earlier calls of the same response may
+ * have changed the files it names (made a link, created a file it reads). When its requests now
+ * differ, it is judged again, every seat anew and recorded, and runs only if that allows it.
+ */
+export async function recheck(
+  call: GateCall,
+  judged: CallDescription,
+  step: number,
+  deps: GateDeps,
+): Promise<GateResult> {
+  const now = await describe(call, { cwd: deps.authority.cwd, workspace: deps.authority.workspace });
+  if (sameRequests(now, judged)) return { run: true, description: judged };
+  return gate(call, step, deps, now);
 }
 
 /**

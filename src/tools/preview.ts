@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { displayPath, resolvePath } from "./paths.js";
 
 /** Diff lines shown to the person before the rest is summarised. */
@@ -8,9 +8,12 @@ const MAX_PREVIEW_LINES = 80;
 /** A unified diff of a file's change, cut to a readable length, for the approval prompt. */
 export function diffPreview(cwd: string, absolute: string, before: string, after: string): string {
   const shown = displayPath(cwd, absolute);
-  const patch = createTwoFilesPatch(shown, shown, before, after, undefined, undefined, { context: 3 });
-  // Drop the "=====" banner createTwoFilesPatch puts first; keep the ---/+++ header and hunks.
-  const lines = patch.split("\n").filter((line, index) => !(index === 0 && line.startsWith("=")));
+  // The ---/+++ header and the hunks; not the "Index:" and "=====" banner lines.
+  const patch = createTwoFilesPatch(shown, shown, before, after, undefined, undefined, {
+    context: 3,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
+  const lines = patch.split("\n");
   while (lines.at(-1) === "") lines.pop();
   if (lines.length <= MAX_PREVIEW_LINES) return lines.join("\n");
   return [...lines.slice(0, MAX_PREVIEW_LINES), `… ${lines.length - MAX_PREVIEW_LINES} more diff lines`].join("\n");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { mapLimit } from "./pool.js";
+import { batches, mapLimit } from "./pool.js";
 
 /** A worker that records how many run at once; item i takes delays[i] ms. */
 function tracked<T>(delay: (item: T, index: number) => number) {
@@ -118,5 +118,20 @@ describe("mapLimit", () => {
     // Item 1 was running when item 0 failed: it was awaited, not abandoned; nothing after it started.
     assert.deepEqual(state.started, [1]);
     assert.equal(state.running, 0);
+  });
+});
+
+describe("batches", () => {
+  it("groups neighbours that may share a run; an exclusive item runs alone, in order", () => {
+    const split = batches(["r1", "r2", "W1", "r3", "W2", "W3", "r4"], (x) => x.startsWith("W"));
+    assert.deepEqual(split, [["r1", "r2"], ["W1"], ["r3"], ["W2"], ["W3"], ["r4"]]);
+    assert.deepEqual(
+      batches([], () => true),
+      [],
+    );
+    assert.deepEqual(
+      batches(["a", "b"], () => false),
+      [["a", "b"]],
+    );
   });
 });

@@ -29,3 +29,23 @@ export async function mapLimit<T, R>(
   if (failed) throw firstError;
   return results;
 }
+
+/**
+ * Splits `items` into runs to execute one after another: consecutive items that may share a run
+ * are grouped, and every `exclusive` item is a run of its own.
+ */
+export function batches<T>(items: readonly T[], exclusive: (item: T) => boolean): T[][] {
+  const out: T[][] = [];
+  let shared: T[] = [];
+  for (const item of items) {
+    if (!exclusive(item)) {
+      shared.push(item);
+      continue;
+    }
+    if (shared.length > 0) out.push(shared);
+    shared = [];
+    out.push([item]);
+  }
+  if (shared.length > 0) out.push(shared);
+  return out;
+}

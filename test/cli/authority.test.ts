@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { saveApprovals } from "../../src/store/saved-approvals.js";
@@ -212,6 +212,51 @@ describe("bosun run: rules from flags and files", () => {
         why.stdout,
         /call\.permission\tconfig\tallow \[call c2\]\t— shell:git status: allow — project rule shell "\*" → allow, last match \(.*bosun\.json:\d+ permission\.shell\)/,
       );
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("bosun run: judged on what it does when it runs", () => {
+  it("a link made by one call cannot carry the next call's write out of the workspace", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          calls(
+            { id: "link", name: "shell", arguments: { command: "ln -s ../outside link" } },
+            { id: "write", name: "write", arguments: { path: "link/escaped.txt", content: "x" } },
+            { id: "made", name: "write", arguments: { path: "inside.txt", content: "x" } },
+          ),
+          done,
+        ],
+      },
+      { config: { permission: { edit: "allow" } } },
+    );
+    try {
+      const outside = join(s.ws.dir, "..", "outside");
+      mkdirSync(outside);
+      // The person allowed making the link (naming the outside folder), not writing into that folder.
+      const result = await s.run([
+        "run",
+        "--allow",
+        "shell:ln *",
+        "--allow",
+        `external_directory:${realpathSync(outside)}`,
+        "go",
+      ]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(outside, "escaped.txt")), false);
+      assert.ok(existsSync(join(s.ws.dir, "inside.txt")));
+      const { decisions, events } = s.latest();
+      const judged = decisions.filter((d) => d.seat === "call.permission" && d.subject?.call === "write");
+      assert.deepEqual(
+        judged.map((d) => d.answer),
+        ["allow", "ask"],
+        "allowed while link/ was inside, asked once it led outside",
+      );
+      assert.ok(judged[1]?.reasons.some((r) => r.rule === "judged again"));
+      assert.equal(started(events, "write"), false);
     } finally {
       await s.close();
     }
