@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
