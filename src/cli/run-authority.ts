@@ -10,6 +10,7 @@ import { type Hook, hooksFromConfig } from "../permission/hooks.js";
 import { buildAuthority, layerCounts, type SessionRuleFlags } from "../permission/layers.js";
 import { decideMode, MODES } from "../permission/modes.js";
 import { loadPolicy, type Policy } from "../permission/policy.js";
+import { judgeProjectCommand, projectCommands } from "../permission/project-commands.js";
 import { terminalPrompt } from "../permission/prompt-terminal.js";
 import type { Answer, Decision } from "../seats/types.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
@@ -142,4 +143,33 @@ export function gateDeps(input: {
     sessionId: input.sessionId,
     signal: input.signal,
   };
+}
+
+/**
+ * Seat `project.command` for each hook and MCP server the repository's config names: judged
+ * before any of them runs, each answer recorded. Returns the keys of those that must not run
+ * (`hooks.pre_tool[0]`, `mcp.<name>`).
+ */
+export async function trustProjectCommands(
+  config: LoadedConfig,
+  gate: GateDeps,
+  record: (decision: Decision) => void,
+): Promise<Set<string>> {
+  const skipped = new Set<string>();
+  for (const command of projectCommands(config, gate.hooks)) {
+    const answer = await judgeProjectCommand(command, {
+      authority: gate.authority,
+      ...(gate.prompt ? { prompt: gate.prompt } : {}),
+      saveAlways: gate.saveAlways,
+      signal: gate.signal,
+    });
+    record({ seat: "project.command", ...answer, subject: { key: command.key } });
+    if (answer.answer === "skip") {
+      skipped.add(command.key);
+      process.stderr.write(
+        `bosun: not running ${command.key} from ${command.source} (${answer.reasons.find((r) => r.decisive)?.detail ?? "not approved"})\n`,
+      );
+    }
+  }
+  return skipped;
 }

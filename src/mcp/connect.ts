@@ -17,8 +17,15 @@ export interface McpConnections {
  * bosun tools. The SDK loads only when a server is configured. A server that cannot start or
  * list its tools stops the run with an error naming it — its tools are never silently missing.
  */
-export async function connectMcpServers(config: LoadedConfig, cwd: string): Promise<McpConnections> {
-  const servers = Object.entries(config.config.mcp ?? {}).filter(([, server]) => server.enabled !== false);
+export async function connectMcpServers(
+  config: LoadedConfig,
+  cwd: string,
+  /** `mcp.<name>` keys not to start (not approved: seat project.command). */
+  skip: ReadonlySet<string> = new Set(),
+): Promise<McpConnections> {
+  const servers = Object.entries(config.config.mcp ?? {}).filter(
+    ([name, server]) => server.enabled !== false && !skip.has(`mcp.${name}`),
+  );
   if (servers.length === 0) return { tools: [], close: async () => {} };
   const [{ Client }, { StdioClientTransport, getDefaultEnvironment }] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),

@@ -32,6 +32,7 @@ import type { CallDescription } from "./requests.js";
 export interface GateDeps {
   authority: AuthorityContext;
   policy: Policy;
+  /** The hooks that may run (a repository's own only once judged: seat project.command). */
   hooks: readonly Hook[];
   /** A person who can be asked; absent when nobody is attached. */
   prompt?: ApprovalPrompt;

@@ -20,6 +20,7 @@ describe("hooks (call.hook)", () => {
     timeoutMs: 5000,
     onError: "deny",
     onErrorWritten: false,
+    fromProject: false,
     source: "/p/bosun.json",
     key: "hooks.pre_tool[0]",
     line: 3,

@@ -15,6 +15,8 @@ export interface Hook {
   onError: "deny" | "allow";
   /** Set when `on_error` was written; else the default (deny) is code's. */
   onErrorWritten: boolean;
+  /** Written in a repository's bosun.json: it runs only once judged (seat project.command). */
+  fromProject: boolean;
   source: string;
   key: string;
   line?: number;
@@ -41,6 +43,7 @@ export function hooksFromConfig(config: LoadedConfig): Hook[] {
           timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
           onError: hook.on_error ?? "deny",
           onErrorWritten: hook.on_error !== undefined,
+          fromProject: doc.layer === "project",
           source: doc.file ?? doc.source,
           key: `hooks.${event}[${index}]`,
           ...(line ? { line } : {}),

@@ -136,6 +136,15 @@ export const SEATS: readonly Seat[] = [
     config: ["mode", "agent.<name>.mode"],
   },
   {
+    id: "project.command",
+    question: "May a command that the repository's own bosun.json names (a hook, an MCP server) run?",
+    holders: ["person", "config", "code"],
+    default:
+      "judged like a shell call before it first runs, by every rule layer except the project's own (a repository cannot approve its own commands): allowed runs; asked goes to the person, and is not run when nobody can be asked; a skipped hook does not run, a skipped server is not started",
+    fail: "closed",
+    config: ["hooks", "mcp", "permission"],
+  },
+  {
     id: "call.permission",
     question: "May this tool call run: allow, ask or deny?",
     holders: ["config", "code", "person"],

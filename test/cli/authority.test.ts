@@ -277,7 +277,7 @@ describe("bosun run: hooks and policy", () => {
         ],
       },
       {
-        config: {
+        global: {
           hooks: {
             pre_tool: [
               { command: "grep -q pushed && { echo 'not today' >&2; exit 2; }; exit 0", tools: ["shell"] },
@@ -306,6 +306,51 @@ describe("bosun run: hooks and policy", () => {
           .normalized?.messages.map((m) => m.text)
           .join("\n") ?? "";
       assert.match(toModel, /Denied by a hook: not today/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a hook the repository's own config names runs only when judged allowed (project.command)", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "go" },
+            reply: { toolCalls: [{ id: "c1", name: "read", arguments: { path: "r.txt" } }] },
+          },
+          done,
+        ],
+      },
+      {
+        config: {
+          hooks: {
+            pre_tool: [{ command: "touch hooked.txt" }, { command: "cat r.txt > /dev/null" }],
+          },
+        },
+      },
+    );
+    try {
+      s.ws.write("r.txt", "hello");
+      const result = await s.run(["run", "--agent", "plan", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "hooked.txt")), false, "a writing hook from the repository did not run");
+      assert.match(result.stderr, /not running hooks\.pre_tool\[0\]/);
+      const { decisions } = s.latest();
+      const skipped = expectDecision(decisions, "project.command", "code", "skip");
+      assert.equal(skipped.subject?.key, "hooks.pre_tool[0]");
+      assert.match(skipped.reasons[0]?.detail ?? "", /agent plan is read-only/);
+      // The read-only one was judged like any read-only command, and ran as a hook.
+      expectDecision(decisions, "project.command", "code", "run");
+      assert.deepEqual(
+        decisions.filter((d) => d.seat === "call.hook").map((d) => d.subject?.hook),
+        ["hooks.pre_tool[1]"],
+      );
+      // The person's --allow trusts it; a rule in the project's own file could not.
+      const allowed = await s.run(["run", "--allow", "shell:touch *", "go"]);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "hooked.txt")));
+      expectDecision(s.latest().decisions, "project.command", "person", "run");
     } finally {
       await s.close();
     }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { expectDecision } from "../support/ledger.js";
@@ -25,7 +25,7 @@ const script = {
 
 describe("MCP tools under the authority layer", () => {
   it("a tool annotated read-only runs in approve mode; one without annotations asks (and nobody can approve)", async () => {
-    const s = await startScenario(script, { config: { mcp } });
+    const s = await startScenario(script, { global: { mcp } });
     try {
       const result = await s.run(["run", "take notes"]);
       assert.equal(result.code, 3, result.stderr);
@@ -51,7 +51,7 @@ describe("MCP tools under the authority layer", () => {
   });
 
   it("plan denies the unannotated tool outright, and --auto cannot lift that", async () => {
-    const s = await startScenario(script, { config: { mcp } });
+    const s = await startScenario(script, { global: { mcp } });
     try {
       const result = await s.run(["run", "--agent", "plan", "--auto", "take notes"]);
       assert.equal(result.code, 0, result.stderr);
@@ -64,7 +64,10 @@ describe("MCP tools under the authority layer", () => {
   });
 
   it("runs the tool for real when a rule allows it", async () => {
-    const s = await startScenario(script, { config: { mcp, permission: { mcp: { "notes/notes_write": "allow" } } } });
+    const s = await startScenario(script, {
+      global: { mcp },
+      config: { permission: { mcp: { "notes/notes_write": "allow" } } },
+    });
     try {
       const result = await s.run(["run", "take notes"]);
       assert.equal(result.code, 0, result.stderr);
@@ -75,8 +78,41 @@ describe("MCP tools under the authority layer", () => {
     }
   });
 
+  it("a server the repository's own config names starts only when judged allowed (project.command)", async () => {
+    const s = await startScenario(script, { config: { mcp } });
+    try {
+      const refused = await s.run(["run", "take notes"]);
+      assert.match(refused.stderr, /not running mcp\.notes from .*bosun\.json \(not run: nobody approved it/);
+      const skip = expectDecision(s.latest().decisions, "project.command", "code", "skip");
+      assert.equal(skip.subject?.key, "mcp.notes");
+      assert.ok(skip.reasons.some((r) => r.detail?.includes(NOTES_SERVER)));
+      assert.deepEqual(
+        s.server.request(1).normalized?.tools.filter((t) => t.startsWith("mcp__")),
+        [],
+      );
+      // The person trusts it for this run: --allow is a rule of theirs, not the repository's.
+      s.server.requests.length = 0;
+      const trusted = await s.run([
+        "run",
+        "--allow",
+        `shell:${process.execPath} *`,
+        "--allow",
+        `external_directory:${dirname(process.execPath)}/**`,
+        "--allow",
+        `external_directory:${dirname(NOTES_SERVER)}/**`,
+        "--auto",
+        "take notes",
+      ]);
+      assert.equal(trusted.code, 0, trusted.stderr);
+      expectDecision(s.latest().decisions, "project.command", "person", "run");
+      assert.ok(existsSync(join(s.ws.dir, "todo.note")));
+    } finally {
+      await s.close();
+    }
+  });
+
   it("stops with an error naming a server that cannot start", async () => {
-    const s = await startScenario(script, { config: { mcp: { broken: { command: "/nonexistent/server" } } } });
+    const s = await startScenario(script, { global: { mcp: { broken: { command: "/nonexistent/server" } } } });
     try {
       const result = await s.run(["run", "take notes"]);
       assert.equal(result.code, 1);

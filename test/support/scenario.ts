@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readDecisions } from "../../src/seats/record.js";
 import type { RecordedDecision } from "../../src/seats/types.js";
@@ -31,7 +32,13 @@ export interface Scenario {
 
 export async function startScenario(
   script: Script,
-  options: { protocol?: ScriptedProtocol; config?: Record<string, unknown> } = {},
+  options: {
+    protocol?: ScriptedProtocol;
+    /** Added to the repository's bosun.json (the project layer). */
+    config?: Record<string, unknown>;
+    /** The user's own config, $BOSUN_HOME/bosun.json (the global layer). */
+    global?: Record<string, unknown>;
+  } = {},
 ): Promise<Scenario> {
   const ws = createWorkspace();
   const server = await startModelServer(script);
@@ -39,6 +46,7 @@ export async function startScenario(
     "bosun.json",
     JSON.stringify({ ...server.configFor(options.protocol ?? "openai-compatible"), ...options.config }, null, 2),
   );
+  if (options.global) writeFileSync(join(ws.home, "bosun.json"), JSON.stringify(options.global, null, 2));
   const env = { AI_SDK_LOG_WARNINGS: "false" };
   return {
     ws,

@@ -10,6 +10,7 @@ import { connectMcpServers, type McpConnections } from "../../mcp/connect.js";
 import type { ResolvedModel } from "../../model/resolve.js";
 import { MODES } from "../../permission/modes.js";
 import { readDecisions, recordDecision } from "../../seats/record.js";
+import type { Decision } from "../../seats/types.js";
 import { selectSessionModel } from "../../session/model.js";
 import { openSession } from "../../session/open.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
@@ -22,7 +23,7 @@ import { createBackgroundJobs } from "../../tools/jobs.js";
 import { builtinTools } from "../../tools/registry.js";
 import { setWithheldVariables } from "../../util/withheld-env.js";
 import { readAttachments } from "../attachments.js";
-import { gateDeps, judgeModel, prepareAuthority, type RunAuthority } from "../run-authority.js";
+import { gateDeps, judgeModel, prepareAuthority, type RunAuthority, trustProjectCommands } from "../run-authority.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 export interface RunOptions {
@@ -130,8 +131,6 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   let mcp: McpConnections | undefined;
   try {
     const started = new Date().toISOString();
-    mcp = await connectMcpServers(config, cwd);
-    const tools = [...builtinTools(), ...mcp.tools];
     const { session, model, ...held } = setUp(store, config, cwd, text, options, controller, agentChoice, prepared);
     const { agent } = agentChoice;
     lease = held.lease;
@@ -141,6 +140,34 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) {
       printer.event({ type: "decision", decision });
     }
+    const record = (decision: Decision) =>
+      printer.event({ type: "decision", decision: recordDecision(store, session.id, decision) });
+    const gate = gateDeps({
+      prepared,
+      store,
+      sessionId: session.id,
+      auto: options.auto ?? false,
+      // A person can answer only where the message did not come through stdin and both ends are a terminal.
+      interactive: words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true,
+      ...(prepared.authority.mode.name === "smart"
+        ? {
+            judge: {
+              model: judgeModel(config, model),
+              config,
+              signal: controller.signal,
+              record,
+              onUsage: (used, usage) => recordUsage(store, session.id, used, usage),
+            },
+          }
+        : {}),
+      record,
+      signal: controller.signal,
+    });
+    // What the repository's own config would run (hooks, MCP servers) runs only once judged.
+    const skipped = await trustProjectCommands(config, gate, record);
+    gate.hooks = gate.hooks.filter((hook) => !skipped.has(hook.key));
+    mcp = await connectMcpServers(config, cwd, skipped);
+    const tools = [...builtinTools(), ...mcp.tools];
     const { runTurn } = await import("../../loop/turn.js");
     const outcome = await runTurn(
       { text, ...(files.length > 0 ? { files } : {}) },
@@ -159,29 +186,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
             platform: process.platform,
             readOnly: agent.readOnly !== undefined,
           }),
-        gate: gateDeps({
-          prepared,
-          store,
-          sessionId: session.id,
-          auto: options.auto ?? false,
-          // A person can answer only where the message did not come through stdin and both ends are a terminal.
-          interactive: words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true,
-          ...(prepared.authority.mode.name === "smart"
-            ? {
-                judge: {
-                  model: judgeModel(config, model),
-                  config,
-                  signal: controller.signal,
-                  record: (decision) =>
-                    printer.event({ type: "decision", decision: recordDecision(store, session.id, decision) }),
-                  onUsage: (used, usage) => recordUsage(store, session.id, used, usage),
-                },
-              }
-            : {}),
-          record: (decision) =>
-            printer.event({ type: "decision", decision: recordDecision(store, session.id, decision) }),
-          signal: controller.signal,
-        }),
+        gate,
         maxSteps: config.config.max_steps ?? 100,
         signal: controller.signal,
         emit: (event) => printer.event(event),
