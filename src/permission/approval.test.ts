@@ -29,6 +29,12 @@ describe("decideApprovalWithoutPerson (call.approval)", () => {
     assert.equal(answer.reasons[0]?.source, undefined);
   });
 
+  it("with --auto, still denies a call bosun cannot analyse: only a person may allow that", () => {
+    const answer = decideApprovalWithoutPerson({ auto: true, tool: "shell", undescribed: "syntax error" });
+    expectDecision(asRecorded(answer), "call.approval", "code", "deny");
+    assert.match(answer.reasons[0]?.detail ?? "", /cannot analyse this call \(syntax error\)/);
+  });
+
   it("names the tool it allows", () => {
     assert.match(decideApprovalWithoutPerson({ auto: true, tool: "write" }).reasons[0]?.detail ?? "", /write/);
   });

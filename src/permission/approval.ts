@@ -78,7 +78,26 @@ export function approvalFromReply(reply: PersonReply): Answer<Approval> {
  * With `--auto` — the person's answer given in advance, for every call — it allows this call once;
  * without it, nobody said yes, so it denies. Either way no person saw this call: holder code.
  */
-export function decideApprovalWithoutPerson(input: { auto: boolean; tool: string }): Answer<Approval> {
+export function decideApprovalWithoutPerson(input: {
+  auto: boolean;
+  tool: string;
+  /** Why the call could not be analysed: --auto does not cover such a call, a person must see it. */
+  undescribed?: string;
+}): Answer<Approval> {
+  if (input.auto && input.undescribed !== undefined) {
+    return {
+      holder: "code",
+      answer: "deny",
+      reasons: [
+        {
+          rule: "--auto does not cover it",
+          detail: `bosun cannot analyse this call (${input.undescribed}); only a person who sees it can allow it`,
+          source: "--auto",
+          decisive: true,
+        },
+      ],
+    };
+  }
   const reason: Reason = input.auto
     ? {
         rule: "approved in advance",

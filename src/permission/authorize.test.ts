@@ -250,10 +250,15 @@ describe("authorize (call.permission)", () => {
   });
 
   it("a file written to a path not known before the command runs asks when a narrower rule might cover it", async () => {
-    const open = authority({ content: { permission: { edit: "allow", shell: "allow" } } });
+    // It may be outside the workspace too: only someone who allowed that as well allows it.
+    const inside = authority({ content: { permission: { edit: "allow", shell: "allow" } } });
+    assert.equal((await judge(inside, "shell", { command: 'echo x > "$OUT"' })).answer, "ask");
+    const open = authority({ content: { permission: { edit: "allow", shell: "allow", external_directory: "allow" } } });
     assert.equal((await judge(open, "shell", { command: 'echo x > "$OUT"' })).answer, "allow");
     const guarded = authority({
-      content: { permission: { edit: { "*": "allow", "**/.git/**": "deny" }, shell: "allow" } },
+      content: {
+        permission: { edit: { "*": "allow", "**/.git/**": "deny" }, shell: "allow", external_directory: "allow" },
+      },
     });
     const answer = await judge(guarded, "shell", { command: 'echo x > "$OUT"' });
     assert.equal(answer.answer, "ask");

@@ -288,7 +288,8 @@ async function approve(
   permission: PermissionAnswer,
 ): Promise<GateResult | undefined> {
   const subject = { step, call: call.id };
-  if (deps.prompt && !deps.auto) {
+  // --auto answers for the person, except for a call bosun cannot analyse: that one they must see.
+  if (deps.prompt && (!deps.auto || description.problem !== undefined)) {
     const offer = alwaysOffer(permission.outcomes);
     const preview = await call.tool
       .preview?.(call.input, {
@@ -324,7 +325,11 @@ async function approve(
     }
     return undefined;
   }
-  const answer = decideApprovalWithoutPerson({ auto: deps.auto, tool: call.tool.name });
+  const answer = decideApprovalWithoutPerson({
+    auto: deps.auto,
+    tool: call.tool.name,
+    ...(description.problem !== undefined ? { undescribed: description.problem } : {}),
+  });
   deps.record({ seat: "call.approval", ...answer, subject });
   if (answer.answer === "deny") {
     return {

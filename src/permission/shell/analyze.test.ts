@@ -72,6 +72,8 @@ describe("analyzeShell: every simple command is its own request", () => {
       "shell:b:rw",
       "shell:c:rw",
       "shell:d:rw",
+      // arithmetic on a variable: i's value could hold code
+      "shell:for ((i=0; i<$(c); i++)); do d; done:rw",
     ]);
     assert.deepEqual(await shells("select x in $(a); do b; done"), ["shell:a:rw", "shell:b:rw"]);
     assert.deepEqual(await shells("case $(a) in $(b)) c;; *) d;; esac"), [
@@ -126,6 +128,9 @@ describe("analyzeShell: every simple command is its own request", () => {
       "shell:b:rw",
       "shell:c:rw",
       "shell:d:rw",
+      // the output of a substitution is evaluated as arithmetic: it could be code
+      "shell:$((1 + $(b))):rw",
+      "shell:(( $(d) )):rw",
     ]);
     // nested substitutions
     assert.deepEqual(await shells("echo $(echo $(rm x))"), [
@@ -177,7 +182,7 @@ describe("analyzeShell: commands that run other commands", () => {
   it("analyzes eval arguments, joined by spaces", async () => {
     assert.deepEqual(await shells("eval rm -rf x"), ["shell:eval rm -rf x:rw", "shell:rm -rf x:rw"]);
     assert.deepEqual(await shells("eval 'ls;' pwd"), ["shell:eval 'ls;' pwd:ro", "shell:ls:ro", "shell:pwd:ro"]);
-    assert.deepEqual(await shells('eval "$(curl x)"'), ['shell:eval "$(curl x)":rw', "shell:curl x:ro"]);
+    assert.deepEqual(await shells('eval "$(curl x)"'), ['shell:eval "$(curl x)":rw', "shell:curl x:rw"]);
   });
 
   it("analyzes what sudo, nohup, timeout, nice, time, env, command, exec, stdbuf and setsid run", async () => {
@@ -250,17 +255,18 @@ describe("analyzeShell: commands that run other commands", () => {
     // The edit target comes from input: anything, not `{W}/{}`.
     assert.deepEqual(await requests("echo /etc/passwd | xargs -I{} sh -c 'echo x > {}'"), [
       "shell:echo /etc/passwd:ro",
-      "external_directory:/etc/passwd",
       "shell:xargs -I{} sh -c 'echo x > {}':rw",
       "shell:sh -c 'echo x > {}':rw",
       "shell:echo x:ro",
       "edit:*",
+      "external_directory:*",
     ]);
     assert.deepEqual(await requests("ls | xargs -I{} tee {}"), [
       "shell:ls:ro",
       "shell:xargs -I{} tee {}:rw",
       "shell:tee {}:rw",
       "edit:*",
+      "external_directory:*",
     ]);
     // A file name spliced into shell text can hold any command: never read-only.
     assert.deepEqual(await shells("find . -exec sh -c 'cat {}' \\;"), [
@@ -378,7 +384,8 @@ describe("analyzeShell: redirections", () => {
     const [git, cat] = (await analyzeShell("git status -s && cat ./.env sub/../a -n --file=b", ctx)).requests;
     assert.equal(git?.prefix, "git status");
     assert.equal(cat?.prefix, "cat");
-    assert.deepEqual(cat?.operands, [`${W}/.env`, `${W}/a`, `${W}/b`]);
+    // `..` is kept: the kernel applies it after following links (the caller resolves both spellings).
+    assert.deepEqual(cat?.operands, [`${W}/.env`, `${W}/sub/../a`, `${W}/b`]);
     const [unknown] = (await analyzeShell('"$TOOL" status', ctx)).requests;
     assert.equal(unknown?.prefix, undefined);
     const [assigned] = (await analyzeShell("PAGER=x git log", ctx)).requests;
@@ -394,10 +401,12 @@ describe("analyzeShell: redirections", () => {
   });
 
   it("uses * for a target only known when the line runs", async () => {
-    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", "edit:*"]);
-    assert.deepEqual(await requests("echo x > $(mktemp)"), ["shell:echo x:ro", "shell:mktemp:rw", "edit:*"]);
-    assert.deepEqual(await requests("echo x > *.txt"), ["shell:echo x:ro", "edit:*"]);
-    assert.deepEqual(await requests("echo x > /etc/$F"), ["shell:echo x:ro", "edit:*", "external_directory:/etc"]);
+    // Any file, outside the workspace too: `$F` may be `../x`.
+    const unknown = ["edit:*", "external_directory:*"];
+    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", ...unknown]);
+    assert.deepEqual(await requests("echo x > $(mktemp)"), ["shell:echo x:ro", "shell:mktemp:rw", ...unknown]);
+    assert.deepEqual(await requests("echo x > *.txt"), ["shell:echo x:ro", ...unknown]);
+    assert.deepEqual(await requests("echo x > /etc/$F"), ["shell:echo x:ro", ...unknown]);
   });
 
   it("hangs a redirection on the last command of a list or pipeline, as bash does", async () => {
@@ -424,7 +433,12 @@ describe("analyzeShell: redirections", () => {
       "external_directory:/tmp/b",
       `edit:${W}/-`,
     ]);
-    assert.deepEqual(await requests('ls | tee "$F"'), ["shell:ls:ro", 'shell:tee "$F":rw', "edit:*"]);
+    assert.deepEqual(await requests('ls | tee "$F"'), [
+      "shell:ls:ro",
+      'shell:tee "$F":rw',
+      "edit:*",
+      "external_directory:*",
+    ]);
     assert.deepEqual(await requests("ls | tee"), ["shell:ls:ro", "shell:tee:ro"]);
   });
 
@@ -437,7 +451,8 @@ describe("analyzeShell: redirections", () => {
       "shell:cd a:ro",
       "shell:cd ../b:ro",
       "shell:echo:ro",
-      `edit:${W}/b/f`,
+      // `./c/..` kept for the caller, which resolves it through links (c may be one)
+      `edit:${W}/b/c/../f`,
     ]);
     assert.deepEqual(await requests("echo > ~/f"), [
       "shell:echo:ro",
@@ -494,7 +509,12 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "shell:echo:ro",
       "edit:*",
     ]);
-    assert.deepEqual(await requests("popd && echo > f"), ["shell:popd:ro", "shell:echo:ro", "edit:*"]);
+    assert.deepEqual(await requests("popd && echo > f"), [
+      "shell:popd:ro",
+      "shell:echo:ro",
+      "edit:*",
+      "external_directory:*",
+    ]);
     assert.ok((await requests("for d in a b; do cd $d; done; echo > f")).includes("edit:*"));
   });
 
@@ -526,12 +546,30 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "shell:grep --file=/etc/x y:ro",
       "external_directory:/etc/x",
     ]);
-    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "external_directory:/etc"]);
+    // Known only when it runs, wherever it starts: `$F` may be `../../home/x`.
+    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "external_directory:*"]);
+    assert.deepEqual(await requests("cat $v {$v,x} ~+/x"), ["shell:cat $v {$v,x} ~+/x:ro", "external_directory:*"]);
+    assert.deepEqual(await requests("echo $v; printf %s $v"), ["shell:echo $v:ro", "shell:printf %s $v:ro"]);
+    // Paths glued to options, inside script arguments, as file:// URLs, in brace lists
+    assert.deepEqual(await requests("date -f/etc/a; sed '1r /etc/b' x; curl file:///etc/c; cat {/etc/d,y}"), [
+      "shell:date -f/etc/a:ro",
+      "external_directory:/etc/a",
+      "shell:sed '1r /etc/b' x:ro",
+      "external_directory:/etc/b",
+      "shell:curl file:///etc/c:rw",
+      "external_directory:/etc/c",
+      "shell:cat {/etc/d,y}:ro",
+      "external_directory:/etc/d",
+    ]);
+    assert.deepEqual(await requests("ls ../*.ts src/*.ts"), [
+      "shell:ls ../*.ts src/*.ts:ro",
+      "external_directory:/work",
+    ]);
     assert.deepEqual(await requests(`cat ${W}/a ${W}/../proj/b`), [`shell:cat ${W}/a ${W}/../proj/b:ro`]);
   });
 
   it("does not take URLs, devices or system programs for outside paths", async () => {
-    assert.deepEqual(await requests("curl https://example.com/a/b"), ["shell:curl https://example.com/a/b:ro"]);
+    assert.deepEqual(await requests("cat https://example.com/a/b"), ["shell:cat https://example.com/a/b:ro"]);
     assert.deepEqual(await requests("diff a /dev/null; /usr/bin/ls"), [
       "shell:diff a /dev/null:ro",
       "shell:/usr/bin/ls:ro",
@@ -698,7 +736,7 @@ describe("parse.ts: words", () => {
       `${home}/a`,
       `${home}/b`,
       `${home}/c`,
-      "~user/d",
+      null, // ~user: known only when it runs
       "~/e",
     ]);
   });

@@ -203,6 +203,10 @@ function run(state: State, stmt: Stmt, cwds: Cwd[], depth: number): Flow {
     case "eval":
       for (const sub of stmt.subs) run(state, sub, cwds, depth);
       return same(cwds);
+    case "evaluates":
+      // Code may hide in a variable's value here: never proven read-only.
+      emitShell(state, stmt.text, false);
+      return same(cwds);
   }
 }
 
@@ -315,6 +319,8 @@ function command(
     if (info.transparent) readOnly &&= sink.readOnly;
   }
   finish(state, request, readOnly);
+  // `xargs cat`: the words it appends come from its input, and may name any file.
+  if (appends && !NOT_FILES.has(name.value)) emitExternal(state, "*");
   for (const index of info.writes) {
     const target = words[index];
     if (target) editTarget(state, target, cwds);
@@ -347,8 +353,8 @@ function literalOperands(words: Word[], cwds: Cwd[]): string[] {
     for (const candidate of candidates) {
       if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(candidate) || candidate.includes("\0")) continue;
       for (const cwd of cwds) {
-        if (path.isAbsolute(candidate)) out.add(path.resolve(candidate));
-        else if (cwd !== null) out.add(path.resolve(cwd, candidate));
+        const file = rawJoin(cwd, candidate);
+        if (file !== null) out.add(file);
       }
     }
   }
@@ -471,12 +477,38 @@ function inside(workspace: string, target: string): boolean {
   return target === workspace || target.startsWith(`${workspace}/`);
 }
 
-/** The absolute path a literal word names from `cwd`; null when the word or cwd is unknown. */
+/**
+ * The directory a literal word names from `cwd`, normalized the way `cd` (logical, bash's default)
+ * does; null when the word or cwd is unknown. For `cd` and `env -C` only: files are `filePath`.
+ */
 function resolveWord(word: Word, cwd: Cwd): Cwd {
   if (word.value === null) return null;
   if (path.isAbsolute(word.value)) return path.resolve(word.value);
   if (cwd === null) return null;
   return path.resolve(cwd, word.value);
+}
+
+/**
+ * The absolute path a literal word names as a file, from `cwd`, with its `..` segments KEPT: the
+ * kernel applies `link/..` after following `link`, so normalizing here would judge the wrong
+ * file. The caller resolves it through symlinks in both spellings (resolveRequestPaths).
+ */
+function filePath(word: Word, cwd: Cwd): Cwd {
+  if (word.value === null) return null;
+  return rawJoin(cwd, word.value);
+}
+
+function rawJoin(cwd: Cwd, value: string): Cwd {
+  if (!path.isAbsolute(value) && cwd === null) return null;
+  const joined = path.isAbsolute(value) ? value : `${cwd === "/" ? "" : cwd}/${value}`;
+  // `//` and `.` segments change nothing, whatever links there are; `..` segments stay.
+  const segments = joined.split("/").filter((segment) => segment !== "" && segment !== ".");
+  return `/${segments.join("/")}`;
+}
+
+/** Whether a raw path (with `..` segments) lies inside the workspace, lexically. */
+function insideRaw(workspace: string, raw: string): boolean {
+  return inside(workspace, path.resolve(raw));
 }
 
 function emitExternal(state: State, resource: string): void {
@@ -492,35 +524,32 @@ function emitEdit(state: State, resource: string): void {
 function editTarget(state: State, word: Word, cwds: Cwd[]): void {
   if (word.value !== null && isHarmlessDevice(word.value)) return;
   if (word.value === null) {
+    // Not known before it runs: it may be any file, outside the workspace too.
     emitEdit(state, "*");
-    const dir = literalDirectory(word.prefix);
-    if (dir && path.isAbsolute(dir) && !inside(state.workspace, path.resolve(dir)))
-      emitExternal(state, path.resolve(dir));
+    emitExternal(state, "*");
     return;
   }
   for (const cwd of cwds) {
-    const target = resolveWord(word, cwd);
+    const target = filePath(word, cwd);
     if (target === null) {
       emitEdit(state, "*");
+      emitExternal(state, "*");
       continue;
     }
     emitEdit(state, target);
-    if (!inside(state.workspace, target)) emitExternal(state, target);
+    if (!insideRaw(state.workspace, target)) emitExternal(state, path.resolve(target));
   }
-}
-
-/** The directory part of a partly known path (`/etc/$X` is in `/etc`); null when there is none. */
-function literalDirectory(prefix: string): string | null {
-  const slash = prefix.lastIndexOf("/");
-  if (slash < 0) return null;
-  return prefix.slice(0, slash + 1) || "/";
 }
 
 /** A file a redirection reads (`< .env`): `read:<absolute path>` when the path is known. */
 function readTarget(state: State, word: Word, cwds: Cwd[]): void {
-  if (word.value === null || isHarmlessDevice(word.value)) return;
+  if (word.value === null) {
+    emitExternal(state, "*");
+    return;
+  }
+  if (isHarmlessDevice(word.value)) return;
   for (const cwd of cwds) {
-    const target = resolveWord(word, cwd);
+    const target = filePath(word, cwd);
     if (target !== null) state.out.push({ action: "read", resource: target });
   }
 }
@@ -546,34 +575,75 @@ function redirect(state: State, r: Redirect, cwds: Cwd[], depth: number): void {
   }
 }
 
+/** Commands whose arguments are never files they open: an unknown argument of theirs reads nothing. */
+const NOT_FILES = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  ":",
+  "test",
+  "[",
+  "seq",
+  "sleep",
+  "exit",
+  "return",
+  "shift",
+  "break",
+  "continue",
+  "export",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "unset",
+  "set",
+  "shopt",
+  "read",
+  "mapfile",
+  "readarray",
+  "basename",
+  "dirname",
+  "expr",
+  "wait",
+  "kill",
+  "type",
+  "which",
+  "command",
+  "builtin",
+  "hash",
+  "alias",
+  "unalias",
+  "trap",
+  "getopts",
+  "eval",
+]);
+
 /**
- * Arguments that look like paths leaving the workspace (absolute, `~`, or with a `..` segment):
- * `external_directory:<absolute path>`. Best effort: a path hidden in a variable is not seen.
+ * Arguments that name paths leaving the workspace: `external_directory:<absolute path>`. A path
+ * is seen where it stands as the word (`/etc/x`, `../x`, `~/x`), after `=` (`--file=/etc/x`), glued to
+ * a short option (`-f/etc/x`), inside a script argument (`sed '1r /etc/x'`, `getline < "/etc/x"`) or
+ * as a `file://` URL. An argument not known before the command runs (`cat $f`, `{$a,$b}`, `~+/x`)
+ * may be any path: `external_directory:*`, unless the command never opens its arguments (`echo`).
  */
 function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void {
+  const command = from === 1 ? words[0]?.value : null;
+  const opensFiles = command === null || command === undefined || !NOT_FILES.has(command);
   for (let i = from; i < words.length; i++) {
     const word = words[i] as Word;
-    const candidates: string[] = [];
-    if (word.value !== null) {
-      candidates.push(word.value);
-      // `--file=/etc/x`, `of=/etc/x`: the value after `=` may be a path too.
-      const eq = word.value.indexOf("=");
-      if (eq > 0) candidates.push(word.value.slice(eq + 1));
-    } else {
-      const dir = literalDirectory(word.prefix);
-      if (dir) candidates.push(dir);
+    if (!opensFiles) continue;
+    if (word.value === null && (word.dynamic || word.template !== undefined)) {
+      if (!word.notOption) emitExternal(state, "*");
+      continue;
     }
+    // A glob or brace pattern over literal text (`src/*.ts`, `{a,/etc/b}`) stays where its literal parts say.
+    const literal = word.value ?? word.text;
+    const candidates = pathCandidates(literal, state.home).map((c) => (word.value === null ? globFolder(c) : c));
     for (const candidate of candidates) {
-      if (!escapes(candidate) || isHarmlessDevice(candidate) || /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(candidate)) {
-        continue;
-      }
+      if (!escapes(candidate) || isHarmlessDevice(candidate)) continue;
       for (const cwd of cwds) {
-        const target = path.isAbsolute(candidate)
-          ? path.resolve(candidate)
-          : cwd === null
-            ? null
-            : path.resolve(cwd, candidate);
-        if (target !== null && !inside(state.workspace, target)) emitExternal(state, target);
+        const target = rawJoin(cwd, candidate);
+        if (target !== null && !insideRaw(state.workspace, target)) emitExternal(state, path.resolve(target));
       }
     }
   }
@@ -584,6 +654,30 @@ function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void
       pathArguments(state, [name], cwds, 0);
     }
   }
+}
+
+/** The folder a glob pattern searches: its segments before the first one with a wildcard (`../*.ts` is `..`). */
+function globFolder(pattern: string): string {
+  const segments = pattern.split("/");
+  const first = segments.findIndex((segment) => /[*?[{]/.test(segment));
+  if (first < 0) return pattern;
+  const folder = segments.slice(0, first).join("/");
+  return folder === "" ? (pattern.startsWith("/") ? "/" : ".") : folder;
+}
+
+/** Every place in a literal argument that may name a path (see pathArguments). */
+function pathCandidates(value: string, home: string): string[] {
+  const out = new Set<string>([value]);
+  const eq = value.indexOf("=");
+  if (eq > 0) out.add(value.slice(eq + 1));
+  if (/^-[A-Za-z]./.test(value) && !value.startsWith("--")) out.add(value.slice(2));
+  for (const m of value.matchAll(/file:\/\/(\/[^\s'"]*)/g)) out.add(m[1] as string);
+  // Other URLs are not paths: `https://host/x` names a host.
+  const text = value.replace(/[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s'"]*/g, " ");
+  for (const m of text.matchAll(/(?:^|[\s=,:;'"(<>|{])((?:\/|~\/|\.\.\/)[^\s'",;)<>|{}]*)/g)) out.add(m[1] as string);
+  return [...out]
+    .filter((c) => !/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(c))
+    .map((c) => (c === "~" || c.startsWith("~/") ? `${home}${c.slice(1)}` : c));
 }
 
 function escapes(candidate: string): boolean {

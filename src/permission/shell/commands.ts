@@ -223,8 +223,6 @@ const READ_ONLY: Record<string, string> = {
   true: "does nothing",
   false: "does nothing",
   ":": "does nothing",
-  test: "evaluates a condition",
-  "[": "evaluates a condition",
   seq: "prints numbers",
   expr: "evaluates an expression",
   sleep: "waits",
@@ -310,8 +308,6 @@ const ARG_INSENSITIVE = new Set([
   "true",
   "false",
   ":",
-  "test",
-  "[",
   "seq",
   "expr",
   "sleep",
@@ -465,39 +461,74 @@ const SPECIAL: Record<string, Special> = {
   readonly: declaration,
   less: pager,
   more: pager,
-  date: (n, a, r) => optionGuard(n, a, r, "prints the date", /^(-s|--set)/, "sets the system clock"),
-  tree: (n, a, r) => optionGuard(n, a, r, "lists files", /^(-o|--output)/, "writes its listing to a file"),
-  file: (n, a, r) => optionGuard(n, a, r, "identifies file types", /^(-C|--compile)/, "compiles a magic file"),
-  hash: (n, a, r) => optionGuard(n, a, r, "lists remembered commands", /^-[a-z]*p/, "changes where a command is found"),
+  date: (n, a, r) =>
+    optionGuard(n, a, r, "prints the date", { short: /^-[a-zA-Z]*s/, long: ["set"] }, "sets the system clock"),
+  tree: (n, a, r) =>
+    optionGuard(n, a, r, "lists files", { short: /^-[a-zA-Z]*o/, long: ["output"] }, "writes its listing to a file"),
+  file: (n, a, r) =>
+    optionGuard(
+      n,
+      a,
+      r,
+      "identifies file types",
+      { short: /^-[a-zA-Z]*C/, long: ["compile"] },
+      "compiles a magic file",
+    ),
+  hash: (n, a, r) =>
+    optionGuard(n, a, r, "lists remembered commands", { short: /^-[a-z]*p/ }, "changes where a command is found"),
   mapfile: setter,
   readarray: setter,
   read: setter,
   printf: setter,
   getopts: setter,
-  let: setter,
+  let: (n) => rw(`${n}: evaluates arithmetic, which runs code hidden in variables' values`),
+  test: testCommand,
+  "[": testCommand,
   man: (n, a, r) =>
-    optionGuard(n, a, r, "prints manual pages", /^(-[a-zA-Z]*[PHp]|--pager|--html|--preprocessor)/, "runs a program"),
-  info: (n, a, r) => optionGuard(n, a, r, "prints manual pages", /^(-o|--output|--dribble)/, "writes a file"),
-  ag: (n, a, r) => optionGuard(n, a, r, "searches files", /^--pager/, "runs a pager program"),
+    optionGuard(
+      n,
+      a,
+      r,
+      "prints manual pages",
+      {
+        short: /^-[a-zA-Z]*[PHpTtZ]/,
+        long: ["pager", "html", "preprocessor", "troff", "troff-device", "ditroff", "gxditview"],
+      },
+      "runs a program",
+    ),
+  info: (n, a, r) =>
+    optionGuard(
+      n,
+      a,
+      r,
+      "prints manual pages",
+      { short: /^-[a-zA-Z]*o/, long: ["output", "dribble"] },
+      "writes a file",
+    ),
+  ag: (n, a, r) => optionGuard(n, a, r, "searches files", { long: ["pager"] }, "runs a pager program"),
   bat: (n, a, r) =>
-    optionGuard(n, a, r, "prints files", /^(--pager|cache$)/, "runs a pager program or writes its cache"),
+    a.includes("cache")
+      ? rw(`${n} cache: writes its cache`)
+      : optionGuard(n, a, r, "prints files", { long: ["pager"] }, "runs a pager program"),
   sort: (n, a, r) =>
     optionGuard(
       n,
       a,
       r,
       "sorts lines",
-      /^(-[a-zA-Z]*o|--output|--compress-program)/,
+      { short: /^-[a-zA-Z]*o/, long: ["output", "compress-program", "temporary-directory"] },
       "writes a file or runs a program",
     ),
-  rg: (n, a, r) => optionGuard(n, a, r, "searches files", /^--pre(=|$)/, "runs a preprocessor program"),
+  rg: (n, a, r) =>
+    optionGuard(n, a, r, "searches files", { long: ["pre"], exact: true }, "runs a preprocessor program"),
   uniq: (n, a, r) => positionalGuard(n, a, r, "filters repeated lines", 1, "writes its second file argument"),
   xxd: (n, a, r) => positionalGuard(n, a, r, "dumps files", 1, "writes its second file argument"),
   hostname: (n, a, r) => positionalGuard(n, a, r, "prints the host name", 0, "sets the host name"),
   history: (_n, a) => (a.length === 0 ? ro("history: lists history") : rw("history: changes history or its file")),
   fd: fdCommand,
   fdfind: fdCommand,
-  tar: (n, a, r) => (!r.some(Boolean) && isTarList(a) ? ro(`${n}: lists an archive`) : rw(`${n}: writes files`)),
+  tar: (n, a, r) =>
+    !r.some(Boolean) && isTarList(a) ? ro(`${n}: lists an archive`) : rw(`${n}: writes files or runs programs`),
   unzip: (n, a, r) =>
     !r.some(Boolean) && a.some((x) => x === "-l" || x === "-t" || x === "-Z")
       ? ro(`${n}: lists an archive`)
@@ -515,18 +546,72 @@ const SPECIAL: Record<string, Special> = {
   deno: (n, a) => versionOnly(n, a, `${n}: runs JavaScript code: arbitrary effects`),
 };
 
+/**
+ * `test` / `[`: read-only, except where bash evaluates an operand as arithmetic (`-eq`, `-lt`, ...)
+ * or as a name (`-v`): a variable's value, or a literal name, may hold `a[$(cmd)]`. Comparing
+ * literal whole numbers is fine; a non-literal word is fine only as the operand of a file or
+ * string test (`-f "$f"`, `"$a" = "$b"`), where it cannot turn into an arithmetic operator.
+ */
+function testCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const literal = (i: number) => risky[i] !== true;
+  const arithmetic = /^-(eq|ne|lt|le|gt|ge)$/;
+  const strings = new Set(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef"]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (literal(i) && a === "-v") return rw(`${name} -v: bash evaluates a name's subscript, which can run code`);
+    if (literal(i) && arithmetic.test(a)) {
+      const operands = [i - 1, i + 1];
+      if (operands.some((k) => !literal(k) || !/^-?\d+$/.test(args[k] ?? ""))) {
+        return rw(`${name} ${a}: bash evaluates the operands as arithmetic, which can run code hidden in a value`);
+      }
+    }
+    if (!literal(i)) {
+      const before = args[i - 1];
+      const after = args[i + 1];
+      const unary = before !== undefined && literal(i - 1) && /^-[a-zA-Z]$/.test(before) && !arithmetic.test(before);
+      const stringOperand =
+        (before !== undefined && literal(i - 1) && strings.has(before)) ||
+        (after !== undefined && literal(i + 1) && strings.has(after));
+      if (!unary && !stringOperand) return rw(`${name}: a non-literal word could be an arithmetic operator`);
+    }
+  }
+  return ro(`${name}: evaluates a condition`);
+}
+
+/**
+ * Whether `arg` is the long option `--<name>` or, as getopt_long, git and curl accept, any
+ * unambiguous-looking abbreviation of it (`--outp=f` is `--output=f`). Every prefix counts:
+ * which ones a program rejects as ambiguous depends on its other options, so bosun does not guess.
+ */
+export function isLongOption(arg: string, names: readonly string[], exact = false): boolean {
+  if (!arg.startsWith("--") || arg === "--") return false;
+  const given = arg.slice(2).split("=")[0] as string;
+  if (given === "") return false;
+  return names.some((name) => (exact ? name === given : name.startsWith(given)));
+}
+
+interface BadOptions {
+  /** Short options (clusters included), as a pattern on the whole word. */
+  short?: RegExp;
+  /** Long option names without `--`; abbreviations match too unless `exact`. */
+  long?: string[];
+  exact?: boolean;
+}
+
 function optionGuard(
   name: string,
   args: string[],
   risky: boolean[],
   what: string,
-  bad: RegExp,
+  bad: BadOptions,
   why: string,
 ): Inspection {
   if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
   for (const a of args) {
     if (a === "--") break;
-    if (bad.test(a)) return rw(`${name}: ${why}`);
+    if (a.startsWith("--") ? isLongOption(a, bad.long ?? [], bad.exact) : (bad.short?.test(a) ?? false)) {
+      return rw(`${name}: ${why}`);
+    }
   }
   return ro(`${name}: ${what}`);
 }
@@ -554,13 +639,36 @@ function pager(name: string, args: string[], risky: boolean[]): Inspection {
   return ro(`${name}: pages through files`);
 }
 
+/**
+ * `tar -tf a.tar` and the like: a listing, with only options known to do nothing else. tar runs
+ * programs through many options (`-I`, `--use-compress-program`, `--checkpoint-action=exec=`,
+ * `--to-command`, `-F`, `--rsh-command`), so anything not on this short list is writing.
+ */
 function isTarList(args: string[]): boolean {
   const first = args[0];
   if (first === undefined) return false;
-  if (args.includes("--list")) return !args.some((a) => /^--(extract|get|create|append|update|delete)/.test(a));
-  const mode = first.startsWith("-") ? first.slice(1) : first;
-  if (first.startsWith("--")) return false;
-  return /^[a-zA-Z]+$/.test(mode) && mode.includes("t") && !/[xcruA]/.test(mode);
+  const cluster = first.startsWith("--") ? "" : first.replace(/^-/, "");
+  const listing = first === "--list" || (/^[tvfzjJ]+$/.test(cluster) && cluster.includes("t"));
+  if (!listing) return false;
+  let needsFile = cluster.includes("f");
+  for (const a of args.slice(1)) {
+    if (needsFile) {
+      needsFile = false;
+      continue;
+    }
+    if (/^-[tvfzjJ]+$/.test(a)) {
+      if (a.includes("f")) needsFile = true;
+      continue;
+    }
+    if (/^--(list|verbose|gzip|gunzip|bzip2|xz|zstd|file=.+|wildcards|no-wildcards|exclude=.+|numeric-owner)$/.test(a))
+      continue;
+    if (a === "--file") {
+      needsFile = true;
+      continue;
+    }
+    if (a.startsWith("-")) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -599,6 +707,10 @@ export function unsafeVariableReason(name: string): string {
 function declaration(name: string, args: string[], risky: boolean[]): Inspection {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
+    if (risky[i] && (a.startsWith("-") || a.startsWith("+"))) return rw(`${name}: a non-literal option`);
+    // -n makes a name a reference to another variable (`p=` then sets PS4, PATH, ...); -i makes
+    // every assignment arithmetic, which runs code hidden in the value.
+    if (/^[-+][a-zA-Z]*[ni]/.test(a)) return rw(`${name} ${a}: name references and integer variables can run code`);
     if (a.startsWith("-") || a.startsWith("+")) continue;
     const eq = a.indexOf("=");
     const variable = eq >= 0 ? a.slice(0, eq) : a;
@@ -1093,7 +1205,7 @@ function tee(name: string, args: string[], risky: boolean[]): Inspection {
 
 /** Device files that reading or writing cannot change: nothing to ask about. */
 export function isHarmlessDevice(path: string): boolean {
-  return /^\/dev\/(null|zero|random|urandom|stdout|stderr|stdin|tty|fd\/[0-2])$/.test(path);
+  return /^\/dev\/(null|zero|random|urandom|stdout|stderr|stdin|tty|fd\/\d+)$/.test(path);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1326,8 +1438,10 @@ function awk(name: string, args: string[], risky: boolean[]): Inspection {
   }
   if (programs.length === 0) return rw(`${name}: no program`);
   for (const p of programs) {
-    if (/\bsystem\s*\(|\||>|@load|@include|\bfflush\b|\bclose\s*\(|\bprintf?\b[^;}]*>/.test(p)) {
-      return rw(`${name}: the program may write files or run commands (system, |, >)`);
+    // Plain substrings, not syntax: awk continues lines with a backslash (`system\<newline>(`), so
+    // anything that merely contains these words or characters is not proven read-only.
+    if (/system|\||>|<|getline|@|fflush|close|ENVIRON|PROCINFO/.test(p)) {
+      return rw(`${name}: the program may read other files, write files or run commands (system, getline, |, <, >)`);
     }
   }
   return ro(`${name}: prints computed text (no system, pipes or output redirection)`);
@@ -1481,8 +1595,18 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
   const read = GIT_READ[sub];
   if (read !== undefined) {
     if (optionRisky) return rw(`${label}: a non-literal argument could be an option that writes`);
-    if (rest.some((a) => a === "--output" || a.startsWith("--output="))) return rw(`${label}: --output writes a file`);
-    if (sub === "grep" && rest.some((a) => a === "-O" || a.startsWith("--open-files-in-pager") || /^-O./.test(a))) {
+    const options = dashdash < 0 ? rest : rest.slice(0, dashdash);
+    if (options.some((a) => isLongOption(a, ["output"]))) return rw(`${label}: --output writes a file`);
+    if (options.some((a) => isLongOption(a, ["upload-pack", "exec", "receive-pack"]))) {
+      return rw(`${label}: names a program for git to run`);
+    }
+    if (sub === "ls-remote" && options.some((a) => /^-[a-zA-Z]*u/.test(a) && !a.startsWith("--"))) {
+      return rw(`${label}: -u names a program for git to run`);
+    }
+    if (
+      sub === "grep" &&
+      options.some((a) => isLongOption(a, ["open-files-in-pager"]) || (!a.startsWith("--") && /^-[a-zA-Z]*O/.test(a)))
+    ) {
       return rw(`${label}: -O runs a program on the results`);
     }
     if (sub === "help" && rest.some((a) => a === "-w" || a === "--web")) return rw(`${label}: opens a browser`);
@@ -1558,21 +1682,30 @@ function listOnly(
   return ro(`${label}: ${spec.what}`);
 }
 
+/** `git config`: read-only only for what certainly reads; any other option (abbreviations included) is writing. */
 function gitConfig(label: string, args: string[]): Inspection {
+  const READING =
+    /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--list|-l|--show-origin|--show-scope|--name-only|-z|--null|--includes|--no-includes|--global|--system|--local|--worktree|--fixed-value)$/;
+  const VALUED = /^(-f|--file|--blob|--type|--default)$/;
   const positional: string[] = [];
   let reading = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (/^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|--list|-l)$/.test(a)) {
-      reading = true;
-    } else if (/^(-f|--file|--blob|--type|--default|--comment)$/.test(a)) {
+    if (READING.test(a)) {
+      if (
+        !/^(--show-|--name-only|-z|--null|--includes|--no-includes|--global|--system|--local|--worktree|--fixed-value)/.test(
+          a,
+        )
+      ) {
+        reading = true;
+      }
+    } else if (VALUED.test(a)) {
       i++;
-    } else if (
-      /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|-e|--edit)$/.test(a) ||
-      a === "--fixed-value"
-    ) {
-      if (a !== "--fixed-value") return rw(`${label}: ${a} changes configuration`);
-    } else if (!a.startsWith("-")) {
+    } else if (/^--(type|default|file|blob)=/.test(a)) {
+      // a value given inline
+    } else if (a.startsWith("-")) {
+      return rw(`${label}: ${a} may change configuration`);
+    } else {
       positional.push(a);
     }
   }
@@ -1645,55 +1778,11 @@ function goCommand(name: string, args: string[], risky: boolean[]): Inspection {
   return rw(`${name}${sub ? ` ${sub}` : ""}: builds, downloads or runs code`);
 }
 
-/** curl options that write files, send data or change the request method. */
-const CURL_WRITING = new Set([
-  "--output",
-  "--remote-name",
-  "--remote-name-all",
-  "--output-dir",
-  "--create-dirs",
-  "--dump-header",
-  "--cookie-jar",
-  "--trace",
-  "--trace-ascii",
-  "--libcurl",
-  "--etag-save",
-  "--hsts",
-  "--alt-svc",
-  "--stderr",
-  "--data",
-  "--data-ascii",
-  "--data-binary",
-  "--data-raw",
-  "--data-urlencode",
-  "--form",
-  "--form-string",
-  "--json",
-  "--upload-file",
-  "--request",
-  "--config",
-  "--post301",
-  "--post302",
-  "--post303",
-]);
-
-function curl(name: string, args: string[], risky: boolean[]): Inspection {
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (
-      risky[i] &&
-      !(i > 0 && /^-[a-zA-Z]*[HAemuwre]$|^--(header|user-agent|url|max-time|referer)$/.test(args[i - 1] as string))
-    ) {
-      return rw(`${name}: a non-literal argument could change what it does`);
-    }
-    if (a.startsWith("--")) {
-      if (CURL_WRITING.has(a.split("=")[0] as string))
-        return rw(`${name} ${a.split("=")[0]}: writes files or sends data`);
-      continue;
-    }
-    if (a.startsWith("-") && a.length > 1 && /[oODcdFTXKJ]/.test(a.slice(1).replace(/[HAemuwr].*$/, ""))) {
-      return rw(`${name} ${a}: writes files or sends data`);
-    }
-  }
-  return ro(`${name}: fetches a URL to standard output`);
+/**
+ * curl reaches the network: every request can carry what it read (`-H @file`, a URL holding a
+ * secret) to another machine, and reads `file://` URLs anywhere. Never read-only; only printing
+ * its version is.
+ */
+function curl(name: string, args: string[]): Inspection {
+  return versionOnly(name, args, `${name}: sends requests over the network`);
 }

@@ -51,7 +51,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["ls; rm a", ["shell:ls:ro", "shell:rm a:rw"]],
   ["ls && rm a", ["shell:ls:ro", "shell:rm a:rw"]],
   ["true || rm a", ["shell:true:ro", "shell:rm a:rw"]],
-  ["ls | xargs rm", ["shell:ls:ro", "shell:xargs rm:rw", "shell:rm:rw"]],
+  ["ls | xargs rm", ["shell:ls:ro", "shell:xargs rm:rw", "shell:rm:rw", "external_directory:*"]],
   ["ls & rm x", ["shell:ls:ro", "shell:rm x:rw"]],
   ["ls\nrm a", ["shell:ls:ro", "shell:rm a:rw"]],
   ["(ls; rm a)", ["shell:ls:ro", "shell:rm a:rw"]],
@@ -59,7 +59,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["if true; then rm a; fi", ["shell:true:ro", "shell:rm a:rw"]],
   ["if rm a; then ls; fi", ["shell:rm a:rw", "shell:ls:ro"]],
   ["while false; do rm a; done", ["shell:false:ro", "shell:rm a:rw"]],
-  ["for f in a b; do rm $f; done", ["shell:rm $f:rw"]],
+  ["for f in a b; do rm $f; done", ["shell:rm $f:rw", "external_directory:*"]],
   ["case x in x) rm a;; esac", ["shell:rm a:rw"]],
   ["f() { rm a; }", ["shell:rm a:rw"]],
   ["! rm a", ["shell:rm a:rw"]],
@@ -75,10 +75,10 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["a=$(rm b) ls", ["shell:a=$(rm b) ls:ro", "shell:rm b:rw"]],
   ["x=$(rm b)", ["shell:x=$(rm b):ro", "shell:rm b:rw"]],
   ["diff <(ls) <(rm x)", ["shell:diff <(ls) <(rm x):ro", "shell:ls:ro", "shell:rm x:rw"]],
-  ["ls > $(rm y)", ["shell:ls:ro", "shell:rm y:rw", "edit:*"]],
+  ["ls > $(rm y)", ["shell:ls:ro", "shell:rm y:rw", "edit:*", "external_directory:*"]],
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
   ["echo ${x:-$(rm y)}", ["shell:echo ${x:-$(rm y)}:ro", "shell:rm y:rw"]],
-  ["echo $((1 + $(rm z)))", ["shell:echo $((1 + $(rm z))):ro", "shell:rm z:rw"]],
+  ["echo $((1 + $(rm z)))", ["shell:echo $((1 + $(rm z))):ro", "shell:rm z:rw", "shell:$((1 + $(rm z))):rw"]],
   ["[[ -f $(rm x) ]]", ["shell:rm x:rw"]],
   ["cat <<EOF\n$(rm -rf x)\nEOF", ["shell:cat:ro", "shell:rm -rf x:rw"]],
   ["cat <<'EOF'\n$(rm -rf x)\nEOF", ["shell:cat:ro"]],
@@ -91,7 +91,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ['dash -c "echo hi > out"', ['shell:dash -c "echo hi > out":rw', "shell:echo hi:ro", "edit:{W}/out"]],
   ['bash -lc "cat a"', ['shell:bash -lc "cat a":ro', "shell:cat a:ro"]],
   ['env bash -c "rm a"', ['shell:env bash -c "rm a":rw', 'shell:bash -c "rm a":rw', "shell:rm a:rw"]],
-  ['eval "$(curl x)"', ['shell:eval "$(curl x)":rw', "shell:curl x:ro"]],
+  ['eval "$(curl x)"', ['shell:eval "$(curl x)":rw', "shell:curl x:rw"]],
   ["eval rm -rf x", ["shell:eval rm -rf x:rw", "shell:rm -rf x:rw"]],
   ["eval 'ls; rm a'", ["shell:eval 'ls; rm a':rw", "shell:ls:ro", "shell:rm a:rw"]],
   ["sudo rm f", ["shell:sudo rm f:rw", "shell:rm f:rw"]],
@@ -101,7 +101,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["nohup rm f &", ["shell:nohup rm f:rw", "shell:rm f:rw"]],
   ["nice -n 10 make", ["shell:nice -n 10 make:rw", "shell:make:rw"]],
   ["time ls", ["shell:time ls:ro", "shell:ls:ro"]],
-  ["xargs -0 rm -f", ["shell:xargs -0 rm -f:rw", "shell:rm -f:rw"]],
+  ["xargs -0 rm -f", ["shell:xargs -0 rm -f:rw", "shell:rm -f:rw", "external_directory:*"]],
   [
     "ls | xargs -I{} cp {} /tmp/",
     ["shell:ls:ro", "shell:xargs -I{} cp {} /tmp/:rw", "shell:cp {} /tmp/:rw", "external_directory:/tmp"],
@@ -118,6 +118,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
       "shell:find . -execdir sh -c 'mv \"$1\" x' _ {} \\;:rw",
       "shell:sh -c 'mv \"$1\" x' _ {}:rw",
       'shell:mv "$1" x:rw',
+      "external_directory:*",
     ],
   ],
   ["command rm x", ["shell:command rm x:rw", "shell:rm x:rw"]],
@@ -126,10 +127,10 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["alias ll='ls -l'", ["shell:alias ll='ls -l':ro", "shell:ls -l:ro"]],
   ["watch -n 1 'rm x'", ["shell:watch -n 1 'rm x':rw", "shell:rm x:rw"]],
   ["bash script.sh", ["shell:bash script.sh:rw"]],
-  ["curl -s https://example.com | sh", ["shell:curl -s https://example.com:ro", "shell:sh:rw"]],
-  ['sh -c "$SCRIPT"', ['shell:sh -c "$SCRIPT":rw']],
+  ["curl -s https://example.com | sh", ["shell:curl -s https://example.com:rw", "shell:sh:rw"]],
+  ['sh -c "$SCRIPT"', ['shell:sh -c "$SCRIPT":rw', "external_directory:*"]],
   // Redirections and tee
-  ["echo hi > ../x", ["shell:echo hi:ro", "edit:/work/x", "external_directory:/work/x"]],
+  ["echo hi > ../x", ["shell:echo hi:ro", "edit:/work/proj/../x", "external_directory:/work/x"]],
   ["echo hi > out.txt", ["shell:echo hi:ro", "edit:{W}/out.txt"]],
   ["echo hi >> log.txt", ["shell:echo hi:ro", "edit:{W}/log.txt"]],
   ["ls &> all.log", ["shell:ls:ro", "edit:{W}/all.log"]],
@@ -137,7 +138,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["ls >| forced", ["shell:ls:ro", "edit:{W}/forced"]],
   ["ls > /dev/null 2>&1", ["shell:ls:ro"]],
   ["ls 2>/dev/stderr >/dev/stdout", ["shell:ls:ro"]],
-  ['echo x > "$F"', ["shell:echo x:ro", "edit:*"]],
+  ['echo x > "$F"', ["shell:echo x:ro", "edit:*", "external_directory:*"]],
   ["cat <<EOF > f\nx\nEOF", ["shell:cat:ro", "edit:{W}/f"]],
   ['cat <<< "hi" > f', ["shell:cat:ro", "edit:{W}/f"]],
   ["cat a | tee /tmp/b", ["shell:cat a:ro", "shell:tee /tmp/b:rw", "edit:/tmp/b", "external_directory:/tmp/b"]],
@@ -151,7 +152,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ],
   ["exec 3> fd.txt", ["shell:exec:ro", "edit:{W}/fd.txt"]],
   ["{ ls; pwd; } > listing.txt", ["shell:ls:ro", "shell:pwd:ro", "edit:{W}/listing.txt"]],
-  ["echo x > /etc/$F", ["shell:echo x:ro", "edit:*", "external_directory:/etc"]],
+  ["echo x > /etc/$F", ["shell:echo x:ro", "edit:*", "external_directory:*"]],
   ["echo a > f world", ["shell:echo a world:ro", "edit:{W}/f"]],
   // cd and paths leaving the workspace
   ["cd /tmp && rm x", ["shell:cd /tmp:ro", "external_directory:/tmp", "shell:rm x:rw"]],
@@ -174,7 +175,14 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ],
   [
     "pushd /tmp && popd && echo > f",
-    ["shell:pushd /tmp:ro", "external_directory:/tmp", "shell:popd:ro", "shell:echo:ro", "edit:*"],
+    [
+      "shell:pushd /tmp:ro",
+      "external_directory:/tmp",
+      "shell:popd:ro",
+      "shell:echo:ro",
+      "edit:*",
+      "external_directory:*",
+    ],
   ],
   [
     "dd if=/dev/zero of=/etc/x bs=1 count=1",
@@ -221,7 +229,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
     "find . -name x -fprint /tmp/found",
     ["shell:find . -name x -fprint /tmp/found:rw", "edit:/tmp/found", "external_directory:/tmp/found"],
   ],
-  ["fd -e ts -x rm", ["shell:fd -e ts -x rm:rw", "shell:rm:rw"]],
+  ["fd -e ts -x rm", ["shell:fd -e ts -x rm:rw", "shell:rm:rw", "external_directory:*"]],
   ["awk 'BEGIN { system(\"rm x\") }'", ["shell:awk 'BEGIN { system(\"rm x\") }':rw"]],
   ["sort -o sorted.txt in.txt", ["shell:sort -o sorted.txt in.txt:rw"]],
   ["uniq in.txt out.txt", ["shell:uniq in.txt out.txt:rw"]],
@@ -249,15 +257,19 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   [
     "echo /etc/passwd | xargs -I{} sh -c 'echo x > {}'",
     [
+      // echo does not open /etc/passwd; the command xargs runs may write any file.
       "shell:echo /etc/passwd:ro",
-      "external_directory:/etc/passwd",
       "shell:xargs -I{} sh -c 'echo x > {}':rw",
       "shell:sh -c 'echo x > {}':rw",
       "shell:echo x:ro",
       "edit:*",
+      "external_directory:*",
     ],
   ],
-  ["echo -delete | xargs find .", ["shell:echo -delete:ro", "shell:xargs find .:rw", "shell:find .:rw"]],
+  [
+    "echo -delete | xargs find .",
+    ["shell:echo -delete:ro", "shell:xargs find .:rw", "shell:find .:rw", "external_directory:*"],
+  ],
   [
     "find . -exec sh -c 'cat {} > {}.bak' \\;",
     [
@@ -265,15 +277,13 @@ const CORPUS: [line: string, expected: string[] | null][] = [
       "shell:sh -c 'cat {} > {}.bak':rw",
       "shell:cat $BOSUN_INPUT:ro",
       "edit:*",
+      "external_directory:*",
     ],
   ],
   ["test -v 'a[$(touch x)]'", ["shell:test -v 'a[$(touch x)]':rw"]],
   ["let 'a[$(touch x)]=1'", ["shell:let 'a[$(touch x)]=1':rw"]],
   ["read PATH <<< /tmp", ["shell:read PATH:rw"]],
-  [
-    "printf -v PATH /tmp/evil; ls",
-    ["shell:printf -v PATH /tmp/evil:rw", "external_directory:/tmp/evil", "shell:ls:ro"],
-  ],
+  ["printf -v PATH /tmp/evil; ls", ["shell:printf -v PATH /tmp/evil:rw", "shell:ls:ro"]],
   ["printf '%s\\n' \"$x\" | sort", ["shell:printf '%s\\n' \"$x\":ro", "shell:sort:ro"]],
   ["man -P 'rm -rf x' ls", ["shell:man -P 'rm -rf x' ls:rw"]],
   ["$'\\x72\\x6d' -rf x", ["shell:$'\\x72\\x6d' -rf x:rw"]],
@@ -296,6 +306,23 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["time { rm x; }", null], // unsupported shell syntax: "{" where a command should be
   ["{ls,rm} x", null], // tree-sitter-bash cannot parse a brace expansion as the command word
   ["[[ 1 -eq 'a[$(touch x)]' ]]", null], // bash evaluates the quoted subscript as arithmetic: it would run touch
+  // Found by the red team (test/cli/redteam-*.test.ts), each once wrongly read-only or unseen:
+  ["sort --outp=s.txt x.txt", ["shell:sort --outp=s.txt x.txt:rw"]], // a getopt_long abbreviation of --output
+  ["git config --unset-al core.bare", ["shell:git config --unset-al core.bare:rw"]],
+  ['tar -tf a.tar -I "rm x"', ['shell:tar -tf a.tar -I "rm x":rw']],
+  ["v=/etc/passwd; cat $v", ["shell:v=/etc/passwd:ro", "shell:cat $v:ro", "external_directory:*"]],
+  ["echo pwned > link/../c.txt", ["shell:echo pwned:ro", "edit:{W}/link/../c.txt"]], // `..` after the link: resolved by the caller
+  ["cat ~+/x", ["shell:cat ~+/x:ro", "external_directory:*"]],
+  ["date -f/etc/shadow", ["shell:date -f/etc/shadow:ro", "external_directory:/etc/shadow"]],
+  [
+    'y="$(rm x)]"; x="a[$y"; echo $(( x ))',
+    ['shell:y="$(rm x)]":ro', "shell:rm x:rw", 'shell:x="a[$y":ro', "shell:echo $(( x )):ro", "shell:$(( x )):rw"],
+  ],
+  [
+    "declare -n p=PS4; p=x; set -x; ls",
+    ["shell:declare -n p=PS4:rw", "shell:p=x:ro", "shell:set -x:ro", "shell:ls:ro"],
+  ],
+  ["ls | xargs cat", ["shell:ls:ro", "shell:xargs cat:ro", "shell:cat:ro", "external_directory:*"]],
 ];
 
 const W = "/work/proj";

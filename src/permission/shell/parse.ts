@@ -49,6 +49,11 @@ export interface Word {
   expands: boolean;
   /** The word contains an unquoted expansion or substitution: the shell may split it into several words. */
   splits: boolean;
+  /**
+   * Part of the word is only known when it runs (a variable, a substitution, `~+`), not merely a
+   * glob or brace pattern over literal text.
+   */
+  dynamic?: boolean;
   /** Commands run while the word is expanded (`$(...)`, backticks, `<(...)`), each in its own subshell. */
   subs: Stmt[];
   /** Though not known, the word cannot start with `-` (a path found by `find`). */
@@ -93,7 +98,13 @@ export type Stmt =
   /** A function definition: its body is analyzed where it is defined, since it may be called later. */
   | { kind: "function"; name: string; body: Stmt }
   /** Shell-evaluated syntax with no command of its own (`[[ ]]`, `(( ))`, for-lists): only its substitutions run. */
-  | { kind: "eval"; subs: Stmt[] };
+  | { kind: "eval"; subs: Stmt[] }
+  /**
+   * Syntax where bash may run code hidden in a variable's value: arithmetic on variables
+   * (`$(( x ))` runs `a[$(cmd)]` if x holds it), `[[ $n -eq 1 ]]`, `-v`, subscripts and substring
+   * offsets with names. Never proven read-only: the analysis reports it as a writing command.
+   */
+  | { kind: "evaluates"; text: string };
 
 const HOME_VARIABLE = "HOME";
 
@@ -115,10 +126,52 @@ export function parseShell(parser: Parser, text: string): Stmt {
     const walk: Walk = { home: homedir() };
     const script = sequence(root.children, walk, 0);
     if (script.kind === "seq" && script.items.length === 0) throw new ShellParseError("empty command");
-    return script;
+    const evaluations = codeEvaluations(root).map((text): Stmt => ({ kind: "evaluates", text }));
+    return evaluations.length === 0 ? script : { kind: "seq", items: [script, ...evaluations] };
   } finally {
     tree.delete();
   }
+}
+
+/** A name in arithmetic: bash evaluates a variable's value as an expression, subscripts and all. */
+const ARITHMETIC_NAME = /[A-Za-z_]/;
+/** Operators of `test` / `[[ ]]` whose operands bash evaluates as arithmetic, and `-v` (a name, maybe subscripted). */
+const TEST_EVALUATES = /(^|\s)-(eq|ne|lt|le|gt|ge|v)(\s|$)/;
+
+/** The texts of every place in the tree where bash may evaluate a variable's value as code (see Stmt "evaluates"). */
+function codeEvaluations(root: Node): string[] {
+  const found: string[] = [];
+  const visit = (node: Node): void => {
+    const text = node.text;
+    switch (node.type) {
+      case "arithmetic_expansion":
+      case "c_style_for_statement":
+        if (ARITHMETIC_NAME.test(arithmeticBody(text))) found.push(text);
+        break;
+      case "compound_statement":
+        if (node.child(0)?.type === "((" && ARITHMETIC_NAME.test(arithmeticBody(text))) found.push(text);
+        break;
+      case "test_command":
+        if (TEST_EVALUATES.test(text)) found.push(text);
+        break;
+      case "expansion":
+        // `${a[i]}` evaluates i; `${s:off:len}` evaluates off and len (`:-`, `:=`, `:?`, `:+` do not).
+        if (/\[[^\]]*[A-Za-z_][^\]]*\]/.test(text) && !/\[[@*]\]/.test(text)) found.push(text);
+        else if (/^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*:(?![-=?+])[^}]*[A-Za-z_]/.test(text)) found.push(text);
+        break;
+    }
+    for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
+/** The expression of `$(( ... ))`, `(( ... ))` or `for (( ... ))`, without its brackets and `$` expansions' own names. */
+function arithmeticBody(text: string): string {
+  return text
+    .replace(/^\$?\(\(|\)\)$/g, "")
+    .replace(/^for\s*\(\(|\)\)[\s\S]*$/g, "")
+    .replace(/0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+/g, "0");
 }
 
 function describeError(root: Node): string {
@@ -599,12 +652,14 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
   let value = "";
   let expands = false;
   let splits = false;
+  let dynamic = false;
   let braces = "";
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as Piece;
     if ("dynamic" in p) {
       if (p.split) splits = true;
       known = false;
+      dynamic = true;
       braces += "\u0000";
       continue;
     }
@@ -626,10 +681,23 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
     const brace = value.indexOf("{");
     if (brace >= 0 && brace < prefix.length) prefix = prefix.slice(0, brace);
   }
-  return { text: node.text, value: expands || !known ? null : value, prefix, expands, splits, subs };
+  return {
+    text: node.text,
+    value: expands || !known ? null : value,
+    prefix,
+    expands,
+    splits,
+    subs,
+    ...(dynamic ? { dynamic } : {}),
+  };
 
   function expandTilde(text: string): string {
     if (text === "~" || text.startsWith("~/")) return walk.home + text.slice(1);
+    // `~+` (the working directory), `~-` (the previous one), `~user`: known only when it runs.
+    if (/^~[^/]/.test(text)) {
+      known = false;
+      dynamic = true;
+    }
     return text;
   }
 }
@@ -679,6 +747,10 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
     }
     case "concatenation":
       for (const child of node.children) if (child) wordPieces(child, quoted, walk, out);
+      return;
+    case "process_substitution":
+      // `<(cmd)` becomes a pipe's path, /dev/fd/N (its command is analyzed as a substitution).
+      out.push({ static: "/dev/fd/63", quoted: true, glob: false, raw: "" });
       return;
     case "simple_expansion":
     case "expansion":
