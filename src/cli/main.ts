@@ -41,6 +41,7 @@ program
   .option("--allow <rule>", "allow action:pattern for this run, e.g. 'shell:npm test' (repeatable)", collect)
   .option("--ask <rule>", "ask for action:pattern in this run (repeatable)", collect)
   .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
+  .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
   .option("--max-steps <n>", "stop after this many model steps")
   .option("--format <format>", "text or json (one event per line)", "text")
   // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.

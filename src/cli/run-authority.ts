@@ -11,10 +11,12 @@ import { buildAuthority, layerCounts, type SessionRuleFlags } from "../permissio
 import { decideMode, MODES } from "../permission/modes.js";
 import { loadPolicy, type Policy } from "../permission/policy.js";
 import { judgeProjectCommand, projectCommands } from "../permission/project-commands.js";
-import { terminalPrompt } from "../permission/prompt-terminal.js";
+import { decideProjectTrust, projectLoosening, usableValue } from "../permission/project-trust.js";
+import { terminalPrompt, terminalTrustPrompt } from "../permission/prompt-terminal.js";
 import type { Answer, Decision } from "../seats/types.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
+import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import { workspaceOf } from "../util/repo.js";
 
 /** Everything `bosun run` settles about authority before the first step. */
@@ -22,26 +24,34 @@ export interface RunAuthority {
   authority: AuthorityContext;
   policy: Policy;
   hooks: Hook[];
-  /** Seat `permission.mode`, recorded when the session is set up. */
-  modeDecision: Decision;
+  /** Seats `project.trust` (when the repository's config would loosen anything) and `permission.mode`, recorded when the session is set up. */
+  setupDecisions: Decision[];
+  /** Whether the repository's loosening settings apply (there were some and the person trusted them). */
+  untrustedProject: boolean;
 }
 
 /**
  * Reads the policy, picks the mode, builds the rule layers. Everything here is checked before a
  * session is opened: a bad rule, flag or policy stops the run with nothing written.
  */
-export function prepareAuthority(input: {
+export async function prepareAuthority(input: {
   config: LoadedConfig;
   agent: Agent;
   modeFlag?: string;
   flags: SessionRuleFlags;
+  trustFlag: boolean;
+  interactive: boolean;
   store: SessionStore;
   cwd: string;
-}): RunAuthority {
+  signal: AbortSignal;
+}): Promise<RunAuthority> {
   const policy = loadPolicy();
-  const mode = decideMode(input.modeFlag, input.agent, input.config);
   const workspace = workspaceOf(input.cwd);
+  const trust = await decideTrust(input, workspace);
+  const untrustedProject = trust?.answer === "untrusted";
+  const mode = decideMode(input.modeFlag, input.agent, input.config, { untrustedProject });
   const authority = buildAuthority({
+    untrustedProject,
     config: input.config,
     agent: input.agent,
     mode: { name: mode.answer, holder: mode.holder, ...sourceOf(mode) },
@@ -58,40 +68,74 @@ export function prepareAuthority(input: {
     authority,
     policy,
     hooks,
-    modeDecision: {
-      seat: "permission.mode",
-      holder: mode.holder,
-      answer: mode.answer,
-      reasons: [
-        ...mode.reasons,
-        { rule: "what it does", detail: MODES[mode.answer].summary },
-        ...(authority.readOnly
-          ? [
-              {
-                rule: "read-only agent",
-                detail: `${authority.readOnly.agent}: edits, writing commands and unannotated MCP tools are denied`,
-                source: authority.readOnly.source ?? "built-in",
-              },
-            ]
-          : []),
-        {
-          rule: "rule layers",
-          detail: Object.entries(counts)
-            .map(([layer, n]) => `${layer} ${n}`)
-            .join(", "),
-          source: workspace,
-        },
-        {
-          rule: "policy",
-          detail:
-            policy.files.length > 0
-              ? `${policy.rules.length} deny rules from ${policy.files.join(", ")}`
-              : "none (no /etc/bosun/policy.json, no BOSUN_POLICY)",
-        },
-        { rule: "hooks", detail: hooks.length > 0 ? hooks.map((h) => `${h.key} (${h.source})`).join(", ") : "none" },
-      ],
-    },
+    untrustedProject,
+    setupDecisions: [
+      ...(trust ? [{ seat: "project.trust", holder: trust.holder, answer: trust.answer, reasons: trust.reasons }] : []),
+      {
+        seat: "permission.mode",
+        holder: mode.holder,
+        answer: mode.answer,
+        reasons: [
+          ...mode.reasons,
+          { rule: "what it does", detail: MODES[mode.answer].summary },
+          ...(authority.readOnly
+            ? [
+                {
+                  rule: "read-only agent",
+                  detail: `${authority.readOnly.agent}: edits, writing commands and unannotated MCP tools are denied`,
+                  source: authority.readOnly.source ?? "built-in",
+                },
+              ]
+            : []),
+          {
+            rule: "rule layers",
+            detail: Object.entries(counts)
+              .map(([layer, n]) => `${layer} ${n}`)
+              .join(", "),
+            source: workspace,
+          },
+          {
+            rule: "policy",
+            detail:
+              policy.files.length > 0
+                ? `${policy.rules.length} deny rules from ${policy.files.join(", ")}`
+                : "none (no /etc/bosun/policy.json, no BOSUN_POLICY)",
+          },
+          { rule: "hooks", detail: hooks.length > 0 ? hooks.map((h) => `${h.key} (${h.source})`).join(", ") : "none" },
+        ],
+      },
+    ],
   };
+}
+
+/** Seat `project.trust`, when the repository's own config would loosen anything; a lasting yes is saved. */
+async function decideTrust(
+  input: {
+    config: LoadedConfig;
+    agent: Agent;
+    trustFlag: boolean;
+    interactive: boolean;
+    store: SessionStore;
+    signal: AbortSignal;
+  },
+  workspace: string,
+) {
+  const loosening = projectLoosening(input.config, input.agent.name);
+  if (!loosening) return undefined;
+  const answer = await decideProjectTrust({
+    loosening,
+    flag: input.trustFlag,
+    saved: isTrusted(input.store, workspace, loosening.fingerprint),
+    ...(input.interactive ? { prompt: terminalTrustPrompt({ input: process.stdin, output: process.stderr }) } : {}),
+    signal: input.signal,
+  });
+  if (answer.save) trustProject(input.store, workspace, loosening.fingerprint, loosening.items);
+  if (answer.answer === "untrusted") {
+    process.stderr.write(
+      `bosun: not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it\n`,
+    );
+  }
+  return answer;
 }
 
 function sourceOf(answer: Answer): { source?: string } {
@@ -99,9 +143,13 @@ function sourceOf(answer: Answer): { source?: string } {
   return source ? { source } : {};
 }
 
-/** The judge's model in smart mode: config `judge_model`, else the session's own. */
-export function judgeModel(config: LoadedConfig, sessionModel: ResolvedModel): ResolvedModel {
-  const ref = config.config.judge_model;
+/** The judge's model in smart mode: config `judge_model` (a repository's only when trusted), else the session's own. */
+export function judgeModel(
+  config: LoadedConfig,
+  sessionModel: ResolvedModel,
+  untrustedProject: boolean,
+): ResolvedModel {
+  const ref = usableValue(config, "judge_model", config.config.judge_model, untrustedProject).value;
   if (!ref) return sessionModel;
   const resolved = resolveModel(ref, config);
   if (!resolved.ok) throw new UsageError(`judge_model "${ref}" cannot be used: ${resolved.problem}; ${resolved.fix}`);

@@ -30,6 +30,11 @@ export interface AuthorityInputs {
    * full text of cut tool results): being outside asks nothing there. Reading still follows the read rules.
    */
   ownFolders?: string[];
+  /**
+   * The repository's own bosun.json is not trusted (seat project.trust): its allow rules are left
+   * out, as if not written (the layers below decide). Its asks and denies hold either way.
+   */
+  untrustedProject?: boolean;
 }
 
 /** Config layers whose `permission` keys become rule layers; the others cannot hold rules. */
@@ -51,13 +56,15 @@ const RULE_LAYER: Partial<Record<LayerName, Layer>> = {
 export function buildAuthority(inputs: AuthorityInputs): AuthorityContext {
   const home = inputs.home ?? homedir();
   const { documents } = inputs.config;
+  const demote = (doc: ConfigDocument, rules: Rule[]) =>
+    inputs.untrustedProject && doc.layer === "project" ? rules.filter((rule) => rule.effect !== "allow") : rules;
   const configLayers = documents.flatMap((doc) => {
     const layer = RULE_LAYER[doc.layer];
-    return layer ? [rulesOf(doc, layer, doc.data.permission, ["permission"])] : [];
+    return layer ? [demote(doc, rulesOf(doc, layer, doc.data.permission, ["permission"]))] : [];
   });
   const agentRules = documents.flatMap((doc) => {
     const value = doc.data.agent?.[inputs.agent.name]?.permission;
-    return value ? [rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"])] : [];
+    return value ? [demote(doc, rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"]))] : [];
   });
   const own: Rule[] = (inputs.ownFolders ?? []).map((folder) => ({
     action: "external_directory",

@@ -1,7 +1,8 @@
 import type { LoadedConfig } from "../config/load.js";
 import type { MODE_NAMES } from "../config/schema.js";
 import { UsageError } from "../errors.js";
-import type { Answer } from "../seats/types.js";
+import type { Answer, Reason } from "../seats/types.js";
+import { usableValue } from "./project-trust.js";
 import type { Rule } from "./rules.js";
 
 export type ModeName = (typeof MODE_NAMES)[number];
@@ -79,12 +80,15 @@ export const DEFAULT_MODE: ModeName = "approve";
 
 /**
  * Seat `permission.mode`: `--mode` is the person's choice; else the agent's configured mode;
- * else config `mode`; else approve (code). An unknown name is a usage error listing the modes.
+ * else config `mode`; else approve (code). A repository's own bosun.json that is not trusted
+ * (seat project.trust) cannot loosen the mode: its auto or smart is passed over for what the
+ * user's own config says, else approve. An unknown name is a usage error listing the modes.
  */
 export function decideMode(
   flag: string | undefined,
   agent: { name: string; mode?: ModeName },
   config: LoadedConfig,
+  options: { untrustedProject?: boolean } = {},
 ): Answer<ModeName> {
   if (flag !== undefined) {
     if (!isModeName(flag)) {
@@ -96,28 +100,44 @@ export function decideMode(
       reasons: [{ rule: "--mode flag", detail: flag, source: "--mode", decisive: true }],
     };
   }
-  const fromConfig = (key: string, mode: ModeName, rule: string): Answer<ModeName> => {
-    const origin = config.origins.get(key);
+  const passedOver: Reason[] = [];
+  const candidate = (key: string, mode: ModeName | undefined, rule: string): Answer<ModeName> | undefined => {
+    if (mode === undefined) return undefined;
+    const loose = MODES[mode].after === "ask-allows" || MODES[mode].judge;
+    const usable = usableValue(config, key, mode, options.untrustedProject === true && loose);
+    if (usable.withheld !== undefined) {
+      passedOver.push({
+        rule: `${rule} from the repository`,
+        detail: `${String(usable.withheld)} not used: the repository's settings are not trusted (project.trust)`,
+      });
+    }
+    if (usable.value === undefined) return undefined;
     return {
       holder: "config",
-      answer: mode,
+      answer: usable.value,
       reasons: [
         {
           rule,
-          detail: mode,
+          detail: usable.value,
           decisive: true,
-          ...(origin ? { source: origin.file ?? origin.source, key } : {}),
-          ...(origin?.line ? { line: origin.line } : {}),
+          ...(usable.file ? { source: usable.file, key } : { source: usable.layer, key }),
+          ...(usable.line ? { line: usable.line } : {}),
         },
+        ...passedOver,
       ],
     };
   };
-  if (agent.mode) return fromConfig(`agent.${agent.name}.mode`, agent.mode, `agent ${agent.name}'s mode`);
-  if (config.config.mode) return fromConfig("mode", config.config.mode, "config mode");
+  const chosen =
+    candidate(`agent.${agent.name}.mode`, agent.mode, `agent ${agent.name}'s mode`) ??
+    candidate("mode", config.config.mode, "config mode");
+  if (chosen) return chosen;
   return {
     holder: "code",
     answer: DEFAULT_MODE,
-    reasons: [{ rule: "default mode", detail: `${DEFAULT_MODE}: ${MODES[DEFAULT_MODE].summary}`, decisive: true }],
+    reasons: [
+      { rule: "default mode", detail: `${DEFAULT_MODE}: ${MODES[DEFAULT_MODE].summary}`, decisive: true },
+      ...passedOver,
+    ],
   };
 }
 

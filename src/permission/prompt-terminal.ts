@@ -1,6 +1,7 @@
 import { formatAlwaysRule } from "./always.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "./approval.js";
 import { formatRequest } from "./call-requests.js";
+import type { TrustPrompt } from "./project-trust.js";
 
 /**
  * The person's seat in a plain terminal (`bosun run` with a TTY): the call's tool, every request
@@ -61,4 +62,33 @@ export function describeRequest(request: ApprovalRequest): string {
   if (request.preview) lines.push("", request.preview);
   if (request.always.unavailable) lines.push("", `"Always" is not offered: ${request.always.unavailable}.`);
   return lines.join("\n");
+}
+
+/** The terminal's question about a repository's loosening settings (seat project.trust). */
+export function terminalTrustPrompt(io: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream }): TrustPrompt {
+  return {
+    async askTrust(loosening, signal) {
+      const clack = await import("@clack/prompts");
+      const common = { input: io.input as NodeJS.ReadStream, output: io.output as NodeJS.WriteStream, signal };
+      clack.note(
+        [...loosening.items.map((item) => `  ${item}`), "", `from ${loosening.files.join(", ")}`].join("\n"),
+        "This repository's bosun.json would let more run without asking",
+        common,
+      );
+      const choice = await clack.select<"once" | "always" | "no">({
+        ...common,
+        message: "Trust these settings?",
+        options: [
+          { value: "no", label: "No — ask as my own config says" },
+          { value: "once", label: "Yes, for this run" },
+          {
+            value: "always",
+            label: "Yes, always for this exact content",
+            hint: `saves trust for ${loosening.fingerprint}`,
+          },
+        ],
+      });
+      return clack.isCancel(choice) ? "no" : choice;
+    },
+  };
 }

@@ -136,6 +136,16 @@ export const SEATS: readonly Seat[] = [
     config: ["mode", "agent.<name>.mode"],
   },
   {
+    id: "project.trust",
+    question:
+      "Does this run apply what the repository's own bosun.json would loosen (allow rules, an auto or smart mode, a judge model)?",
+    holders: ["person", "code"],
+    default:
+      "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides) — the repository's asks and denies hold either way",
+    fail: "closed",
+    config: ["permission", "mode", "agent.<name>.mode", "judge_model"],
+  },
+  {
     id: "project.command",
     question: "May a command that the repository's own bosun.json names (a hook, an MCP server) run?",
     holders: ["person", "config", "code"],

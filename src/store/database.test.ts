@@ -49,7 +49,14 @@ describe("openDatabase: migrations", () => {
     try {
       assert.ok(existsSync(path));
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
+      assert.deepEqual(tables(db), [
+        "events",
+        "saved_approvals",
+        "session_leases",
+        "sessions",
+        "sqlite_sequence",
+        "trusted_projects",
+      ]);
     } finally {
       db.close();
     }
@@ -96,6 +103,7 @@ describe("openDatabase: migrations", () => {
           "session_leases",
           "sessions",
           "sqlite_sequence",
+          "trusted_projects",
         ]);
         assert.equal(again.get(session.id)?.title, "kept");
         assert.deepEqual(
@@ -154,6 +162,7 @@ describe("openDatabase: migrations", () => {
         "session_leases",
         "sessions",
         "sqlite_sequence",
+        "trusted_projects",
         "unrelated",
       ]);
     } finally {
@@ -194,7 +203,14 @@ describe("openDatabase: migrations", () => {
     const db = openDatabase(path);
     try {
       assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
-      assert.deepEqual(tables(db), ["events", "saved_approvals", "session_leases", "sessions", "sqlite_sequence"]);
+      assert.deepEqual(tables(db), [
+        "events",
+        "saved_approvals",
+        "session_leases",
+        "sessions",
+        "sqlite_sequence",
+        "trusted_projects",
+      ]);
       assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
     } finally {
       db.close();

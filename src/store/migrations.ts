@@ -52,4 +52,16 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (project, action, pattern)
   );
   `,
+  // 4: trusted project settings — the person's "always" for what a repository's own bosun.json
+  // would loosen (project-trust.ts), for exactly that content (its fingerprint).
+  `
+  CREATE TABLE trusted_projects (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    project     TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    items       TEXT NOT NULL,
+    created     INTEGER NOT NULL,
+    UNIQUE (project, fingerprint)
+  );
+  `,
 ];

@@ -313,4 +313,48 @@ describe("bosun run at a terminal: the approval prompt", () => {
       },
     );
   });
+
+  it("asks whether to trust what the repository's bosun.json would loosen; always is saved for that content", async () => {
+    await withScenario(
+      [{ match: { lastMessage: "go" }, reply: shell("c1", "touch trusted.txt") }, { reply: { text: "All done." } }],
+      async (s, ts) => {
+        const config = JSON.parse(readFileSync(join(s.ws.dir, "bosun.json"), "utf8"));
+        s.ws.write("bosun.json", JSON.stringify({ ...config, permission: { shell: { "touch *": "allow" } } }));
+        const p = runInTerminal(s, "go");
+        ts.push(p);
+        await p.waitForText(/This repository's bosun\.json would let more run without asking/);
+        await p.waitForText(/allow shell:touch \*/);
+        await p.waitForText(/Trust these settings\?/);
+        p.write(KEYS.down);
+        p.write(KEYS.down);
+        await p.waitForText(/● Yes, always for this exact content/);
+        p.write(KEYS.enter);
+        await p.waitForText(/All done\./);
+        assert.equal(await p.exit(), 0, p.text());
+        assert.doesNotMatch(p.text(), /Allow this call/, "the trusted allow rule ran the call without a prompt");
+        assert.ok(existsSync(join(s.ws.dir, "trusted.txt")));
+        expectDecision(s.latest().decisions, "project.trust", "person", "trusted");
+        // Saved: a later run without a terminal trusts the same content, and says so.
+        const again = await s.run(["run", "go"]);
+        assert.equal(again.code, 0, again.stderr);
+        const trust = expectDecision(s.latest().decisions, "project.trust", "person", "trusted");
+        assert.equal(trust.reasons[0]?.rule, "trusted before");
+        const listed = await s.run(["permissions", "list"]);
+        assert.match(listed.stdout, /^t1 +trust the repository's allow shell:touch \* /m);
+        assert.match(
+          (await s.run(["permissions", "revoke", "t1"])).stdout,
+          /^revoked t1: trust in allow shell:touch \*/,
+        );
+        await s.run(["run", "go"]);
+        expectDecision(s.latest().decisions, "project.trust", "code", "untrusted");
+        // A trust saved for other content does not carry over.
+        s.ws.write(
+          "bosun.json",
+          JSON.stringify({ ...config, permission: { shell: { "touch *": "allow", "rm *": "allow" } } }),
+        );
+        await s.run(["run", "go"]);
+        expectDecision(s.latest().decisions, "project.trust", "code", "untrusted");
+      },
+    );
+  });
 });

@@ -17,21 +17,68 @@ const started = (events: Array<{ type: string; data: unknown }>, id: string) =>
 
 describe("bosun run: modes", () => {
   it("records the mode: --mode is the person's, config mode is config's, approve by default is code's", async () => {
-    const s = await startScenario({ rules: [done] }, { config: { mode: "smart" } });
+    const s = await startScenario({ rules: [done] }, { global: { mode: "smart" } });
     try {
       assert.equal((await s.run(["run", "go"])).code, 0);
       const fromConfig = expectDecision(s.latest().decisions, "permission.mode", "config", "smart");
-      assert.match(fromConfig.reasons[0]?.source ?? "", /bosun\.json$/);
+      assert.equal(fromConfig.reasons[0]?.source, join(s.ws.home, "bosun.json"));
       assert.ok(fromConfig.reasons.some((r) => r.rule === "policy" && /none/.test(r.detail ?? "")));
       assert.equal((await s.run(["run", "--mode", "chat", "go"])).code, 0);
       expectDecision(s.latest().decisions, "permission.mode", "person", "chat");
-      const { mode: _, ...rest } = JSON.parse(readFileSync(join(s.ws.dir, "bosun.json"), "utf8"));
-      s.ws.write("bosun.json", JSON.stringify(rest));
+      writeFileSync(join(s.ws.home, "bosun.json"), "{}");
       assert.equal((await s.run(["run", "go"])).code, 0);
       expectDecision(s.latest().decisions, "permission.mode", "code", "approve");
       const bad = await s.run(["run", "--mode", "yolo", "go"]);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--mode must be one of approve, smart, auto, chat, not "yolo"/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a repository's own bosun.json loosens nothing until the person trusts it (project.trust)", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "go" },
+            reply: { toolCalls: [{ id: "t", name: "shell", arguments: { command: "touch made.txt" } }] },
+          },
+          done,
+        ],
+      },
+      { config: { mode: "auto", permission: { shell: { "touch *": "allow" }, edit: "deny" } } },
+    );
+    try {
+      const untrusted = await s.run(["run", "go"]);
+      assert.equal(untrusted.code, 3, untrusted.stderr);
+      assert.match(
+        untrusted.stderr,
+        /not applying what .*bosun\.json would loosen \(mode auto; allow shell:touch \*\): not trusted/,
+      );
+      assert.equal(existsSync(join(s.ws.dir, "made.txt")), false);
+      let { decisions } = s.latest();
+      const refused = expectDecision(decisions, "project.trust", "code", "untrusted");
+      assert.equal(refused.reasons[1]?.detail, "mode auto; allow shell:touch *");
+      const mode = expectDecision(decisions, "permission.mode", "code", "approve");
+      assert.ok(
+        mode.reasons.some((r) => /auto not used: the repository's settings are not trusted/.test(r.detail ?? "")),
+      );
+      // Its deny holds, trusted or not.
+      assert.ok(
+        decisions.some(
+          (d) =>
+            d.seat === "permission.mode" &&
+            d.reasons.some((r) => r.rule === "rule layers" && /project 1/.test(r.detail ?? "")),
+        ),
+      );
+
+      const trusted = await s.run(["run", "--trust-project", "go"]);
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "made.txt")));
+      ({ decisions } = s.latest());
+      expectDecision(decisions, "project.trust", "person", "trusted");
+      expectDecision(decisions, "permission.mode", "config", "auto");
     } finally {
       await s.close();
     }
@@ -195,7 +242,8 @@ describe("bosun run: rules from flags and files", () => {
       { config: { permission: { edit: "allow", shell: "allow" } } },
     );
     try {
-      const result = await s.run(["run", "--agent", "plan", "plan it"]);
+      // Even trusted, a repository's rules cannot make plan edit.
+      const result = await s.run(["run", "--agent", "plan", "--trust-project", "plan it"]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(existsSync(join(s.ws.dir, "plan.md")), false);
       assert.match(s.server.request(1).normalized?.system ?? "", /You are read-only/);
@@ -231,7 +279,7 @@ describe("bosun run: judged on what it does when it runs", () => {
           done,
         ],
       },
-      { config: { permission: { edit: "allow" } } },
+      { global: { permission: { edit: "allow" } } },
     );
     try {
       const outside = join(s.ws.dir, "..", "outside");

@@ -64,10 +64,7 @@ describe("MCP tools under the authority layer", () => {
   });
 
   it("runs the tool for real when a rule allows it", async () => {
-    const s = await startScenario(script, {
-      global: { mcp },
-      config: { permission: { mcp: { "notes/notes_write": "allow" } } },
-    });
+    const s = await startScenario(script, { global: { mcp, permission: { mcp: { "notes/notes_write": "allow" } } } });
     try {
       const result = await s.run(["run", "take notes"]);
       assert.equal(result.code, 0, result.stderr);

@@ -64,7 +64,7 @@ describe("red team: approve mode with nobody to approve runs nothing that change
   });
 
   /**
-   * The person allowed edits (`permission.edit: allow` in bosun.json), as many will: edits in
+   * The person allowed edits (`permission.edit: allow` in their own config), as many will: edits in
    * the workspace now run, but a write that lands outside it must still ask for
    * `external_directory` — and, nobody being there, be denied.
    */

@@ -176,7 +176,8 @@ export async function runBatch(
   };
   let s: Scenario | undefined;
   try {
-    s = await startScenario(script, options.config ? { config: options.config } : {});
+    // The person's own config (global): a repository's would need their trust to allow anything.
+    s = await startScenario(script, options.config ? { global: options.config } : {});
     const ws = realpathSync(s.ws.dir);
     const places: Places = { ...known, WS: ws, ROOT: dirname(ws) };
     buildFixture(places, attacks, expand);

@@ -37,6 +37,7 @@ export interface RunOptions {
   allow?: string[];
   ask?: string[];
   deny?: string[];
+  trustProject?: boolean;
   maxSteps?: string;
   format?: string;
   file?: string[];
@@ -96,9 +97,12 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
   setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(config)]);
   const store = SessionStore.open();
+  const controller = new AbortController();
+  // A person can answer only where the message did not come through stdin and both ends are a terminal.
+  const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
   let prepared: RunAuthority;
   try {
-    prepared = prepareAuthority({
+    prepared = await prepareAuthority({
       config,
       agent: agentChoice.agent,
       ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
@@ -107,14 +111,16 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
         ...(options.ask ? { ask: options.ask } : {}),
         ...(options.deny ? { deny: options.deny } : {}),
       },
+      trustFlag: options.trustProject === true,
+      interactive,
       store,
       cwd,
+      signal: controller.signal,
     });
   } catch (error) {
     store.close();
     throw error;
   }
-  const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     interrupts++;
@@ -147,12 +153,11 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
       store,
       sessionId: session.id,
       auto: options.auto ?? false,
-      // A person can answer only where the message did not come through stdin and both ends are a terminal.
-      interactive: words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true,
+      interactive,
       ...(prepared.authority.mode.name === "smart"
         ? {
             judge: {
-              model: judgeModel(config, model),
+              model: judgeModel(config, model, prepared.untrustedProject),
               config,
               signal: controller.signal,
               record,
@@ -254,7 +259,7 @@ function setUp(
       recoverInterruptedCalls(store, session.id, lease);
       const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
-      recordDecision(store, session.id, prepared.modeDecision);
+      for (const decision of prepared.setupDecisions) recordDecision(store, session.id, decision);
       const model = selectSessionModel(store, session, {
         config,
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
