@@ -95,6 +95,15 @@ describe("authorize (call.permission)", () => {
     );
   });
 
+  it("never reads a process's environment (bosun's own holds the keys it withholds from tools)", async () => {
+    const ctx = authority({ mode: "auto" });
+    const direct = await judge(ctx, "read", { path: "/proc/self/environ" });
+    assert.equal(direct.answer, "deny");
+    assert.match(direct.reasons[0]?.detail ?? "", /default rule read "\/proc\/\*\*\/environ" → deny/);
+    assert.equal((await judge(ctx, "shell", { command: "cat /proc/self/environ" })).answer, "deny");
+    assert.equal((await judge(ctx, "read", { path: "/proc/self/status" })).answer, "allow");
+  });
+
   it("follows a symlink out of the workspace: the read of link/notes.txt is a read outside", async () => {
     const answer = await judge(authority(), "read", { path: "link/notes.txt" });
     assert.equal(answer.answer, "ask");

@@ -1,13 +1,21 @@
 import { type Rule, rulesFromConfig } from "./rules.js";
 
 /**
- * The built-in rules, the lowest layer: reading is free (but `.env` files hold secrets and ask),
+ * The built-in rules, the lowest layer: reading is free (but `.env` files hold secrets and ask,
+ * and processes' environments are not read),
  * changing files, running commands, leaving the workspace, the web and MCP tools ask. Starting
  * a delegate is free because a delegate never has more authority than its parent. Any config
  * layer may change these; the mode preset (modes.ts) comes right after them.
  */
 export const DEFAULT_PERMISSION = {
-  read: { "*": "allow", "**/.env": "ask", "**/.env.*": "ask", "**/.env.example": "allow" },
+  // Processes' environments hold keys, bosun's own included (which it never gives its tools).
+  read: {
+    "*": "allow",
+    "**/.env": "ask",
+    "**/.env.*": "ask",
+    "**/.env.example": "allow",
+    "/proc/**/environ": "deny",
+  },
   edit: "ask",
   shell: "ask",
   external_directory: "ask",
