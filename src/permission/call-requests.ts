@@ -9,7 +9,6 @@ import {
   resolveRequestPaths,
   UNKNOWN_PATH,
 } from "./requests.js";
-import { analyzeShell } from "./shell/analyze.js";
 
 /**
  * Building blocks for tools' `requests()`: what a call would do, as permission requests, with
@@ -44,6 +43,8 @@ export function pathRequests(action: "read" | "edit", path: string, where: Reque
  * is described as a problem, never as harmless.
  */
 export async function shellRequests(command: string, where: RequestContext): Promise<CallDescription> {
+  // The analysis (its tables, the parser) loads with the first shell call, not at start-up.
+  const { analyzeShell } = await import("./shell/analyze.js");
   const analysis = await analyzeShell(command, where);
   if (!analysis.parsed) {
     return { requests: [], problem: analysis.problem ?? "the command line does not parse" };

@@ -10,8 +10,8 @@ import {
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { formatRequests, sameRequests } from "./call-requests.js";
-import { type Hook, hooksFor, judgePreHook, postHookContext, runHook } from "./hooks.js";
-import { type JudgeDeps, judgeCommands } from "./judge.js";
+import { type Hook, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
+import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
 import type { CallDescription } from "./requests.js";
 
@@ -169,28 +169,10 @@ export async function afterCall(
       deps.authority.cwd,
       deps.signal,
     );
-    const { context, failure } = postHookContext(run);
-    const where: Reason = {
-      rule: hook.key,
-      detail: hook.command,
-      source: hook.source,
-      key: hook.key,
-      ...(hook.line ? { line: hook.line } : {}),
-    };
+    const { context, ...verdict } = judgePostHook(hook, run);
     deps.record({
       seat: "call.hook",
-      holder: failure ? "code" : "hook",
-      answer: failure ? "failed" : context ? "context" : "nothing",
-      reasons: [
-        failure
-          ? { rule: "hook failed", detail: `${failure}; nothing added (the call already ran)`, decisive: true }
-          : {
-              rule: context ? "hook added context" : "hook added nothing",
-              ...(context ? { detail: context.slice(0, 500) } : {}),
-              decisive: true,
-            },
-        where,
-      ],
+      ...verdict,
       subject: { step, call: call.id, hook: hook.key, event: "post_tool" },
     });
     if (context) notes.push(`[hook ${hook.key}] ${context}`);
@@ -214,6 +196,8 @@ async function judge(
 ): Promise<PermissionAnswer> {
   const judgeDeps = deps.judge as Omit<JudgeDeps, "step">;
   const commands = [...new Set(permission.judgeable.map((r) => r.resource))];
+  // The judge (and the model client it uses) loads only in smart mode, when a command needs it.
+  const { judgeCommands } = await import("./judge.js");
   const verdict = await judgeCommands(commands, { ...judgeDeps, step });
   deps.record({
     seat: "call.judge",

@@ -142,13 +142,7 @@ export type PreHookAnswer = "deny" | "ask" | "no-objection";
  * deny unless the config says allow.
  */
 export function judgePreHook(hook: Hook, run: HookRun): Answer<PreHookAnswer> & { message?: string } {
-  const where: Reason = {
-    rule: hook.key,
-    detail: hook.command,
-    source: hook.source,
-    key: hook.key,
-    ...(hook.line ? { line: hook.line } : {}),
-  };
+  const where = hookReason(hook);
   const failed = (why: string): Answer<PreHookAnswer> & { message?: string } => {
     const holder: Holder = hook.onErrorWritten ? "config" : "code";
     const answer: PreHookAnswer = hook.onError === "allow" ? "no-objection" : "deny";
@@ -220,6 +214,51 @@ export function judgePreHook(hook: Hook, run: HookRun): Answer<PreHookAnswer> & 
     };
   }
   return failed(`unknown decision ${JSON.stringify(decision)} (expected deny, ask or allow)`);
+}
+
+/** Which hook it was, where it is written: the second reason of every call.hook decision. */
+function hookReason(hook: Hook): Reason {
+  return {
+    rule: hook.key,
+    detail: hook.command,
+    source: hook.source,
+    key: hook.key,
+    ...(hook.line ? { line: hook.line } : {}),
+  };
+}
+
+/**
+ * Seat `call.hook` after a call: what one post_tool hook added (recorded; the call already ran,
+ * so a failure only means nothing is added).
+ */
+export function judgePostHook(
+  hook: Hook,
+  run: HookRun,
+): Answer<"context" | "nothing" | "failed"> & { context?: string } {
+  const { context, failure } = postHookContext(run);
+  if (failure) {
+    return {
+      holder: "code",
+      answer: "failed",
+      reasons: [
+        { rule: "hook failed", detail: `${failure}; nothing added (the call already ran)`, decisive: true },
+        hookReason(hook),
+      ],
+    };
+  }
+  return {
+    holder: "hook",
+    answer: context ? "context" : "nothing",
+    reasons: [
+      {
+        rule: context ? "hook added context" : "hook added nothing",
+        ...(context ? { detail: context.slice(0, 500) } : {}),
+        decisive: true,
+      },
+      hookReason(hook),
+    ],
+    ...(context ? { context } : {}),
+  };
 }
 
 /**
