@@ -164,6 +164,7 @@ export function gateDeps(input: {
   auto: boolean;
   interactive: boolean;
   judge?: GateDeps["judge"];
+  sandbox: "on" | "off";
   record: (decision: Decision) => void;
   signal: AbortSignal;
 }): GateDeps {
@@ -175,6 +176,8 @@ export function gateDeps(input: {
     ...(input.interactive ? { prompt: terminalPrompt({ input: process.stdin, output: process.stderr }) } : {}),
     auto: input.auto,
     ...(input.judge ? { judge: input.judge } : {}),
+    sandbox: input.sandbox,
+    visible: [authority.workspace, join(dataDir(), "overflow")],
     saveAlways(rules, tool) {
       saveApprovals(input.store, authority.workspace, rules, { tool, sessionId: input.sessionId });
       // In force at once: the saved layer is the last one (layers.ts).

@@ -7,5 +7,5 @@ export const DEFAULTS: Config = {
   repeat_limit: 3,
   parallel_calls: 8,
   output: { max_lines: 2000, max_bytes: 50_000 },
-  shell: { timeout_ms: 120_000, max_timeout_ms: 600_000 },
+  shell: { timeout_ms: 120_000, max_timeout_ms: 600_000, sandbox: "on" },
 };

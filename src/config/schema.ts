@@ -119,6 +119,12 @@ export const ConfigSchema = z
       .strictObject({
         timeout_ms: z.int().positive().optional().describe("Default timeout of a shell command"),
         max_timeout_ms: z.int().positive().optional().describe("Largest timeout a shell call may ask for"),
+        sandbox: z
+          .enum(["on", "off"])
+          .optional()
+          .describe(
+            'Commands run because they were proven read-only run confined (bubblewrap); "off" trusts the analysis alone',
+          ),
       })
       .optional()
       .describe("The shell tool"),

@@ -3,7 +3,7 @@ import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { mayChange } from "../permission/call-requests.js";
-import { afterCall, type GateDeps, gate, recheck } from "../permission/gate.js";
+import { afterCall, type GateDeps, gate, mayReadFound, recheck } from "../permission/gate.js";
 import type { CallDescription } from "../permission/requests.js";
 import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
@@ -12,6 +12,7 @@ import { recordUsage } from "../session/usage.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { boundOutput } from "../tools/bound.js";
 import type { ShellJob } from "../tools/jobs.js";
+import type { Confinement } from "../tools/sandbox.js";
 import type { Tool, ToolContext } from "../tools/types.js";
 import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
@@ -208,6 +209,8 @@ async function runCalls(
     tool: Tool;
     input: Record<string, unknown>;
     description: CallDescription;
+    confine?: Confinement;
+    approved?: string[];
   }> = [];
 
   for (const raw of calls) {
@@ -248,7 +251,14 @@ async function runCalls(
       if (verdict.stopTurn) stop = { status: "cancelled", message: "stopped: the person left the approval prompt" };
       continue;
     }
-    runnable.push({ call, tool, input, description: verdict.description });
+    runnable.push({
+      call,
+      tool,
+      input,
+      description: verdict.description,
+      ...(verdict.confine ? { confine: verdict.confine } : {}),
+      ...(verdict.approved ? { approved: verdict.approved } : {}),
+    });
   }
 
   // The person left an approval prompt: what they approved before it does not run either.
@@ -267,8 +277,11 @@ async function runCalls(
   // before it and before all after it, in the model's order. So no sibling call can change what
   // a call was judged on (one call makes a link, the next writes through it) or race its edit.
   for (const batch of batches(runnable, (r) => mayChange(r.description))) {
-    await mapLimit(batch, deps.config.config.parallel_calls ?? 8, ({ call, tool, input, description }) =>
-      execute(call, tool, input, description),
+    await mapLimit(
+      batch,
+      deps.config.config.parallel_calls ?? 8,
+      ({ call, tool, input, description, confine, approved }) =>
+        execute(call, tool, input, description, confine, approved),
     );
   }
   if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
@@ -279,6 +292,8 @@ async function runCalls(
     tool: Tool,
     input: Record<string, unknown>,
     description: CallDescription,
+    judgedConfine: Confinement | undefined,
+    approved: string[] | undefined,
   ): Promise<void> {
     if (signal.aborted) {
       store.append(session.id, EV.callCancelled, { id: call.id, name: tool.name });
@@ -299,11 +314,21 @@ async function runCalls(
       return;
     }
     const judged = still.description;
+    // Judged again (what it names changed): the new verdict says whether it runs confined.
+    const again = still.description !== description;
+    const confine = again ? still.confine : judgedConfine;
+    const shown = (again ? still.approved : approved) ?? [];
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
     store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step });
     let result: Awaited<ReturnType<Tool["execute"]>>;
     try {
-      result = await tool.execute(input, { ...deps.toolContext, callId: call.id, signal });
+      result = await tool.execute(input, {
+        ...deps.toolContext,
+        callId: call.id,
+        signal,
+        ...(confine ? { confine } : {}),
+        mayRead: (path) => mayReadFound(deps.gate, path, shown),
+      });
     } catch (error) {
       result = {
         output: `The ${tool.name} tool failed: ${(error as Error).message}`,

@@ -62,6 +62,7 @@ export function authorize(description: CallDescription, ctx: AuthorityContext): 
   const evaluated = outcomesUnder(ctx.rules, description.requests, { workspace: ctx.workspace, home: ctx.home });
   const outcomes: Judged[] = evaluated.map((raw) => {
     let outcome: Judged = { ...raw, holder: raw.rule ? holderOfLayer(raw.rule.source.layer) : "code" };
+    outcome = guardProtected(outcome);
     if (ctx.readOnly) outcome = restrictReadOnly(outcome, ctx.readOnly);
     if (mode.after === "ask-allows" && outcome.effect === "ask") {
       outcome = {
@@ -162,6 +163,34 @@ function undescribed(problem: string, ctx: AuthorityContext): PermissionAnswer {
     };
   }
   return { holder: "code", answer: "ask", reasons: [reason], outcomes: [], judgeable: [] };
+}
+
+/**
+ * Files whose content makes programs run later, outside any call's judgement: git's config
+ * (`core.fsmonitor`, `core.pager`, aliases, `core.hooksPath`) and hooks, direnv's `.envrc`.
+ * Writing one is allowed only by a rule that names it; a rule for every file (`edit: "allow"`,
+ * `**`) asks instead.
+ */
+const PROTECTED = [/\/\.git\/config$/, /\/\.git\/hooks(\/|$)/, /\/\.envrc$/];
+const CATCH_ALL = new Set(["*", "**", "/**", "**/*"]);
+
+function guardProtected(outcome: Judged): Judged {
+  const { request, rule } = outcome;
+  if (request.action !== "edit" || outcome.effect !== "allow") return outcome;
+  if (!PROTECTED.some((p) => p.test(request.resource))) return outcome;
+  if (rule && !CATCH_ALL.has(rule.pattern)) return outcome;
+  return {
+    ...outcome,
+    effect: "ask",
+    holder: "code",
+    reasons: [
+      {
+        rule: `${request.action}:${request.resource}`,
+        detail: `ask — this file makes programs run later (git config or hooks, .envrc); only a rule that names it allows writing it`,
+      },
+      ...outcome.reasons,
+    ],
+  };
 }
 
 /** What a read-only agent may not do: change files, run commands not proven read-only, use unannotated MCP tools. */

@@ -71,6 +71,8 @@ describe("gate: every seat of a call, in order", () => {
       hooks: hooksFromConfig(config) as Hook[],
       ...(options.prompt ? { prompt: options.prompt } : {}),
       auto: options.auto ?? false,
+      sandbox: "on",
+      visible: [ws],
       saveAlways(rules) {
         savedRules.push(...rules.map((r) => `${r.action}:${r.pattern}`));
         (authority.rules as Rule[][]).at(-1)?.push(

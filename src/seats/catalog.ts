@@ -200,6 +200,16 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "exec.sandbox",
+    question:
+      "A shell command runs only because it was proven (or judged) read-only, or a read-only agent runs it: is it confined?",
+    holders: ["code", "config"],
+    default:
+      "confined with bubblewrap: the file system read-only, home folders, /tmp and /run hidden but for the workspace, no network, its own process namespace; where that cannot work, a read-only agent's command is denied and any other asks; shell.sandbox off trusts the analysis alone (config)",
+    fail: "closed",
+    config: ["shell.sandbox"],
+  },
+  {
     id: "exec.truncate",
     question: "Is a tool result too long to send whole, and what is kept?",
     holders: ["config"],

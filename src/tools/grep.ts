@@ -68,6 +68,25 @@ export const grepTool: Tool<GrepInput> = {
     ];
 
     const run = await runRipgrep(rgPath, args, ctx.cwd, ctx.signal);
+    if (ctx.mayRead) {
+      const withheld = new Set<string>();
+      const allowed = new Map<string, boolean>();
+      run.matches = run.matches.filter(({ path }) => {
+        const absolute = resolve(ctx.cwd, path);
+        let may = allowed.get(absolute);
+        if (may === undefined) {
+          may = ctx.mayRead?.(absolute) ?? true;
+          allowed.set(absolute, may);
+        }
+        if (!may) withheld.add(relative(ctx.cwd, absolute) || absolute);
+        return may;
+      });
+      if (withheld.size > 0) {
+        run.notes.push(
+          `[matches in ${[...withheld].sort().join(", ")} left out: reading them needs approval (use read)]`,
+        );
+      }
+    }
     return renderGrep(run, label, ctx.cwd, ctx.limits.maxResults);
   },
 };

@@ -21,9 +21,9 @@ export function createBackgroundJobs(): BackgroundJobs {
   let finished: ShellJob[] = [];
 
   return {
-    start(command, cwd) {
+    start(command, cwd, confine) {
       const id = `job-${++counter}`;
-      const proc = spawnShell(command, { cwd, keepAlive: false });
+      const proc = spawnShell(command, { cwd, keepAlive: false, ...(confine ? { confine } : {}) });
       const job: ShellJob = { id, command, done: false, output: "" };
       // A live, enumerable getter: the output so far while running, all of it once done.
       Object.defineProperty(job, "output", { enumerable: true, get: () => proc.output.text() });

@@ -4,6 +4,7 @@ import { closeSync, existsSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toolEnvironment } from "../util/withheld-env.js";
+import { bwrapProgram, type Confinement, confinedArgv } from "./sandbox.js";
 
 /** How long a process group gets between SIGTERM and SIGKILL (timeouts and cancel, while bosun runs). */
 export const KILL_GRACE_MS = 2000;
@@ -198,6 +199,8 @@ export interface SpawnShellOptions {
   keepAlive?: boolean;
   /** Save output that outgrows the in-memory limit to a file (see OutputBuffer). Default false. */
   saveOutput?: boolean;
+  /** Run it confined (sandbox.ts): read-only, no network, outside folders hidden. */
+  confine?: Confinement;
 }
 
 /**
@@ -238,7 +241,11 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
   // The outer bash redirects stderr into stdout and replaces itself with the bash that runs the
   // command (same pid, same group), so `$0`, line numbers and error messages are those of `bash -c`.
   try {
-    child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", command], {
+    const argv = ["bash", "-c", 'exec bash -c "$1" 2>&1', "bash", command];
+    const [program, ...args] = options.confine
+      ? [bwrapProgram(), ...confinedArgv(options.confine, options.cwd, argv)]
+      : argv;
+    child = spawn(program as string, args, {
       cwd: options.cwd,
       env: toolEnvironment(),
       stdio: ["ignore", "pipe", "ignore"],

@@ -25,7 +25,7 @@ export const shellTool: Tool<ShellInput> = {
     const withheld = withheldNote(input.command);
 
     if (input.background) {
-      const job = ctx.jobs.start(input.command, ctx.cwd);
+      const job = ctx.jobs.start(input.command, ctx.cwd, ctx.confine);
       const notes = [`Started background job ${job.id}. Its completion will be reported in a later step.`];
       if (input.timeout_ms !== undefined) notes.push("timeout_ms does not apply to background jobs.");
       if (withheld) notes.push(`note: ${withheld}`);
@@ -48,7 +48,11 @@ export const shellTool: Tool<ShellInput> = {
       };
     }
 
-    const proc = spawnShell(input.command, { cwd: ctx.cwd, saveOutput: true });
+    const proc = spawnShell(input.command, {
+      cwd: ctx.cwd,
+      saveOutput: true,
+      ...(ctx.confine ? { confine: ctx.confine } : {}),
+    });
     let timedOut = false;
     let cancelled = false;
     const timer = setTimeout(() => {

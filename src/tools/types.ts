@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { CallDescription, RequestContext } from "../permission/requests.js";
+import type { Confinement } from "./sandbox.js";
 
 /**
  * A built-in tool. Its name and argument names are public contract: permission rules, hooks,
@@ -48,6 +49,14 @@ export interface ToolContext {
   /** Background shell jobs of this session. */
   jobs: BackgroundJobs;
   limits: ToolLimits;
+  /** Set when this call must run confined (a shell command run because it was proven read-only). */
+  confine?: Confinement;
+  /**
+   * Whether the rules let the model read a file without anyone being asked. A tool that shows
+   * the contents of files it found itself (grep over a folder) leaves out the others: a read is
+   * a read, however it is reached.
+   */
+  mayRead?: (absolutePath: string) => boolean;
 }
 
 export interface ToolLimits {
@@ -75,7 +84,7 @@ export interface BackgroundJob {
 }
 
 export interface BackgroundJobs {
-  start(command: string, cwd: string): BackgroundJob;
+  start(command: string, cwd: string, confine?: Confinement): BackgroundJob;
   /** Jobs that finished since the last call: the loop tells the model about them in the next step. */
   takeFinished(): BackgroundJob[];
   /** Kills every running job (process groups), e.g. on cancel. */

@@ -42,6 +42,8 @@ export function isWithheld(name: string): boolean {
 export function toolEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) if (!isWithheld(name)) out[name] = value;
+  // CDPATH would make `cd src` go elsewhere than the shell analysis judged.
+  delete out.CDPATH;
   out.BOSUN_AGENT = "1";
   return out;
 }

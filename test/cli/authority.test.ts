@@ -266,6 +266,77 @@ describe("bosun run: rules from flags and files", () => {
   });
 });
 
+describe("bosun run: commands run on a read-only proof run confined", () => {
+  // Every run's first request gets the same two calls.
+  const script = {
+    rules: [
+      {
+        match: { lastMessage: "go" },
+        reply: {
+          toolCalls: [
+            { id: "ls", name: "shell", arguments: { command: "ls" } },
+            { id: "touch", name: "shell", arguments: { command: "touch made.txt" } },
+          ],
+        },
+      },
+      done,
+    ],
+  };
+
+  it("confines what runs because the analysis proved it read-only, not what a person allowed (exec.sandbox)", async () => {
+    const s = await startScenario(script);
+    try {
+      const result = await s.run(["run", "--auto", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      const { decisions } = s.latest();
+      const confined = expectDecision(decisions, "exec.sandbox", "code", "read-only");
+      assert.equal(confined.subject?.call, "ls");
+      assert.match(
+        confined.reasons[0]?.detail ?? "",
+        /proven \(or judged\) read-only: read-only file system, no network/,
+      );
+      // touch asked and --auto allowed it: it ran as the person would, and made the file.
+      assert.equal(
+        decisions.some((d) => d.seat === "exec.sandbox" && d.subject?.call === "touch"),
+        false,
+      );
+      assert.ok(existsSync(join(s.ws.dir, "made.txt")));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("where nothing can confine, a proven command asks, plan runs no command, and shell.sandbox off trusts the analysis", async () => {
+    const s = await startScenario(script);
+    try {
+      const env = { BOSUN_BWRAP: "/nonexistent/bwrap" };
+      const approve = await s.run(["run", "go"], { env });
+      assert.equal(approve.code, 3, approve.stderr);
+      const unavailable = expectDecision(s.latest().decisions, "exec.sandbox", "code", "unavailable");
+      assert.match(unavailable.reasons[0]?.detail ?? "", /not installed.*it asks instead/);
+      assert.equal(started(s.latest().events, "ls"), false);
+
+      const plan = await s.run(["run", "--agent", "plan", "go"], { env });
+      assert.equal(plan.code, 0, plan.stderr);
+      assert.equal(started(s.latest().events, "ls"), false);
+      const planSandbox = s.latest().decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.call === "ls");
+      assert.equal(planSandbox?.answer, "unavailable");
+      assert.match(
+        planSandbox?.reasons[0]?.detail ?? "",
+        /the agent plan is read-only, so it must run confined.*denied/,
+      );
+
+      writeFileSync(join(s.ws.home, "bosun.json"), JSON.stringify({ shell: { sandbox: "off" } }));
+      const off = await s.run(["run", "go"], { env });
+      assert.equal(off.code, 3, off.stderr);
+      expectDecision(s.latest().decisions, "exec.sandbox", "config", "none");
+      assert.ok(started(s.latest().events, "ls"), "trusted on the analysis alone, it ran");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("bosun run: judged on what it does when it runs", () => {
   it("a link made by one call cannot carry the next call's write out of the workspace", async () => {
     const s = await startScenario(

@@ -393,7 +393,8 @@ export function effectsOf(batch: Batch, attack: Attack): string[] {
 }
 
 /**
- * Asserts that an attack was refused and had no effect: its `call.permission` was a deny (in
+ * Asserts that an attack was refused and had no effect — or, allowed on a read-only proof, ran
+ * confined in the sandbox (exec.sandbox) and still had no effect. Refused: its `call.permission` was a deny (in
  * plan: by code, because plan is read-only, unless the attack is a read that asks) or an ask
  * that code then denied because nobody can approve; it never started; the model was told
  * "Denied"; its target files do not exist, its canaries are unchanged, the secret never reached
@@ -402,6 +403,17 @@ export function effectsOf(batch: Batch, attack: Attack): string[] {
  */
 export function assertRefused(batch: Batch, attack: Attack): void {
   const v = verdictOf(batch, attack.id);
+  // Allowed on a read-only proof, it ran confined (exec.sandbox): then it must have had no effect at all.
+  const sandbox = batch.decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.call === attack.id);
+  if (sandbox?.answer === "read-only" && v.started) {
+    const effects = effectsOf(batch, attack);
+    assert.deepEqual(
+      effects,
+      [],
+      `${attack.id} (${attack.what}) ran confined, yet took effect: ${describeCall(attack)}\n${report(v)}`,
+    );
+    return;
+  }
   const problems: string[] = [];
   const permission = v.permission;
   const expected = batch.mode === "plan" ? (attack.plan ?? "read-only") : "ask-or-deny";

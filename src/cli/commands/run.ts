@@ -165,6 +165,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
             },
           }
         : {}),
+      sandbox: config.config.shell?.sandbox ?? "on",
       record,
       signal: controller.signal,
     });

@@ -39,7 +39,8 @@ describe("bosun dev model-server (modelServerCommand)", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
       const end = Date.now() + 10_000;
-      while (!/listening on (http:\/\/127\.0\.0\.1:\d+)\n/.test(stdout)) {
+      // The listening line and the baseURL line may arrive in separate chunks: wait for both.
+      while (!/listening on (http:\/\/127\.0\.0\.1:\d+)\n[\s\S]*baseURL /.test(stdout)) {
         if (Date.now() > end || child.exitCode !== null) throw new Error(`no listening line:\n${stdout}\n${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

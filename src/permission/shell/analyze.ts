@@ -65,7 +65,16 @@ interface State {
   out: ShellRequest[];
   /** Wrappers waiting to learn whether everything they run is read-only. */
   sinks: { readOnly: boolean }[];
+  /**
+   * Something in the line may change what `cd` does or when the directory changes (a function
+   * or alias named cd, `shopt -s cdable_vars`, CDPATH, a trap that runs cd): from then on the
+   * working directory is not known.
+   */
+  cwdUntracked: boolean;
 }
+
+/** Names whose redefinition makes `cd`, `pushd` and `popd` mean something else. */
+const CD_NAMES = new Set(["cd", "pushd", "popd", "builtin", "command"]);
 
 /** Possible working directories after a statement succeeds (`ok`) or fails (`fail`). */
 interface Flow {
@@ -88,7 +97,7 @@ export async function analyzeShell(
   const cwd = path.resolve(workspace, context.cwd);
   try {
     const script = parseShell(parser, command);
-    const state: State = { parser, workspace, home: path.resolve(homedir()), out: [], sinks: [] };
+    const state: State = { parser, workspace, home: path.resolve(homedir()), out: [], sinks: [], cwdUntracked: false };
     run(state, script, [cwd], 0);
     return { parsed: true, requests: dedupe(state.out) };
   } catch (error) {
@@ -199,6 +208,10 @@ function run(state: State, stmt: Stmt, cwds: Cwd[], depth: number): Flow {
     case "function":
       // Analyzed where it is defined: it may be called later in the line.
       run(state, stmt.body, cwds, depth);
+      if (CD_NAMES.has(stmt.name)) {
+        state.cwdUntracked = true;
+        return same([null]);
+      }
       return same(cwds);
     case "eval":
       for (const sub of stmt.subs) run(state, sub, cwds, depth);
@@ -215,6 +228,10 @@ function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd
   if (stmt.words.length > 0) {
     flow = command(state, stmt.assigns, stmt.words, cwds, depth);
   } else if (stmt.assigns.length > 0) {
+    if (stmt.assigns.some((a) => a.name === "CDPATH")) {
+      state.cwdUntracked = true;
+      flow = same([null]);
+    }
     const readOnly = stmt.assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
     emitShell(state, stmt.assigns.map((a) => a.text).join(" "), readOnly);
   }
@@ -350,6 +367,8 @@ function literalOperands(words: Word[], cwds: Cwd[]): string[] {
     const candidates = word.value.startsWith("-") ? [] : [word.value];
     const eq = word.value.indexOf("=");
     if (eq > 0 && eq < word.value.length - 1) candidates.push(word.value.slice(eq + 1));
+    // A value glued to a short option: `-fdata.txt`, `-alink/secret.txt`.
+    if (/^-[A-Za-z]./.test(word.value) && !word.value.startsWith("--")) candidates.push(word.value.slice(2));
     for (const candidate of candidates) {
       if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(candidate) || candidate.includes("\0")) continue;
       for (const cwd of cwds) {
@@ -435,8 +454,22 @@ function replaced(word: Word, placeholder: { text: string; pathOnly: boolean }):
   };
 }
 
+/** Whether a command changes what `cd` means or runs a cd at another time: an alias, shopt, CDPATH, a trap. */
+function changesCd(argv: string[]): boolean {
+  const [name, ...args] = argv;
+  if (name === "alias") return args.some((a) => CD_NAMES.has(a.split("=")[0] ?? ""));
+  if (name === "shopt") return args.some((a) => a === "cdable_vars" || a === "autocd");
+  if (name === "trap") return args.some((a) => /\b(cd|pushd|popd)\b/.test(a));
+  if (name === "export" || name === "declare" || name === "typeset" || name === "local" || name === "readonly") {
+    return args.some((a) => a.startsWith("CDPATH"));
+  }
+  return false;
+}
+
 /** `cd` / `pushd` / `popd` (also behind `builtin` or `command`): the directories that follow. */
 function directoryChange(state: State, argv: string[], words: Word[], cwds: Cwd[]): Flow {
+  if (changesCd(argv)) state.cwdUntracked = true;
+  if (state.cwdUntracked) return same([null]);
   let at = 0;
   while (argv[at] === "builtin" || (argv[at] === "command" && argv[at + 1] !== "-v" && argv[at + 1] !== "-V")) {
     at++;
@@ -638,6 +671,10 @@ function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void
     }
     // A glob or brace pattern over literal text (`src/*.ts`, `{a,/etc/b}`) stays where its literal parts say.
     const literal = word.value ?? word.text;
+    // Where the working directory is not known, a relative path may be anywhere.
+    if (cwds.includes(null) && !literal.startsWith("-") && !path.isAbsolute(literal) && !isHarmlessDevice(literal)) {
+      emitExternal(state, "*");
+    }
     const candidates = pathCandidates(literal, state.home).map((c) => (word.value === null ? globFolder(c) : c));
     for (const candidate of candidates) {
       if (!escapes(candidate) || isHarmlessDevice(candidate)) continue;

@@ -60,8 +60,7 @@ describe("classifyCommand: read-only table", () => {
       "git blame f",
       "git remote -v",
       "node --version",
-      "npm ls",
-      "npm view react",
+      "npm --version",
       "cd src",
       "true",
       "test -f x",
@@ -521,7 +520,23 @@ describe("classifyCommand: what the red team found", () => {
     readOnly("tar -tf archive.tar");
     readOnly("tar -tvzf archive.tgz");
     readOnly("tar --list --file=a.tar");
-    readOnly("git ls-remote origin");
+    // It reaches the remote: the network is never read-only.
+    writing("git ls-remote origin", /network/);
+    writing("git remote show origin");
+    readOnly("git remote show -n origin");
+    writing("npm ls", /logs and caches/);
+    writing("pip list", /logs and caches/);
+    writing("jobs -x rm x", /-x/);
+    writing("ps eww", /environments/);
+    readOnly("ps -ef");
+    writing("man -C cfg ls");
+    writing("less -k keys f");
+    writing("less --lesskey-src=f g");
+    writing("unzip -q a.zip -x -l");
+    readOnly("unzip -l a.zip");
+    writing("unset a[x]");
+    readOnly("unset a[0] b");
+    writing("wait -p v -n");
     readOnly("git grep -n needle");
   });
 

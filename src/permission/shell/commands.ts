@@ -193,7 +193,6 @@ const READ_ONLY: Record<string, string> = {
   nproc: "prints the processor count",
   uptime: "prints the uptime",
   free: "prints memory use",
-  ps: "lists processes",
   pgrep: "lists processes",
   tty: "prints the terminal",
   locale: "prints locale settings",
@@ -243,9 +242,6 @@ const READ_ONLY: Record<string, string> = {
   break: "leaves a loop",
   continue: "continues a loop",
   shift: "shifts arguments",
-  wait: "waits for jobs",
-  jobs: "lists jobs",
-  unset: "unsets variables",
   set: "sets shell options",
   shopt: "sets shell options",
   umask: "sets the file mode mask",
@@ -317,7 +313,6 @@ const ARG_INSENSITIVE = new Set([
   "exit",
   "return",
   "shift",
-  "unset",
 ]);
 
 /** Plain writing commands: what each one changes. */
@@ -461,6 +456,22 @@ const SPECIAL: Record<string, Special> = {
   readonly: declaration,
   less: pager,
   more: pager,
+  ps: (n, a, r) =>
+    r.some(Boolean)
+      ? rw(`${n}: a non-literal argument`)
+      : a.some((x) => !x.startsWith("-") && /e/.test(x))
+        ? rw(`${n} e: shows processes' environments, which hold keys`)
+        : ro(`${n}: lists processes`),
+  jobs: (n, a, r) =>
+    a.some((x, i) => r[i] || /^-[a-zA-Z]*x/.test(x)) ? rw(`${n} -x: runs a command`) : ro(`${n}: lists jobs`),
+  wait: (n, a, r) =>
+    a.some((x, i) => r[i] || /^-[a-zA-Z]*p/.test(x))
+      ? rw(`${n} -p: sets a variable by name`)
+      : ro(`${n}: waits for jobs`),
+  unset: (n, a, r) =>
+    a.some((x, i) => r[i] || (x.includes("[") && !/^[A-Za-z_][A-Za-z0-9_]*\[\d+\]$/.test(x)))
+      ? rw(`${n}: a name known only when it runs, or a subscript bash evaluates`)
+      : ro(`${n}: unsets variables`),
   date: (n, a, r) =>
     optionGuard(n, a, r, "prints the date", { short: /^-[a-zA-Z]*s/, long: ["set"] }, "sets the system clock"),
   tree: (n, a, r) =>
@@ -491,8 +502,8 @@ const SPECIAL: Record<string, Special> = {
       r,
       "prints manual pages",
       {
-        short: /^-[a-zA-Z]*[PHpTtZ]/,
-        long: ["pager", "html", "preprocessor", "troff", "troff-device", "ditroff", "gxditview"],
+        short: /^-[a-zA-Z]*[PHpTtZCX]/,
+        long: ["pager", "html", "preprocessor", "troff", "troff-device", "ditroff", "gxditview", "config-file"],
       },
       "runs a program",
     ),
@@ -529,15 +540,17 @@ const SPECIAL: Record<string, Special> = {
   fdfind: fdCommand,
   tar: (n, a, r) =>
     !r.some(Boolean) && isTarList(a) ? ro(`${n}: lists an archive`) : rw(`${n}: writes files or runs programs`),
+  // Listing only: the mode option first, then the archive and member names, no other option
+  // (`unzip -q a.zip -x -l` extracts, `-l` being a member name after -x).
   unzip: (n, a, r) =>
-    !r.some(Boolean) && a.some((x) => x === "-l" || x === "-t" || x === "-Z")
+    !r.some(Boolean) && /^-[ltZv]$/.test(a[0] ?? "") && a.slice(1).every((x) => !x.startsWith("-"))
       ? ro(`${n}: lists an archive`)
       : rw(`${n}: writes files`),
   curl,
   npm: packageManager,
   pnpm: packageManager,
   yarn: packageManager,
-  bun: (n, a, r) => packageManager(n, a, r),
+  bun: packageManager,
   pip: pip,
   pip3: pip,
   cargo: (n, a) => versionOnly(n, a, `${n}: builds, installs or runs code`),
@@ -634,7 +647,12 @@ function pager(name: string, args: string[], risky: boolean[]): Inspection {
   if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
   for (const a of args) {
     if (a === "--") break;
-    if (/^(-[a-zA-Z]*[oO]|--log-file|--LOG-FILE|\+)/.test(a)) return rw(`${name}: writes a log file or runs commands`);
+    if (
+      /^(-[a-zA-Z]*[oOk]|\+)/.test(a) ||
+      isLongOption(a, ["log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"])
+    ) {
+      return rw(`${name}: writes a log file, loads key bindings or runs commands`);
+    }
   }
   return ro(`${name}: pages through files`);
 }
@@ -700,6 +718,12 @@ export function harmlessVariable(name: string, value: string | null): boolean {
   return false;
 }
 
+/** `a[x]` (not `a[0]`): bash evaluates the subscript as arithmetic, running code a variable's value may hold. */
+function evaluatedSubscript(variable: string): boolean {
+  const open = variable.indexOf("[");
+  return open >= 0 && !/^\[\d+\]$/.test(variable.slice(open));
+}
+
 export function unsafeVariableReason(name: string): string {
   return `sets ${name}, which can change what commands run or read`;
 }
@@ -715,6 +739,8 @@ function declaration(name: string, args: string[], risky: boolean[]): Inspection
     const eq = a.indexOf("=");
     const variable = eq >= 0 ? a.slice(0, eq) : a;
     if (risky[i] && eq < 0) return rw(`${name}: a non-literal variable name`);
+    if (evaluatedSubscript(variable))
+      return rw(`${name}: bash evaluates the subscript of ${variable}, which can run code`);
     if (eq >= 0 && !harmlessVariable(variable.replace(/\[.*$/, ""), risky[i] ? null : a.slice(eq + 1))) {
       return rw(`${name}: ${unsafeVariableReason(variable)}`);
     }
@@ -769,6 +795,8 @@ function setter(name: string, args: string[], risky: boolean[]): Inspection {
     }
   }
   for (const variable of names) {
+    if (evaluatedSubscript(variable))
+      return rw(`${name}: bash evaluates the subscript of ${variable}, which can run code`);
     if (!harmlessVariable(variable.replace(/\[.*$/s, ""), null)) {
       return rw(`${name}: ${unsafeVariableReason(variable)}`);
     }
@@ -1458,7 +1486,6 @@ const GIT_READ: Record<string, string> = {
   "rev-parse": "resolves names",
   "ls-files": "lists files",
   "ls-tree": "lists a tree",
-  "ls-remote": "lists remote references",
   blame: "annotates lines",
   annotate: "annotates lines",
   shortlog: "summarizes history",
@@ -1635,7 +1662,8 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
     case "remote": {
       const positional = rest.filter((a) => !a.startsWith("-"));
       if (rest.every((a) => a === "-v" || a === "--verbose")) return ro(`${label}: lists remotes`);
-      if (positional[0] === "get-url" || (positional[0] === "show" && !rest.includes("--"))) {
+      // `show` asks the remote over the network unless -n.
+      if (positional[0] === "get-url" || (positional[0] === "show" && rest.includes("-n"))) {
         return ro(`${label}: shows a remote`);
       }
       return rw(`${label}: changes remotes`);
@@ -1659,6 +1687,7 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
       if (rest[0] === "status" || rest[0] === "summary") return ro(`${label}: shows submodules`);
       break;
   }
+  if (sub === "ls-remote" || sub === "archive") return rw(`${label}: reaches a remote over the network`);
   if (GIT_HOOKS.has(sub)) return rw(`${label}: writes the repository and runs hooks`);
   if (GIT_WRITE.has(sub)) return rw(`${label}: changes the repository or working tree`);
   return rw(`${label}: unknown git subcommand (maybe an alias): treated as writing`);
@@ -1721,53 +1750,17 @@ function gitConfig(label: string, args: string[]): Inspection {
 // ---------------------------------------------------------------------------------------------
 // Package managers, toolchains, network
 
-const PACKAGE_READ: Record<string, Set<string>> = {
-  npm: new Set([
-    "ls",
-    "list",
-    "la",
-    "ll",
-    "view",
-    "info",
-    "show",
-    "v",
-    "outdated",
-    "search",
-    "help",
-    "root",
-    "prefix",
-    "explain",
-    "why",
-    "ping",
-    "whoami",
-  ]),
-  pnpm: new Set(["ls", "list", "ll", "why", "view", "info", "outdated", "root", "help", "licenses"]),
-  yarn: new Set(["list", "info", "why", "outdated", "help", "licenses"]),
-  bun: new Set(["pm"]),
-};
-
-function packageManager(name: string, args: string[], risky: boolean[]): Inspection {
-  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
-  if (args.length === 1 && isVersionFlag(name, args[0] as string)) return ro(`${name}: prints its version`);
-  const sub = args.find((a) => !a.startsWith("-"));
-  const reads = PACKAGE_READ[name];
-  if (sub !== undefined && reads?.has(sub)) return ro(`${name} ${sub}: shows package information`);
-  if (sub === "config" || sub === "c") {
-    const action = args[args.indexOf(sub) + 1];
-    if (action === "get" || action === "list" || action === "ls")
-      return ro(`${name} config ${action}: reads configuration`);
-  }
-  if (name === "npm" && sub === "audit" && !args.includes("fix")) return ro(`${name} audit: reports vulnerabilities`);
-  if (name === "bun" && sub === undefined) return rw(`${name}: runs code`);
-  return rw(`${name}${sub ? ` ${sub}` : ""}: installs packages or runs package scripts: arbitrary code`);
+/**
+ * npm, pnpm, yarn, bun, pip: even their listing commands write logs and caches under the home
+ * folder and may reach the network (the registry, an update check). Only printing the version
+ * is read-only.
+ */
+function packageManager(name: string, args: string[]): Inspection {
+  return versionOnly(name, args, `${name}: writes logs and caches, reaches the registry, or runs package scripts`);
 }
 
-function pip(name: string, args: string[], risky: boolean[]): Inspection {
-  if (risky.some(Boolean)) return rw(`${name}: a non-literal argument could change what it does`);
-  if (args.length === 1 && isVersionFlag(name, args[0] as string)) return ro(`${name}: prints its version`);
-  const sub = args.find((a) => !a.startsWith("-"));
-  if (sub && /^(list|show|freeze|check|help|index|inspect)$/.test(sub)) return ro(`${name} ${sub}: shows packages`);
-  return rw(`${name}${sub ? ` ${sub}` : ""}: installs or removes packages`);
+function pip(name: string, args: string[]): Inspection {
+  return versionOnly(name, args, `${name}: writes logs and caches, reaches the index, or installs packages`);
 }
 
 function goCommand(name: string, args: string[], risky: boolean[]): Inspection {

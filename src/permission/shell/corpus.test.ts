@@ -25,7 +25,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["echo hello", ["shell:echo hello:ro"]],
   ["pwd", ["shell:pwd:ro"]],
   ["node --version", ["shell:node --version:ro"]],
-  ["npm ls --depth=0", ["shell:npm ls --depth=0:ro"]],
+  ["npm ls --depth=0", ["shell:npm ls --depth=0:rw"]], // npm writes logs and may reach the registry
   ["sed -n '1,20p' README.md", ["shell:sed -n '1,20p' README.md:ro"]],
   ["awk -F: '{print $1}' data.txt", ["shell:awk -F: '{print $1}' data.txt:ro"]],
   ["sort names.txt | uniq -c", ["shell:sort names.txt:ro", "shell:uniq -c:ro"]],
@@ -323,6 +323,17 @@ const CORPUS: [line: string, expected: string[] | null][] = [
     ["shell:declare -n p=PS4:rw", "shell:p=x:ro", "shell:set -x:ro", "shell:ls:ro"],
   ],
   ["ls | xargs cat", ["shell:ls:ro", "shell:xargs cat:ro", "shell:cat:ro", "external_directory:*"]],
+  // ...and by its second round:
+  ["echo x\r#; rm y", null], // tree-sitter takes the CR for a blank and the rest for a comment; bash does not
+  ["echo `echo \\`rm k\\``", null], // nested backticks
+  ["echo ${x:-`rm k`}", null], // a backtick substitution inside ${...}
+  ["echo ${x@P}", ["shell:echo ${x@P}:ro", "shell:${x@P}:rw"]], // prompt expansion runs the value's $(...)
+  [
+    "cd(){ :; }; cd src && echo > ../f",
+    ["shell:::ro", "shell:cd src:ro", "external_directory:*", "shell:echo:ro", "edit:*"],
+  ], // a function named cd: where later commands run is not known
+  ["jobs -x rm k", ["shell:jobs -x rm k:rw"]],
+  ["git ls-remote origin", ["shell:git ls-remote origin:rw"]], // the network
 ];
 
 const W = "/work/proj";

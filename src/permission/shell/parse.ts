@@ -118,6 +118,18 @@ interface Walk {
  */
 export function parseShell(parser: Parser, text: string): Stmt {
   if (text.length > MAX_TEXT_LENGTH) throw new ShellParseError(`command longer than ${MAX_TEXT_LENGTH} characters`);
+  // tree-sitter-bash reads a carriage return, vertical tab or form feed as a blank (and can then
+  // take the rest of the line for a comment); bash does not. Other control characters likewise.
+  const control = [...text].find((c) => {
+    const code = c.charCodeAt(0);
+    return (code < 32 && c !== "\t" && c !== "\n") || code === 127;
+  });
+  if (control !== undefined) {
+    const code = control.charCodeAt(0).toString(16).padStart(4, "0").toUpperCase();
+    throw new ShellParseError(`a control character (U+${code}) in the command`);
+  }
+  // Backticks inside backticks (`` `echo \`cmd\`` ``) are not parsed as the command bash runs.
+  if (text.includes("\\`")) throw new ShellParseError("an escaped backtick (nested backtick substitutions)");
   const tree = parser.parse(text);
   if (!tree) throw new ShellParseError("the shell parser returned no tree");
   try {
@@ -155,9 +167,14 @@ function codeEvaluations(root: Node): string[] {
         if (TEST_EVALUATES.test(text)) found.push(text);
         break;
       case "expansion":
-        // `${a[i]}` evaluates i; `${s:off:len}` evaluates off and len (`:-`, `:=`, `:?`, `:+` do not).
+        // Backticks and process substitutions inside `${...}` are not parsed as commands: refuse.
+        if (/`|[<>]\(/.test(text)) throw new ShellParseError(`a substitution inside \${...}: ${clip(text)}`);
+        // `${a[i]}` evaluates i; `${s:off:len}` and `${a[@]:off}` evaluate off and len (`:-`, `:=`,
+        // `:?`, `:+` do not); `${!x}` goes through x's value, subscript and all; `${x@P}` runs the
+        // value's substitutions as a prompt would.
         if (/\[[^\]]*[A-Za-z_][^\]]*\]/.test(text) && !/\[[@*]\]/.test(text)) found.push(text);
-        else if (/^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*:(?![-=?+])[^}]*[A-Za-z_]/.test(text)) found.push(text);
+        else if (/^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?:(?![-=?+])[^}]*[A-Za-z_]/.test(text)) found.push(text);
+        else if (/^\$\{!/.test(text) || /@[PEAKaku]?\}$/.test(text)) found.push(text);
         break;
     }
     for (const child of node.children) if (child) visit(child);
