@@ -104,6 +104,19 @@ describe("authorize (call.permission)", () => {
     assert.equal((await judge(ctx, "read", { path: "/proc/self/status" })).answer, "allow");
   });
 
+  it("asks before writing files that make programs run later, unless a rule names them", async () => {
+    const ctx = authority({ content: { permission: { edit: "allow" } } });
+    for (const path of [".git/config", ".git/hooks/pre-commit", "sub/.envrc"]) {
+      const answer = await judge(ctx, "write", { path, content: "x" });
+      assert.equal(answer.answer, "ask", path);
+      assert.match(answer.reasons[0]?.detail ?? "", /makes programs run later/);
+    }
+    assert.equal((await judge(ctx, "write", { path: "src/a.ts", content: "x" })).answer, "allow");
+    const named = authority({ content: { permission: { edit: { "*": "allow", ".git/hooks/**": "allow" } } } });
+    assert.equal((await judge(named, "write", { path: ".git/hooks/pre-commit", content: "x" })).answer, "allow");
+    assert.equal((await judge(named, "write", { path: ".git/config", content: "x" })).answer, "ask");
+  });
+
   it("follows a symlink out of the workspace: the read of link/notes.txt is a read outside", async () => {
     const answer = await judge(authority(), "read", { path: "link/notes.txt" });
     assert.equal(answer.answer, "ask");
