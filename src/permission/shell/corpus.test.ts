@@ -326,7 +326,9 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   // ...and by its second round:
   ["echo x\r#; rm y", null], // tree-sitter takes the CR for a blank and the rest for a comment; bash does not
   ["echo `echo \\`rm k\\``", null], // nested backticks
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
   ["echo ${x:-`rm k`}", null], // a backtick substitution inside ${...}
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
   ["echo ${x@P}", ["shell:echo ${x@P}:ro", "shell:${x@P}:rw"]], // prompt expansion runs the value's $(...)
   [
     "cd(){ :; }; cd src && echo > ../f",
