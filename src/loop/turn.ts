@@ -3,6 +3,7 @@ import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { mayChange } from "../permission/call-requests.js";
+import { unreadableFiles } from "../permission/confine.js";
 import { afterCall, type GateDeps, gate, mayReadFound, recheck } from "../permission/gate.js";
 import type { CallDescription } from "../permission/requests.js";
 import { recordDecision } from "../seats/record.js";
@@ -328,6 +329,7 @@ async function runCalls(
         signal,
         ...(confine ? { confine } : {}),
         mayRead: (path) => mayReadFound(deps.gate, path, shown),
+        protectedFiles: async () => (await unreadableFiles(deps.gate)).files,
       });
     } catch (error) {
       result = {

@@ -2,7 +2,7 @@ import type { Holder, Reason } from "../seats/types.js";
 import { combine, type RequestOutcome } from "./evaluate.js";
 import { type Authority, outcomesUnder } from "./intersect.js";
 import { MODES, type ModeName } from "./modes.js";
-import type { CallDescription, Request } from "./requests.js";
+import { type CallDescription, isInside, type Request } from "./requests.js";
 import type { Effect, Layer } from "./rules.js";
 
 /** An agent that may not change anything, and who made it so. */
@@ -25,6 +25,8 @@ export interface AuthorityContext {
   /** The folder the agent works in (the repository root, else cwd): absolute, resolved through symlinks. */
   workspace: string;
   home: string;
+  /** bosun's own data folder (resolved): no tool may edit in it. */
+  ownData?: string;
 }
 
 /** One request's answer after the rules, the read-only agent and the mode, with who gave it. */
@@ -63,6 +65,7 @@ export function authorize(description: CallDescription, ctx: AuthorityContext): 
   const outcomes: Judged[] = evaluated.map((raw) => {
     let outcome: Judged = { ...raw, holder: raw.rule ? holderOfLayer(raw.rule.source.layer) : "code" };
     outcome = guardProtected(outcome);
+    outcome = guardOwnData(outcome, ctx);
     if (ctx.readOnly) outcome = restrictReadOnly(outcome, ctx.readOnly);
     if (mode.after === "ask-allows" && outcome.effect === "ask") {
       outcome = {
@@ -166,12 +169,18 @@ function undescribed(problem: string, ctx: AuthorityContext): PermissionAnswer {
 }
 
 /**
- * Files whose content makes programs run later, outside any call's judgement: git's config
- * (`core.fsmonitor`, `core.pager`, aliases, `core.hooksPath`) and hooks, direnv's `.envrc`.
+ * Files whose content makes programs run later, outside any call's judgement: whatever is in a
+ * git directory (its config's `core.fsmonitor`, `core.pager`, aliases, `core.hooksPath`, hooks,
+ * `commondir`, submodules' configs) or names one (a `.git` file), direnv's `.envrc`.
  * Writing one is allowed only by a rule that names it; a rule for every file (`edit: "allow"`,
  * `**`) asks instead.
  */
-const PROTECTED = [/\/\.git\/config$/, /\/\.git\/hooks(\/|$)/, /\/\.envrc$/];
+const PROTECTED = [
+  // Anything of a git directory (config, hooks, commondir, modules/*/config, worktrees/*), and a
+  // `.git` file (a gitfile naming another git directory).
+  /\/\.git(\/|$)/,
+  /\/\.envrc$/,
+];
 const CATCH_ALL = new Set(["*", "**", "/**", "**/*"]);
 
 function guardProtected(outcome: Judged): Judged {
@@ -187,6 +196,26 @@ function guardProtected(outcome: Judged): Judged {
       {
         rule: `${request.action}:${request.resource}`,
         detail: `ask — this file makes programs run later (git config or hooks, .envrc); only a rule that names it allows writing it`,
+      },
+      ...outcome.reasons,
+    ],
+  };
+}
+
+/** bosun's own files (the session database, other sessions' output files) are never a tool's to change. */
+function guardOwnData(outcome: Judged, ctx: AuthorityContext): Judged {
+  const { request } = outcome;
+  if (!ctx.ownData || request.action !== "edit" || outcome.effect === "deny" || request.resource === "*")
+    return outcome;
+  if (!isInside(request.resource, ctx.ownData)) return outcome;
+  return {
+    ...outcome,
+    effect: "deny",
+    holder: "code",
+    reasons: [
+      {
+        rule: `edit:${request.resource}`,
+        detail: "deny — bosun's own data (sessions, output files) is not a tool's to change",
       },
       ...outcome.reasons,
     ],

@@ -1,5 +1,5 @@
 import type { Decision, Reason } from "../seats/types.js";
-import { type Confinement, sandboxProblem } from "../tools/sandbox.js";
+import type { Confinement } from "../tools/sandbox.js";
 import type { Tool, ToolResult } from "../tools/types.js";
 import { type AlwaysRule, alwaysOffer } from "./always.js";
 import {
@@ -11,10 +11,11 @@ import {
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { formatRequests, sameRequests } from "./call-requests.js";
+import { confinementFor, guardHardLinks, mayReadFound, reliesOnProof } from "./confine.js";
 import { type Hook, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
-import { type CallDescription, isInside, type Request, resolveRequestPath } from "./requests.js";
+import type { CallDescription } from "./requests.js";
 
 /**
  * The authority layer's one entry point: may this call run? Every seat on the way is answered by
@@ -43,6 +44,8 @@ export interface GateDeps {
   judge?: Omit<JudgeDeps, "step">;
   /** Config `shell.sandbox`: "on" confines commands run on a proof; "off" trusts the analysis alone. */
   sandbox: "on" | "off";
+  /** Where `shell.sandbox` was set, for the record. */
+  sandboxSource?: string;
   /** Folders a confined command may still read under the hidden ones: the workspace, bosun's overflow files. */
   visible: string[];
   /** Saves the person's "always" for this project and puts the rules in force for the rest of the run. */
@@ -86,7 +89,7 @@ export async function gate(
   const where = { cwd: deps.authority.cwd, workspace: deps.authority.workspace };
   const description = described ?? (await describe(call, where));
 
-  let permission = authorize(description, deps.authority);
+  let permission = await guardHardLinks(authorize(description, deps.authority), deps);
   deps.record({
     seat: "call.permission",
     holder: permission.holder,
@@ -107,15 +110,18 @@ export async function gate(
   }
 
   // A shell command allowed only on the strength of an analysis (or a judge) runs confined.
-  const proof = reliesOnProof(call, permission, deps);
+  const proof = reliesOnProof(call.tool, permission, deps.authority);
   let confine: Confinement | undefined;
   if (proof) {
-    const sandbox = await sandboxVerdict(proof, deps);
-    deps.record({ seat: "exec.sandbox", ...sandbox, subject });
-    if (sandbox.answer === "read-only") {
-      const masked = await unreadableFiles(deps);
-      confine = { kind: "read-only", visible: deps.visible, ...(masked.length > 0 ? { masked } : {}) };
-    }
+    const sandbox = await confinementFor(proof, description, deps);
+    deps.record({
+      seat: "exec.sandbox",
+      holder: sandbox.holder,
+      answer: sandbox.answer,
+      reasons: sandbox.reasons,
+      subject,
+    });
+    confine = sandbox.confine;
     if (sandbox.answer === "unavailable") {
       if (proof === "read-only agent") return denied(call, sandbox.reasons, "denied: cannot be confined");
       permission = { ...permission, answer: "ask" };
@@ -162,130 +168,6 @@ export async function gate(
   return { run: true, description, ...(confine ? { confine } : {}), ...(approved ? { approved } : {}) };
 }
 
-/** Most files a confined command is shown empty; past it, the rest of a huge tree goes unmasked. */
-const MASK_LIMIT = 2000;
-
-/**
- * The workspace's files the rules do not let the model read without asking (`.env`, by the
- * built-in rules): a confined command sees them empty, whatever route it reads them by
- * (`cat .en?`, `grep -r`, `find -exec cat`). Found by globbing the patterns of the read rules
- * that ask or deny, then kept only if the rules really refuse them.
- */
-async function unreadableFiles(deps: GateDeps): Promise<string[]> {
-  const { workspace } = deps.authority;
-  const layers = Array.isArray(deps.authority.rules)
-    ? deps.authority.rules
-    : deps.authority.rules.sets.flatMap((s) => s.layers);
-  const patterns = new Set<string>();
-  for (const rule of [...layers.flat(), ...deps.policy.rules]) {
-    if (rule.action !== "read" || rule.effect === "allow" || rule.pattern === "*") continue;
-    const relative = rule.pattern.startsWith(`${workspace}/`) ? rule.pattern.slice(workspace.length + 1) : rule.pattern;
-    if (!relative.startsWith("/") && !relative.startsWith("~")) patterns.add(relative);
-  }
-  if (patterns.size === 0) return [];
-  const { glob } = await import("tinyglobby");
-  const found = await glob([...patterns], {
-    cwd: workspace,
-    absolute: true,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    ignore: ["**/node_modules/**", "**/.git/**"],
-  }).catch(() => [] as string[]);
-  return found.slice(0, MASK_LIMIT).filter((file) => !mayReadFound(deps, file));
-}
-
-/**
- * Whether a shell call would run only because something proved it read-only: the agent is
- * read-only (every command it may run is one the analysis proved), or the rules' allow rests on
- * the mode's "read-only commands" preset or on the judge. Then it must run confined.
- */
-function reliesOnProof(
-  call: GateCall,
-  permission: PermissionAnswer,
-  deps: GateDeps,
-): "read-only agent" | "proof" | undefined {
-  if (call.tool.kind !== "shell") return undefined;
-  if (deps.authority.readOnly) return "read-only agent";
-  if (permission.answer !== "allow") return undefined;
-  const shells = permission.outcomes.filter((o) => o.request.action === "shell");
-  const proven = shells.some((o) => o.rule?.when === "read-only" || o.holder === "model");
-  return proven ? "proof" : undefined;
-}
-
-/** Seat `exec.sandbox` for a call that relies on a proof: confined, not confined (config off), or impossible here. */
-async function sandboxVerdict(proof: "read-only agent" | "proof", deps: GateDeps) {
-  const why =
-    proof === "read-only agent"
-      ? `the agent ${deps.authority.readOnly?.agent} is read-only`
-      : "it runs only because it was proven (or judged) read-only";
-  if (deps.sandbox === "off") {
-    return {
-      holder: "config" as const,
-      answer: "none" as const,
-      reasons: [
-        {
-          rule: "shell.sandbox off",
-          detail: `${why}; the analysis alone is trusted`,
-          source: "shell.sandbox",
-          decisive: true,
-        },
-      ],
-    };
-  }
-  const problem = await sandboxProblem();
-  if (problem) {
-    return {
-      holder: "code" as const,
-      answer: "unavailable" as const,
-      reasons: [
-        {
-          rule: "no sandbox",
-          detail: `${why}, so it must run confined, and it cannot be here (${problem}): ${
-            proof === "read-only agent" ? "denied" : "it asks instead"
-          }. Install bubblewrap, or set shell.sandbox to "off" to trust the analysis alone`,
-          decisive: true,
-        },
-      ],
-    };
-  }
-  return {
-    holder: "code" as const,
-    answer: "read-only" as const,
-    reasons: [
-      {
-        rule: "confined",
-        detail: `${why}: read-only file system, no network, home folders and /tmp hidden but for the workspace`,
-        decisive: true,
-      },
-    ],
-  };
-}
-
-/**
- * Whether the model may be shown `path`, found by a tool itself (grep over a folder) rather than
- * named in the call: the rules allow it; or they would ask, and the call's own approval covers
- * it (a person allowed reading the folder it lies in, or --auto answers every ask); never when
- * a rule or the policy denies it.
- */
-export function mayReadFound(deps: GateDeps, path: string, approved: readonly string[] = []): boolean {
-  let resolved: string;
-  try {
-    resolved = resolveRequestPath(path, "/");
-  } catch {
-    return false;
-  }
-  const requests: Request[] = [{ action: "read", resource: resolved }];
-  if (!isInside(resolved, deps.authority.workspace))
-    requests.push({ action: "external_directory", resource: resolved });
-  const ctx = { workspace: deps.authority.workspace, home: deps.authority.home };
-  if (policyDenials(requests, deps.policy.rules, ctx).length > 0) return false;
-  const answer = authorize({ requests }, deps.authority).answer;
-  if (answer === "allow") return true;
-  if (answer === "deny") return false;
-  return deps.auto || approved.some((folder) => isInside(resolved, folder));
-}
-
 /**
  * Just before a call runs: is it still what was judged? Earlier calls of the same response may
  * have changed the files it names (made a link, created a file it reads). When its requests now
@@ -306,6 +188,8 @@ export async function recheck(
  * After a call ran: post_tool hooks may add context for the model, each recorded. Returns the
  * result with their text appended.
  */
+export { mayReadFound };
+
 export async function afterCall(
   call: GateCall,
   step: number,

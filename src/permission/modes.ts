@@ -1,8 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import type { MODE_NAMES } from "../config/schema.js";
 import { UsageError } from "../errors.js";
-import type { Answer, Reason } from "../seats/types.js";
-import { usableValue } from "./project-trust.js";
+import type { Answer } from "../seats/types.js";
 import type { Rule } from "./rules.js";
 
 export type ModeName = (typeof MODE_NAMES)[number];
@@ -80,15 +79,14 @@ export const DEFAULT_MODE: ModeName = "approve";
 
 /**
  * Seat `permission.mode`: `--mode` is the person's choice; else the agent's configured mode;
- * else config `mode`; else approve (code). A repository's own bosun.json that is not trusted
- * (seat project.trust) cannot loosen the mode: its auto or smart is passed over for what the
- * user's own config says, else approve. An unknown name is a usage error listing the modes.
+ * else config `mode`; else approve (code). (A repository nobody trusted cannot loosen it: its
+ * auto or smart is left out of the config, seat project.trust.) An unknown name is a usage
+ * error listing the modes.
  */
 export function decideMode(
   flag: string | undefined,
   agent: { name: string; mode?: ModeName },
   config: LoadedConfig,
-  options: { untrustedProject?: boolean } = {},
 ): Answer<ModeName> {
   if (flag !== undefined) {
     if (!isModeName(flag)) {
@@ -100,44 +98,28 @@ export function decideMode(
       reasons: [{ rule: "--mode flag", detail: flag, source: "--mode", decisive: true }],
     };
   }
-  const passedOver: Reason[] = [];
-  const candidate = (key: string, mode: ModeName | undefined, rule: string): Answer<ModeName> | undefined => {
-    if (mode === undefined) return undefined;
-    const loose = MODES[mode].after === "ask-allows" || MODES[mode].judge;
-    const usable = usableValue(config, key, mode, options.untrustedProject === true && loose);
-    if (usable.withheld !== undefined) {
-      passedOver.push({
-        rule: `${rule} from the repository`,
-        detail: `${String(usable.withheld)} not used: the repository's settings are not trusted (project.trust)`,
-      });
-    }
-    if (usable.value === undefined) return undefined;
+  const fromConfig = (key: string, mode: ModeName, rule: string): Answer<ModeName> => {
+    const origin = config.origins.get(key);
     return {
       holder: "config",
-      answer: usable.value,
+      answer: mode,
       reasons: [
         {
           rule,
-          detail: usable.value,
+          detail: mode,
           decisive: true,
-          ...(usable.file ? { source: usable.file, key } : { source: usable.layer, key }),
-          ...(usable.line ? { line: usable.line } : {}),
+          ...(origin ? { source: origin.file ?? origin.source, key } : {}),
+          ...(origin?.line ? { line: origin.line } : {}),
         },
-        ...passedOver,
       ],
     };
   };
-  const chosen =
-    candidate(`agent.${agent.name}.mode`, agent.mode, `agent ${agent.name}'s mode`) ??
-    candidate("mode", config.config.mode, "config mode");
-  if (chosen) return chosen;
+  if (agent.mode) return fromConfig(`agent.${agent.name}.mode`, agent.mode, `agent ${agent.name}'s mode`);
+  if (config.config.mode) return fromConfig("mode", config.config.mode, "config mode");
   return {
     holder: "code",
     answer: DEFAULT_MODE,
-    reasons: [
-      { rule: "default mode", detail: `${DEFAULT_MODE}: ${MODES[DEFAULT_MODE].summary}`, decisive: true },
-      ...passedOver,
-    ],
+    reasons: [{ rule: "default mode", detail: `${DEFAULT_MODE}: ${MODES[DEFAULT_MODE].summary}`, decisive: true }],
   };
 }
 

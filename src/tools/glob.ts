@@ -25,10 +25,13 @@ export const globTool: Tool<GlobInput> = {
     // two folders up, `/etc/*` reads /etc. A `..` after a wildcard cannot be placed: never allowed.
     const segments = input.pattern.split("/");
     const firstDynamic = segments.findIndex((segment) => /[*?[\]{}!()]/.test(segment));
-    if (firstDynamic >= 0 && segments.slice(firstDynamic).includes("..")) {
+    if (firstDynamic >= 0 && segments.slice(firstDynamic).some((segment) => segment.replace(/\\(.)/g, "$1") === "..")) {
       return { requests: [], problem: `the pattern climbs out with ".." after a wildcard: ${input.pattern}` };
     }
-    const literal = (firstDynamic < 0 ? segments.slice(0, -1) : segments.slice(0, firstDynamic)).join("/");
+    // The glob library reads `\x` as `x`: so must the folder the request names (`lin\k/*` is `link/*`).
+    const literal = (firstDynamic < 0 ? segments.slice(0, -1) : segments.slice(0, firstDynamic))
+      .join("/")
+      .replace(/\\(.)/g, "$1");
     const base = input.path ?? ".";
     const searched = input.pattern.startsWith("/") ? literal || "/" : literal === "" ? base : `${base}/${literal}`;
     return pathRequests("read", searched, where);

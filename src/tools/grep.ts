@@ -67,9 +67,14 @@ export const grepTool: Tool<GrepInput> = {
       relative(ctx.cwd, target) || ".",
     ];
 
-    const run = await runRipgrep(rgPath, args, ctx.cwd, ctx.signal);
+    // Files the model may not read without asking (.env) are not searched, and said so whether
+    // or not they would match: a note only when they match would tell what they hold.
+    const skipped = (await ctx.protectedFiles?.()) ?? [];
+    const excluded = skipped.filter((file) => file === target || file.startsWith(`${target}/`));
+    const exclusions = excluded.flatMap((file) => ["--glob", `!/${relative(ctx.cwd, file)}`]);
+    const run = await runRipgrep(rgPath, [...exclusions, ...args], ctx.cwd, ctx.signal);
     if (ctx.mayRead) {
-      const withheld = new Set<string>();
+      // Whatever else it finds that the rules do not let it show is dropped — silently, for the same reason.
       const allowed = new Map<string, boolean>();
       run.matches = run.matches.filter(({ path }) => {
         const absolute = resolve(ctx.cwd, path);
@@ -78,14 +83,14 @@ export const grepTool: Tool<GrepInput> = {
           may = ctx.mayRead?.(absolute) ?? true;
           allowed.set(absolute, may);
         }
-        if (!may) withheld.add(relative(ctx.cwd, absolute) || absolute);
         return may;
       });
-      if (withheld.size > 0) {
-        run.notes.push(
-          `[matches in ${[...withheld].sort().join(", ")} left out: reading them needs approval (use read)]`,
-        );
-      }
+    }
+    if (excluded.length > 0) {
+      const names = excluded.map((file) => relative(ctx.cwd, file) || file).sort();
+      run.notes.push(
+        `[not searched: ${names.join(", ")} — reading ${names.length === 1 ? "it" : "them"} needs approval (use read)]`,
+      );
     }
     return renderGrep(run, label, ctx.cwd, ctx.limits.maxResults);
   },

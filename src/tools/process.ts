@@ -325,8 +325,13 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
     child.once("exit", (code, signal) => {
       exit = { code, signal };
       if (pid !== undefined && groupAlive(pid)) {
-        strays = true;
-        terminate();
+        // Confined, every process lives in a pid namespace that dies with the sandbox: what is
+        // left of the group is bwrap's own processes on their way out, not strays of the command.
+        if (options.confine) killGroup(pid, "SIGKILL");
+        else {
+          strays = true;
+          terminate();
+        }
       }
       // Wait for the pipe to drain; a process that left the group may hold it open forever.
       drainTimer = setTimeout(() => settle(), strays ? KILL_GRACE_MS + DRAIN_MS : DRAIN_MS);

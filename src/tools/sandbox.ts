@@ -1,18 +1,21 @@
 import { spawn } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * A shell command run only because the analysis proved it read-only (or by a read-only agent)
  * runs confined, so that an analysis that is wrong — bash has a long tail of ways to run code —
  * still cannot change anything: the whole file system read-only, the home folders, /tmp and /run
  * replaced by empty ones (only the workspace and bosun's own files shown again), no network, its
- * own process and IPC namespaces (so bosun's own environment, which holds keys, is out of sight).
+ * own user (without capabilities, even for root), process, IPC and host-name namespaces (so
+ * bosun's own environment, which holds keys, is out of sight).
  * Done with bubblewrap (`bwrap`), where user namespaces allow it.
  */
 export interface Confinement {
-  kind: "read-only";
-  /** Folders shown (read-only) even though they lie under a hidden one: the workspace, bosun's overflow files. */
+  /** workspace-write: the workspace (not its .git) writable, for files the rules let the call write. */
+  kind: "read-only" | "workspace-write";
+  /** Folders shown (read-only) even though they lie under a hidden one: the workspace first, then bosun's overflow files. */
   visible: string[];
   /** Files in those folders shown empty: ones the rules do not let the model read without asking (`.env`). */
   masked?: string[];
@@ -34,10 +37,30 @@ function hiddenFolders(): string[] {
   return unique.filter((folder) => !unique.some((other) => other !== folder && folder.startsWith(`${other}/`)));
 }
 
+let empty: string | undefined;
+
+/** An empty, read-only regular file to show in place of a hidden one (a device would read as "permission denied"). */
+function emptyFile(): string {
+  if (empty && existsSync(empty)) return empty;
+  const dir = mkdtempSync(join(tmpdir(), "bosun-empty-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  empty = join(dir, "empty");
+  writeFileSync(empty, "", { mode: 0o444 });
+  return empty;
+}
+
 /** The bwrap arguments that run `argv` under `confinement`, from `cwd`. */
 export function confinedArgv(confinement: Confinement, cwd: string, argv: string[]): string[] {
   const args = [
     "--die-with-parent",
+    // A user namespace of its own and no capabilities, even when bosun runs as root: nothing in
+    // it can remount, unmount, change the host name or make a namespace of its own.
+    "--unshare-user",
+    "--disable-userns",
+    "--cap-drop",
+    "ALL",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
     "--unshare-net",
     "--unshare-pid",
     "--unshare-ipc",
@@ -48,10 +71,28 @@ export function confinedArgv(confinement: Confinement, cwd: string, argv: string
     "/dev",
     "--proc",
     "/proc",
+    // Sysctls: the namespaced ones (the host name of its own UTS namespace) would be writable.
+    "--ro-bind-try",
+    "/proc/sys",
+    "/proc/sys",
   ];
   for (const folder of hiddenFolders()) args.push("--tmpfs", folder);
-  for (const folder of confinement.visible) if (existsSync(folder)) args.push("--ro-bind", folder, folder);
-  for (const file of confinement.masked ?? []) if (existsSync(file)) args.push("--ro-bind", "/dev/null", file);
+  const [workspace, ...others] = confinement.visible;
+  if (workspace !== undefined && existsSync(workspace)) {
+    if (confinement.kind === "workspace-write") {
+      args.push("--bind", workspace, workspace);
+      // Git's config and hooks make programs run later: never writable from here.
+      if (existsSync(`${workspace}/.git`)) args.push("--ro-bind", `${workspace}/.git`, `${workspace}/.git`);
+    } else {
+      args.push("--ro-bind", workspace, workspace);
+    }
+  }
+  for (const folder of others) if (existsSync(folder)) args.push("--ro-bind", folder, folder);
+  const masked = (confinement.masked ?? []).filter((file) => existsSync(file));
+  if (masked.length > 0) {
+    const empty = emptyFile();
+    for (const file of masked) args.push("--ro-bind", empty, file);
+  }
   args.push("--chdir", cwd, "--", ...argv);
   return args;
 }

@@ -57,6 +57,8 @@ export interface ToolContext {
    * a read, however it is reached.
    */
   mayRead?: (absolutePath: string) => boolean;
+  /** The workspace's files the rules protect (`.env`): a tool searching contents leaves them out, saying so. */
+  protectedFiles?: () => Promise<string[]>;
 }
 
 export interface ToolLimits {
