@@ -7,12 +7,19 @@ import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import type { AuthorityContext } from "../permission/authorize.js";
 import type { GateDeps } from "../permission/gate.js";
 import { type Hook, hooksFromConfig } from "../permission/hooks.js";
-import { buildAuthority, layerCounts, type SessionRuleFlags } from "../permission/layers.js";
+import {
+  buildAuthority,
+  checkWrittenRules,
+  layerCounts,
+  ownFolderRule,
+  type SessionRuleFlags,
+} from "../permission/layers.js";
 import { decideMode, MODES } from "../permission/modes.js";
 import { loadPolicy, type Policy } from "../permission/policy.js";
 import { judgeProjectCommand, projectCommands } from "../permission/project-commands.js";
-import { decideProjectTrust, projectLoosening, usableValue } from "../permission/project-trust.js";
+import { decideProjectTrust, projectLoosening, withoutLoosening } from "../permission/project-trust.js";
 import { terminalPrompt, terminalTrustPrompt } from "../permission/prompt-terminal.js";
+import { resolveRequestPath } from "../permission/requests.js";
 import type { Answer, Decision } from "../seats/types.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -26,32 +33,77 @@ export interface RunAuthority {
   hooks: Hook[];
   /** Seats `project.trust` (when the repository's config would loosen anything) and `permission.mode`, recorded when the session is set up. */
   setupDecisions: Decision[];
-  /** Whether the repository's loosening settings apply (there were some and the person trusted them). */
-  untrustedProject: boolean;
+}
+
+/**
+ * Seat `project.trust`, before anything else of the run is decided: when the repository's own
+ * config would loosen anything and nobody trusts it, the config is loaded again without those
+ * settings, and that is the config the run uses. A lasting yes is saved for that exact content.
+ */
+export async function settleTrust(input: {
+  config: LoadedConfig;
+  reload: (filterProject: (data: unknown) => unknown) => LoadedConfig;
+  trustFlag: boolean;
+  interactive: boolean;
+  store: SessionStore;
+  cwd: string;
+  signal: AbortSignal;
+}): Promise<{ config: LoadedConfig; decision?: Decision; leftOut?: string[] }> {
+  checkWrittenRules(input.config);
+  const loosening = projectLoosening(input.config);
+  if (!loosening) return { config: input.config };
+  const workspace = workspaceOf(input.cwd);
+  const answer = await decideProjectTrust({
+    loosening,
+    flag: input.trustFlag,
+    saved: isTrusted(input.store, workspace, loosening.fingerprint),
+    ...(input.interactive ? { prompt: terminalTrustPrompt({ input: process.stdin, output: process.stderr }) } : {}),
+    signal: input.signal,
+  });
+  if (answer.save) trustProject(input.store, workspace, loosening.fingerprint, loosening.items);
+  const decision: Decision = {
+    seat: "project.trust",
+    holder: answer.holder,
+    answer: answer.answer,
+    reasons: answer.reasons,
+  };
+  if (answer.answer === "trusted") return { config: input.config, decision };
+  process.stderr.write(
+    `bosun: not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it\n`,
+  );
+  return { config: input.reload(withoutLoosening), decision, leftOut: loosening.items };
+}
+
+/** The modes an untrusted repository asked for, as reasons of the mode decision. */
+function modesLeftOut(items: readonly string[]): Decision["reasons"] {
+  return items.flatMap((item) => {
+    const asked = /^(?:agent (\S+) )?mode (\S+)$/.exec(item);
+    if (!asked) return [];
+    const whose = asked[1] ? ` (agent ${asked[1]})` : "";
+    return [{ rule: "not trusted", detail: `${asked[2]}${whose} not used: the repository's settings are not trusted` }];
+  });
 }
 
 /**
  * Reads the policy, picks the mode, builds the rule layers. Everything here is checked before a
  * session is opened: a bad rule, flag or policy stops the run with nothing written.
  */
-export async function prepareAuthority(input: {
+export function prepareAuthority(input: {
   config: LoadedConfig;
   agent: Agent;
   modeFlag?: string;
   flags: SessionRuleFlags;
-  trustFlag: boolean;
-  interactive: boolean;
   store: SessionStore;
   cwd: string;
-  signal: AbortSignal;
-}): Promise<RunAuthority> {
+  /** Seat `project.trust`'s answer, recorded with the rest of the set-up. */
+  trust?: Decision;
+  /** What the untrusted repository's config would have loosened (so the mode can say why it is not used). */
+  leftOut?: string[];
+}): RunAuthority {
   const policy = loadPolicy();
   const workspace = workspaceOf(input.cwd);
-  const trust = await decideTrust(input, workspace);
-  const untrustedProject = trust?.answer === "untrusted";
-  const mode = decideMode(input.modeFlag, input.agent, input.config, { untrustedProject });
+  const mode = decideMode(input.modeFlag, input.agent, input.config);
   const authority = buildAuthority({
-    untrustedProject,
     config: input.config,
     agent: input.agent,
     mode: { name: mode.answer, holder: mode.holder, ...sourceOf(mode) },
@@ -59,8 +111,7 @@ export async function prepareAuthority(input: {
     saved: savedRules(input.store, workspace),
     cwd: input.cwd,
     workspace,
-    // The model is told to read a cut result's full text from here (tools/bound.ts).
-    ownFolders: [join(dataDir(), "overflow")],
+    ownData: ownDataFolder(),
   });
   const hooks = hooksFromConfig(input.config);
   const counts = layerCounts(authority);
@@ -68,15 +119,15 @@ export async function prepareAuthority(input: {
     authority,
     policy,
     hooks,
-    untrustedProject,
     setupDecisions: [
-      ...(trust ? [{ seat: "project.trust", holder: trust.holder, answer: trust.answer, reasons: trust.reasons }] : []),
+      ...(input.trust ? [input.trust] : []),
       {
         seat: "permission.mode",
         holder: mode.holder,
         answer: mode.answer,
         reasons: [
           ...mode.reasons,
+          ...modesLeftOut(input.leftOut ?? []),
           { rule: "what it does", detail: MODES[mode.answer].summary },
           ...(authority.readOnly
             ? [
@@ -108,48 +159,24 @@ export async function prepareAuthority(input: {
   };
 }
 
-/** Seat `project.trust`, when the repository's own config would loosen anything; a lasting yes is saved. */
-async function decideTrust(
-  input: {
-    config: LoadedConfig;
-    agent: Agent;
-    trustFlag: boolean;
-    interactive: boolean;
-    store: SessionStore;
-    signal: AbortSignal;
-  },
-  workspace: string,
-) {
-  const loosening = projectLoosening(input.config, input.agent.name);
-  if (!loosening) return undefined;
-  const answer = await decideProjectTrust({
-    loosening,
-    flag: input.trustFlag,
-    saved: isTrusted(input.store, workspace, loosening.fingerprint),
-    ...(input.interactive ? { prompt: terminalTrustPrompt({ input: process.stdin, output: process.stderr }) } : {}),
-    signal: input.signal,
-  });
-  if (answer.save) trustProject(input.store, workspace, loosening.fingerprint, loosening.items);
-  if (answer.answer === "untrusted") {
-    process.stderr.write(
-      `bosun: not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it\n`,
-    );
-  }
-  return answer;
-}
-
 function sourceOf(answer: Answer): { source?: string } {
   const source = answer.reasons.find((r) => r.decisive)?.source;
   return source ? { source } : {};
 }
 
+/** bosun's own data folder, resolved as requests are (it may not exist yet). */
+function ownDataFolder(): string {
+  return resolveRequestPath(dataDir(), "/");
+}
+
+/** This session's overflow folder: the model is told to read a cut result's full text from there (tools/bound.ts). */
+export function overflowFolder(sessionId: string): string {
+  return join(ownDataFolder(), "overflow", sessionId);
+}
+
 /** The judge's model in smart mode: config `judge_model` (a repository's only when trusted), else the session's own. */
-export function judgeModel(
-  config: LoadedConfig,
-  sessionModel: ResolvedModel,
-  untrustedProject: boolean,
-): ResolvedModel {
-  const ref = usableValue(config, "judge_model", config.config.judge_model, untrustedProject).value;
+export function judgeModel(config: LoadedConfig, sessionModel: ResolvedModel): ResolvedModel {
+  const ref = config.config.judge_model;
   if (!ref) return sessionModel;
   const resolved = resolveModel(ref, config);
   if (!resolved.ok) throw new UsageError(`judge_model "${ref}" cannot be used: ${resolved.problem}; ${resolved.fix}`);
@@ -165,10 +192,14 @@ export function gateDeps(input: {
   interactive: boolean;
   judge?: GateDeps["judge"];
   sandbox: "on" | "off";
+  sandboxSource?: string;
   record: (decision: Decision) => void;
   signal: AbortSignal;
 }): GateDeps {
   const { authority } = input.prepared;
+  // The session is known only now: its own overflow folder is readable outside the workspace,
+  // no other session's (the built-in layer is the first).
+  if (Array.isArray(authority.rules)) authority.rules[0]?.push(ownFolderRule(overflowFolder(input.sessionId)));
   return {
     authority,
     policy: input.prepared.policy,
@@ -177,7 +208,8 @@ export function gateDeps(input: {
     auto: input.auto,
     ...(input.judge ? { judge: input.judge } : {}),
     sandbox: input.sandbox,
-    visible: [authority.workspace, join(dataDir(), "overflow")],
+    ...(input.sandboxSource ? { sandboxSource: input.sandboxSource } : {}),
+    visible: [authority.workspace, overflowFolder(input.sessionId)],
     saveAlways(rules, tool) {
       saveApprovals(input.store, authority.workspace, rules, { tool, sessionId: input.sessionId });
       // In force at once: the saved layer is the last one (layers.ts).

@@ -68,6 +68,11 @@ export interface LoadOptions {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   flags?: FlagValue[];
+  /**
+   * Applied to each project file's content before it is merged: how a run leaves out what an
+   * untrusted repository's bosun.json would loosen (permission/project-trust.ts).
+   */
+  filterProject?: (data: unknown) => unknown;
 }
 
 export interface LoadedConfig {
@@ -141,7 +146,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
       layer,
       source: file,
       file,
-      data: doc.data,
+      data: layer === "project" && options.filterProject ? options.filterProject(doc.data) : doc.data,
       lineOf: doc.lineOf,
       baseDir: dirname(file),
       ...(fileRoot ? { fileRoot } : {}),

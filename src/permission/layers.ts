@@ -26,15 +26,13 @@ export interface AuthorityInputs {
   workspace: string;
   home?: string;
   /**
-   * Folders outside the workspace that bosun itself sends the model to (the files holding the
-   * full text of cut tool results): being outside asks nothing there. Reading still follows the read rules.
+   * Folders outside the workspace that bosun itself sends the model to (this session's files
+   * holding the full text of cut tool results): being outside asks nothing there. Reading still
+   * follows the read rules; writing there is refused (ownData).
    */
   ownFolders?: string[];
-  /**
-   * The repository's own bosun.json is not trusted (seat project.trust): its allow rules are left
-   * out, as if not written (the layers below decide). Its asks and denies hold either way.
-   */
-  untrustedProject?: boolean;
+  /** bosun's own data folder: no tool may edit in it. */
+  ownData?: string;
 }
 
 /** Config layers whose `permission` keys become rule layers; the others cannot hold rules. */
@@ -56,22 +54,15 @@ const RULE_LAYER: Partial<Record<LayerName, Layer>> = {
 export function buildAuthority(inputs: AuthorityInputs): AuthorityContext {
   const home = inputs.home ?? homedir();
   const { documents } = inputs.config;
-  const demote = (doc: ConfigDocument, rules: Rule[]) =>
-    inputs.untrustedProject && doc.layer === "project" ? rules.filter((rule) => rule.effect !== "allow") : rules;
   const configLayers = documents.flatMap((doc) => {
     const layer = RULE_LAYER[doc.layer];
-    return layer ? [demote(doc, rulesOf(doc, layer, doc.data.permission, ["permission"]))] : [];
+    return layer ? [rulesOf(doc, layer, doc.data.permission, ["permission"])] : [];
   });
   const agentRules = documents.flatMap((doc) => {
     const value = doc.data.agent?.[inputs.agent.name]?.permission;
-    return value ? [demote(doc, rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"]))] : [];
+    return value ? [rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"])] : [];
   });
-  const own: Rule[] = (inputs.ownFolders ?? []).map((folder) => ({
-    action: "external_directory",
-    pattern: `${folder.replace(/[*?[\]{}\\]/g, "\\$&")}/**`,
-    effect: "allow",
-    source: { layer: "default", file: "built-in", key: `bosun's own files (${folder})` },
-  }));
+  const own: Rule[] = (inputs.ownFolders ?? []).map(ownFolderRule);
   const layers: Rule[][] = [
     [...defaultRules(), ...own],
     MODES[inputs.mode.name].preset,
@@ -87,7 +78,23 @@ export function buildAuthority(inputs: AuthorityInputs): AuthorityContext {
     cwd: inputs.cwd,
     workspace: inputs.workspace,
     home,
+    ...(inputs.ownData ? { ownData: inputs.ownData } : {}),
   };
+}
+
+/**
+ * Checks every rule each config file writes, its agents' included, as written: an untrusted
+ * repository's allows are left out of the run, but a broken rule there is still an error.
+ */
+export function checkWrittenRules(config: LoadedConfig): void {
+  for (const doc of config.documents) {
+    const layer = RULE_LAYER[doc.layer];
+    if (!layer) continue;
+    rulesOf(doc, layer, doc.data.permission, ["permission"]);
+    for (const [name, agent] of Object.entries(doc.data.agent ?? {})) {
+      if (agent?.permission) rulesOf(doc, "agent", agent.permission, ["agent", name, "permission"]);
+    }
+  }
 }
 
 function rulesOf(doc: ConfigDocument, layer: Layer, value: unknown, keyPath: string[]): Rule[] {
@@ -111,6 +118,16 @@ function sessionRules(flags: SessionRuleFlags): Rule[] {
 }
 
 /** How many rules each layer holds, for the `permission.mode` decision. */
+/** A folder bosun itself sends the model to: `external_directory` allows it (built-in layer). */
+export function ownFolderRule(folder: string): Rule {
+  return {
+    action: "external_directory",
+    pattern: `${folder.replace(/[*?[\]{}\\]/g, "\\$&")}/**`,
+    effect: "allow",
+    source: { layer: "default", file: "built-in", key: `bosun's own files (${folder})` },
+  };
+}
+
 export function layerCounts(ctx: AuthorityContext): Record<string, number> {
   const counts: Record<string, number> = {};
   const layers = Array.isArray(ctx.rules) ? ctx.rules : ctx.rules.sets.flatMap((set) => set.layers);

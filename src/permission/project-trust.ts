@@ -1,18 +1,22 @@
 import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../config/load.js";
 import type { Answer, Reason } from "../seats/types.js";
-import { isEffect } from "./rules.js";
+import { isPlainObject } from "../util/object.js";
 
 /**
- * What a repository's own `bosun.json` would loosen: a mode that asks less than approve, allow
- * rules, a judge model. Whoever wrote that file — anyone, for a cloned repository — would
- * otherwise decide what runs on this machine without asking. So these take effect only when the
- * person trusts that exact content (seat `project.trust`); asks and denies in it always hold, and
- * a stricter mode (chat) always applies. Hooks and MCP servers are judged one by one
- * (project-commands.ts).
+ * What a repository's own `bosun.json` would loosen: allow rules, a mode that asks less than
+ * approve, a judge model, the sandbox turned off, a provider's endpoint, headers or key (a
+ * repository that points `anthropic` at its own server would be sent the user's key). Whoever
+ * wrote that file — anyone, for a cloned repository — would otherwise decide what runs on this
+ * machine, or where the user's keys and conversation go (a project's model on a provider whose
+ * endpoint the same file sets counts too: the conversation would go to that endpoint). So these
+ * take effect only when the person trusts that
+ * exact content (seat `project.trust`); until then the run loads the config without them. Asks
+ * and denies in the file always hold, and a stricter mode (chat) always applies. Hooks and MCP
+ * servers are judged one by one (project-commands.ts).
  */
 export interface Loosening {
-  /** `mode auto`, `allow shell:npm test *`, `judge_model x/y` — what the person is shown. */
+  /** `mode auto`, `allow shell:npm test *`, `provider anthropic baseURL` — what the person is shown. */
   items: string[];
   /** The project files that hold them. */
   files: string[];
@@ -21,38 +25,132 @@ export interface Loosening {
 }
 
 const LOOSE_MODES = new Set(["auto", "smart"]);
+/** Provider settings that decide where requests, and the user's keys, go. */
+const PROVIDER_KEYS = ["type", "api", "baseURL", "apiKey", "headers"];
 
-/** The loosening settings in the project layer, for the agent that runs; undefined when there are none. */
-export function projectLoosening(config: LoadedConfig, agent: string): Loosening | undefined {
+/** The providers whose endpoint, key or headers this file sets. */
+function redirectedProviders(data: Record<string, unknown>): string[] {
+  if (!isPlainObject(data.provider)) return [];
+  return Object.entries(data.provider)
+    .filter(([, provider]) => isPlainObject(provider) && PROVIDER_KEYS.some((key) => provider[key] !== undefined))
+    .map(([name]) => name);
+}
+
+/** Whether a "provider/model" value names one of these providers. */
+function onProvider(value: unknown, providers: readonly string[]): value is string {
+  return typeof value === "string" && providers.some((name) => value.startsWith(`${name}/`));
+}
+
+/** The loosening settings of one project file's content (any agent's), in a stable order. */
+function looseningOf(data: unknown): string[] {
+  if (!isPlainObject(data)) return [];
   const items: string[] = [];
-  const files = new Set<string>();
-  for (const doc of config.documents) {
-    if (doc.layer !== "project") continue;
-    const before = items.length;
-    const data = doc.data;
-    if (data.mode && LOOSE_MODES.has(data.mode)) items.push(`mode ${data.mode}`);
-    const agentSettings = data.agent?.[agent];
-    if (agentSettings?.mode && LOOSE_MODES.has(agentSettings.mode))
-      items.push(`agent ${agent} mode ${agentSettings.mode}`);
-    if (data.judge_model) items.push(`judge_model ${data.judge_model}`);
-    for (const [prefix, permission] of [
-      ["", data.permission],
-      [`agent ${agent}: `, agentSettings?.permission],
-    ] as const) {
-      for (const [action, entry] of Object.entries(permission ?? {})) {
-        if (entry === "allow") items.push(`${prefix}allow ${action}:*`);
-        else if (entry && typeof entry === "object") {
-          for (const [pattern, effect] of Object.entries(entry)) {
-            if (isEffect(effect) && effect === "allow") items.push(`${prefix}allow ${action}:${pattern}`);
-          }
-        }
+  const redirected = redirectedProviders(data);
+  if (typeof data.mode === "string" && LOOSE_MODES.has(data.mode)) items.push(`mode ${data.mode}`);
+  if (onProvider(data.model, redirected)) items.push(`model ${data.model}`);
+  if (typeof data.judge_model === "string") items.push(`judge_model ${data.judge_model}`);
+  if (isPlainObject(data.shell) && data.shell.sandbox === "off") items.push("shell.sandbox off");
+  if (isPlainObject(data.provider)) {
+    for (const [name, provider] of Object.entries(data.provider)) {
+      if (!isPlainObject(provider)) continue;
+      for (const key of PROVIDER_KEYS) if (provider[key] !== undefined) items.push(`provider ${name} ${key}`);
+    }
+  }
+  items.push(...allowsOf(data.permission, ""));
+  if (isPlainObject(data.agent)) {
+    for (const [name, agent] of Object.entries(data.agent)) {
+      if (!isPlainObject(agent)) continue;
+      if (typeof agent.mode === "string" && LOOSE_MODES.has(agent.mode)) items.push(`agent ${name} mode ${agent.mode}`);
+      if (onProvider(agent.model, redirected)) items.push(`agent ${name} model ${agent.model}`);
+      items.push(...allowsOf(agent.permission, `agent ${name}: `));
+    }
+  }
+  return items;
+}
+
+function allowsOf(permission: unknown, prefix: string): string[] {
+  if (!isPlainObject(permission)) return [];
+  const items: string[] = [];
+  for (const [action, entry] of Object.entries(permission)) {
+    if (entry === "allow") items.push(`${prefix}allow ${action}:*`);
+    else if (isPlainObject(entry)) {
+      for (const [pattern, effect] of Object.entries(entry)) {
+        if (effect === "allow") items.push(`${prefix}allow ${action}:${pattern}`);
       }
     }
-    if (items.length > before) files.add(doc.file ?? doc.source);
+  }
+  return items;
+}
+
+/** The loosening settings of the project layer; undefined when there are none. */
+export function projectLoosening(config: LoadedConfig): Loosening | undefined {
+  const items: string[] = [];
+  const files: string[] = [];
+  for (const doc of config.documents) {
+    if (doc.layer !== "project") continue;
+    const found = looseningOf(doc.data);
+    if (found.length === 0) continue;
+    items.push(...found);
+    files.push(doc.file ?? doc.source);
   }
   if (items.length === 0) return undefined;
   const fingerprint = createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
-  return { items, files: [...files], fingerprint };
+  return { items, files, fingerprint };
+}
+
+/**
+ * A project file's content without what it would loosen (for `loadConfig`'s filterProject): the
+ * run of a repository nobody trusted loads its config as if those settings were not written.
+ */
+export function withoutLoosening(data: unknown): unknown {
+  if (!isPlainObject(data)) return data;
+  const out: Record<string, unknown> = { ...data };
+  const redirected = redirectedProviders(data);
+  if (typeof out.mode === "string" && LOOSE_MODES.has(out.mode)) delete out.mode;
+  if (onProvider(out.model, redirected)) delete out.model;
+  delete out.judge_model;
+  if (isPlainObject(out.shell) && out.shell.sandbox === "off") {
+    const { sandbox: _, ...shell } = out.shell;
+    out.shell = shell;
+  }
+  if (isPlainObject(out.provider)) {
+    out.provider = Object.fromEntries(
+      Object.entries(out.provider).map(([name, provider]) => [
+        name,
+        isPlainObject(provider)
+          ? Object.fromEntries(Object.entries(provider).filter(([key]) => !PROVIDER_KEYS.includes(key)))
+          : provider,
+      ]),
+    );
+  }
+  out.permission = withoutAllows(out.permission);
+  if (out.permission === undefined) delete out.permission;
+  if (isPlainObject(out.agent)) {
+    out.agent = Object.fromEntries(
+      Object.entries(out.agent).map(([name, agent]) => {
+        if (!isPlainObject(agent)) return [name, agent];
+        const copy: Record<string, unknown> = { ...agent };
+        if (typeof copy.mode === "string" && LOOSE_MODES.has(copy.mode)) delete copy.mode;
+        if (onProvider(copy.model, redirected)) delete copy.model;
+        copy.permission = withoutAllows(copy.permission);
+        if (copy.permission === undefined) delete copy.permission;
+        return [name, copy];
+      }),
+    );
+  }
+  return out;
+}
+
+function withoutAllows(permission: unknown): unknown {
+  if (!isPlainObject(permission)) return permission;
+  const out: Record<string, unknown> = {};
+  for (const [action, entry] of Object.entries(permission)) {
+    if (entry === "allow") continue;
+    if (isPlainObject(entry))
+      out[action] = Object.fromEntries(Object.entries(entry).filter(([, effect]) => effect !== "allow"));
+    else out[action] = entry;
+  }
+  return out;
 }
 
 export type TrustAnswer = "trusted" | "untrusted";
@@ -120,45 +218,10 @@ export async function decideProjectTrust(input: {
       {
         rule: "not trusted",
         detail:
-          "nobody trusted this repository's settings: its allow rules, looser mode and judge model are not used (--trust-project applies them)",
+          "nobody trusted this repository's settings: the run leaves them out, as if not written (--trust-project applies them)",
         decisive: true,
       },
       what,
     ],
-  };
-}
-
-/**
- * The value of a config key as a run may use it: the merged value, or — when the repository is
- * not trusted and it was the project's own file that set the key — the value a lower layer (the
- * user's) gave it, if any. Only for keys a project could loosen with (mode, judge_model).
- */
-export function usableValue<T>(
-  config: LoadedConfig,
-  key: string,
-  value: T | undefined,
-  untrustedProject: boolean,
-):
-  | { value: T; layer: string; file?: string; line?: number; withheld?: unknown }
-  | { value: undefined; withheld?: unknown } {
-  const origin = config.origins.get(key);
-  if (value === undefined) return { value: undefined };
-  if (origin === undefined) return { value, layer: "config" };
-  if (!untrustedProject || origin.layer !== "project") {
-    return {
-      value,
-      layer: origin.layer,
-      ...(origin.file ? { file: origin.file } : {}),
-      ...(origin.line ? { line: origin.line } : {}),
-    };
-  }
-  const lower = (config.shadowed.get(key) ?? []).filter((s) => s.origin.layer !== "project").at(-1);
-  if (!lower) return { value: undefined, withheld: value };
-  return {
-    value: lower.value as T,
-    layer: lower.origin.layer,
-    ...(lower.origin.file ? { file: lower.origin.file } : {}),
-    ...(lower.origin.line ? { line: lower.origin.line } : {}),
-    withheld: value,
   };
 }

@@ -1,8 +1,6 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { decideAgent } from "../../agents/select.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../../config/load.js";
-import { dataDir } from "../../config/paths.js";
 import { systemPrompt } from "../../context/system-prompt.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
@@ -23,7 +21,15 @@ import { createBackgroundJobs } from "../../tools/jobs.js";
 import { builtinTools } from "../../tools/registry.js";
 import { setWithheldVariables } from "../../util/withheld-env.js";
 import { readAttachments } from "../attachments.js";
-import { gateDeps, judgeModel, prepareAuthority, type RunAuthority, trustProjectCommands } from "../run-authority.js";
+import {
+  gateDeps,
+  judgeModel,
+  overflowFolder,
+  prepareAuthority,
+  type RunAuthority,
+  settleTrust,
+  trustProjectCommands,
+} from "../run-authority.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 export interface RunOptions {
@@ -90,19 +96,33 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: maxSteps }] : []),
   ];
-  const config = loadConfig({ cwd, flags });
+  const loaded = loadConfig({ cwd, flags });
   // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
-  const agentChoice = decideAgent(options.agent, config);
+  decideAgent(options.agent, loaded);
 
   // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
-  setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(config)]);
+  setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(loaded)]);
   const store = SessionStore.open();
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  let config: LoadedConfig;
+  let agentChoice: ReturnType<typeof decideAgent>;
   let prepared: RunAuthority;
   try {
-    prepared = await prepareAuthority({
+    // What the repository's own config would loosen applies only once trusted (seat project.trust).
+    const trusted = await settleTrust({
+      config: loaded,
+      reload: (filterProject) => loadConfig({ cwd, flags, filterProject }),
+      trustFlag: options.trustProject === true,
+      interactive,
+      store,
+      cwd,
+      signal: controller.signal,
+    });
+    config = trusted.config;
+    agentChoice = decideAgent(options.agent, config);
+    prepared = prepareAuthority({
       config,
       agent: agentChoice.agent,
       ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
@@ -111,11 +131,10 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
         ...(options.ask ? { ask: options.ask } : {}),
         ...(options.deny ? { deny: options.deny } : {}),
       },
-      trustFlag: options.trustProject === true,
-      interactive,
       store,
       cwd,
-      signal: controller.signal,
+      ...(trusted.decision ? { trust: trusted.decision } : {}),
+      ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
     });
   } catch (error) {
     store.close();
@@ -157,7 +176,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
       ...(prepared.authority.mode.name === "smart"
         ? {
             judge: {
-              model: judgeModel(config, model, prepared.untrustedProject),
+              model: judgeModel(config, model),
               config,
               signal: controller.signal,
               record,
@@ -166,6 +185,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
           }
         : {}),
       sandbox: config.config.shell?.sandbox ?? "on",
+      ...sandboxOrigin(config),
       record,
       signal: controller.signal,
     });
@@ -196,7 +216,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
         maxSteps: config.config.max_steps ?? 100,
         signal: controller.signal,
         emit: (event) => printer.event(event),
-        overflowDir: join(dataDir(), "overflow", session.id),
+        overflowDir: overflowFolder(session.id),
         toolContext: {
           cwd,
           files: createFileTracker({
@@ -272,6 +292,13 @@ function setUp(
       throw error;
     }
   });
+}
+
+/** Where `shell.sandbox` was set, for the exec.sandbox decision. */
+function sandboxOrigin(config: LoadedConfig): { sandboxSource?: string } {
+  const origin = config.origins.get("shell.sandbox");
+  if (!origin || origin.layer === "default") return {};
+  return { sandboxSource: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
 }
 
 /** Environment variables the config's `{env:NAME}` references read (resolved or not). */

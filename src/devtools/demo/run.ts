@@ -50,12 +50,15 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     mkdirSync(home, { recursive: true });
     writeProject(project);
     server = await startScriptedServer(demoScript());
-    writeFileSync(join(project, "bosun.json"), demoConfig(server.baseURL));
+    // The demo's own BOSUN_HOME holds the provider: a repository's bosun.json that points bosun at
+    // another server needs trust, and the project is a stand-in for anyone's repository.
+    writeFileSync(join(home, "bosun.json"), demoConfig(server.baseURL));
     const git = initGit(project);
     say(`Project: ${project}`);
     say(`  a copy of a tiny JavaScript package${git ? " (a fresh git repository)" : ""} whose test fails;`);
     say(`  BOSUN_HOME=${home}, so your own sessions and config are untouched.`);
-    say(`  bosun.json points bosun at the scripted model server, ${server.baseURL}, as model scripted/${MODEL}.`);
+    say(`  ${join(home, "bosun.json")} points bosun at the scripted model server, ${server.baseURL},`);
+    say(`  as model scripted/${MODEL}.`);
     say("  --auto approves the edit and shell calls, which ask by default (bosun why shows each approval).");
     say();
 
@@ -128,7 +131,7 @@ function writeProject(project: string): void {
   }
 }
 
-/** bosun.json for the temp project (JSONC, so it can say what it is). */
+/** bosun.json for the demo's BOSUN_HOME (JSONC, so it can say what it is). */
 function demoConfig(baseURL: string): string {
   const config = {
     model: `scripted/${MODEL}`,
