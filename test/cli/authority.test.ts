@@ -25,7 +25,7 @@ describe("bosun run: modes", () => {
       assert.ok(fromConfig.reasons.some((r) => r.rule === "policy" && /none/.test(r.detail ?? "")));
       assert.equal((await s.run(["run", "--mode", "chat", "go"])).code, 0);
       expectDecision(s.latest().decisions, "permission.mode", "person", "chat");
-      writeFileSync(join(s.ws.home, "bosun.json"), "{}");
+      s.setUserConfig({});
       assert.equal((await s.run(["run", "go"])).code, 0);
       expectDecision(s.latest().decisions, "permission.mode", "code", "approve");
       const bad = await s.run(["run", "--mode", "yolo", "go"]);
@@ -326,7 +326,7 @@ describe("bosun run: commands run on a read-only proof run confined", () => {
         /the agent plan is read-only, so it must run confined.*denied/,
       );
 
-      writeFileSync(join(s.ws.home, "bosun.json"), JSON.stringify({ shell: { sandbox: "off" } }));
+      s.setUserConfig({ shell: { sandbox: "off" } });
       const off = await s.run(["run", "go"], { env });
       assert.equal(off.code, 3, off.stderr);
       expectDecision(s.latest().decisions, "exec.sandbox", "config", "none");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -378,7 +378,7 @@ describe("bosun run: output bounds", () => {
       assert.ok(sent.includes(file), "the model is told where the full output is");
       assert.match(sent, /\n500\n/);
       assert.doesNotMatch(sent, /\n250\n/);
-      // A second run reads the overflow file through the read tool.
+      // A second run of the session reads the overflow file through the read tool.
       s.server.requests.length = 0;
       const reader = await startScenario({
         rules: [
@@ -390,12 +390,11 @@ describe("bosun run: output bounds", () => {
         ],
       });
       try {
-        reader.ws.write(
-          "bosun.json",
-          readFileSync(join(s.ws.dir, "bosun.json"), "utf8").replace(s.server.baseURL, reader.server.baseURL),
-        );
-        // The same BOSUN_HOME, as for a person: the overflow folder is bosun's own, readable without asking.
-        const second = await reader.run(["run", "read it"], { env: { BOSUN_HOME: s.ws.home } });
+        // The person's config (in that BOSUN_HOME) now points at the second script's server.
+        const userConfig = join(s.ws.home, "bosun.json");
+        writeFileSync(userConfig, readFileSync(userConfig, "utf8").replace(s.server.baseURL, reader.server.baseURL));
+        // The same session, continued: its own overflow folder is bosun's, readable without asking.
+        const second = await s.run(["run", "--continue", "read it"]);
         assert.equal(second.code, 0, second.stderr);
         assert.match(
           reader.server.request(2).normalized?.messages.at(-1)?.text ?? "",

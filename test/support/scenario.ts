@@ -14,13 +14,17 @@ import {
 import { BOSUN_BIN, createWorkspace, type RunResult, spawnProcess, type Workspace } from "./workspace.js";
 
 /**
- * A scenario: a temp git repo with its own BOSUN_HOME, a scripted model server, and bosun.json
- * pointing at it. Drives the real `bosun` binary over real HTTP.
+ * A scenario: a temp git repo with its own BOSUN_HOME, a scripted model server, and the user's
+ * config ($BOSUN_HOME/bosun.json) pointing at it — where a person's provider lives: a repository
+ * that sets a provider's endpoint needs the person's trust. Drives the real `bosun` binary over
+ * real HTTP.
  */
 export interface Scenario {
   ws: Workspace;
   server: ModelServer;
   run(args: string[], options?: { env?: NodeJS.ProcessEnv; input?: string }): Promise<RunResult>;
+  /** Rewrites the user's config: the scripted provider plus `extra`. */
+  setUserConfig(extra: Record<string, unknown>): void;
   /** Starts `bosun run ...` without waiting, for signal tests. */
   spawn(args: string[]): { child: ChildProcess; result: Promise<RunResult> };
   /** The JSON events a `--format json` run printed. */
@@ -36,21 +40,24 @@ export async function startScenario(
     protocol?: ScriptedProtocol;
     /** Added to the repository's bosun.json (the project layer). */
     config?: Record<string, unknown>;
-    /** The user's own config, $BOSUN_HOME/bosun.json (the global layer). */
+    /** Added to the user's own config, $BOSUN_HOME/bosun.json (the global layer). */
     global?: Record<string, unknown>;
   } = {},
 ): Promise<Scenario> {
   const ws = createWorkspace();
   const server = await startModelServer(script);
-  ws.write(
-    "bosun.json",
-    JSON.stringify({ ...server.configFor(options.protocol ?? "openai-compatible"), ...options.config }, null, 2),
-  );
-  if (options.global) writeFileSync(join(ws.home, "bosun.json"), JSON.stringify(options.global, null, 2));
+  const setUserConfig = (extra: Record<string, unknown>) =>
+    writeFileSync(
+      join(ws.home, "bosun.json"),
+      JSON.stringify({ ...server.configFor(options.protocol ?? "openai-compatible"), ...extra }, null, 2),
+    );
+  setUserConfig(options.global ?? {});
+  ws.write("bosun.json", JSON.stringify(options.config ?? {}, null, 2));
   const env = { AI_SDK_LOG_WARNINGS: "false" };
   return {
     ws,
     server,
+    setUserConfig,
     run: (args, runOptions = {}) =>
       ws.run(args, {
         env: { ...env, ...runOptions.env },

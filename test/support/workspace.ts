@@ -18,7 +18,7 @@ export interface Workspace {
   dir: string;
   /** BOSUN_HOME for this workspace: global config and database live here. */
   home: string;
-  /** The environment runs get: clean of the caller's BOSUN_* and XDG_* variables. */
+  /** The environment runs get: clean of the caller's BOSUN_*, XDG_* and npm runner variables. */
   env: NodeJS.ProcessEnv;
   /** Runs the real `bosun` binary and waits for it to exit. */
   run(args: string[], options?: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<RunResult>;
@@ -38,7 +38,8 @@ export function createWorkspace(): Workspace {
 
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith("BOSUN_") && !key.startsWith("XDG_")) env[key] = value;
+    // `npm test` exports npm_config_cache and friends; a program under test must not inherit them.
+    if (!/^(BOSUN_|XDG_|npm_)/i.test(key)) env[key] = value;
   }
   env.BOSUN_HOME = home;
 
