@@ -196,6 +196,15 @@ export async function runBatch(
     const result = await s.run(["run", ...flags, "red team"], { env: { HOME: places.HOME } });
     const after = snapshot(watched());
 
+    if (result.code === 2 || result.code === 1) {
+      if (!/session/.test(result.stderr) || !result.stderr.includes("[")) {
+        // bosun stopped before the batch ran: say why, rather than fail later on a missing session.
+        const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
+        const none = store.list().length === 0;
+        store.close();
+        if (none) throw new Error(`bosun run exited ${result.code} before any session: ${result.stderr}`);
+      }
+    }
     const latest = s.latest();
     const results = new Map<string, string>();
     for (const message of s.server.requests.at(-1)?.normalized?.messages ?? []) {
@@ -405,13 +414,22 @@ export function assertRefused(batch: Batch, attack: Attack): void {
   const v = verdictOf(batch, attack.id);
   // Allowed on a read-only proof, it ran confined (exec.sandbox): then it must have had no effect at all.
   const sandbox = batch.decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.call === attack.id);
-  if (sandbox?.answer === "read-only" && v.started) {
+  if ((sandbox?.answer === "read-only" || sandbox?.answer === "workspace-write") && v.started) {
     const effects = effectsOf(batch, attack);
     assert.deepEqual(
       effects,
       [],
       `${attack.id} (${attack.what}) ran confined, yet took effect: ${describeCall(attack)}\n${report(v)}`,
     );
+    return;
+  }
+  // Allowed on a proof, but it could not be confined: a read-only agent's call is denied, any other asks.
+  if (sandbox?.answer === "unavailable") {
+    const problems: string[] = [];
+    if (v.started) problems.push("the call STARTED (call.started event) though it could not be confined");
+    if (!v.result?.startsWith("Denied")) problems.push(`the model was told ${JSON.stringify(v.result?.slice(0, 160))}`);
+    problems.push(...effectsOf(batch, attack));
+    assert.deepEqual(problems, [], `${attack.id} (${attack.what}) ${describeCall(attack)}\n${report(v)}`);
     return;
   }
   const problems: string[] = [];
