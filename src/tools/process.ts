@@ -289,7 +289,11 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
     (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
   }
   child.stdout?.setEncoding("utf8");
-  child.stdout?.on("data", (chunk: string) => output.append(chunk));
+  let chunks = 0;
+  child.stdout?.on("data", (chunk: string) => {
+    chunks++;
+    output.append(chunk);
+  });
 
   const finished = new Promise<ProcessEnd>((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -333,9 +337,22 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
           terminate();
         }
       }
-      // Wait for the pipe to drain; a process that left the group may hold it open forever.
-      drainTimer = setTimeout(() => settle(), strays ? KILL_GRACE_MS + DRAIN_MS : DRAIN_MS);
-      drainTimer.unref();
+      // Wait for the pipe to drain; a process that left the group may hold it open forever. The
+      // timer phase runs before the poll phase that reads the pipe: on a busy machine the timer
+      // can fire with output still unread, so settle only after a poll that brought nothing new.
+      // A detached process that keeps writing gets at most 20 more rounds.
+      let rounds = 0;
+      const drain = (ms: number) => {
+        const before = chunks;
+        drainTimer = setTimeout(() => {
+          setImmediate(() => {
+            if (chunks !== before && ++rounds < 20) drain(DRAIN_MS);
+            else settle();
+          });
+        }, ms);
+        drainTimer.unref();
+      };
+      drain(strays ? KILL_GRACE_MS + DRAIN_MS : DRAIN_MS);
     });
     child.once("close", () => {
       if (exit) settle();
