@@ -159,6 +159,48 @@ export const ConfigSchema = z
       )
       .optional()
       .describe("MCP servers by name; their tools are offered as mcp__<server>__<tool>"),
+    instructions: z
+      .strictObject({
+        files: z
+          .array(z.string().min(1))
+          .optional()
+          .describe(
+            "More instruction files: paths or globs (relative to the file that names them) and https URLs (fetched with a timeout; the last good copy is used when a fetch fails)",
+          ),
+        claude_md: z.boolean().optional().describe("Read CLAUDE.md where no AGENTS.md sits beside it (default true)"),
+        fetch_timeout_ms: z.int().positive().optional().describe("Time limit of fetching one instruction URL"),
+      })
+      .optional()
+      .describe("Instruction files the model sees, after the AGENTS.md files"),
+    compaction: z
+      .strictObject({
+        auto: z
+          .boolean()
+          .optional()
+          .describe("Compact when the conversation nears the window; false: an overflow is an error that says so"),
+        threshold: z
+          .number()
+          .gt(0)
+          .max(1)
+          .optional()
+          .describe("Share of the context window at which to compact, before each request"),
+        keep_tokens: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("Newest exchanges kept verbatim after a compaction, in estimated tokens"),
+        prune_tokens: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("Old tool outputs beyond this many estimated tokens are sent as a one-line note"),
+        model: z
+          .string()
+          .optional()
+          .describe('Model that writes the summary, "provider/model"; default the session\'s model'),
+      })
+      .optional()
+      .describe("How a long session stays within the model's context window"),
     agent: z
       .record(
         z.string(),

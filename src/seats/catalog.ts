@@ -70,6 +70,60 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "context.instructions",
+    question: "Which instruction files does the model see, in which order, and which were skipped?",
+    holders: ["config", "code"],
+    default:
+      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; a subfolder's AGENTS.md is added once when the model reads a file there; missing or unreadable files are skipped and listed",
+    fail: "soft",
+    config: ["instructions.files", "instructions.claude_md", "instructions.fetch_timeout_ms"],
+  },
+  {
+    id: "context.skills",
+    question: "Which skills are offered to the model, and which are shadowed by another of the same name?",
+    holders: ["code"],
+    default:
+      "every folder with a SKILL.md under .bosun/skills, .agents/skills, .claude/skills (project, then global); the first root in that order wins a name; a broken SKILL.md is skipped and listed",
+    fail: "soft",
+    config: [],
+  },
+  {
+    id: "context.tools",
+    question: "Which tools are offered to the model this step?",
+    holders: ["person", "config", "code", "policy"],
+    default:
+      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it) and those a read-only agent may never use; none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
+    fail: "closed",
+    config: ["permission", "mode"],
+  },
+  {
+    id: "context.prune",
+    question: "Which old tool outputs are sent only as a one-line note?",
+    holders: ["config"],
+    default:
+      "when tool outputs before the newest user message exceed compaction.prune_tokens (estimated), the oldest are replaced by a note naming the call until they fit; the store keeps them whole",
+    fail: "soft",
+    config: ["compaction.prune_tokens"],
+  },
+  {
+    id: "compaction.trigger",
+    question: "Is the conversation too close to the context window: compact before this request?",
+    holders: ["config", "code"],
+    default:
+      "compact when the estimate (the last measured input tokens plus about a token per 4 characters since) reaches compaction.threshold (0.8) of the window less the output reserve; an unknown window never triggers; compaction.auto false never compacts (an overflow is then an error)",
+    fail: "closed",
+    config: ["compaction.auto", "compaction.threshold"],
+  },
+  {
+    id: "compaction.summary",
+    question: "Is the summary that replaces the older history good enough to continue from?",
+    holders: ["model", "code"],
+    default:
+      "the session's model (or compaction.model) writes a summary with the sections Goal, Decisions, State of work, Next step, Relevant files; code checks every section is there, asks once more, then fails the compaction; the newest compaction.keep_tokens are kept verbatim from a user message on",
+    fail: "closed",
+    config: ["compaction.model", "compaction.keep_tokens"],
+  },
+  {
     id: "turn.limit",
     question: "Has the turn used up its step budget?",
     holders: ["config"],
