@@ -1,0 +1,372 @@
+/**
+ * Seat `context.instructions`: which instruction files the model sees, in which order, and which
+ * were skipped. AGENTS.md from the global config dir, then from the repository root down to the
+ * working directory (nearest last), CLAUDE.md where no AGENTS.md sits beside it, then config
+ * `instructions.files` (paths, globs, URLs); a subfolder's AGENTS.md once the model reads there.
+ * Nothing here throws for a bad file: it is skipped and listed.
+ */
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Decision, Reason } from "../seats/types.js";
+import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
+
+export { DEFAULT_FETCH_TIMEOUT_MS, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
+
+export const SEAT = "context.instructions";
+
+export interface InstructionFile {
+  path: string;
+  origin: "global" | "project" | "config" | "url" | "nested";
+  content: string;
+  /** for URLs: "fetched" | "cached copy (fetch failed: …)" */
+  note?: string;
+  /** The config file whose instructions.files named it. */
+  source?: string;
+}
+
+export interface InstructionSkip {
+  path: string;
+  reason: string;
+  /** The config file that named it, when config did. */
+  source?: string;
+}
+
+export interface Instructions {
+  files: InstructionFile[];
+  skipped: InstructionSkip[];
+  /** Real paths of the files loaded (URLs as written) and of the folders already looked in. */
+  loaded: Set<string>;
+  /** The folders looked in for AGENTS.md / CLAUDE.md, in order. */
+  searched: string[];
+  /** Whether CLAUDE.md was read as a fallback. */
+  claudeMd: boolean;
+}
+
+export interface ExtraInstruction {
+  value: string;
+  baseDir: string;
+  source: string;
+}
+
+export interface NestedState {
+  repoRoot: string;
+  claudeMd: boolean;
+  loaded: Set<string>;
+  /** Resolves a relative readPath; the repository root when absent. */
+  cwd?: string;
+  /** Where skipped nested files are listed, when given. */
+  skipped?: InstructionSkip[];
+}
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+export async function loadInstructions(options: {
+  globalDir: string;
+  repoRoot: string;
+  cwd: string;
+  claudeMd: boolean;
+  extra: ExtraInstruction[];
+  cacheDir: string;
+  fetchTimeoutMs?: number;
+  home?: string;
+}): Promise<Instructions> {
+  const timeout = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  // URLs are fetched side by side from the start; their results are taken in config order below.
+  const fetches = options.extra.map((entry) =>
+    URL_LIKE.test(entry.value) ? fetchInstruction(entry.value, options.cacheDir, timeout) : undefined,
+  );
+  const result: Instructions = { files: [], skipped: [], loaded: new Set(), searched: [], claudeMd: options.claudeMd };
+  const collect = collector(result.files, result.skipped, result.loaded);
+
+  const folders = [resolve(options.globalDir), ...folderChain(options.repoRoot, options.cwd)];
+  folders.forEach((folder, i) => {
+    if (lookIn(folder, options.claudeMd, i === 0 ? "global" : "project", collect, result.loaded)) {
+      result.searched.push(folder);
+    }
+  });
+
+  const home = options.home ?? homedir();
+  let globber: typeof import("tinyglobby") | undefined;
+  for (const [i, entry] of options.extra.entries()) {
+    const fetching = fetches[i];
+    if (fetching) {
+      if (result.loaded.has(entry.value)) {
+        result.skipped.push({ path: entry.value, reason: "already included", source: entry.source });
+        continue;
+      }
+      const fetched = await fetching;
+      if (!fetched.ok) result.skipped.push({ path: entry.value, reason: fetched.reason, source: entry.source });
+      else if (!fetched.content.trim())
+        result.skipped.push({ path: entry.value, reason: "empty", source: entry.source });
+      else {
+        result.loaded.add(entry.value);
+        result.files.push({
+          path: entry.value,
+          origin: "url",
+          content: stripBom(fetched.content),
+          note: fetched.note,
+          source: entry.source,
+        });
+      }
+      continue;
+    }
+    const target = resolve(entry.baseDir, expandHome(entry.value, home));
+    globber ??= await import("tinyglobby");
+    if (exists(target) || !globber.isDynamicPattern(entry.value)) {
+      collect(target, "config", entry.source);
+      continue;
+    }
+    const matches = await expandGlob(globber, target);
+    if (typeof matches === "string") result.skipped.push({ path: target, reason: matches, source: entry.source });
+    else if (matches.length === 0) {
+      result.skipped.push({ path: target, reason: "no file matches the glob", source: entry.source });
+    } else for (const match of matches) collect(match, "config", entry.source);
+  }
+  return result;
+}
+
+/**
+ * Instruction files to add when the model reads `readPath`: the AGENTS.md (or CLAUDE.md) of each
+ * folder inside the repository from the root down to the file's folder that was not looked in
+ * yet, outermost first. Marks them in `state.loaded`, so each is added once. Outside the
+ * repository: nothing.
+ */
+export function nestedInstructions(readPath: string, state: NestedState): InstructionFile[] {
+  const target = resolve(state.cwd ?? state.repoRoot, readPath);
+  let root = resolve(state.repoRoot);
+  let folder = dirname(target);
+  if (!inside(root, folder)) {
+    root = realOr(root);
+    folder = realOr(folder);
+    if (!inside(root, folder)) return [];
+  }
+  const files: InstructionFile[] = [];
+  const collect = collector(files, state.skipped ?? [], state.loaded);
+  for (const at of folderChain(root, folder)) lookIn(at, state.claudeMd, "nested", collect, state.loaded);
+  return files;
+}
+
+/** The text put in the system prompt: each file as a block that names its path, in order. Empty string when none. */
+export function renderInstructions(files: readonly InstructionFile[]): string {
+  return files
+    .map((file) => `Instructions from ${file.path}:\n${file.content.replace(/^\s*\n/, "").trimEnd()}`)
+    .join("\n\n");
+}
+
+/** The decision to record for the instructions loaded at the start of a session. */
+export function instructionsDecision(
+  result: Instructions,
+  options: { claudeMdFromConfig?: string; filesSource?: string },
+): Decision<string[]> {
+  const reasons: Reason[] = [];
+  if (result.searched.length > 0) {
+    const names = result.claudeMd ? "AGENTS.md (else CLAUDE.md)" : "AGENTS.md";
+    reasons.push({ rule: "searched", detail: `${names} in ${result.searched.join(", ")}` });
+  }
+  const claudeOff = !result.claudeMd && options.claudeMdFromConfig !== undefined;
+  if (!result.claudeMd) {
+    reasons.push({
+      rule: "claude_md off",
+      detail: "CLAUDE.md is not read",
+      ...(options.claudeMdFromConfig ? { source: options.claudeMdFromConfig, key: "instructions.claude_md" } : {}),
+    });
+  }
+  reasons.push(...fileReasons(result.files), ...skipReasons(result.skipped));
+  const fromConfig = result.files.some((file) => file.origin === "config" || file.origin === "url");
+  const counts = countBy(result.files.map((file) => file.origin));
+  const summary = `${result.files.length} loaded${counts ? ` (${counts})` : ""}, ${result.skipped.length} skipped`;
+  const source = fromConfig ? options.filesSource : claudeOff ? options.claudeMdFromConfig : undefined;
+  reasons.push({
+    rule: fromConfig ? "instructions.files" : claudeOff ? "instructions.claude_md" : "default",
+    detail: summary,
+    ...(source ? { source, key: fromConfig ? "instructions.files" : "instructions.claude_md" } : {}),
+    decisive: true,
+  });
+  return {
+    seat: SEAT,
+    holder: fromConfig || claudeOff ? "config" : "code",
+    answer: result.files.map((file) => file.path),
+    reasons,
+  };
+}
+
+/** The decision to record when reading `readPath` added nested instruction files (code holds it). */
+export function nestedDecision(
+  files: readonly InstructionFile[],
+  readPath: string,
+  skipped: readonly InstructionSkip[] = [],
+): Decision<string[]> {
+  return {
+    seat: SEAT,
+    holder: "code",
+    answer: files.map((file) => file.path),
+    reasons: [
+      ...fileReasons(files),
+      ...skipReasons(skipped),
+      {
+        rule: "nested",
+        detail: `${files.length} added on reading ${readPath}, ${skipped.length} skipped`,
+        decisive: true,
+      },
+    ],
+    subject: { path: readPath },
+  };
+}
+
+function fileReasons(files: readonly InstructionFile[]): Reason[] {
+  return files.map((file) => ({
+    rule: "loaded",
+    detail: `${file.path}: ${file.origin}, ${file.content.length} chars${file.note ? `, ${file.note}` : ""}`,
+    ...(file.source ? { source: file.source, key: "instructions.files" } : { source: file.path }),
+  }));
+}
+
+function skipReasons(skipped: readonly InstructionSkip[]): Reason[] {
+  return skipped.map((skip) => ({
+    rule: "skipped",
+    detail: `${skip.path}: ${skip.reason}`,
+    ...(skip.source ? { source: skip.source, key: "instructions.files" } : {}),
+  }));
+}
+
+function countBy(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].map(([value, n]) => `${value} ${n}`).join(", ");
+}
+
+type Collect = (path: string, origin: InstructionFile["origin"], source?: string) => void;
+
+/** Reads one file into `files`, or lists it in `skipped`; a file already loaded (same real path) is not added again. */
+function collector(files: InstructionFile[], skipped: InstructionSkip[], loaded: Set<string>): Collect {
+  return (path, origin, source) => {
+    const read = readInstructionFile(path);
+    const from = source ? { source } : {};
+    if (!read.ok) {
+      skipped.push({ path, reason: read.reason, ...from });
+      return;
+    }
+    if (loaded.has(read.real)) {
+      // The implicit walk meeting the same file twice (a symlink, global dir = repository) is not news.
+      if (source) skipped.push({ path, reason: "already included", ...from });
+      return;
+    }
+    loaded.add(read.real);
+    files.push({ path, origin, content: read.content, ...from });
+  };
+}
+
+/**
+ * Looks in one folder: its AGENTS.md, or CLAUDE.md when no AGENTS.md sits beside it (and claudeMd
+ * is on). An AGENTS.md that is present but unreadable is listed, and CLAUDE.md is not read in its
+ * place. Returns false when the folder was already looked in (or does not exist).
+ */
+function lookIn(
+  folder: string,
+  claudeMd: boolean,
+  origin: InstructionFile["origin"],
+  collect: Collect,
+  loaded: Set<string>,
+): boolean {
+  if (!exists(folder)) return false;
+  const key = realOr(folder);
+  if (loaded.has(key)) return false;
+  loaded.add(key);
+  const agents = join(folder, "AGENTS.md");
+  if (exists(agents)) collect(agents, origin);
+  else if (claudeMd && exists(join(folder, "CLAUDE.md"))) collect(join(folder, "CLAUDE.md"), origin);
+  return true;
+}
+
+type Read = { ok: true; content: string; real: string } | { ok: false; reason: string };
+
+function readInstructionFile(path: string): Read {
+  try {
+    const real = realpathSync(path);
+    const stat = statSync(real);
+    if (stat.isDirectory()) return { ok: false, reason: "a directory, not a file" };
+    if (!stat.isFile()) return { ok: false, reason: "not a regular file" };
+    if (stat.size > MAX_INSTRUCTION_BYTES) {
+      return { ok: false, reason: `over ${MAX_INSTRUCTION_BYTES / 1024} KiB (${stat.size} bytes)` };
+    }
+    const content = stripBom(readFileSync(real, "utf8"));
+    if (content.includes("\0")) return { ok: false, reason: "not text" };
+    if (!content.trim()) return { ok: false, reason: "empty" };
+    return { ok: true, content, real };
+  } catch (error) {
+    return { ok: false, reason: errnoReason(error) };
+  }
+}
+
+function errnoReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return "not found";
+  if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
+  if (code === "EISDIR") return "a directory, not a file";
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** The folders from the repository root down to cwd, outermost first; cwd alone when it is outside. */
+export function folderChain(repoRoot: string, cwd: string): string[] {
+  let root = resolve(repoRoot);
+  let here = resolve(cwd);
+  if (!inside(root, here)) {
+    root = realOr(root);
+    here = realOr(here);
+    if (!inside(root, here)) return [resolve(cwd)];
+  }
+  const chain = [root];
+  let at = root;
+  for (const part of relative(root, here).split(sep).filter(Boolean)) {
+    at = join(at, part);
+    chain.push(at);
+  }
+  return chain;
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function expandHome(value: string, home: string): string {
+  if (value === "~") return home;
+  if (value.startsWith("~/")) return join(home, value.slice(2));
+  return value;
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Expands an absolute glob from its static folder, sorted; a string says why it could not. */
+async function expandGlob(globber: typeof import("tinyglobby"), pattern: string): Promise<string[] | string> {
+  const parts = pattern.split("/");
+  const first = parts.findIndex((part) => globber.isDynamicPattern(part));
+  const base = parts.slice(0, first).join("/") || "/";
+  const rest = parts.slice(first).join("/");
+  try {
+    const found = await globber.glob(rest, { cwd: base, absolute: true, onlyFiles: true, expandDirectories: false });
+    return found.map((path) => resolve(path)).sort();
+  } catch (error) {
+    return `glob failed: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
