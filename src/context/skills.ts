@@ -1,0 +1,249 @@
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parse, YAMLError } from "yaml";
+import type { Decision, Reason } from "../seats/types.js";
+
+/**
+ * Skills (seat `context.skills`): folders holding a `SKILL.md` whose front matter names and
+ * describes them. The system prompt lists each skill in one line; the `skill` tool loads one.
+ */
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** The skill's folder (absolute). */
+  dir: string;
+  /** Its SKILL.md (absolute). */
+  file: string;
+  /** The root it was found under (absolute), e.g. `<workspace>/.bosun/skills`. */
+  root: string;
+  /** Whether the root is the project's (under the workspace) or the user's. */
+  scope: "project" | "global";
+}
+
+export interface SkillSet {
+  /** The skills offered, in root order (then by folder name). */
+  skills: Skill[];
+  /** Skills with the same name as one found earlier, which wins. */
+  shadowed: Array<{ skill: Skill; by: Skill }>;
+  /** SKILL.md files (or unreadable roots) left out, and why. */
+  skipped: Array<{ file: string; reason: string }>;
+  /** The roots searched, in order (those that do not exist included). */
+  roots: string[];
+}
+
+/** A SKILL.md larger than this is skipped. */
+export const SKILL_MAX_BYTES = 256 * 1024;
+/** A skill's name: letters, digits, `-`, `_`, `.`; 1 to 64 characters. */
+export const SKILL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+/** Characters of a description shown in the system prompt before it is cut. */
+const DESCRIPTION_MAX_CHARS = 1024;
+
+/** The roots searched, first wins: the project's three, then the user's three. */
+export function skillRoots(options: {
+  workspace: string;
+  globalDir: string;
+  home: string;
+}): Array<{ root: string; scope: Skill["scope"] }> {
+  return [
+    { root: join(options.workspace, ".bosun", "skills"), scope: "project" },
+    { root: join(options.workspace, ".agents", "skills"), scope: "project" },
+    { root: join(options.workspace, ".claude", "skills"), scope: "project" },
+    { root: join(options.globalDir, "skills"), scope: "global" },
+    { root: join(options.home, ".agents", "skills"), scope: "global" },
+    { root: join(options.home, ".claude", "skills"), scope: "global" },
+  ];
+}
+
+/**
+ * Every skill under the roots (see `skillRoots`): each direct subfolder of a root with a
+ * SKILL.md. The first root wins a name; a broken SKILL.md is skipped with its reason. Never
+ * throws for what it finds on disk.
+ */
+export function discoverSkills(options: { workspace: string; globalDir: string; home: string }): SkillSet {
+  const set: SkillSet = { skills: [], shadowed: [], skipped: [], roots: [] };
+  const byName = new Map<string, Skill>();
+  // The same folder reached twice (the workspace is the home folder) is searched once.
+  const searched = new Set<string>();
+  for (const { root, scope } of skillRoots(options)) {
+    set.roots.push(root);
+    let real: string;
+    let entries: Dirent[];
+    try {
+      real = realpathSync(root);
+      if (searched.has(real)) continue;
+      searched.add(real);
+      entries = readdirSync(root, { withFileTypes: true });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== "ENOENT" && code !== "ENOTDIR") {
+        set.skipped.push({ file: root, reason: `the skills folder cannot be read: ${describe(error)}` });
+      }
+      continue;
+    }
+    const folders = entries
+      .filter((entry) => isFolder(root, entry))
+      .map((entry) => entry.name)
+      .sort(compare);
+    for (const folder of folders) {
+      const dir = join(root, folder);
+      const file = join(dir, "SKILL.md");
+      const loaded = loadSkillFile(file);
+      if (loaded === undefined) continue; // not a skill folder
+      if (!loaded.ok) {
+        set.skipped.push({ file, reason: loaded.reason });
+        continue;
+      }
+      const skill: Skill = { name: loaded.name, description: loaded.description, dir, file, root, scope };
+      const winner = byName.get(skill.name);
+      if (winner) {
+        set.shadowed.push({ skill, by: winner });
+        continue;
+      }
+      byName.set(skill.name, skill);
+      set.skills.push(skill);
+    }
+  }
+  return set;
+}
+
+export type SkillFile = { ok: true; name: string; description: string; body: string } | { ok: false; reason: string };
+
+/** Reads and checks a SKILL.md: undefined when there is none; else its front matter and body, or why it is unusable. */
+export function loadSkillFile(file: string): SkillFile | undefined {
+  let size: number;
+  try {
+    const info = statSync(file);
+    if (!info.isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
+    size = info.size;
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    return { ok: false, reason: `SKILL.md cannot be read: ${describe(error)}` };
+  }
+  if (size > SKILL_MAX_BYTES) {
+    return { ok: false, reason: `SKILL.md is ${size} bytes, over the limit of ${SKILL_MAX_BYTES} (256 KiB)` };
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { ok: false, reason: `SKILL.md cannot be read: ${describe(error)}` };
+  }
+  return parseSkill(text);
+}
+
+/** Splits and checks a SKILL.md's text: front matter between `---` lines at the top, then the body. */
+export function parseSkill(text: string): SkillFile {
+  const split = splitFrontMatter(text);
+  if (!split.ok) return split;
+  let data: unknown;
+  try {
+    // "error": YAML warnings (an unknown tag) are not printed; errors still throw.
+    data = parse(split.frontMatter, { logLevel: "error" });
+  } catch (error) {
+    return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return { ok: false, reason: "front matter is not a YAML mapping (expected name: and description:)" };
+  }
+  const { name, description } = data as Record<string, unknown>;
+  if (name === undefined) return { ok: false, reason: "front matter has no name" };
+  if (typeof name !== "string" || !SKILL_NAME.test(name)) {
+    return {
+      ok: false,
+      reason: `invalid name ${JSON.stringify(name)}: use 1-64 letters, digits, "-", "_" or "."`,
+    };
+  }
+  if (description === undefined) return { ok: false, reason: "front matter has no description" };
+  if (typeof description !== "string" || description.trim() === "") {
+    return { ok: false, reason: "invalid description: it must be a non-empty string" };
+  }
+  return { ok: true, name, description: oneLine(description), body: split.body };
+}
+
+/** The front matter (between a first line `---` and the next `---` line) and the body after it. */
+export function splitFrontMatter(
+  text: string,
+): { ok: true; frontMatter: string; body: string } | { ok: false; reason: string } {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  if (lines[0]?.trimEnd() !== "---") return { ok: false, reason: "no front matter (the first line must be ---)" };
+  const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
+  if (end === -1) return { ok: false, reason: "front matter is not closed (no second --- line)" };
+  return {
+    ok: true,
+    frontMatter: lines.slice(1, end).join("\n"),
+    body: lines
+      .slice(end + 1)
+      .join("\n")
+      .replace(/^\s*\n/, "")
+      .trimEnd(),
+  };
+}
+
+/**
+ * The system-prompt text listing the skills: a one-line header, then "- name: description"
+ * each. Empty when there are none.
+ */
+export function renderSkills(skills: readonly Skill[]): string {
+  if (skills.length === 0) return "";
+  return [
+    "Skills (when the task matches one, load it with the skill tool before starting):",
+    ...skills.map((skill) => `- ${skill.name}: ${clip(oneLine(skill.description), DESCRIPTION_MAX_CHARS)}`),
+  ].join("\n");
+}
+
+/** The `context.skills` decision: the names offered, and why each skill was offered, shadowed or skipped. */
+export function skillsDecision(set: SkillSet): Decision<string[]> {
+  const reasons: Reason[] = [
+    ...set.skills.map((skill) => ({ rule: "offered", detail: skill.name, source: skill.file })),
+    ...set.shadowed.map(({ skill, by }) => ({
+      rule: "shadowed",
+      detail: `${skill.name} in ${skill.file} is shadowed by ${by.file}`,
+      source: skill.file,
+    })),
+    ...set.skipped.map(({ file, reason }) => ({ rule: "skipped", detail: reason, source: file })),
+  ];
+  if (reasons.length === 0) {
+    reasons.push({ rule: "none found", detail: `no SKILL.md in ${set.roots.join(", ") || "any skills folder"}` });
+  }
+  return { seat: "context.skills", holder: "code", answer: set.skills.map((skill) => skill.name), reasons };
+}
+
+function isFolder(parent: string, entry: Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(join(parent, entry.name)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A YAML error in one line, its line counted in SKILL.md (the front matter starts on line 2). */
+function yamlProblem(error: unknown): string {
+  if (!(error instanceof YAMLError)) return describe(error);
+  const message = (error.message.split("\n", 1)[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+  const at = error.linePos?.[0];
+  return at ? `${message} (line ${at.line + 1}, column ${at.col})` : message;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

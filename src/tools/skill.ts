@@ -1,0 +1,138 @@
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { loadSkillFile, type Skill } from "../context/skills.js";
+import type { Tool } from "./types.js";
+
+/** Files of a skill's folder listed with its instructions. */
+export const SKILL_MAX_FILES = 200;
+/** Entries walked in a skill's folder before the count of files is given as "more than". */
+const WALK_LIMIT = 5000;
+
+const schema = z.strictObject({
+  name: z.string().describe("The skill's name"),
+});
+
+export type SkillInput = z.infer<typeof schema>;
+
+/**
+ * The `skill` tool for one run's skills (found by `discoverSkills`): loads a skill's
+ * instructions (its SKILL.md without the front matter) and lists the other files of its
+ * folder, which the model reads by path when the instructions refer to them.
+ */
+export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  return {
+    name: "skill",
+    description: "Load a skill's instructions by name (the skills are listed in the system prompt).",
+    schema,
+    kind: "read",
+    // Loading a skill changes nothing: its one request is `skill:<name>`, judged by the skill rules.
+    requests: async (input) => ({ requests: [{ action: "skill", resource: input.name }] }),
+    async execute(input) {
+      const skill = byName.get(input.name);
+      if (!skill) {
+        const names = [...byName.keys()];
+        return {
+          output:
+            names.length === 0
+              ? `There is no skill named ${JSON.stringify(input.name)}: no skills are available.`
+              : `There is no skill named ${JSON.stringify(input.name)}. Available skills: ${names.join(", ")}.`,
+          isError: true,
+          summary: `skill ${input.name} (unknown)`,
+        };
+      }
+      // Read now, not at discovery: the file may have changed since the run began.
+      const loaded = loadSkillFile(skill.file);
+      if (!loaded?.ok) {
+        const why = loaded ? loaded.reason : "SKILL.md no longer exists";
+        return {
+          output: `Cannot load skill ${skill.name} from ${skill.file}: ${why}.`,
+          isError: true,
+          summary: `skill ${skill.name} (failed)`,
+        };
+      }
+      const files = skillFiles(skill.dir);
+      const lines = [
+        `Skill ${skill.name} (${skill.file}). Its folder is ${skill.dir}: paths in it are relative to that folder.`,
+        "",
+        loaded.body === "" ? "(SKILL.md has no instructions after its front matter.)" : loaded.body,
+      ];
+      if (files.listed.length > 0) {
+        lines.push("", `Other files in ${skill.dir} (read them by path when needed):`);
+        lines.push(...files.listed.map((file) => `- ${file}`));
+        const more = files.total - files.listed.length;
+        if (more > 0) lines.push(`(${files.complete ? "" : "at least "}${more} more not listed)`);
+      }
+      const count = `${files.total}${files.complete ? "" : "+"} other ${files.total === 1 ? "file" : "files"}`;
+      return {
+        output: lines.join("\n"),
+        summary: `skill ${skill.name} (${count})`,
+        metadata: {
+          name: skill.name,
+          file: skill.file,
+          dir: skill.dir,
+          files: files.total,
+          listed: files.listed.length,
+        },
+      };
+    },
+  };
+}
+
+export interface SkillFiles {
+  /** Paths relative to the folder, with "/", sorted, at most SKILL_MAX_FILES. */
+  listed: string[];
+  /** Files found (all of them when `complete`). */
+  total: number;
+  /** False when the walk stopped early (a very large folder). */
+  complete: boolean;
+}
+
+/** The files of a skill's folder but its SKILL.md, recursively, leaving out dot-folders (.git). */
+export function skillFiles(dir: string): SkillFiles {
+  const found: SkillFiles = { listed: [], total: 0, complete: true };
+  const visited = new Set<string>();
+  let walked = 0;
+  const walk = (folder: string, prefix: string) => {
+    let real: string;
+    let entries: Dirent[];
+    try {
+      real = realpathSync(folder);
+      if (visited.has(real)) return; // a symlink loop
+      visited.add(real);
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (++walked > WALK_LIMIT) {
+        found.complete = false;
+        return;
+      }
+      const path = join(folder, entry.name);
+      const relative = `${prefix}${entry.name}`;
+      if (isFolder(path, entry)) {
+        if (!entry.name.startsWith(".")) walk(path, `${relative}/`);
+        if (!found.complete) return;
+        continue;
+      }
+      if (relative === "SKILL.md") continue;
+      found.total++;
+      if (found.listed.length < SKILL_MAX_FILES) found.listed.push(relative);
+    }
+  };
+  walk(dir, "");
+  return found;
+}
+
+function isFolder(path: string, entry: Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
