@@ -1,9 +1,9 @@
-import type { ModelMessage } from "ai";
-import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
+import type { ModelMessage, UserContent } from "ai";
+import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { isPlainObject } from "../util/object.js";
 
-type Outcome = { output: string; isError: boolean };
+type Outcome = { output: string; isError: boolean; images?: CallFinished["images"] };
 
 const INTERRUPTED =
   "Interrupted: bosun stopped before this call finished. It was not run again; check its effects before repeating it.";
@@ -42,9 +42,14 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
   const messages: ModelMessage[] = [];
   for (const event of events) {
     if (event.type === EV.user) {
-      messages.push({ role: "user", content: userText(event.data as UserMessage) });
+      messages.push({ role: "user", content: userContent(event.data as UserMessage) });
     } else if (event.type === EV.notice) {
-      messages.push({ role: "user", content: `[bosun] ${(event.data as { text: string }).text}` });
+      const notice = event.data as Notice;
+      const last = messages.at(-1);
+      // Context bosun adds between steps (the environment changed, a subfolder's AGENTS.md) rides
+      // on the results it follows, so the conversation keeps its shape: results, then the model.
+      if (notice.kind && last?.role === "tool") appendToLastResult(last, `[bosun] ${notice.text}`);
+      else messages.push({ role: "user", content: `[bosun] ${notice.text}` });
     } else if (event.type === EV.assistant) {
       const data = event.data as AssistantMessage;
       if (data.text === "" && data.toolCalls.length === 0) continue;
@@ -77,16 +82,31 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
             };
           }),
         });
+        // Tool results carry text only on most providers: a call's images follow as a user message.
+        const images = data.toolCalls.flatMap((call) =>
+          (mine?.get(call.id)?.images ?? []).flatMap((image) => [
+            { type: "text" as const, text: `[bosun] Image ${image.path} from call ${call.id}:` },
+            { type: "image" as const, image: image.data, mediaType: image.mediaType },
+          ]),
+        );
+        if (images.length > 0) messages.push({ role: "user", content: images });
       }
     }
   }
   return messages;
 }
 
+function appendToLastResult(message: Extract<ModelMessage, { role: "tool" }>, text: string): void {
+  const part = message.content.at(-1);
+  if (part?.type !== "tool-result") return;
+  const output = part.output;
+  if (output.type === "text" || output.type === "error-text") output.value = `${output.value}\n\n${text}`;
+}
+
 function outcomeOf(event: StoredEvent): (Outcome & { id: string }) | undefined {
   if (event.type === EV.callFinished) {
     const data = event.data as CallFinished;
-    return { id: data.id, output: data.output, isError: data.isError };
+    return { id: data.id, output: data.output, isError: data.isError, ...(data.images ? { images: data.images } : {}) };
   }
   if (event.type === EV.callInterrupted)
     return { id: (event.data as { id: string }).id, output: INTERRUPTED, isError: true };
@@ -97,9 +117,23 @@ function outcomeOf(event: StoredEvent): (Outcome & { id: string }) | undefined {
 
 /** Tool-call input must be a JSON object for every provider; anything else is replayed as none. */
 
-function userText(message: UserMessage): string {
-  const files = (message.files ?? []).map((f) => `<file path="${f.path}">\n${f.content}\n</file>`);
-  return [message.text, ...files].filter(Boolean).join("\n\n");
+function userContent(message: UserMessage): UserContent {
+  const files = message.files ?? [];
+  const text = [
+    message.text,
+    ...files.filter((f) => !f.image).map((f) => `<file path="${f.path}">\n${f.content}\n</file>`),
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  const images = files.filter((f) => f.image);
+  if (images.length === 0) return text;
+  return [
+    { type: "text", text },
+    ...images.flatMap((f) => [
+      { type: "text" as const, text: `Image ${f.path}:` },
+      { type: "image" as const, image: f.image?.data ?? "", mediaType: f.image?.mediaType ?? "image/png" },
+    ]),
+  ];
 }
 
 /**

@@ -47,6 +47,7 @@ export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, ti
     schema,
     inputJsonSchema: info.inputSchema,
     kind: "mcp",
+    mcp: { resource: `${server}/${info.name}`, readOnly },
     requests: async () => ({ requests: [{ action: "mcp", resource: `${server}/${info.name}`, readOnly }] }),
     async execute(input, ctx): Promise<ToolResult> {
       try {

@@ -159,7 +159,7 @@ export function ruleFromSpec(spec: string, effect: Effect, source: Omit<RuleSour
 }
 
 /** A pattern that matches every resource of its action. */
-function isCatchAll(action: Action, pattern: string): boolean {
+export function isCatchAll(action: Action, pattern: string): boolean {
   return pattern === "*" || (isPathAction(action) && (pattern === "**" || pattern === "/**"));
 }
 

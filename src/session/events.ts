@@ -17,7 +17,16 @@ export const EV = {
 
 export interface UserMessage {
   text: string;
-  files?: Array<{ path: string; content: string }>;
+  /** Attached files (`-f`): text, or an image (base64) sent to models that take images. */
+  files?: Array<{ path: string; content: string; image?: { mediaType: string; data: string } }>;
+}
+
+/** bosun's own message to the model; `kind` marks the ones bosun looks up again (the last environment sent). */
+export interface Notice {
+  text: string;
+  kind?: "environment" | "instructions";
+  /** For instructions added on a read: the file's path. */
+  path?: string;
 }
 
 export interface AssistantMessage {
@@ -45,4 +54,6 @@ export interface CallFinished {
   isError: boolean;
   summary: string;
   metadata?: Record<string, unknown>;
+  /** Images the call returned (read of a picture): sent after the results to models that take images. */
+  images?: Array<{ path: string; mediaType: string; data: string }>;
 }

@@ -115,10 +115,20 @@ describe("read", () => {
   });
 
   it("refuses a known binary extension", async () => {
-    temp.put("logo.png", "not really a png");
-    const result = await readTool.execute({ path: "logo.png" }, context());
+    temp.put("song.mp3", "not really an mp3");
+    const result = await readTool.execute({ path: "song.mp3" }, context());
     assert.equal(result.isError, true);
-    assert.equal(result.output, "Cannot read logo.png: it is a binary file (.png).");
+    assert.equal(result.output, "Cannot read song.mp3: it is a binary file (.mp3).");
+  });
+
+  it("returns an image file as an image (base64), for the models that take images", async () => {
+    temp.put("logo.png", "png bytes");
+    const result = await readTool.execute({ path: "logo.png" }, context());
+    assert.equal(result.isError, undefined);
+    assert.match(result.output, /^Image logo\.png \(image\/png, 9 bytes\)/);
+    assert.deepEqual(result.images, [
+      { path: "logo.png", mediaType: "image/png", data: Buffer.from("png bytes").toString("base64") },
+    ]);
   });
 
   it("suggests similar names from the same folder when not found", async () => {

@@ -1,7 +1,8 @@
 import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
+import { IMAGE_MAX_BYTES, imageTypeOf } from "../context/images.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { listResult } from "./list.js";
 import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath } from "./paths.js";
@@ -30,7 +31,8 @@ export type ReadInput = z.infer<typeof schema>;
 
 export const readTool: Tool<ReadInput> = {
   name: "read",
-  description: "Read a text file as numbered lines (a folder is listed). Use offset and limit for long files.",
+  description:
+    "Read a text file as numbered lines (a folder is listed; an image is shown to you). Use offset and limit for long files.",
   schema,
   kind: "read",
   requests: async (input, where) => pathRequests("read", input.path, where),
@@ -49,6 +51,16 @@ export const readTool: Tool<ReadInput> = {
     if (info.isDirectory()) return listResult("read", absolute, ctx);
     if (!info.isFile()) return fail(`Cannot read ${shown}: it is not a regular file.`, "not a file");
 
+    const image = imageTypeOf(absolute);
+    if (image && info.size <= IMAGE_MAX_BYTES) {
+      const data = (await readFile(absolute)).toString("base64");
+      return {
+        output: `Image ${shown} (${image}, ${info.size} bytes): it follows the results as an image.`,
+        summary: `read ${shown} (image)`,
+        images: [{ path: shown, mediaType: image, data }],
+        metadata: { path: absolute, image, bytes: info.size },
+      };
+    }
     const binary = await binaryReason(absolute);
     if (binary) return fail(`Cannot read ${shown}: it is a binary file (${binary}).`, "binary");
 

@@ -17,6 +17,8 @@ export interface Tool<Input = Record<string, unknown>> {
   inputJsonSchema?: Record<string, unknown>;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
   kind: "read" | "edit" | "shell" | "mcp";
+  /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */
+  mcp?: { resource: string; readOnly: boolean };
   /**
    * What a call would do, as permission requests (`read:<path>`, `shell:<command>`, ...). Every
    * call is judged on these before it runs; a call that cannot be described is never allowed.
@@ -37,6 +39,8 @@ export interface ToolResult {
   metadata?: Record<string, unknown>;
   /** Which end of a long output matters most when it must be cut ("tail" for shell). */
   keep?: "head" | "tail";
+  /** Pictures for the model (read of an image file): base64, sent only to models that take images. */
+  images?: Array<{ path: string; mediaType: string; data: string }>;
 }
 
 export interface ToolContext {

@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { decideAgent } from "../agents/select.js";
+import { loadConfig } from "../config/load.js";
+import { buildAuthority } from "../permission/layers.js";
+import type { ModeName } from "../permission/modes.js";
+import { ruleFromSpec } from "../permission/rules.js";
+import { builtinTools } from "../tools/registry.js";
+import type { Tool } from "../tools/types.js";
+import { decideToolsOffered } from "./tools-offered.js";
+
+describe("decideToolsOffered (context.tools)", () => {
+  let root: string;
+  let ws: string;
+  before(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "bosun-offered-")));
+    ws = join(root, "ws");
+    mkdirSync(join(ws, ".git"), { recursive: true });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const mcp = (name: string, readOnly: boolean): Tool => ({
+    ...(builtinTools()[0] as Tool),
+    name: `mcp__notes__${name}`,
+    kind: "mcp",
+    mcp: { resource: `notes/${name}`, readOnly },
+  });
+  const tools = [...builtinTools(), mcp("search", true), mcp("delete", false)];
+
+  function offered(permission: unknown, options: { agent?: string; mode?: ModeName; runs?: boolean } = {}) {
+    writeFileSync(join(ws, "bosun.json"), JSON.stringify({ permission }, null, 2));
+    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+    const authority = buildAuthority({
+      config,
+      agent: decideAgent(options.agent, config).agent,
+      mode: { name: options.mode ?? "approve", holder: "code" },
+      cwd: ws,
+      workspace: ws,
+      home: join(root, "home"),
+    });
+    return (policy = [] as ReturnType<typeof ruleFromSpec>[]) =>
+      decideToolsOffered({ tools, authority, policy, modeRunsTools: options.runs ?? true, modelTakesTools: true });
+  }
+  const names = (result: ReturnType<ReturnType<typeof offered>>) => result.offered.map((t) => t.name);
+
+  it("offers every tool when nothing denies one outright (code)", () => {
+    const result = offered({})();
+    assert.equal(result.offered.length, tools.length);
+    assert.equal(result.decision.holder, "code");
+    assert.equal(result.decision.seat, "context.tools");
+  });
+
+  it("hides a tool whose action is denied with nothing after it, naming the rule (config)", () => {
+    const result = offered({ edit: "deny", shell: { "*": "deny", "git status *": "allow" } })();
+    assert.deepEqual(names(result), [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "shell",
+      "mcp__notes__search",
+      "mcp__notes__delete",
+    ]);
+    assert.equal(result.decision.holder, "config");
+    const write = result.decision.reasons.find((r) => r.detail === "write: every edit request is denied");
+    assert.match(write?.source ?? "", /bosun\.json$/);
+    assert.equal(write?.key, "permission.edit");
+  });
+
+  it("hides an MCP tool denied by its own name, not one a later rule reopens", () => {
+    assert.deepEqual(
+      names(offered({ mcp: { "notes/delete": "deny" } })()).filter((n) => n.startsWith("mcp")),
+      ["mcp__notes__search"],
+    );
+    assert.deepEqual(
+      names(offered({ mcp: { "*": "deny", "notes/search": "ask" } })()).filter((n) => n.startsWith("mcp")),
+      ["mcp__notes__search"],
+    );
+  });
+
+  it("a read-only agent is not offered edits or unannotated MCP tools (code)", () => {
+    const result = offered({}, { agent: "plan" })();
+    assert.deepEqual(names(result), ["read", "list", "glob", "grep", "shell", "mcp__notes__search"]);
+    assert.equal(result.decision.holder, "code");
+  });
+
+  it("a policy deny hides the tool (policy); chat mode offers none", () => {
+    const policy = [ruleFromSpec("shell", "deny", { layer: "policy", file: "/etc/bosun/policy.json" })];
+    const result = offered({ shell: { "*": "allow" } })(policy);
+    assert.ok(!names(result).includes("shell"));
+    assert.equal(result.decision.holder, "policy");
+    const chat = offered({}, { mode: "chat", runs: false })();
+    assert.deepEqual(chat.offered, []);
+    assert.deepEqual(chat.decision.answer, []);
+  });
+});
