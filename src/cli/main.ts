@@ -124,6 +124,12 @@ permissions
   .action(async (ids) => (await import("./commands/permissions.js")).revokePermissions(ids));
 
 program
+  .command("compact <session>")
+  .description("summarise a session's older history so it fits the context window (the full history is kept)")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/compact.js")).compact(ref, options));
+
+program
   .command("models")
   .description("providers, models, limits, and whether credentials are present (never the keys)")
   .option("--json", "print JSON")

@@ -1,0 +1,74 @@
+import { EV, type UserMessage } from "../session/events.js";
+import type { StoredEvent } from "../store/session-store.js";
+
+/** The event a compaction appends. History before it is never deleted; the projection skips it. */
+export const CHECKPOINT_EVENT = "compaction.checkpoint";
+
+export type CompactionReason = "threshold" | "overflow" | "manual";
+
+export interface CompactionCheckpoint {
+  /** The validated summary (markdown, the five sections of seat compaction.summary). */
+  summary: string;
+  /** The seq of the first event kept verbatim; every message event before it is in the summary. */
+  keptFrom: number;
+  /** Estimated tokens of the conversation before and after the compaction. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The model that wrote the summary, "provider/model". */
+  model: string;
+  reason: CompactionReason;
+}
+
+/** What the model reads in place of the history a checkpoint summarises. */
+export const SUMMARY_PREFIX =
+  "[bosun] Summary of the conversation so far (compacted; the full history is in the session store):\n\n";
+
+/** The session's latest well-formed checkpoint event, if any. */
+export function latestCheckpoint(
+  events: readonly StoredEvent[],
+): (StoredEvent & { data: CompactionCheckpoint }) | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i] as StoredEvent;
+    if (event.type === CHECKPOINT_EVENT && isCheckpoint(event.data)) {
+      return event as StoredEvent & { data: CompactionCheckpoint };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The part of the history the model still reads verbatim — every event from the latest
+ * checkpoint's keptFrom on (all of them when there is none) — and the synthetic user message
+ * that stands for everything before it.
+ */
+export function liveEvents(events: readonly StoredEvent[]): { summary?: StoredEvent; live: StoredEvent[] } {
+  const checkpoint = latestCheckpoint(events);
+  if (!checkpoint) return { live: [...events] };
+  return {
+    summary: summaryEvent(checkpoint),
+    live: events.filter((event) => event.seq >= checkpoint.data.keptFrom),
+  };
+}
+
+/**
+ * What the projection should see of a session's events: with a checkpoint, a user message
+ * holding its summary, then the events from its keptFrom on (events after the checkpoint too);
+ * the latest checkpoint wins. Without one, the events as they are. Nothing is removed from the
+ * store: this is a view.
+ */
+export function applyCheckpoint(events: readonly StoredEvent[]): StoredEvent[] {
+  const { summary, live } = liveEvents(events);
+  return summary ? [summary, ...live] : live;
+}
+
+/** The synthetic user message of a checkpoint; it carries the checkpoint's own seq and time. */
+export function summaryEvent(checkpoint: StoredEvent & { data: CompactionCheckpoint }): StoredEvent {
+  const data: UserMessage = { text: `${SUMMARY_PREFIX}${checkpoint.data.summary}` };
+  return { sessionId: checkpoint.sessionId, seq: checkpoint.seq, type: EV.user, data, at: checkpoint.at };
+}
+
+function isCheckpoint(data: unknown): data is CompactionCheckpoint {
+  if (typeof data !== "object" || data === null) return false;
+  const { summary, keptFrom } = data as Partial<CompactionCheckpoint>;
+  return typeof summary === "string" && typeof keptFrom === "number" && Number.isFinite(keptFrom);
+}

@@ -1,0 +1,251 @@
+import type { ModelMessage } from "ai";
+import type { LoadedConfig } from "../config/load.js";
+import { projectConversation } from "../loop/conversation.js";
+import { requestModel } from "../model/request.js";
+import { type ResolvedModel, resolveModel } from "../model/resolve.js";
+import { costOf, type Usage } from "../model/usage.js";
+import type { Decision, Reason } from "../seats/types.js";
+import { USAGE_EVENT } from "../session/usage.js";
+import type { SessionStore, StoredEvent } from "../store/session-store.js";
+import {
+  CHECKPOINT_EVENT,
+  type CompactionCheckpoint,
+  type CompactionReason,
+  liveEvents,
+  SUMMARY_PREFIX,
+} from "./checkpoint.js";
+import { estimateMessages, estimateTokens } from "./estimate.js";
+import { chooseKept } from "./keep.js";
+import {
+  asTranscript,
+  checkSummary,
+  retryInstruction,
+  SUMMARY_INSTRUCTION,
+  SUMMARY_SECTIONS,
+  SUMMARY_SYSTEM,
+} from "./summary.js";
+
+export const DEFAULT_KEEP_TOKENS = 20_000;
+
+export interface CompactDeps {
+  store: SessionStore;
+  sessionId: string;
+  /** The session's model; `compaction.model`, when set, writes the summary instead. */
+  model: ResolvedModel;
+  config: LoadedConfig;
+  signal?: AbortSignal;
+  /** Appends a decision to the ledger (compaction.summary; model.retry and model.fallback of the request). */
+  record: (decision: Decision) => void;
+  reason: CompactionReason;
+  step?: number;
+  /** Newest tokens kept verbatim; default compaction.keep_tokens (20000). */
+  keepTokens?: number;
+  /** Injected in tests. */
+  requestModel?: typeof requestModel;
+  env?: NodeJS.ProcessEnv;
+}
+
+export type CompactResult =
+  /** `seq`: the checkpoint event's; `keptMessages`: how many messages stay verbatim. */
+  | { ok: true; checkpoint: CompactionCheckpoint; seq: number; keptMessages: number }
+  /** `nothing`: there was no message to summarise; nothing was asked or written but the decision. */
+  | { ok: false; error: string; nothing?: true };
+
+/**
+ * The model that writes a compaction's summary: `compaction.model` when set, else the session's
+ * own. A configured model that cannot be used is a problem to report, never a silent fallback.
+ */
+export function compactionModel(
+  config: LoadedConfig,
+  sessionModel: ResolvedModel,
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: true; model: ResolvedModel; configured: boolean } | { ok: false; problem: string } {
+  const ref = config.config.compaction?.model;
+  if (!ref) return { ok: true, model: sessionModel, configured: false };
+  const resolved = resolveModel(ref, config, env);
+  if (!resolved.ok)
+    return { ok: false, problem: `compaction.model "${ref}" cannot be used: ${resolved.problem}; ${resolved.fix}` };
+  return { ok: true, model: resolved.model, configured: true };
+}
+
+/**
+ * Seat `compaction.summary`: summarises the session's older history into a checkpoint. The
+ * newest exchanges within keep_tokens stay verbatim (cut at a person's message); everything the
+ * model reads before them — an earlier summary included — is sent to the summary model with no
+ * tools, and code checks the reply has every section. A reply missing some is asked once more,
+ * saying which; still missing, the compaction fails and nothing is written but the decision.
+ * On success a `compaction.checkpoint` event is appended; no event is ever deleted.
+ */
+export async function compactSession(deps: CompactDeps): Promise<CompactResult> {
+  const { store, sessionId, config } = deps;
+  const request = deps.requestModel ?? requestModel;
+  const subject = deps.step !== undefined ? { subject: { step: deps.step } } : {};
+  const keepTokens = deps.keepTokens ?? config.config.compaction?.keep_tokens ?? DEFAULT_KEEP_TOKENS;
+  const why: Reason = { rule: "compaction asked", detail: reasonText(deps.reason) };
+  const fail = (error: string, reasons: Reason[]): CompactResult => {
+    deps.record({
+      seat: "compaction.summary",
+      holder: "code",
+      answer: "failed",
+      reasons: [why, ...reasons, { rule: "compaction failed", detail: error, decisive: true }],
+      ...subject,
+    });
+    return { ok: false, error };
+  };
+
+  const events = store.events(sessionId);
+  const keptFrom = chooseKept(events, keepTokens);
+  if (keptFrom === undefined) {
+    deps.record({
+      seat: "compaction.summary",
+      holder: "code",
+      answer: "nothing",
+      reasons: [why, { rule: "nothing to summarise", detail: "no message before the kept part", decisive: true }],
+      ...subject,
+    });
+    return { ok: false, error: "nothing to compact: the session has no messages to summarise", nothing: true };
+  }
+
+  const chosen = compactionModel(config, deps.model, deps.env);
+  if (!chosen.ok) return fail(chosen.problem, []);
+  const modelReason: Reason = {
+    rule: "summary model",
+    detail: chosen.configured ? chosen.model.ref : `${chosen.model.ref} (the session's model)`,
+    ...(chosen.configured ? { key: "compaction.model", ...originOf(config, "compaction.model") } : {}),
+  };
+
+  const { summary: earlier, live } = liveEvents(events);
+  const before = projectConversation(earlier ? [earlier, ...live] : live);
+  const tokensBefore = estimateMessages(before);
+  const toSummarise: StoredEvent[] = [...(earlier ? [earlier] : []), ...live.filter((e) => e.seq < keptFrom)];
+  const kept = live.filter((e) => e.seq >= keptFrom);
+  const keptMessages = projectConversation(kept);
+  const keptTokens = estimateMessages(keptMessages);
+  const keptReason: Reason = {
+    rule: "kept verbatim",
+    detail:
+      keptMessages.length === 0
+        ? `nothing: the newest exchange is the only one or over compaction.keep_tokens ${keepTokens}`
+        : `from event ${keptFrom}: ~${keptTokens} tokens, within compaction.keep_tokens ${keepTokens}`,
+    key: "compaction.keep_tokens",
+    ...originOf(config, "compaction.keep_tokens"),
+  };
+
+  const conversation: ModelMessage[] = [
+    ...asTranscript(projectConversation(toSummarise)),
+    { role: "user", content: SUMMARY_INSTRUCTION },
+  ];
+  let model = chosen.model;
+  const ask = async (messages: ModelMessage[]) => {
+    const result = await request({
+      model,
+      config,
+      system: SUMMARY_SYSTEM,
+      messages,
+      ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(deps.step !== undefined ? { step: deps.step } : {}),
+      record: deps.record,
+      onUsage: (used, usage) => recordSummaryUsage(store, sessionId, used, usage),
+      ...(deps.env ? { env: deps.env } : {}),
+    });
+    // After a fallback (recorded by model.fallback) the model that answered is the summary's.
+    model = result.model;
+    if (result.status === "complete") return { text: result.text };
+    if (result.status === "aborted") return { error: "the summary request was cancelled" };
+    return { error: `the summary request failed: ${result.error.class}: ${result.error.message}` };
+  };
+
+  const first = await ask(conversation);
+  if (first.error !== undefined) return fail(first.error, [modelReason]);
+  let check = checkSummary(first.text);
+  let retried: string[] | undefined;
+  if (!check.ok) {
+    retried = check.missing;
+    const again = await ask([
+      ...conversation,
+      ...(first.text.trim() !== "" ? [{ role: "assistant" as const, content: first.text }] : []),
+      { role: "user", content: retryInstruction(check.missing) },
+    ]);
+    if (again.error !== undefined) return fail(again.error, [modelReason, missingReason(retried, "first reply")]);
+    check = checkSummary(again.text);
+    if (!check.ok) {
+      return fail(
+        `the summary from ${model.ref} still lacks ${check.missing.map((s) => `"## ${s}"`).join(", ")} after asking again; the history was left as it was`,
+        [modelReason, missingReason(retried, "first reply"), missingReason(check.missing, "second reply")],
+      );
+    }
+  }
+
+  const tokensAfter = estimateTokens(`${SUMMARY_PREFIX}${check.summary}`) + keptTokens;
+  const checkpoint: CompactionCheckpoint = {
+    summary: check.summary,
+    keptFrom,
+    tokensBefore,
+    tokensAfter,
+    model: model.ref,
+    reason: deps.reason,
+  };
+  const event = store.append(sessionId, CHECKPOINT_EVENT, checkpoint);
+  deps.record({
+    seat: "compaction.summary",
+    holder: "model",
+    answer: { tokensBefore, tokensAfter, kept_from: keptFrom, model: model.ref },
+    reasons: [
+      why,
+      {
+        ...modelReason,
+        detail: model.ref === chosen.model.ref ? modelReason.detail : `${model.ref} (after a fallback)`,
+      },
+      keptReason,
+      ...(retried ? [missingReason(retried, "first reply")] : []),
+      {
+        rule: "sections checked",
+        detail: `${SUMMARY_SECTIONS.join(", ")}: all present and non-empty${retried ? " (second reply)" : ""}`,
+        decisive: true,
+      },
+      { rule: "checkpoint", detail: `event ${event.seq}; the full history stays in the session store` },
+    ],
+    ...subject,
+  });
+  return { ok: true, checkpoint, seq: event.seq, keptMessages: keptMessages.length };
+}
+
+function reasonText(reason: CompactionReason): string {
+  switch (reason) {
+    case "threshold":
+      return "threshold: the conversation neared the context window (compaction.trigger)";
+    case "overflow":
+      return "overflow: the provider said the request exceeded the context window";
+    case "manual":
+      return "manual: bosun compact";
+  }
+}
+
+function missingReason(missing: readonly string[], which: string): Reason {
+  return {
+    rule: "sections missing",
+    detail: `${which} lacked ${missing.map((s) => `"## ${s}"`).join(", ")}`,
+  };
+}
+
+function originOf(config: LoadedConfig, key: string): { source?: string } {
+  const origin = config.origins.get(key);
+  if (!origin) return {};
+  return { source: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
+}
+
+/**
+ * The summary request's tokens, as a `model.usage` event like any request (the session's cost
+ * counts them), marked `for: "compaction.summary"`: they measure the old history, not the
+ * conversation the next request sends, so a size estimate must not start from them.
+ */
+function recordSummaryUsage(store: SessionStore, sessionId: string, model: ResolvedModel, usage: Usage): void {
+  const cost = costOf(usage, model.info);
+  store.append(sessionId, USAGE_EVENT, {
+    model: model.ref,
+    ...usage,
+    ...(cost !== undefined ? { cost } : {}),
+    for: "compaction.summary",
+  });
+}
