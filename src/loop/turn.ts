@@ -1,4 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
+import { fitImages } from "../context/images.js";
+import { nestedDecision } from "../context/instructions.js";
+import { decideToolsOffered } from "../context/tools-offered.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
@@ -17,9 +20,10 @@ import type { Confinement } from "../tools/sandbox.js";
 import type { Tool, ToolContext } from "../tools/types.js";
 import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
-import { projectConversation } from "./conversation.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
 import { toModelTools } from "./model-tools.js";
+import { noteEnvironment, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
+import { compactIfNeeded, conversationView, recoverOverflow } from "./window.js";
 
 export type RunEvent =
   | { type: "text"; text: string }
@@ -45,10 +49,12 @@ export interface TurnDeps {
   session: SessionInfo;
   config: LoadedConfig;
   model: ResolvedModel;
+  /** Every tool a call may name; those the rules deny outright are not offered (seat context.tools). */
   tools: readonly Tool[];
   /** False when the mode runs no tools (chat): the model is offered none. */
   offerTools: boolean;
-  system: string;
+  /** The agent's prompt, skills and instruction files: the system prompt is built from them each step. */
+  context: RunContext;
   /** The authority layer: every call passes its gate before it runs. */
   gate: GateDeps;
   maxSteps: number;
@@ -83,7 +89,19 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     }
     return outcome;
   };
-  const modelTools = toModelTools(deps.tools);
+  // Judged once a turn: the rules that could hide a tool do not change within one.
+  const offered = decideToolsOffered({
+    tools: deps.tools,
+    authority: deps.gate.authority,
+    policy: deps.gate.policy.rules,
+    modeRunsTools: deps.offerTools,
+    modelTakesTools: deps.model.info.tools !== false,
+  });
+  const modelTools = toModelTools(offered.offered);
+  const system = stepSystem(
+    deps.context,
+    offered.offered.map((t) => t.name),
+  );
   const repeatLimit = config.config.repeat_limit ?? 3;
   const maxStepsSource = config.origins.get("max_steps")?.source ?? "built-in";
   const recent: string[] = [];
@@ -91,8 +109,15 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   let denied = 0;
   let empties = 0;
   let continues = 0;
+  // Tool outputs already sent as a note (context.prune), and the step that last overflowed the window.
+  const pruned = new Set<string>();
+  let overflowedAt: number | undefined;
+  const toolChars = JSON.stringify(modelTools).length;
 
+  // Where the agent works, when it changed since the session was last told: before the message it frames.
+  await noteEnvironment(store, session.id, deps.context.cwd);
   store.append(session.id, EV.user, message);
+  record({ ...offered.decision, subject: { step: 1 } });
   for (let step = 1; ; step++) {
     const limit = decideLimit({ step, maxSteps: deps.maxSteps, source: maxStepsSource });
     if (limit) {
@@ -111,17 +136,22 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
           : `finished with exit code ${job.exitCode}`;
       notice(`Background job ${job.id} (\`${job.command}\`) ${ended}. Output tail:\n${job.output.slice(-4000)}`);
     }
+    if (step > 1) await noteEnvironment(store, session.id, deps.context.cwd);
+    const window = { store, sessionId: session.id, config, record, signal, model, step };
+    const sized = await compactIfNeeded({ ...window, fixedChars: system.length + toolChars });
+    if (sized.error) return end({ status: "failed", steps: step - 1, denied, message: sized.error });
     const budget = budgetNote(step, deps.maxSteps);
-    const messages = projectConversation(store.events(session.id));
-    if (budget) messages.push({ role: "user", content: `[bosun] ${budget}` });
+    const projected = conversationView(window, step, pruned);
+    if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
+    const { messages } = fitImages(projected, { accepts: model.info.images === true });
 
     const result = await requestModel({
       model,
       config,
-      system: deps.system,
+      system,
       messages,
-      // A model configured without tool support gets none; its output limit bounds each reply.
-      ...(model.info.tools === false || !deps.offerTools ? {} : { tools: modelTools }),
+      // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
+      ...(offered.offered.length > 0 ? { tools: modelTools } : {}),
       ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
       signal,
       step,
@@ -142,6 +172,16 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       step,
       status: result.status,
     };
+    // Too long for the model, before any output: compact once and try the step again (a second time is an error).
+    if (result.status === "failed" && result.error.class === "context_overflow") {
+      const retry = await recoverOverflow(window, overflowedAt === step);
+      if (retry.again) {
+        overflowedAt = step;
+        step--;
+        continue;
+      }
+      return end({ status: "failed", steps: step, denied, message: retry.message, errorClass: "context_overflow" });
+    }
     store.append(session.id, EV.assistant, assistant);
     if (result.status === "aborted") return end({ status: "cancelled", steps: step, denied });
     if (result.status === "failed" || result.status === "interrupted") {
@@ -384,6 +424,13 @@ async function runCalls(
       isError: result.isError ?? false,
       summary: result.summary,
       ...(result.metadata ? { metadata: result.metadata } : {}),
+      ...(result.images ? { images: result.images } : {}),
     });
+    // A read in a subfolder with its own AGENTS.md: that file joins the conversation, once.
+    if (tool.name === "read" && !result.isError) {
+      const read = description.requests.find((r) => r.action === "read")?.resource;
+      const added = read ? noteNestedInstructions(store, session.id, deps.context, read) : [];
+      if (added.length > 0 && read) record({ ...nestedDecision(added, read), subject: { step, call: call.id } });
+    }
   }
 }

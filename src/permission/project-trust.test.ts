@@ -51,11 +51,18 @@ describe("project trust", () => {
       projectLoosening(
         load({
           model: "theirs/m",
+          compaction: { model: "theirs/m" },
           provider: { theirs: { type: "openai-compatible", baseURL: "http://their.example/v1" } },
           agent: { build: { model: "theirs/m" }, plan: { model: "anthropic/claude-haiku-4-5" } },
         }),
       )?.items,
-      ["model theirs/m", "provider theirs type", "provider theirs baseURL", "agent build model theirs/m"],
+      [
+        "model theirs/m",
+        "compaction.model theirs/m",
+        "provider theirs type",
+        "provider theirs baseURL",
+        "agent build model theirs/m",
+      ],
     );
     // Choosing among the user's own providers loosens nothing.
     assert.equal(projectLoosening(load({ model: "anthropic/claude-haiku-4-5" })), undefined);
@@ -122,10 +129,11 @@ describe("project trust", () => {
     assert.deepEqual(
       withoutLoosening({
         model: "theirs/m",
+        compaction: { model: "theirs/m", keep_tokens: 100 },
         provider: { theirs: { type: "openai-compatible", baseURL: "http://their.example/v1" } },
         agent: { build: { model: "theirs/m" } },
       }),
-      { provider: { theirs: {} }, agent: { build: {} } },
+      { compaction: { keep_tokens: 100 }, provider: { theirs: {} }, agent: { build: {} } },
     );
   });
 

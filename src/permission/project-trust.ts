@@ -49,6 +49,9 @@ function looseningOf(data: unknown): string[] {
   if (typeof data.mode === "string" && LOOSE_MODES.has(data.mode)) items.push(`mode ${data.mode}`);
   if (onProvider(data.model, redirected)) items.push(`model ${data.model}`);
   if (typeof data.judge_model === "string") items.push(`judge_model ${data.judge_model}`);
+  if (isPlainObject(data.compaction) && onProvider(data.compaction.model, redirected)) {
+    items.push(`compaction.model ${data.compaction.model}`);
+  }
   if (isPlainObject(data.shell) && data.shell.sandbox === "off") items.push("shell.sandbox off");
   if (isPlainObject(data.provider)) {
     for (const [name, provider] of Object.entries(data.provider)) {
@@ -109,6 +112,10 @@ export function withoutLoosening(data: unknown): unknown {
   if (typeof out.mode === "string" && LOOSE_MODES.has(out.mode)) delete out.mode;
   if (onProvider(out.model, redirected)) delete out.model;
   delete out.judge_model;
+  if (isPlainObject(out.compaction) && onProvider(out.compaction.model, redirected)) {
+    const { model: _, ...compaction } = out.compaction;
+    out.compaction = compaction;
+  }
   if (isPlainObject(out.shell) && out.shell.sandbox === "off") {
     const { sandbox: _, ...shell } = out.shell;
     out.shell = shell;

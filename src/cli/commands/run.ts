@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { decideAgent } from "../../agents/select.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../../config/load.js";
-import { systemPrompt } from "../../context/system-prompt.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../../mcp/connect.js";
@@ -193,7 +192,18 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     const skipped = await trustProjectCommands(config, gate, record);
     gate.hooks = gate.hooks.filter((hook) => !skipped.has(hook.key));
     mcp = await connectMcpServers(config, cwd, skipped);
-    const tools = [...builtinTools(), ...mcp.tools];
+    // What the model is told besides the conversation (seats context.instructions, context.skills).
+    const { prepareRunContext } = await import("../run-context.js");
+    const runContext = await prepareRunContext({
+      config,
+      agent,
+      cwd,
+      workspace: prepared.authority.workspace,
+      store,
+      sessionId: session.id,
+    });
+    for (const decision of runContext.decisions) record(decision);
+    const tools = [...builtinTools(), ...runContext.tools, ...mcp.tools];
     const { runTurn } = await import("../../loop/turn.js");
     const outcome = await runTurn(
       { text, ...(files.length > 0 ? { files } : {}) },
@@ -204,14 +214,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
         model,
         tools,
         offerTools: MODES[prepared.authority.mode.name].tools,
-        system:
-          agent.prompt ??
-          systemPrompt({
-            cwd,
-            date: new Date().toISOString().slice(0, 10),
-            platform: process.platform,
-            readOnly: agent.readOnly !== undefined,
-          }),
+        context: runContext.context,
         gate,
         maxSteps: config.config.max_steps ?? 100,
         signal: controller.signal,

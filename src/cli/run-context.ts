@@ -1,0 +1,87 @@
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Agent } from "../agents/select.js";
+import type { LoadedConfig } from "../config/load.js";
+import { dataDir, globalConfigFile } from "../config/paths.js";
+import {
+  type ExtraInstruction,
+  instructionsDecision,
+  loadInstructions,
+  renderInstructions,
+} from "../context/instructions.js";
+import { discoverSkills, renderSkills, skillsDecision } from "../context/skills.js";
+import type { RunContext } from "../loop/step-context.js";
+import { nestedAlreadyAdded } from "../loop/step-context.js";
+import type { Decision } from "../seats/types.js";
+import type { SessionStore } from "../store/session-store.js";
+import { skillTool } from "../tools/skill.js";
+import type { Tool } from "../tools/types.js";
+import { findRepoRoot } from "../util/repo.js";
+
+/**
+ * What a run settles once about the model's context (seats context.instructions and
+ * context.skills): the instruction files, the skills and their tool. Nothing here fails the run:
+ * a file that cannot be read is skipped and listed in the decision.
+ */
+export async function prepareRunContext(input: {
+  config: LoadedConfig;
+  agent: Agent;
+  cwd: string;
+  workspace: string;
+  store: SessionStore;
+  sessionId: string;
+}): Promise<{ context: RunContext; tools: Tool[]; decisions: Decision[] }> {
+  const { config, cwd } = input;
+  const globalDir = dirname(globalConfigFile());
+  const repoRoot = findRepoRoot(cwd) ?? cwd;
+  const claudeMd = config.config.instructions?.claude_md !== false;
+  // Every layer's files add up (yours, then the repository's), each relative to its own file.
+  const extra: ExtraInstruction[] = config.documents.flatMap((doc) =>
+    (doc.data.instructions?.files ?? []).map((value) => ({
+      value,
+      baseDir: doc.file ? dirname(doc.file) : cwd,
+      source: doc.file ?? doc.source,
+    })),
+  );
+  const loaded = await loadInstructions({
+    globalDir,
+    repoRoot,
+    cwd,
+    claudeMd,
+    extra,
+    cacheDir: join(dataDir(), "instructions-cache"),
+    ...(config.config.instructions?.fetch_timeout_ms
+      ? { fetchTimeoutMs: config.config.instructions.fetch_timeout_ms }
+      : {}),
+  });
+  // A resumed session was already given some subfolders' files on reads: not again.
+  for (const path of nestedAlreadyAdded(input.store, input.sessionId)) {
+    loaded.loaded.add(path);
+    loaded.loaded.add(dirname(path));
+  }
+  const claudeOrigin = config.origins.get("instructions.claude_md");
+  const filesOrigin = extra[0]?.source;
+  const skills = discoverSkills({ workspace: input.workspace, globalDir, home: homedir() });
+  const context: RunContext = {
+    cwd,
+    readOnly: input.agent.readOnly !== undefined,
+    ...(input.agent.prompt ? { agentPrompt: input.agent.prompt } : {}),
+    skills: renderSkills(skills.skills),
+    instructions: loaded.files,
+    nested: { repoRoot, claudeMd, loaded: loaded.loaded, cwd },
+    render: renderInstructions,
+  };
+  return {
+    context,
+    tools: skills.skills.length > 0 ? [skillTool(skills.skills)] : [],
+    decisions: [
+      instructionsDecision(loaded, {
+        ...(claudeOrigin && claudeOrigin.layer !== "default"
+          ? { claudeMdFromConfig: claudeOrigin.file ?? claudeOrigin.source }
+          : {}),
+        ...(filesOrigin ? { filesSource: filesOrigin } : {}),
+      }),
+      skillsDecision(skills),
+    ],
+  };
+}

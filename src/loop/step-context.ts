@@ -1,0 +1,76 @@
+import { applyCheckpoint } from "../compaction/checkpoint.js";
+import { readEnvironment, renderEnvironment } from "../context/environment.js";
+import { type InstructionFile, type NestedState, nestedInstructions } from "../context/instructions.js";
+import { systemPrompt } from "../context/system-prompt.js";
+import { EV, type Notice } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
+
+/** What a run settles once about the context: the agent's prompt, skills and instruction files. */
+export interface RunContext {
+  cwd: string;
+  agentPrompt?: string;
+  readOnly: boolean;
+  /** renderSkills(...) of the skills offered. */
+  skills: string;
+  /** The instruction files loaded at the start, in order. */
+  instructions: InstructionFile[];
+  /** Subfolders' AGENTS.md still to add when the model reads there; absent outside a repository. */
+  nested?: NestedState;
+  /** renderInstructions(...): how a file is shown to the model. */
+  render: (files: readonly InstructionFile[]) => string;
+}
+
+/** The system prompt of a step: the tools actually sent, the skills, the instructions. */
+export function stepSystem(context: RunContext, toolNames: readonly string[]): string {
+  return systemPrompt({
+    tools: toolNames,
+    readOnly: context.readOnly,
+    ...(context.agentPrompt ? { agentPrompt: context.agentPrompt } : {}),
+    skills: context.skills,
+    instructions: context.render(context.instructions),
+  });
+}
+
+/**
+ * The environment, re-read before each step and told to the model only when it changed since
+ * the last time this session told it (a notice in the log, so a resumed session knows too).
+ */
+export async function noteEnvironment(store: SessionStore, sessionId: string, cwd: string): Promise<void> {
+  const text = renderEnvironment(await readEnvironment(cwd));
+  // What the model still reads: an environment summarised away by a compaction is told again.
+  const notices = applyCheckpoint(store.events(sessionId)).filter((event) => event.type === EV.notice);
+  const last = notices.filter((event) => (event.data as Notice).kind === "environment").at(-1);
+  if ((last?.data as Notice | undefined)?.text === text) return;
+  store.append(sessionId, EV.notice, { text, kind: "environment" } satisfies Notice);
+}
+
+/**
+ * After a read, a subfolder's own AGENTS.md (or CLAUDE.md) not yet loaded is added to the
+ * conversation, once: returned so the caller records it (seat context.instructions).
+ */
+export function noteNestedInstructions(
+  store: SessionStore,
+  sessionId: string,
+  context: RunContext,
+  readPath: string,
+): InstructionFile[] {
+  if (!context.nested) return [];
+  const added = nestedInstructions(readPath, context.nested);
+  for (const file of added) {
+    store.append(sessionId, EV.notice, {
+      text: context.render([file]),
+      kind: "instructions",
+      path: file.path,
+    } satisfies Notice);
+  }
+  return added;
+}
+
+/** Instruction files this session was already given on a read (a resumed session is not given them twice). */
+export function nestedAlreadyAdded(store: SessionStore, sessionId: string): string[] {
+  return store
+    .events(sessionId, EV.notice)
+    .map((event) => event.data as Notice)
+    .filter((notice) => notice.kind === "instructions" && notice.path !== undefined)
+    .map((notice) => notice.path as string);
+}
