@@ -8,7 +8,9 @@ import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
 
 const done = { reply: { text: "Done." } };
-const calls = (...toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }>) => ({
+const calls = (
+  ...toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown>; unadvertised?: boolean }>
+) => ({
   match: { request: 1 },
   reply: { toolCalls },
 });
@@ -233,7 +235,8 @@ describe("bosun run: rules from flags and files", () => {
       {
         rules: [
           calls(
-            { id: "c1", name: "write", arguments: { path: "plan.md", content: "x" } },
+            // Not offered to plan (context.tools); called anyway, it is still judged, and denied.
+            { id: "c1", name: "write", arguments: { path: "plan.md", content: "x" }, unadvertised: true },
             { id: "c2", name: "shell", arguments: { command: "git status" } },
           ),
           done,
@@ -247,7 +250,10 @@ describe("bosun run: rules from flags and files", () => {
       assert.equal(result.code, 0, result.stderr);
       assert.equal(existsSync(join(s.ws.dir, "plan.md")), false);
       assert.match(s.server.request(1).normalized?.system ?? "", /You are read-only/);
+      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "list", "glob", "grep", "shell"]);
       const { decisions, id } = s.latest();
+      const offered = expectDecision(decisions, "context.tools", "code");
+      assert.ok(offered.reasons.some((r) => r.detail === "write: agent plan is read-only"));
       const denied = expectDecision(decisions, "call.permission", "code", "deny");
       assert.match(denied.reasons[0]?.detail ?? "", /agent plan is read-only: an edit/);
       expectDecision(decisions, "call.permission", "config", "allow");

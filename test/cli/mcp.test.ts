@@ -50,12 +50,33 @@ describe("MCP tools under the authority layer", () => {
     }
   });
 
-  it("plan denies the unannotated tool outright, and --auto cannot lift that", async () => {
-    const s = await startScenario(script, { global: { mcp } });
+  it("plan is not offered the unannotated tool, denies it when called anyway, and --auto cannot lift that", async () => {
+    const planScript = {
+      rules: [
+        {
+          match: { request: 1, tool: "mcp__notes__notes_list" },
+          reply: {
+            toolCalls: [
+              {
+                id: "write",
+                name: "mcp__notes__notes_write",
+                arguments: { name: "todo", text: "ship it" },
+                unadvertised: true,
+              },
+            ],
+          },
+        },
+        { reply: { text: "Done." } },
+      ],
+    };
+    const s = await startScenario(planScript, { global: { mcp } });
     try {
       const result = await s.run(["run", "--agent", "plan", "--auto", "take notes"]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(existsSync(join(s.ws.dir, "todo.note")), false);
+      assert.ok(!s.server.request(1).normalized?.tools.includes("mcp__notes__notes_write"));
+      const offered = expectDecision(s.latest().decisions, "context.tools", "code");
+      assert.ok(offered.reasons.some((r) => r.detail === "mcp__notes__notes_write: agent plan is read-only"));
       const denied = expectDecision(s.latest().decisions, "call.permission", "code", "deny");
       assert.match(denied.reasons[0]?.detail ?? "", /agent plan is read-only: an MCP tool not annotated read-only/);
     } finally {

@@ -339,7 +339,20 @@ describe("bosun run: permission and approval", () => {
 
   it("follows a config rule, recorded with its file", async () => {
     const s = await startScenario(
-      { rules: [writeCall, done] },
+      // Denied outright, write is not offered; a model that calls it anyway is still judged.
+      {
+        rules: [
+          {
+            match: { request: 1 },
+            reply: {
+              toolCalls: [
+                { id: "w1", name: "write", arguments: { path: "new.txt", content: "hi\n" }, unadvertised: true },
+              ],
+            },
+          },
+          done,
+        ],
+      },
       { config: { permission: { edit: "deny", read: "ask" } } },
     );
     try {
@@ -348,6 +361,14 @@ describe("bosun run: permission and approval", () => {
       assert.equal(existsSync(join(s.ws.dir, "new.txt")), false);
       const rule = expectDecision(s.latest().decisions, "call.permission", "config", "deny");
       assert.match(rule.reasons[0]?.source ?? "", /bosun\.json$/);
+      const offered = expectDecision(s.latest().decisions, "context.tools", "config");
+      assert.deepEqual(offered.answer, ["read", "list", "glob", "grep", "shell"]);
+      assert.ok(
+        offered.reasons.some(
+          (r) => r.detail === "write: every edit request is denied" && /bosun\.json$/.test(r.source ?? ""),
+        ),
+      );
+      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "list", "glob", "grep", "shell"]);
     } finally {
       await s.close();
     }

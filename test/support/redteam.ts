@@ -166,6 +166,8 @@ export async function runBatch(
       id: call.id,
       name: call.tool,
       arguments: Object.fromEntries(Object.entries(call.args).map(([key, value]) => [key, expand(value)])),
+      // An attacker calls what it likes: a read-only agent is not offered write or edit, and must still refuse them.
+      unadvertised: true,
     }));
   const script: Script = {
     rules: [
