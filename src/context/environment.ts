@@ -27,16 +27,22 @@ export async function readEnvironment(cwd: string, now: Date = new Date()): Prom
     ...(repository ? { repository } : {}),
   };
   if (!repository) return env;
-  const git = async (...args: string[]) =>
-    (await run("git", args, { cwd, timeout: 5_000, maxBuffer: 4 * 1024 * 1024 })).stdout.trim();
-  const [branch, status] = await Promise.allSettled([
-    git("symbolic-ref", "--quiet", "--short", "HEAD").catch(
-      async () => `detached at ${await git("rev-parse", "--short", "HEAD")}`,
-    ),
-    git("status", "--porcelain", "--untracked-files=normal"),
-  ]);
-  if (branch.status === "fulfilled" && branch.value) env.branch = branch.value;
-  if (status.status === "fulfilled") env.dirty = status.value !== "";
+  // One git process for both answers: it runs before every step.
+  try {
+    const { stdout } = await run("git", ["status", "--porcelain=v2", "--branch", "--untracked-files=normal"], {
+      cwd,
+      timeout: 5_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const lines = stdout.split("\n").filter((line) => line !== "");
+    const head = lines.find((line) => line.startsWith("# branch.head "))?.slice("# branch.head ".length);
+    const oid = lines.find((line) => line.startsWith("# branch.oid "))?.slice("# branch.oid ".length);
+    if (head && head !== "(detached)") env.branch = head;
+    else if (oid && oid !== "(initial)") env.branch = `detached at ${oid.slice(0, 7)}`;
+    env.dirty = lines.some((line) => !line.startsWith("#"));
+  } catch {
+    // No git, or a broken repository: the branch and state are left out, not guessed.
+  }
   return env;
 }
 

@@ -1,7 +1,14 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { parse, YAMLError } from "yaml";
 import type { Decision, Reason } from "../seats/types.js";
+
+// The YAML parser loads with the first SKILL.md (about 60 ms), not with every run.
+let yamlModule: typeof import("yaml") | undefined;
+function yaml(): typeof import("yaml") {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yamlModule;
+}
 
 /**
  * Skills (seat `context.skills`): folders holding a `SKILL.md` whose front matter names and
@@ -140,7 +147,7 @@ export function parseSkill(text: string): SkillFile {
   let data: unknown;
   try {
     // "error": YAML warnings (an unknown tag) are not printed; errors still throw.
-    data = parse(split.frontMatter, { logLevel: "error" });
+    data = yaml().parse(split.frontMatter, { logLevel: "error" });
   } catch (error) {
     return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
   }
@@ -230,7 +237,7 @@ function clip(text: string, max: number): string {
 
 /** A YAML error in one line, its line counted in SKILL.md (the front matter starts on line 2). */
 function yamlProblem(error: unknown): string {
-  if (!(error instanceof YAMLError)) return describe(error);
+  if (!(error instanceof yaml().YAMLError)) return describe(error);
   const message = (error.message.split("\n", 1)[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
   const at = error.linePos?.[0];
   return at ? `${message} (line ${at.line + 1}, column ${at.col})` : message;

@@ -3,7 +3,7 @@ import { readEnvironment, renderEnvironment } from "../context/environment.js";
 import { type InstructionFile, type NestedState, nestedInstructions } from "../context/instructions.js";
 import { systemPrompt } from "../context/system-prompt.js";
 import { EV, type Notice } from "../session/events.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore, StoredEvent } from "../store/session-store.js";
 
 /** What a run settles once about the context: the agent's prompt, skills and instruction files. */
 export interface RunContext {
@@ -34,14 +34,17 @@ export function stepSystem(context: RunContext, toolNames: readonly string[]): s
 /**
  * The environment, re-read before each step and told to the model only when it changed since
  * the last time this session told it (a notice in the log, so a resumed session knows too).
+ * Returns the notice to append, or undefined when the model already has this one. `events` are
+ * the session's events.
  */
-export async function noteEnvironment(store: SessionStore, sessionId: string, cwd: string): Promise<void> {
+export async function environmentNotice(events: readonly StoredEvent[], cwd: string): Promise<Notice | undefined> {
   const text = renderEnvironment(await readEnvironment(cwd));
   // What the model still reads: an environment summarised away by a compaction is told again.
-  const notices = applyCheckpoint(store.events(sessionId)).filter((event) => event.type === EV.notice);
-  const last = notices.filter((event) => (event.data as Notice).kind === "environment").at(-1);
-  if ((last?.data as Notice | undefined)?.text === text) return;
-  store.append(sessionId, EV.notice, { text, kind: "environment" } satisfies Notice);
+  const last = applyCheckpoint(events)
+    .filter((event) => event.type === EV.notice && (event.data as Notice).kind === "environment")
+    .at(-1);
+  if ((last?.data as Notice | undefined)?.text === text) return undefined;
+  return { text, kind: "environment" };
 }
 
 /**

@@ -22,7 +22,7 @@ import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
 import { toModelTools } from "./model-tools.js";
-import { noteEnvironment, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
+import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
 import { compactIfNeeded, conversationView, recoverOverflow } from "./window.js";
 
 export type RunEvent =
@@ -115,9 +115,12 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   const toolChars = JSON.stringify(modelTools).length;
 
   // Where the agent works, when it changed since the session was last told: before the message it frames.
-  await noteEnvironment(store, session.id, deps.context.cwd);
-  store.append(session.id, EV.user, message);
-  record({ ...offered.decision, subject: { step: 1 } });
+  const environment = await environmentNotice(store.events(session.id), deps.context.cwd);
+  store.atomically(() => {
+    if (environment) store.append(session.id, EV.notice, environment);
+    store.append(session.id, EV.user, message);
+    record({ ...offered.decision, subject: { step: 1 } });
+  });
   for (let step = 1; ; step++) {
     const limit = decideLimit({ step, maxSteps: deps.maxSteps, source: maxStepsSource });
     if (limit) {
@@ -136,12 +139,18 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
           : `finished with exit code ${job.exitCode}`;
       notice(`Background job ${job.id} (\`${job.command}\`) ${ended}. Output tail:\n${job.output.slice(-4000)}`);
     }
-    if (step > 1) await noteEnvironment(store, session.id, deps.context.cwd);
+    // The session's events, read once a step (the log only grows; a compaction re-reads it).
+    let events = store.events(session.id);
+    if (step > 1) {
+      const environment = await environmentNotice(events, deps.context.cwd);
+      if (environment) events.push(store.append(session.id, EV.notice, environment));
+    }
     const window = { store, sessionId: session.id, config, record, signal, model, step };
-    const sized = await compactIfNeeded({ ...window, fixedChars: system.length + toolChars });
+    const sized = await compactIfNeeded({ ...window, events, fixedChars: system.length + toolChars });
     if (sized.error) return end({ status: "failed", steps: step - 1, denied, message: sized.error });
+    if (sized.compacted) events = store.events(session.id);
     const budget = budgetNote(step, deps.maxSteps);
-    const projected = conversationView(window, step, pruned);
+    const projected = conversationView(window, step, pruned, events);
     if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
     const { messages } = fitImages(projected, { accepts: model.info.images === true });
 

@@ -6,7 +6,7 @@ import { decideCompaction, measureConversation } from "../compaction/trigger.js"
 import type { LoadedConfig } from "../config/load.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import type { Decision } from "../seats/types.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { projectConversation } from "./conversation.js";
 
 /** Keeps a session's requests within the model's context window: pruning and compaction. */
@@ -28,8 +28,13 @@ const sourceOf = (config: LoadedConfig, key: string) => {
  * summary first), with old tool outputs past compaction.prune_tokens sent as a one-line note
  * (seat context.prune, recorded when the pruned set grows; the store keeps every output).
  */
-export function conversationView(deps: WindowDeps, step: number, prunedBefore: Set<string>): ModelMessage[] {
-  const projected = projectConversation(applyCheckpoint(deps.store.events(deps.sessionId)));
+export function conversationView(
+  deps: WindowDeps,
+  step: number,
+  prunedBefore: Set<string>,
+  events: readonly StoredEvent[],
+): ModelMessage[] {
+  const projected = projectConversation(applyCheckpoint(events));
   const budget = deps.config.config.compaction?.prune_tokens;
   if (budget === undefined) return projected;
   const { messages, pruned } = pruneToolOutputs(projected, budget);
@@ -50,10 +55,10 @@ export function conversationView(deps: WindowDeps, step: number, prunedBefore: S
  * error message when a compaction it started failed.
  */
 export async function compactIfNeeded(
-  deps: WindowDeps & { model: ResolvedModel; step: number; fixedChars: number },
+  deps: WindowDeps & { model: ResolvedModel; step: number; fixedChars: number; events: readonly StoredEvent[] },
 ): Promise<{ compacted: boolean; error?: string }> {
   const { config } = deps;
-  const measured = measureConversation(deps.store.events(deps.sessionId));
+  const measured = measureConversation(deps.events);
   const trigger = decideCompaction({
     ...measured,
     // Nothing measured yet: the system prompt and tool definitions count too.

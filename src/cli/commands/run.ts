@@ -202,7 +202,10 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
       store,
       sessionId: session.id,
     });
-    for (const decision of runContext.decisions) record(decision);
+    // One synced commit for both decisions: each commit costs a disk flush at start-up.
+    store.atomically(() => {
+      for (const decision of runContext.decisions) record(decision);
+    });
     const tools = [...builtinTools(), ...runContext.tools, ...mcp.tools];
     const { runTurn } = await import("../../loop/turn.js");
     const outcome = await runTurn(
