@@ -64,15 +64,14 @@ async function timedServer(script: Script): Promise<Timed> {
   return { server, arrivals };
 }
 
+/** The person's config (each fresh BOSUN_HOME gets it): a repository's own provider would need trust. */
+let userConfig = "{}";
 function configure(baseURL: string): void {
-  writeFileSync(
-    join(project, "bosun.json"),
-    JSON.stringify({
-      model: "scripted/bench",
-      retry: { max_attempts: 1 },
-      provider: { scripted: { type: "openai-compatible", baseURL } },
-    }),
-  );
+  userConfig = JSON.stringify({
+    model: "scripted/bench",
+    retry: { max_attempts: 1 },
+    provider: { scripted: { type: "openai-compatible", baseURL } },
+  });
 }
 
 function childEnv(home: string): NodeJS.ProcessEnv {
@@ -105,6 +104,7 @@ let homes = 0;
 const freshHome = () => {
   const home = join(root, `home-${++homes}`);
   mkdirSync(home);
+  writeFileSync(join(home, "bosun.json"), userConfig);
   return home;
 };
 
