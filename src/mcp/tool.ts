@@ -54,15 +54,35 @@ export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, ti
         const result = (await client.callTool({ name: info.name, arguments: input }, undefined, {
           signal: ctx.signal,
           timeout: timeoutMs,
-        })) as { content?: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: unknown };
-        const text = (result.content ?? [])
-          .map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type} content]`))
+        })) as {
+          content?: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+          isError?: boolean;
+          structuredContent?: unknown;
+        };
+        const content = result.content ?? [];
+        // Images go to the model as images (to models that take them); the text says where they are.
+        const images = content
+          .filter((part) => part.type === "image" && typeof part.data === "string")
+          .map((part, i) => ({
+            path: `${server}/${info.name} image ${i + 1}`,
+            mediaType: part.mimeType ?? "image/png",
+            data: part.data as string,
+          }));
+        let image = 0;
+        const text = content
+          .map((part) => {
+            if (part.type === "text") return part.text ?? "";
+            if (part.type === "image" && typeof part.data === "string")
+              return `[image ${++image}: follows the results]`;
+            return `[${part.type} content]`;
+          })
           .join("\n");
         const output = text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : "");
         return {
           output: output || "(no output)",
           isError: result.isError === true,
           summary: `${server}/${info.name}${result.isError ? " failed" : ""}`,
+          ...(images.length > 0 ? { images } : {}),
         };
       } catch (error) {
         if (ctx.signal.aborted) {

@@ -140,4 +140,32 @@ describe("MCP tools under the authority layer", () => {
       await s.close();
     }
   });
+  it("an image a tool returns follows the results, for a model that takes images", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { request: 1 },
+            reply: { toolCalls: [{ id: "sk", name: "mcp__notes__notes_sketch", arguments: {} }] },
+          },
+          { reply: { text: "Done." } },
+        ],
+      },
+      { global: { mcp } },
+    );
+    try {
+      const base = s.server.configFor("openai-compatible");
+      s.setUserConfig({
+        mcp,
+        provider: { scripted: { ...base.provider.scripted, models: { "test-model": { images: true } } } },
+      });
+      const result = await s.run(["run", "sketch"]);
+      assert.equal(result.code, 0, result.stderr);
+      const messages = s.server.request(2).normalized?.messages ?? [];
+      assert.match(messages.at(-2)?.text ?? "", /tool_result sk: the sketch:\n\[image 1: follows the results\]/);
+      assert.match(messages.at(-1)?.text ?? "", /Image notes\/notes_sketch image 1 from call sk:\n\[image_url\]/);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
-// A real MCP server over stdio for bosun's tests: two tools on a folder of notes (the server's
+// A real MCP server over stdio for bosun's tests: tools on a folder of notes (the server's
 // working directory). `notes_list` is annotated read-only; `notes_write` carries no annotations,
-// as many servers' tools do, so bosun must treat it as writing.
+// as many servers' tools do, so bosun must treat it as writing; `notes_sketch` returns an image.
 import { readdirSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -31,6 +31,20 @@ server.registerTool(
     writeFileSync(`${name}.note`, text);
     return { content: [{ type: "text", text: `wrote ${name}.note` }] };
   },
+);
+
+/** A one-pixel PNG. */
+const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+server.registerTool(
+  "notes_sketch",
+  { description: "A sketch of the notes", inputSchema: {}, annotations: { readOnlyHint: true } },
+  async () => ({
+    content: [
+      { type: "text", text: "the sketch:" },
+      { type: "image", data: PIXEL, mimeType: "image/png" },
+    ],
+  }),
 );
 
 await server.connect(new StdioServerTransport());
