@@ -132,6 +132,10 @@ export const ConfigSchema = z
       "Permission mode: auto, approve (the default), smart or chat; --mode and an agent's mode override it",
     ),
     permission: PermissionSchema.optional(),
+    small_model: z
+      .string()
+      .optional()
+      .describe('Model for small jobs such as session titles, "provider/model"; default the session\'s model'),
     judge_model: z
       .string()
       .optional()

@@ -52,6 +52,7 @@ describe("project trust", () => {
         load({
           model: "theirs/m",
           compaction: { model: "theirs/m" },
+          small_model: "theirs/small",
           provider: { theirs: { type: "openai-compatible", baseURL: "http://their.example/v1" } },
           agent: { build: { model: "theirs/m" }, plan: { model: "anthropic/claude-haiku-4-5" } },
         }),
@@ -59,6 +60,7 @@ describe("project trust", () => {
       [
         "model theirs/m",
         "compaction.model theirs/m",
+        "small_model theirs/small",
         "provider theirs type",
         "provider theirs baseURL",
         "agent build model theirs/m",

@@ -52,6 +52,7 @@ function looseningOf(data: unknown): string[] {
   if (isPlainObject(data.compaction) && onProvider(data.compaction.model, redirected)) {
     items.push(`compaction.model ${data.compaction.model}`);
   }
+  if (onProvider(data.small_model, redirected)) items.push(`small_model ${data.small_model}`);
   if (isPlainObject(data.shell) && data.shell.sandbox === "off") items.push("shell.sandbox off");
   if (isPlainObject(data.provider)) {
     for (const [name, provider] of Object.entries(data.provider)) {
@@ -112,6 +113,7 @@ export function withoutLoosening(data: unknown): unknown {
   if (typeof out.mode === "string" && LOOSE_MODES.has(out.mode)) delete out.mode;
   if (onProvider(out.model, redirected)) delete out.model;
   delete out.judge_model;
+  if (onProvider(out.small_model, redirected)) delete out.small_model;
   if (isPlainObject(out.compaction) && onProvider(out.compaction.model, redirected)) {
     const { model: _, ...compaction } = out.compaction;
     out.compaction = compaction;

@@ -124,6 +124,24 @@ export const SEATS: readonly Seat[] = [
     config: ["compaction.model", "compaction.keep_tokens"],
   },
   {
+    id: "input.command",
+    question: "A line starting with / or !: which command does it run, or is it text for the model?",
+    holders: ["person", "code"],
+    default:
+      "a built-in slash command wins over a custom one of the same name (the shadowing is shown in /help); a custom command (.bosun/commands/*.md, then the global dir's) expands its template, running only the !`cmd` spans the template itself holds; an unknown /word goes to the model as text; !cmd runs the command as the person",
+    fail: "closed",
+    config: [],
+  },
+  {
+    id: "session.title",
+    question: "What is a new session called?",
+    holders: ["person", "model", "code"],
+    default:
+      "--title (person); else small_model (or the session's model) writes three to six words from the first message; a failure keeps the first words of the message as the title (code), recorded",
+    fail: "soft",
+    config: ["small_model"],
+  },
+  {
     id: "turn.limit",
     question: "Has the turn used up its step budget?",
     holders: ["config"],
