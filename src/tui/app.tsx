@@ -1,0 +1,194 @@
+import { Box, Text, useApp, useInput } from "ink";
+import { useCallback, useRef, useState } from "react";
+import type { CustomCommand } from "../input/custom-commands.js";
+import { helpText, parseInput } from "../input/slash.js";
+import type { RunEvent } from "../loop/turn.js";
+import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
+import { ApprovalDialog } from "./approval-dialog.js";
+import { InputBox } from "./input-box.js";
+import type { InteractiveRunner } from "./runner.js";
+import { StatusLine } from "./status-line.js";
+import { Transcript, type TranscriptItem } from "./transcript.js";
+
+/** A message typed while the agent works: steer (next step boundary) or queue (after the turn). */
+export interface Pending {
+  text: string;
+  how: "steer" | "queue";
+}
+
+/**
+ * The interactive session: transcript, input, status line, and — when a call asks — the
+ * approval dialog, which holds everything else of that call until answered. Enter sends; while
+ * the agent works, what you type waits (Tab switches it between steer and queue, Backspace on
+ * an empty input drops the last one); Esc interrupts the step; Ctrl-O expands tool output.
+ */
+export function App({
+  runner,
+  customs = [],
+  expand = (command: CustomCommand, args: string) => Promise.resolve(`${command.template}\n\n${args}`),
+}: {
+  runner: InteractiveRunner;
+  customs?: readonly CustomCommand[];
+  /** Expands a custom command's template (only its own !`cmd` spans run). */
+  expand?: (command: CustomCommand, args: string) => Promise<string>;
+}) {
+  const { exit } = useApp();
+  const [items, setItems] = useState<TranscriptItem[]>([]);
+  const [history, setHistory] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
+  const controller = useRef<AbortController | undefined>(undefined);
+  const [, setTick] = useState(0);
+
+  const add = useCallback((item: TranscriptItem) => setItems((list) => [...list, item]), []);
+  const onEvent = useCallback((event: RunEvent) => {
+    setItems((list) => applyEvent(list, event));
+    setTick((t) => t + 1);
+  }, []);
+  const prompt: ApprovalPrompt = {
+    ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
+  };
+
+  const runTurn = async (text: string) => {
+    add({ kind: "user", text });
+    setBusy(true);
+    controller.current = new AbortController();
+    try {
+      const outcome = await runner.turn(text, { emit: onEvent, prompt, signal: controller.current.signal });
+      if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
+    } catch (error) {
+      add({ kind: "notice", text: `error: ${(error as Error).message}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = async (line: string) => {
+    setHistory((h) => [...h, line]);
+    if (busy) {
+      setPending((p) => [...p, { text: line, how: "queue" }]);
+      return;
+    }
+    const parsed = parseInput(line, customs);
+    switch (parsed.kind) {
+      case "bang": {
+        const result = await runner.bang(parsed.command);
+        add({ kind: "shell", command: parsed.command, output: result.output, exitCode: result.exitCode });
+        return;
+      }
+      case "custom":
+        await runTurn(await expand(parsed.command, parsed.args));
+        return;
+      case "text":
+        if (parsed.note) add({ kind: "notice", text: parsed.note });
+        await runTurn(parsed.text);
+        break;
+      case "builtin":
+        await builtin(parsed.name, parsed.args);
+        return;
+    }
+    // What waited for the turn to end goes next, in order.
+    setPending((queue) => {
+      const [next, ...rest] = queue;
+      if (next) void submit(next.text);
+      return rest;
+    });
+  };
+
+  const builtin = async (name: string, args: string) => {
+    switch (name) {
+      case "exit":
+        await runner.close();
+        exit();
+        return;
+      case "help":
+        add({ kind: "notice", text: helpText(customs) });
+        return;
+      case "why":
+        add({ kind: "notice", text: runner.why(args || undefined) });
+        return;
+      case "compact":
+        add({ kind: "notice", text: await runner.compact() });
+        return;
+      case "cost": {
+        const s = runner.status();
+        add({
+          kind: "notice",
+          text: `tokens ${s.tokens ?? 0}${s.cost !== undefined ? `, $${s.cost.toFixed(4)}` : ""}`,
+        });
+        return;
+      }
+      default:
+        add({ kind: "notice", text: `/${name}: not available in this version of the TUI yet` });
+    }
+  };
+
+  useInput((input, key) => {
+    if (approval) return;
+    if (key.escape && busy) controller.current?.abort(new Error("interrupted by the person (Esc)"));
+    else if (key.ctrl && input === "o") setExpanded((e) => !e);
+    else if (key.tab && pending.length > 0) {
+      setPending((p) =>
+        p.map((m, i) => (i === p.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue" } : m)),
+      );
+    }
+  });
+
+  return (
+    <Box flexDirection="column">
+      <Transcript items={items} expanded={expanded} />
+      {approval ? (
+        <ApprovalDialog
+          request={approval.request}
+          onAnswer={(reply) => {
+            setApproval(undefined);
+            approval.resolve(reply);
+          }}
+        />
+      ) : null}
+      {pending.map((p, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the queue is shown in order
+        <Text key={i} dimColor>
+          {p.how === "steer" ? "↳ steer" : "⏸ queued"}: {p.text}
+        </Text>
+      ))}
+      <InputBox history={history} onSubmit={(line) => void submit(line)} disabled={approval !== undefined} />
+      <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />
+    </Box>
+  );
+}
+
+/** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
+export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): TranscriptItem[] {
+  const list = [...items];
+  switch (event.type) {
+    case "text": {
+      const last = list.at(-1);
+      if (last?.kind === "assistant") list[list.length - 1] = { ...last, text: last.text + event.text };
+      else list.push({ kind: "assistant", text: event.text });
+      return list;
+    }
+    case "tool_call":
+      list.push({
+        kind: "tool",
+        id: event.id,
+        name: event.name,
+        title: `${event.name} ${JSON.stringify(event.input)}`.slice(0, 120),
+        status: "running",
+      });
+      return list;
+    case "tool_result":
+      return list.map((item) =>
+        item.kind === "tool" && item.id === event.id
+          ? { ...item, status: event.isError ? "error" : "done", summary: event.summary }
+          : item,
+      );
+    case "error":
+      list.push({ kind: "notice", text: `error: ${event.message}` });
+      return list;
+    default:
+      return list;
+  }
+}

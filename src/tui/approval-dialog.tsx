@@ -1,0 +1,100 @@
+import { Box, Text, useInput } from "ink";
+import { useState } from "react";
+import { formatAlwaysRule } from "../permission/always.js";
+import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
+import { describeRequest } from "../permission/prompt-terminal.js";
+
+/**
+ * The person's seat (call.approval) in the TUI: the tool, every request with the rules' answer,
+ * the diff, then allow once / allow always (each option shows the exact rules it saves) / deny /
+ * deny with a message. Keys: o, a (then 1–9 when several "always" options), d, m (type, Enter),
+ * Esc leaves (the call is denied and the turn stops). Nothing else runs for the call meanwhile.
+ */
+export function ApprovalDialog({
+  request,
+  onAnswer,
+}: {
+  request: ApprovalRequest;
+  onAnswer: (reply: PersonReply) => void;
+}) {
+  const [mode, setMode] = useState<"choose" | "always" | "message">("choose");
+  const [message, setMessage] = useState("");
+  const options = request.always.options;
+
+  useInput((input, key) => {
+    if (key.escape) {
+      if (mode === "choose") onAnswer({ kind: "cancel" });
+      else setMode("choose");
+      return;
+    }
+    if (mode === "message") {
+      if (key.return) {
+        if (message.trim()) onAnswer({ kind: "deny", message: message.trim() });
+        return;
+      }
+      if (key.backspace || key.delete) setMessage((m) => m.slice(0, -1));
+      else if (input && !key.ctrl && !key.meta) setMessage((m) => m + input);
+      return;
+    }
+    if (mode === "always") {
+      const option = options[Number(input) - 1];
+      if (option) onAnswer({ kind: "always", option });
+      return;
+    }
+    if (input === "o") onAnswer({ kind: "once" });
+    else if (input === "a" && options.length === 1 && options[0]) onAnswer({ kind: "always", option: options[0] });
+    else if (input === "a" && options.length > 1) setMode("always");
+    else if (input === "d") onAnswer({ kind: "deny" });
+    else if (input === "m") setMode("message");
+  });
+
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold color="yellow">
+        {request.tool} needs your approval
+      </Text>
+      <Text>{describeRequest(request)}</Text>
+      {mode === "choose" ? (
+        <Box flexDirection="column" marginTop={1}>
+          <Text>
+            <Text bold>o</Text> allow once
+          </Text>
+          {options.length === 1 && options[0] ? (
+            <Text>
+              <Text bold>a</Text> allow always — saves {options[0].rules.map(formatAlwaysRule).join(", ")}
+            </Text>
+          ) : null}
+          {options.length > 1 ? (
+            <Text>
+              <Text bold>a</Text> allow always… ({options.length} choices)
+            </Text>
+          ) : null}
+          <Text>
+            <Text bold>d</Text> deny
+          </Text>
+          <Text>
+            <Text bold>m</Text> deny, and tell the agent why
+          </Text>
+          <Text dimColor>Esc leaves: the call is denied and the turn stops</Text>
+        </Box>
+      ) : null}
+      {mode === "always" ? (
+        <Box flexDirection="column" marginTop={1}>
+          {options.map((option, index) => (
+            <Text key={option.label}>
+              <Text bold>{index + 1}</Text> {option.label} — saves {option.rules.map(formatAlwaysRule).join(", ")}
+            </Text>
+          ))}
+          <Text dimColor>Esc goes back</Text>
+        </Box>
+      ) : null}
+      {mode === "message" ? (
+        <Box marginTop={1}>
+          <Text>What should the agent know? </Text>
+          <Text color="cyan">{message}</Text>
+          <Text inverse> </Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { render } from "ink-testing-library";
+import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
+import { ApprovalDialog } from "./approval-dialog.js";
+import { InputBox } from "./input-box.js";
+import { StatusLine } from "./status-line.js";
+import { Transcript } from "./transcript.js";
+
+/** Lets Ink process the keys written to its stdin. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+const request: ApprovalRequest = {
+  tool: "shell",
+  callId: "c1",
+  input: { command: "git status && npm test" },
+  outcomes: [
+    {
+      request: { action: "shell", resource: "git status", readOnly: true },
+      effect: "allow",
+      holder: "code",
+      reasons: [],
+    },
+    { request: { action: "shell", resource: "npm test" }, effect: "ask", holder: "code", reasons: [] },
+  ],
+  always: {
+    options: [
+      { label: "always", rules: [{ action: "shell", pattern: "npm test *" }] },
+      { label: "always for npm *", rules: [{ action: "shell", pattern: "npm *" }] },
+    ],
+  },
+};
+
+async function answer(keys: string[]): Promise<{ reply?: PersonReply; frame: string }> {
+  let reply: PersonReply | undefined;
+  const ui = render(<ApprovalDialog request={request} onAnswer={(r) => (reply = r)} />);
+  await tick();
+  for (const key of keys) {
+    ui.stdin.write(key);
+    await tick();
+  }
+  const frame = ui.lastFrame() ?? "";
+  ui.unmount();
+  return { ...(reply ? { reply } : {}), frame };
+}
+
+describe("the approval dialog", () => {
+  it("shows the tool, each request with the rules' answer, and the choices", async () => {
+    const { frame, reply } = await answer([]);
+    assert.equal(reply, undefined);
+    assert.match(frame, /shell needs your approval/);
+    assert.match(frame, /✓ allowed\s+shell:git status/);
+    assert.match(frame, /\? asks\s+shell:npm test/);
+    assert.match(frame, /o allow once/);
+    assert.match(frame, /a allow always… \(2 choices\)/);
+  });
+
+  it("o allows once; d denies", async () => {
+    assert.deepEqual((await answer(["o"])).reply, { kind: "once" });
+    assert.deepEqual((await answer(["d"])).reply, { kind: "deny" });
+  });
+
+  it("a shows the exact rules each always saves, and the number picks one", async () => {
+    const shown = await answer(["a"]);
+    assert.match(shown.frame, /1 always — saves shell:npm test \*/);
+    assert.match(shown.frame, /2 always for npm \* — saves shell:npm \*/);
+    assert.deepEqual((await answer(["a", "2"])).reply, { kind: "always", option: request.always.options[1] });
+  });
+
+  it("m takes a message for the agent; Esc leaves", async () => {
+    assert.deepEqual((await answer(["m", "use", " pnpm", "\r"])).reply, { kind: "deny", message: "use pnpm" });
+    assert.deepEqual((await answer(["\u001b"])).reply, { kind: "cancel" });
+  });
+});
+
+describe("the transcript", () => {
+  it("renders messages, markdown, tool lines with their status, and bang shell runs", () => {
+    const ui = render(
+      <Transcript
+        items={[
+          { kind: "user", text: "fix the test" },
+          { kind: "assistant", text: "## Plan\nRun **npm test** with `--watch` off.\n- one" },
+          { kind: "tool", id: "t1", name: "shell", title: "shell `npm test`", status: "error", summary: "exit 1" },
+          { kind: "tool", id: "t2", name: "edit", title: "edit a.ts", status: "done", detail: "-old\n+new" },
+          { kind: "shell", command: "ls", output: "a.ts", exitCode: 0 },
+        ]}
+      />,
+    );
+    const frame = ui.lastFrame() ?? "";
+    assert.match(frame, /› fix the test/);
+    assert.match(frame, /Plan\nRun npm test with --watch off\.\n• one/);
+    assert.match(frame, /✗ shell `npm test` — exit 1/);
+    assert.match(frame, /✓ edit a\.ts/);
+    assert.doesNotMatch(frame, /\+new/);
+    assert.match(frame, /! ls \(exit 0\)\na\.ts/);
+    ui.rerender(
+      <Transcript
+        expanded
+        items={[{ kind: "tool", id: "t2", name: "edit", title: "edit a.ts", status: "done", detail: "-old\n+new" }]}
+      />,
+    );
+    assert.match(ui.lastFrame() ?? "", /-old\n\s*\+new/);
+    ui.unmount();
+  });
+});
+
+describe("the status line and the input", () => {
+  it("shows model, agent, mode, tokens of the window and cost", () => {
+    const ui = render(
+      <StatusLine
+        status={{
+          model: "anthropic/claude-sonnet-4-5",
+          agent: "build",
+          mode: "approve",
+          tokens: 12_345,
+          window: 200_000,
+          cost: 0.0123,
+        }}
+      />,
+    );
+    assert.match(
+      ui.lastFrame() ?? "",
+      /anthropic\/claude-sonnet-4-5 · build · approve · 12k\/200k \(6%\) tokens · \$0\.0123/,
+    );
+    ui.unmount();
+  });
+
+  it("sends on Enter, continues a line ending in \\, walks the history, collapses a large paste", async () => {
+    const sent: string[] = [];
+    const ui = render(<InputBox history={["earlier one", "earlier two"]} onSubmit={(t) => sent.push(t)} />);
+    await tick();
+    for (const key of ["h", "i", "\\", "\r", "there", "\r"]) {
+      ui.stdin.write(key);
+      await tick();
+    }
+    assert.deepEqual(sent, ["hi\nthere"]);
+    ui.stdin.write("\u001b[A");
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /earlier two/);
+    ui.stdin.write("\u001b[B");
+    await tick();
+    const big = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
+    ui.stdin.write(big);
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /\[pasted #0: 30 lines\]/);
+    ui.stdin.write("\r");
+    await tick();
+    assert.equal(sent[1], big);
+    ui.unmount();
+  });
+});

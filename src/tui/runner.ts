@@ -1,0 +1,24 @@
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { ApprovalPrompt } from "../permission/approval.js";
+import type { Status } from "./status-line.js";
+
+/**
+ * What the TUI needs of a live session: one turn at a time, the person's own shell commands,
+ * the ledger, and compaction. The real one drives the same loop as `bosun run`; tests bring
+ * their own.
+ */
+export interface InteractiveRunner {
+  status(): Status;
+  /** Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. */
+  turn(
+    text: string,
+    io: { emit: (event: RunEvent) => void; prompt: ApprovalPrompt; signal: AbortSignal },
+  ): Promise<TurnOutcome>;
+  /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
+  bang(command: string): Promise<{ output: string; exitCode: number | null }>;
+  /** The ledger as `bosun why` prints it, optionally for one seat glob. */
+  why(seat?: string): string;
+  /** Summarises the older history now; a line saying what happened. */
+  compact(): Promise<string>;
+  close(): Promise<void>;
+}

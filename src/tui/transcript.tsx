@@ -1,0 +1,100 @@
+import { Box, Text } from "ink";
+import { markdownLines } from "./markdown.js";
+
+/** One entry of the transcript: what the person said, what the agent said or did. */
+export type TranscriptItem =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      /** The call as one line: `read src/a.ts`, `shell \`npm test\``. */
+      title: string;
+      status: "running" | "done" | "error";
+      /** The result's one-line summary (exit code for shell). */
+      summary?: string;
+      /** Shown when expanded: the diff of an edit, the output of a command. */
+      detail?: string;
+    }
+  | { kind: "notice"; text: string }
+  | { kind: "shell"; command: string; output: string; exitCode: number | null };
+
+function Assistant({ text }: { text: string }) {
+  return (
+    <Box flexDirection="column">
+      {markdownLines(text).map((segments, line) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message never reorder
+        <Text key={line}>
+          {segments.map((s, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
+            <Text key={i} bold={s.bold === true} dimColor={s.dim === true} color={s.code ? "cyan" : undefined}>
+              {s.text}
+            </Text>
+          ))}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "tool" }>; expanded: boolean }) {
+  const mark = item.status === "running" ? "…" : item.status === "done" ? "✓" : "✗";
+  const color = item.status === "running" ? "yellow" : item.status === "done" ? "green" : "red";
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text color={color}>{mark}</Text> {item.title}
+        {item.summary ? <Text dimColor> — {item.summary}</Text> : null}
+      </Text>
+      {expanded && item.detail ? (
+        <Box marginLeft={2}>
+          <Text dimColor>{item.detail}</Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
+
+/**
+ * The scrolling transcript: the person's messages, the agent's text as terminal markdown, each
+ * tool call on one line (✓/✗ and its summary; `expanded` shows diffs and output), bang shell runs.
+ */
+export function Transcript({ items, expanded = false }: { items: readonly TranscriptItem[]; expanded?: boolean }) {
+  return (
+    <Box flexDirection="column">
+      {items.map((item, index) => {
+        const key = item.kind === "tool" ? item.id : `${item.kind}-${index}`;
+        switch (item.kind) {
+          case "user":
+            return (
+              <Text key={key} color="blue">
+                › {item.text}
+              </Text>
+            );
+          case "assistant":
+            return <Assistant key={key} text={item.text} />;
+          case "tool":
+            return <ToolLine key={key} item={item} expanded={expanded} />;
+          case "notice":
+            return (
+              <Text key={key} dimColor>
+                {item.text}
+              </Text>
+            );
+          case "shell":
+            return (
+              <Box key={key} flexDirection="column">
+                <Text color="magenta">
+                  ! {item.command} <Text dimColor>(exit {item.exitCode ?? "killed"})</Text>
+                </Text>
+                <Text dimColor>{item.output}</Text>
+              </Box>
+            );
+          default:
+            return null;
+        }
+      })}
+    </Box>
+  );
+}
