@@ -1,0 +1,335 @@
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, join } from "node:path";
+
+// The YAML parser loads with the first command file that has front matter, not with every run.
+let yamlModule: typeof import("yaml") | undefined;
+function yaml(): typeof import("yaml") {
+  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yamlModule;
+}
+
+/**
+ * Custom slash commands (seat `input.command`): markdown files in `<workspace>/.bosun/commands/`
+ * (project) and `<globalDir>/commands/` (global). `/name args` expands the file's body, a
+ * template, and sends the result to the model as the person's message.
+ */
+
+export interface CustomCommand {
+  /** The file name without `.md`. */
+  name: string;
+  description?: string;
+  /** The agent the expanded message goes to (front matter `agent:`). */
+  agent?: string;
+  /** The model for that message (front matter `model:`). */
+  model?: string;
+  /** The body after the front matter. */
+  template: string;
+  /** The markdown file (absolute). */
+  file: string;
+  scope: "project" | "global";
+}
+
+export interface CustomCommandSet {
+  /** The commands offered, project ones first, each scope by name. */
+  commands: CustomCommand[];
+  /** Commands with the same name as one found earlier (a project one), which wins. */
+  shadowed: Array<{ command: CustomCommand; by: CustomCommand }>;
+  /** Files (or unreadable folders) left out, and why. */
+  skipped: Array<{ file: string; reason: string }>;
+}
+
+/** A command's name: letters, digits, `-`, `_`, `:`; 1 to 64 characters. */
+export const COMMAND_NAME = /^[A-Za-z0-9_:-]{1,64}$/;
+/** A command file larger than this is skipped. */
+export const COMMAND_MAX_BYTES = 256 * 1024;
+/** The front matter keys read; each must be a string when present. Other keys are ignored. */
+const STRING_KEYS = ["description", "agent", "model"] as const;
+
+/** The folders searched, first wins a name: the project's, then the global one. */
+export function commandRoots(options: {
+  workspace: string;
+  globalDir: string;
+}): Array<{ root: string; scope: CustomCommand["scope"] }> {
+  return [
+    { root: join(options.workspace, ".bosun", "commands"), scope: "project" },
+    { root: join(options.globalDir, "commands"), scope: "global" },
+  ];
+}
+
+/**
+ * Every `*.md` file directly in the command folders (see `commandRoots`). The project's wins a
+ * name over the global one; a file with a bad name or a broken front matter is skipped with its
+ * reason. Never throws for what it finds on disk.
+ */
+export function discoverCustomCommands(options: { workspace: string; globalDir: string }): CustomCommandSet {
+  const set: CustomCommandSet = { commands: [], shadowed: [], skipped: [] };
+  const byName = new Map<string, CustomCommand>();
+  // The same folder reached twice (the global dir is the workspace's .bosun) is searched once.
+  const searched = new Set<string>();
+  for (const { root, scope } of commandRoots(options)) {
+    let entries: Dirent[];
+    try {
+      const real = realpathSync(root);
+      if (searched.has(real)) continue;
+      searched.add(real);
+      entries = readdirSync(root, { withFileTypes: true });
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== "ENOENT" && code !== "ENOTDIR") {
+        set.skipped.push({ file: root, reason: `the commands folder cannot be read: ${describe(error)}` });
+      }
+      continue;
+    }
+    const files = entries
+      .filter((entry) => entry.name.endsWith(".md") && !isFolder(root, entry))
+      .map((entry) => entry.name)
+      .sort(compare);
+    for (const fileName of files) {
+      const file = join(root, fileName);
+      const name = fileName.slice(0, -".md".length);
+      if (!COMMAND_NAME.test(name)) {
+        set.skipped.push({
+          file,
+          reason: `invalid command name ${JSON.stringify(name)}: use 1-64 letters, digits, "-", "_" or ":"`,
+        });
+        continue;
+      }
+      const loaded = loadCommandFile(file);
+      if (!loaded.ok) {
+        set.skipped.push({ file, reason: loaded.reason });
+        continue;
+      }
+      const command: CustomCommand = { name, ...loaded.fields, template: loaded.template, file, scope };
+      const winner = byName.get(name);
+      if (winner) {
+        set.shadowed.push({ command, by: winner });
+        continue;
+      }
+      byName.set(name, command);
+      set.commands.push(command);
+    }
+  }
+  return set;
+}
+
+export type CommandFile =
+  | { ok: true; fields: Pick<CustomCommand, "description" | "agent" | "model">; template: string }
+  | { ok: false; reason: string };
+
+/** Reads and checks one command file. */
+export function loadCommandFile(file: string): CommandFile {
+  let text: string;
+  try {
+    const info = statSync(file);
+    if (!info.isFile()) return { ok: false, reason: "not a regular file" };
+    if (info.size > COMMAND_MAX_BYTES) {
+      return { ok: false, reason: `the file is ${info.size} bytes, over the limit of ${COMMAND_MAX_BYTES} (256 KiB)` };
+    }
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { ok: false, reason: `the file cannot be read: ${describe(error)}` };
+  }
+  return parseCommand(text);
+}
+
+/** Splits and checks a command file's text: optional front matter between `---` lines at the top, then the template. */
+export function parseCommand(text: string): CommandFile {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  let body = lines;
+  const fields: Pick<CustomCommand, "description" | "agent" | "model"> = {};
+  if (lines[0]?.trimEnd() === "---") {
+    const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
+    if (end === -1) return { ok: false, reason: "front matter is not closed (no second --- line)" };
+    let data: unknown;
+    try {
+      // "error": YAML warnings (an unknown tag) are not printed; errors still throw.
+      data = yaml().parse(lines.slice(1, end).join("\n"), { logLevel: "error" });
+    } catch (error) {
+      return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
+    }
+    // An empty front matter (`---` twice) parses to null: no fields.
+    if (data !== null && data !== undefined) {
+      if (typeof data !== "object" || Array.isArray(data)) {
+        return { ok: false, reason: "front matter is not a YAML mapping (expected description:, agent:, model:)" };
+      }
+      const record = data as Record<string, unknown>;
+      for (const key of STRING_KEYS) {
+        const value = record[key];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== "string" || value.trim() === "") {
+          return { ok: false, reason: `invalid ${key}: it must be a non-empty string` };
+        }
+        fields[key] = key === "description" ? oneLine(value) : value.trim();
+      }
+    }
+    body = lines.slice(end + 1);
+  }
+  const template = body
+    .join("\n")
+    .replace(/^\s*\n/, "")
+    .trimEnd();
+  if (template.trim() === "") return { ok: false, reason: "the template (the text after the front matter) is empty" };
+  return { ok: true, fields, template };
+}
+
+/** How a command's file is shown: relative for the project's (`.bosun/commands/x.md`), absolute for the global one. */
+export function commandPath(command: Pick<CustomCommand, "file" | "scope">): string {
+  return command.scope === "project" ? `.bosun/commands/${basename(command.file)}` : command.file;
+}
+
+// ---- Expansion ---------------------------------------------------------------------------------
+
+/** Runs one `` !`cmd` `` span of a template. */
+export type SpanRunner = (command: string) => Promise<{ output: string; exitCode: number | null }>;
+
+export interface Expansion {
+  /** The message for the model. */
+  text: string;
+  /** The template's spans, in the order they ran. */
+  ran: Array<{ command: string; exitCode: number | null }>;
+}
+
+/** A `` !`cmd` `` span: a `!`, then a command between single backticks. */
+const SPAN = /!`([^`]+)`/g;
+/** `$ARGUMENTS` or `$1`, `$2`, ... (`$0` is not a placeholder). */
+const PLACEHOLDER = /\$(?:(ARGUMENTS)\b|([1-9][0-9]*))/g;
+
+/**
+ * Expands a custom command's template for the arguments `args`:
+ * 1. each `` !`cmd` `` span written in the template itself runs through `runSpan`, in order, and
+ *    is replaced by its output (a failing command's output notes its exit code);
+ * 2. only then `$ARGUMENTS` becomes the whole argument string and `$1..$n` the nth argument (split
+ *    like a shell splits quoted words; a missing one is empty) — in the template's own text only.
+ *
+ * The template is split into literal text and spans once, and each piece is expanded once: an
+ * argument holding `` !`...` `` is never run, and a span's output holding `$1` or `` !`...` `` is
+ * never expanded again. A placeholder inside a span is not substituted either (the span runs as
+ * written): putting the person's arguments into a shell command would let them inject commands.
+ * A template without placeholders gets non-empty arguments appended after a blank line.
+ */
+export async function expandTemplate(template: string, args: string, runSpan: SpanRunner): Promise<Expansion> {
+  const pieces: Array<{ literal: string } | { command: string; source: string }> = [];
+  let at = 0;
+  for (const match of template.matchAll(SPAN)) {
+    const command = (match[1] ?? "").trim();
+    if (command === "") continue; // !` ` runs nothing; it stays text
+    pieces.push({ literal: template.slice(at, match.index) });
+    pieces.push({ command, source: match[0] });
+    at = match.index + match[0].length;
+  }
+  pieces.push({ literal: template.slice(at) });
+
+  // (a) The spans, in order, each before the next starts.
+  const ran: Expansion["ran"] = [];
+  const outputs: string[] = [];
+  for (const piece of pieces) {
+    if (!("command" in piece)) continue;
+    let result: { output: string; exitCode: number | null };
+    try {
+      result = await runSpan(piece.command);
+    } catch (error) {
+      result = { output: `(the command could not run: ${describe(error)})`, exitCode: null };
+    }
+    ran.push({ command: piece.command, exitCode: result.exitCode });
+    outputs.push(spanText(result));
+  }
+
+  // (b) The arguments, into the template's literal text only.
+  const trimmedArgs = args.trim();
+  const words = splitArguments(trimmedArgs);
+  let placeholders = 0;
+  let output = 0;
+  const text = pieces
+    .map((piece) => {
+      if ("command" in piece) return outputs[output++] ?? "";
+      return piece.literal.replace(PLACEHOLDER, (_match, all: string | undefined, index: string | undefined) => {
+        placeholders++;
+        return all ? trimmedArgs : (words[Number(index) - 1] ?? "");
+      });
+    })
+    .join("");
+  if (placeholders === 0 && trimmedArgs !== "") {
+    return { text: text.trim() === "" ? trimmedArgs : `${text}\n\n${trimmedArgs}`, ran };
+  }
+  return { text, ran };
+}
+
+/** A span's replacement: its output without the trailing newline; a failure notes its exit code. */
+function spanText(result: { output: string; exitCode: number | null }): string {
+  const output = result.output.replace(/(\r?\n)+$/, "");
+  if (result.exitCode === 0) return output;
+  const note = result.exitCode === null ? "(the command did not exit normally)" : `(exit code ${result.exitCode})`;
+  return output === "" ? note : `${output}\n${note}`;
+}
+
+/**
+ * Splits an argument string into words the way a shell splits them (without expanding anything):
+ * whitespace separates, `"..."` and `'...'` group, a backslash escapes the next character outside
+ * single quotes. `""` is an empty word; an unclosed quote runs to the end.
+ */
+export function splitArguments(args: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const char = args[i] as string;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else if (char === "\\" && quote === '"' && (args[i + 1] === '"' || args[i + 1] === "\\")) word += args[++i];
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      inWord = true;
+    } else if (char === "\\" && i + 1 < args.length) {
+      word += args[++i];
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(word);
+      word = "";
+      inWord = false;
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+// ---- Helpers -----------------------------------------------------------------------------------
+
+function isFolder(parent: string, entry: Dirent): boolean {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return statSync(join(parent, entry.name)).isDirectory();
+  } catch {
+    return false; // a broken link: loadCommandFile reports it
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** A YAML error in one line, its line counted in the file (the front matter starts on line 2). */
+function yamlProblem(error: unknown): string {
+  if (!(error instanceof yaml().YAMLError)) return describe(error);
+  const message = (error.message.split("\n", 1)[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
+  const at = error.linePos?.[0];
+  return at ? `${message} (line ${at.line + 1}, column ${at.col})` : message;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
