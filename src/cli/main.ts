@@ -169,9 +169,23 @@ function collect(value: string, values: string[] = []): string[] {
   return [...values, value];
 }
 
+// No command: the interactive session at a terminal; elsewhere, the help (exit 0).
+program
+  .option("-m, --model <id>", "model, as provider/model (interactive session)")
+  .option("--agent <name>", "agent to run (interactive session)")
+  .option("-c, --continue", "continue the latest session in this directory (interactive session)")
+  .option("-s, --session <session>", "resume a session (interactive session)")
+  .option("--mode <mode>", "permission mode (interactive session)")
+  .allowExcessArguments()
+  .action(async (options) => {
+    // A word that is no command is an error, never a message to the interactive session.
+    if (program.args.length > 0) program.error(`unknown command '${program.args[0]}'`);
+    if (!process.stdin.isTTY || !process.stdout.isTTY) program.help();
+    await (await import("./commands/interactive.js")).interactive(options);
+  });
+
 try {
-  // No command means help (exit 0) until the interactive session takes this place.
-  await program.parseAsync(args.length > 0 ? process.argv : [...process.argv, "--help"]);
+  await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = await exitCodeFor(error);
 }

@@ -139,7 +139,7 @@ export function measureConversation(events: readonly StoredEvent[]): {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i] as StoredEvent;
     if (event.seq <= from) break;
-    if (event.type === USAGE_EVENT && (event.data as { for?: string }).for !== "compaction.summary") {
+    if (event.type === USAGE_EVENT && (event.data as { for?: string }).for === undefined) {
       measured = event;
       break;
     }

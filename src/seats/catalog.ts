@@ -137,7 +137,7 @@ export const SEATS: readonly Seat[] = [
     question: "What is a new session called?",
     holders: ["person", "model", "code"],
     default:
-      "--title (person); else small_model (or the session's model) writes three to six words from the first message; a failure keeps the first words of the message as the title (code), recorded",
+      "--title (person); else small_model, when configured, writes three to six words from the first message (model); without it, or when it fails, the first words of the message are the title (code), recorded",
     fail: "soft",
     config: ["small_model"],
   },

@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from "ink";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { CustomCommand } from "../input/custom-commands.js";
 import { helpText, parseInput } from "../input/slash.js";
 import type { RunEvent } from "../loop/turn.js";
@@ -43,6 +43,16 @@ export function App({
   const [, setTick] = useState(0);
 
   const add = useCallback((item: TranscriptItem) => setItems((list) => [...list, item]), []);
+  // The prompt is drawn before the session has opened; the status line fills in when it has.
+  useEffect(() => {
+    runner.ready?.then(
+      () => setTick((t) => t + 1),
+      (error: Error) => {
+        add({ kind: "notice", text: `bosun: ${error.message}` });
+        setTimeout(() => exit(error), 50);
+      },
+    );
+  }, [runner, add, exit]);
   const onEvent = useCallback((event: RunEvent) => {
     setItems((list) => applyEvent(list, event));
     setTick((t) => t + 1);
@@ -51,8 +61,17 @@ export function App({
     ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
   };
 
+  // Refs, not only state: a key can arrive before React re-renders with the last answer.
+  const busyRef = useRef(false);
+  const queue = useRef<Pending[]>([]);
+  const setQueue = (next: Pending[]) => {
+    queue.current = next;
+    setPending(next);
+  };
+
   const runTurn = async (text: string) => {
     add({ kind: "user", text });
+    busyRef.current = true;
     setBusy(true);
     controller.current = new AbortController();
     try {
@@ -61,14 +80,19 @@ export function App({
     } catch (error) {
       add({ kind: "notice", text: `error: ${(error as Error).message}` });
     } finally {
+      busyRef.current = false;
       setBusy(false);
     }
+    // What waited for the turn to end goes next, in order.
+    const [next, ...rest] = queue.current;
+    setQueue(rest);
+    if (next) await submit(next.text, false);
   };
 
-  const submit = async (line: string) => {
-    setHistory((h) => [...h, line]);
-    if (busy) {
-      setPending((p) => [...p, { text: line, how: "queue" }]);
+  const submit = async (line: string, typed = true) => {
+    if (typed) setHistory((h) => [...h, line]);
+    if (busyRef.current) {
+      setQueue([...queue.current, { text: line, how: "queue" }]);
       return;
     }
     const parsed = parseInput(line, customs);
@@ -84,17 +108,11 @@ export function App({
       case "text":
         if (parsed.note) add({ kind: "notice", text: parsed.note });
         await runTurn(parsed.text);
-        break;
+        return;
       case "builtin":
         await builtin(parsed.name, parsed.args);
         return;
     }
-    // What waited for the turn to end goes next, in order.
-    setPending((queue) => {
-      const [next, ...rest] = queue;
-      if (next) void submit(next.text);
-      return rest;
-    });
   };
 
   const builtin = async (name: string, args: string) => {

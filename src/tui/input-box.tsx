@@ -1,12 +1,21 @@
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 
 /** Pasted text longer than this is shown collapsed (the whole text is still sent). */
 export const PASTE_COLLAPSE_CHARS = 200;
 
+interface Editor {
+  value: string;
+  pastes: string[];
+  /** How far back in the history ↑ went; 0 is the line being written. */
+  back: number;
+}
+
 /**
  * The input editor: Enter sends, a line ending in `\` (or Alt-Enter) continues on the next line,
- * ↑/↓ walk the history, a large paste shows as `[pasted N lines]` while its text is kept.
+ * ↑/↓ walk the history, a large paste shows as `[pasted #n: N lines]` while its text is kept.
+ * The text lives in a ref, not only in state: keys can arrive faster than React re-renders
+ * (a paste, a fast terminal), and each must see what the one before it typed.
  */
 export function InputBox({
   history,
@@ -19,44 +28,59 @@ export function InputBox({
   disabled?: boolean;
   placeholder?: string;
 }) {
-  const [value, setValue] = useState("");
-  const [pastes, setPastes] = useState<string[]>([]);
-  const [back, setBack] = useState(0);
+  const editor = useRef<Editor>({ value: "", pastes: [], back: 0 });
+  const [shown, setShown] = useState("");
+  const update = (change: Partial<Editor>) => {
+    editor.current = { ...editor.current, ...change };
+    setShown(editor.current.value);
+  };
+
+  const send = () => {
+    const { value, pastes } = editor.current;
+    if (value.endsWith("\\")) {
+      update({ value: `${value.slice(0, -1)}\n` });
+      return;
+    }
+    // Pasted blocks go back in where their markers are.
+    const text = value.replace(/\[pasted #(\d+): \d+ lines?\]/g, (marker, n) => pastes[Number(n)] ?? marker);
+    if (text.trim() === "") return;
+    update({ value: "", pastes: [], back: 0 });
+    onSubmit(text);
+  };
 
   useInput(
     (input, key) => {
+      const { value, pastes, back } = editor.current;
       if (key.return) {
-        if (key.meta || value.endsWith("\\")) {
-          setValue((v) => `${v.endsWith("\\") ? v.slice(0, -1) : v}\n`);
-          return;
-        }
-        // Pasted blocks go back in where their markers are.
-        const text = value.replace(/\[pasted #(\d+): \d+ lines?\]/g, (marker, n) => pastes[Number(n)] ?? marker);
-        if (text.trim() === "") return;
-        onSubmit(text);
-        setValue("");
-        setPastes([]);
-        setBack(0);
+        if (key.meta) update({ value: `${value}\n` });
+        else send();
         return;
       }
       if (key.upArrow || key.downArrow) {
         const next = Math.max(0, Math.min(history.length, back + (key.upArrow ? 1 : -1)));
-        setBack(next);
-        setValue(next === 0 ? "" : (history[history.length - next] ?? ""));
+        update({ back: next, value: next === 0 ? "" : (history[history.length - next] ?? "") });
         return;
       }
       if (key.backspace || key.delete) {
-        setValue((v) => v.slice(0, -1));
+        update({ value: value.slice(0, -1) });
         return;
       }
       if (key.ctrl || key.meta || key.escape || key.tab) return;
       if (input.length > PASTE_COLLAPSE_CHARS) {
-        const lines = input.split(/\r?\n/).length;
-        setPastes((p) => [...p, input]);
-        setValue((v) => `${v}[pasted #${pastes.length}: ${lines} line${lines === 1 ? "" : "s"}]`);
+        const lines = input.split(/\r?\n|\r/).length;
+        update({
+          pastes: [...pastes, input],
+          value: `${value}[pasted #${pastes.length}: ${lines} line${lines === 1 ? "" : "s"}]`,
+        });
         return;
       }
-      setValue((v) => v + input.replace(/\r/g, "\n"));
+      // Typed text and its Enter can arrive in one chunk (a fast terminal, tmux send-keys).
+      if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
+        update({ value: value + input.slice(0, -1) });
+        send();
+        return;
+      }
+      update({ value: value + input.replace(/\r/g, "\n") });
     },
     { isActive: !disabled },
   );
@@ -64,7 +88,7 @@ export function InputBox({
   return (
     <Box borderStyle="single" borderColor={disabled ? "gray" : "blue"} paddingX={1}>
       <Text color="blue">› </Text>
-      {value === "" ? <Text dimColor>{placeholder}</Text> : <Text>{value}</Text>}
+      {shown === "" ? <Text dimColor>{placeholder}</Text> : <Text>{shown}</Text>}
       {disabled ? null : <Text inverse> </Text>}
     </Box>
   );

@@ -8,6 +8,8 @@ import type { Status } from "./status-line.js";
  * their own.
  */
 export interface InteractiveRunner {
+  /** Settles when the session is open (the prompt is drawn before that); rejects when it cannot open. */
+  ready?: Promise<void>;
   status(): Status;
   /** Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. */
   turn(

@@ -1,0 +1,113 @@
+import { dirname } from "node:path";
+import { compactSession } from "../../compaction/compact.js";
+import { globalConfigFile } from "../../config/paths.js";
+import { bangDecision, bangMessage, runBang, spanRunner } from "../../input/bang.js";
+import { discoverCustomCommands, expandTemplate } from "../../input/custom-commands.js";
+import { seatGlob } from "../../seats/glob.js";
+import { readDecisions, recordDecision } from "../../seats/record.js";
+import { formatDecision } from "../../seats/render.js";
+import { EV, type Notice } from "../../session/events.js";
+import { summarizeUsage, USAGE_EVENT } from "../../session/usage.js";
+import type { InteractiveRunner } from "../../tui/runner.js";
+import { workspaceOf } from "../../util/repo.js";
+import { type LiveSession, openLiveSession, type SessionOptions } from "../live-session.js";
+
+/**
+ * `bosun` with no arguments at a terminal: an interactive session in the working directory (a
+ * new one, or `-c`/`-s`). The prompt is drawn first; Ink and React load only here.
+ */
+export async function interactive(options: SessionOptions): Promise<void> {
+  const cwd = process.cwd();
+  const controller = new AbortController();
+  // The prompt first: Ink, React and the app load and draw while the session opens behind them.
+  const ui = Promise.all([import("ink"), import("react"), import("../../tui/app.js")]);
+  const opening = openLiveSession({
+    cwd,
+    options,
+    interactive: true,
+    onDecision: () => {},
+    onLeaseLost: () => controller.abort(new Error("another run took over this session")),
+    signal: controller.signal,
+  });
+  let live: LiveSession | undefined;
+  const ready = opening.then((opened) => {
+    live = opened;
+  });
+  // Handled by the app once drawn, and by the last line here; never an unhandled rejection meanwhile.
+  ready.catch(() => {});
+  const open = async () => {
+    await ready;
+    return live as LiveSession;
+  };
+  const customs = discoverCustomCommands({ workspace: workspaceOf(cwd), globalDir: dirname(globalConfigFile()) });
+  const runner: InteractiveRunner = {
+    ready,
+    status() {
+      if (!live)
+        return { model: "…", agent: options.agent ?? "build", mode: options.mode ?? "…", activity: "starting" };
+      const { store, session } = live;
+      const usage = store.events(session.id, USAGE_EVENT).at(-1)?.data as { input?: number } | undefined;
+      const total = summarizeUsage(store, session.id);
+      return {
+        model: live.model.ref,
+        agent: live.agent,
+        mode: live.mode,
+        ...(usage?.input !== undefined ? { tokens: usage.input } : {}),
+        ...(live.model.info.context ? { window: live.model.info.context } : {}),
+        ...(total.requests > total.costUnknown ? { cost: total.cost } : {}),
+      };
+    },
+    turn: async (text, io) => (await open()).turn({ text }, io),
+    async bang(command) {
+      const { store, session } = await open();
+      const result = await runBang(command, { cwd, signal: controller.signal });
+      // The person's command and its output join the conversation for the model's next turn.
+      store.atomically(() => {
+        recordDecision(store, session.id, bangDecision(command, result));
+        store.append(session.id, EV.notice, { text: bangMessage(command, result) } satisfies Notice);
+      });
+      return { output: result.output, exitCode: result.exitCode };
+    },
+    why(seat) {
+      if (!live) return "the session is still opening";
+      const matches = seat ? seatGlob(seat) : () => true;
+      const lines = readDecisions(live.store, live.session.id)
+        .filter((d) => matches(d.seat))
+        .map(formatDecision);
+      return lines.length > 0 ? lines.join("\n") : "no decisions recorded";
+    },
+    async compact() {
+      const session = await open();
+      const result = await compactSession({
+        store: session.store,
+        sessionId: session.session.id,
+        model: session.model,
+        config: session.config,
+        signal: controller.signal,
+        record: session.record,
+        reason: "manual",
+      });
+      if (result.ok) {
+        const { tokensBefore, tokensAfter } = result.checkpoint;
+        return `compacted: ~${tokensBefore} → ~${tokensAfter} tokens; the full history stays in the store`;
+      }
+      return `not compacted: ${result.error}`;
+    },
+    close: async () => {
+      await live?.close();
+    },
+  };
+  const expand = async (command: (typeof customs.commands)[number], args: string) =>
+    (await expandTemplate(command.template, args, spanRunner({ cwd, signal: controller.signal }))).text;
+  const [{ render }, { createElement }, { App }] = await ui;
+  const app = render(createElement(App, { runner, customs: customs.commands, expand }), { exitOnCtrlC: true });
+  try {
+    await app.waitUntilExit();
+  } finally {
+    controller.abort(new Error("the interactive session ended"));
+    await live?.close().catch(() => {});
+  }
+  // A session that could not open is the error it was (a config error exits 2).
+  await opening;
+  if (live) process.stdout.write(`session ${live.session.id} · bosun why ${live.session.id.slice(0, 10)}\n`);
+}

@@ -1,0 +1,355 @@
+import { decideAgent } from "../agents/select.js";
+import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
+import type { RunContext } from "../loop/step-context.js";
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
+import type { ResolvedModel } from "../model/resolve.js";
+import type { ApprovalPrompt } from "../permission/approval.js";
+import type { GateDeps } from "../permission/gate.js";
+import { MODES } from "../permission/modes.js";
+import { readDecisions, recordDecision } from "../seats/record.js";
+import type { Decision, RecordedDecision } from "../seats/types.js";
+import type { UserMessage } from "../session/events.js";
+import { selectSessionModel } from "../session/model.js";
+import { openSession } from "../session/open.js";
+import { recoverInterruptedCalls } from "../session/recover.js";
+import { recordUsage } from "../session/usage.js";
+import { acquireLease, type Lease } from "../store/lease.js";
+import { type SessionInfo, SessionStore } from "../store/session-store.js";
+import { createFileTracker, type Seen } from "../tools/file-tracker.js";
+import { createBackgroundJobs } from "../tools/jobs.js";
+import { builtinTools } from "../tools/registry.js";
+import type { BackgroundJobs, FileTracker, Tool } from "../tools/types.js";
+import { setWithheldVariables } from "../util/withheld-env.js";
+import {
+  gateDeps,
+  judgeModel,
+  overflowFolder,
+  prepareAuthority,
+  type RunAuthority,
+  settleTrust,
+  trustProjectCommands,
+} from "./run-authority.js";
+
+/** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
+export interface SessionOptions {
+  model?: string;
+  agent?: string;
+  continue?: boolean;
+  session?: string;
+  fork?: boolean;
+  auto?: boolean;
+  mode?: string;
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  trustProject?: boolean;
+  maxSteps?: number;
+  title?: string;
+}
+
+/** A session held by this process: its lease, tools and authority, ready for one turn after another. */
+export interface LiveSession {
+  store: SessionStore;
+  session: SessionInfo;
+  model: ResolvedModel;
+  config: LoadedConfig;
+  agent: string;
+  mode: string;
+  /** Records a decision in the ledger and shows it. */
+  record(decision: Decision): void;
+  /** One turn; approvals go to `prompt` (none: nobody can be asked). */
+  turn(
+    message: UserMessage,
+    io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt },
+  ): Promise<TurnOutcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the session a run works in, with everything settled before its first step: config and
+ * the repository's trust, agent, mode and rules, the session and its lease, the model, hooks and
+ * MCP servers the repository brings (judged), instructions and skills. A usage or config error
+ * is thrown before anything is written.
+ */
+export async function openLiveSession(input: {
+  cwd: string;
+  options: SessionOptions;
+  /** The first message when known (`bosun run`): a new session's provisional title. */
+  firstMessage?: string;
+  /** A person at a terminal: the repository-trust question can be asked. */
+  interactive: boolean;
+  /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
+  prompt?: ApprovalPrompt;
+  onDecision: (decision: RecordedDecision) => void;
+  /** Another run took the session over (its lease was lost). */
+  onLeaseLost: () => void;
+  signal: AbortSignal;
+}): Promise<LiveSession> {
+  const { cwd, options } = input;
+  const flags: FlagValue[] = [
+    ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
+    ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
+  ];
+  const loaded = loadConfig({ cwd, flags });
+  // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
+  decideAgent(options.agent, loaded);
+  // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
+  setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(loaded)]);
+  const store = SessionStore.open();
+  let config: LoadedConfig;
+  let agentChoice: ReturnType<typeof decideAgent>;
+  let prepared: RunAuthority;
+  try {
+    // What the repository's own config would loosen applies only once trusted (seat project.trust).
+    const trusted = await settleTrust({
+      config: loaded,
+      reload: (filterProject) => loadConfig({ cwd, flags, filterProject }),
+      trustFlag: options.trustProject === true,
+      interactive: input.interactive,
+      store,
+      cwd,
+      signal: input.signal,
+    });
+    config = trusted.config;
+    agentChoice = decideAgent(options.agent, config);
+    prepared = prepareAuthority({
+      config,
+      agent: agentChoice.agent,
+      ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
+      flags: {
+        ...(options.allow ? { allow: options.allow } : {}),
+        ...(options.ask ? { ask: options.ask } : {}),
+        ...(options.deny ? { deny: options.deny } : {}),
+      },
+      store,
+      cwd,
+      ...(trusted.decision ? { trust: trusted.decision } : {}),
+      ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+
+  const jobs = createBackgroundJobs();
+  let lease: Lease | undefined;
+  let mcp: McpConnections | undefined;
+  const titles: Array<Promise<void>> = [];
+  let closing: Promise<void> | undefined;
+  // Once, whoever calls it first: the title settles, background jobs and MCP servers stop, the lease goes.
+  const close = () => {
+    closing ??= (async () => {
+      await Promise.all(titles);
+      jobs.killAll();
+      await mcp?.close();
+      lease?.release();
+      store.close();
+    })();
+    return closing;
+  };
+  try {
+    const started = new Date().toISOString();
+    const { session, model, ...held } = setUp(store, config, cwd, input, agentChoice, prepared);
+    lease = held.lease;
+    // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat timeout.
+    process.once("exit", () => lease?.release());
+    // What was decided before the first step (a fork's copied decisions excluded).
+    for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) input.onDecision(decision);
+    const record = (decision: Decision) => input.onDecision(recordDecision(store, session.id, decision));
+    const gate = gateDeps({
+      prepared,
+      store,
+      sessionId: session.id,
+      auto: options.auto ?? false,
+      interactive: false,
+      ...(prepared.authority.mode.name === "smart"
+        ? {
+            judge: {
+              model: judgeModel(config, model),
+              config,
+              signal: input.signal,
+              record,
+              onUsage: (used, usage) => recordUsage(store, session.id, used, usage),
+            },
+          }
+        : {}),
+      sandbox: config.config.shell?.sandbox ?? "on",
+      ...sandboxOrigin(config),
+      record,
+      signal: input.signal,
+    });
+    if (input.prompt) gate.prompt = input.prompt;
+    // What the repository's own config would run (hooks, MCP servers) runs only once judged.
+    const skipped = await trustProjectCommands(config, gate, record);
+    gate.hooks = gate.hooks.filter((hook) => !skipped.has(hook.key));
+    mcp = await connectMcpServers(config, cwd, skipped);
+    // What the model is told besides the conversation (seats context.instructions, context.skills).
+    const { prepareRunContext } = await import("./run-context.js");
+    const runContext = await prepareRunContext({
+      config,
+      agent: agentChoice.agent,
+      cwd,
+      workspace: prepared.authority.workspace,
+      store,
+      sessionId: session.id,
+    });
+    // One synced commit for both decisions: each commit costs a disk flush at start-up.
+    store.atomically(() => {
+      for (const decision of runContext.decisions) record(decision);
+    });
+    const tools = [...builtinTools(), ...runContext.tools, ...mcp.tools];
+    const files = createFileTracker({
+      cwd,
+      initial: seenFiles(store, session.id),
+      onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
+    });
+    let turns = 0;
+    return {
+      store,
+      session,
+      model,
+      config,
+      agent: agentChoice.agent.name,
+      mode: prepared.authority.mode.name,
+      record,
+      async turn(message, io) {
+        turns++;
+        if (turns === 1) titles.push(title(message.text));
+        const { runTurn } = await import("../loop/turn.js");
+        return runTurn(message, turnDeps({ io, gate, tools, runContext: runContext.context, files, jobs }));
+      },
+      close,
+    };
+
+    /** Seat session.title, beside the first turn, settled before the session closes. */
+    async function title(message: string): Promise<void> {
+      const { titleSession } = await import("../session/title.js");
+      await titleSession({
+        store,
+        sessionId: session.id,
+        message,
+        ...(options.title !== undefined ? { flagTitle: options.title } : {}),
+        model,
+        config,
+        signal: input.signal,
+        record,
+      });
+    }
+
+    function turnDeps(parts: {
+      io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt };
+      gate: GateDeps;
+      tools: Tool[];
+      runContext: RunContext;
+      files: FileTracker;
+      jobs: BackgroundJobs;
+    }): Parameters<typeof import("../loop/turn.js").runTurn>[1] {
+      const { io } = parts;
+      // This turn's person and signal: Esc in the terminal cancels this turn, not the session.
+      parts.gate.signal = io.signal;
+      if (io.prompt) parts.gate.prompt = io.prompt;
+      // Decisions of the turn reach whoever shows it, as the loop's own do.
+      parts.gate.record = (decision) =>
+        io.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
+      return {
+        store,
+        session,
+        config,
+        model,
+        tools: parts.tools,
+        offerTools: MODES[prepared.authority.mode.name].tools,
+        context: parts.runContext,
+        gate: parts.gate,
+        maxSteps: config.config.max_steps ?? 100,
+        signal: io.signal,
+        emit: io.emit,
+        overflowDir: overflowFolder(session.id),
+        toolContext: {
+          cwd,
+          files: parts.files,
+          jobs: parts.jobs,
+          limits: {
+            shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
+            shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
+            maxResults: 200,
+          },
+        },
+      };
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Everything decided before the first step — session, its lease, recovery, agent, model — in
+ * one transaction: a model or agent that cannot be used leaves no empty session behind, and a
+ * session another live run holds is refused before anything is written to it.
+ */
+function setUp(
+  store: SessionStore,
+  config: LoadedConfig,
+  cwd: string,
+  input: { options: SessionOptions; firstMessage?: string; onLeaseLost: () => void },
+  agentChoice: ReturnType<typeof decideAgent>,
+  prepared: RunAuthority,
+): { session: SessionInfo; lease: Lease; model: ResolvedModel } {
+  const { options } = input;
+  return store.atomically(() => {
+    const session = openSession(store, {
+      directory: cwd,
+      flags: {
+        ...(options.session !== undefined ? { session: options.session } : {}),
+        ...(options.continue ? { continue: true } : {}),
+        ...(options.fork ? { fork: true } : {}),
+      },
+      config,
+      title: options.title ?? input.firstMessage?.split("\n")[0]?.slice(0, 60) ?? "",
+    });
+    const lease = acquireLease(store, session.id, { onLost: input.onLeaseLost });
+    try {
+      recoverInterruptedCalls(store, session.id, lease);
+      const { agent, ...agentDecision } = agentChoice;
+      recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
+      for (const decision of prepared.setupDecisions) recordDecision(store, session.id, decision);
+      const model = selectSessionModel(store, session, {
+        config,
+        agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
+      });
+      return { session, lease, model };
+    } catch (error) {
+      // Stops its heartbeat; the row itself goes with the rolled-back transaction.
+      lease.release();
+      throw error;
+    }
+  });
+}
+
+/** Where `shell.sandbox` was set, for the exec.sandbox decision. */
+function sandboxOrigin(config: LoadedConfig): { sandboxSource?: string } {
+  const origin = config.origins.get("shell.sandbox");
+  if (!origin || origin.layer === "default") return {};
+  return { sandboxSource: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
+}
+
+/** Environment variables the config's `{env:NAME}` references read (resolved or not). */
+function referencedVariables(config: LoadedConfig): string[] {
+  const names = new Set<string>();
+  for (const ref of [...config.references, ...config.unresolved]) {
+    for (const match of JSON.stringify(ref.raw).matchAll(/\{env:\s*([^}\s]+)\s*\}/g)) names.add(match[1] as string);
+  }
+  return [...names];
+}
+
+/** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
+function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]> {
+  const latest = new Map<string, Seen>();
+  for (const event of store.events(sessionId, "file.seen")) {
+    const { path, gone, ...seen } = event.data as Seen & { path: string; gone?: boolean };
+    if (gone) latest.delete(path);
+    else latest.set(path, seen);
+  }
+  return [...latest];
+}

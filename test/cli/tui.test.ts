@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { expectDecision } from "../support/ledger.js";
+import { startScenario } from "../support/scenario.js";
+import { startTmux } from "../support/tmux.js";
+
+describe("the interactive session in a real terminal (tmux)", () => {
+  it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, exits", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "make the file" },
+          reply: {
+            text: "I will create it.",
+            toolCalls: [{ id: "t1", name: "shell", arguments: { command: "touch made.txt" } }],
+          },
+        },
+        { match: { lastMessage: "tool_result t1" }, reply: { text: "Created made.txt for you." } },
+      ],
+    });
+    const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
+    try {
+      await term.waitFor(/Ask bosun/);
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("make the file");
+      await term.waitFor(/shell needs your approval/);
+      const dialog = term.screen();
+      assert.match(dialog, /\? asks\s+shell:touch made\.txt/);
+      assert.match(dialog, /a allow always/);
+      assert.equal(existsSync(join(s.ws.dir, "made.txt")), false, "nothing runs while the dialog is open");
+      term.type("a", false);
+      await term.waitFor(/Created made\.txt for you\./);
+      assert.ok(existsSync(join(s.ws.dir, "made.txt")));
+
+      term.type("!ls");
+      await term.waitFor(/! ls \(exit 0\)/);
+      term.type("/why call.approval");
+      await term.waitFor(/call\.approval\s+person\s+allow-always/);
+      term.type("/exit");
+      const until = Date.now() + 10_000;
+      while (!term.exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(term.exited(), term.screen());
+
+      const { decisions } = s.latest();
+      expectDecision(decisions, "call.approval", "person", "allow-always");
+      expectDecision(decisions, "input.command", "person");
+      const saved = await s.run(["permissions", "list", "--json"]);
+      assert.match(saved.stdout, /"pattern":\s*"touch \*"/);
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
+});
