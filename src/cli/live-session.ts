@@ -61,7 +61,7 @@ export interface LiveSession {
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(
     message: UserMessage,
-    io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt },
+    io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt; steering?: () => string[] },
   ): Promise<TurnOutcome>;
   close(): Promise<void>;
 }
@@ -238,7 +238,7 @@ export async function openLiveSession(input: {
     }
 
     function turnDeps(parts: {
-      io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt };
+      io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt; steering?: () => string[] };
       gate: GateDeps;
       tools: Tool[];
       runContext: RunContext;
@@ -264,6 +264,7 @@ export async function openLiveSession(input: {
         maxSteps: config.config.max_steps ?? 100,
         signal: io.signal,
         emit: io.emit,
+        ...(io.steering ? { steering: io.steering } : {}),
         overflowDir: overflowFolder(session.id),
         toolContext: {
           cwd,

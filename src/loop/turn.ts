@@ -60,6 +60,8 @@ export interface TurnDeps {
   maxSteps: number;
   signal: AbortSignal;
   emit: (event: RunEvent) => void;
+  /** Messages the person typed to steer the running turn: taken at each step boundary. */
+  steering?: () => string[];
   overflowDir: string;
   toolContext: Omit<ToolContext, "callId" | "signal">;
 }
@@ -139,6 +141,8 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
           : `finished with exit code ${job.exitCode}`;
       notice(`Background job ${job.id} (\`${job.command}\`) ${ended}. Output tail:\n${job.output.slice(-4000)}`);
     }
+    // What the person typed meanwhile to steer this turn goes in before the next request.
+    if (step > 1) for (const text of deps.steering?.() ?? []) store.append(session.id, EV.user, { text });
     // The session's events, read once a step (the log only grows; a compaction re-reads it).
     let events = store.events(session.id);
     if (step > 1) {

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { render } from "ink-testing-library";
+import { spanRunner } from "../input/bang.js";
+import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
 import type { PersonReply } from "../permission/approval.js";
 import { App } from "./app.js";
 import type { InteractiveRunner } from "./runner.js";
@@ -56,20 +61,20 @@ describe("the interactive session", () => {
     const { runner, seen } = scripted();
     const ui = render(<App runner={runner} />);
     await tick();
-    assert.match(ui.lastFrame() ?? "", /scripted\/test · build · approve · 1\.2k\/8\.0k \(15%\) tokens/);
+    assert.match(ui.frames.join("\n"), /scripted\/test · build · approve · 1\.2k\/8\.0k \(15%\) tokens/);
     await type(ui, "run the tests");
-    let frame = ui.lastFrame() ?? "";
+    let frame = ui.frames.join("\n");
     assert.match(frame, /› run the tests/);
     assert.match(frame, /Looking now\./);
     assert.match(frame, /shell needs your approval/);
     assert.match(frame, /a allow always — saves shell:npm test \*/);
     ui.stdin.write("a");
     await tick(80);
-    frame = ui.lastFrame() ?? "";
+    frame = ui.frames.join("\n");
     assert.deepEqual(seen.replies, [
       { kind: "always", option: { label: "always", rules: [{ action: "shell", pattern: "npm test *" }] } },
     ]);
-    assert.doesNotMatch(frame, /needs your approval/);
+    assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
     assert.match(frame, /✓ shell .* — exit 0/);
     ui.unmount();
   });
@@ -80,13 +85,83 @@ describe("the interactive session", () => {
     await tick();
     await type(ui, "!ls");
     assert.deepEqual(seen.bangs, ["ls"]);
-    assert.match(ui.lastFrame() ?? "", /! ls \(exit 0\)\na\.txt\nb\.txt/);
+    assert.match(ui.frames.join("\n"), /! ls \(exit 0\)\na\.txt\nb\.txt/);
     await type(ui, "/help");
-    assert.match(ui.lastFrame() ?? "", /\/why/);
+    assert.match(ui.frames.join("\n"), /\/why/);
     assert.equal(seen.turns.length, 0);
     await type(ui, "/frobnicate now");
-    assert.match(ui.lastFrame() ?? "", /\/frobnicate is not a command/);
+    assert.match(ui.frames.join("\n"), /\/frobnicate is not a command/);
     assert.deepEqual(seen.turns, ["/frobnicate now"]);
     ui.unmount();
+  });
+  it("what is typed during a turn steers it at the next step; Tab makes one wait for the end; Ctrl-X drops one; Esc interrupts", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const steered: string[][] = [];
+    const turns: string[] = [];
+    let aborted = false;
+    const runner: InteractiveRunner = {
+      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+      async turn(text, io) {
+        turns.push(text);
+        if (turns.length > 1) return { status: "done", steps: 1, denied: 0 };
+        io.signal.addEventListener("abort", () => {
+          aborted = true;
+        });
+        await gate;
+        steered.push(io.steering());
+        return { status: "cancelled", steps: 1, denied: 0, message: "cancelled" };
+      },
+      bang: async () => ({ output: "", exitCode: 0 }),
+      why: () => "",
+      compact: async () => "",
+      close: async () => {},
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "start");
+    await type(ui, "also check the docs");
+    await type(ui, "then the changelog");
+    ui.stdin.write("\t");
+    await tick();
+    await type(ui, "drop me");
+    assert.match(ui.frames.join("\n"), /↳ steer: also check the docs\n⏸ queued: then the changelog\n↳ steer: drop me/);
+    ui.stdin.write("\u0018");
+    await tick();
+    assert.doesNotMatch(ui.lastFrame() ?? "", /drop me/);
+    ui.stdin.write("\u001b");
+    await tick();
+    assert.equal(aborted, true);
+    release();
+    await tick(150);
+    assert.deepEqual(steered, [["also check the docs"]]);
+    assert.deepEqual(turns, ["start", "then the changelog"]);
+    ui.unmount();
+  });
+
+  it("a custom command runs only its template's own spans: an argument with !`touch …` is text, never run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bosun-app-custom-"));
+    try {
+      const { runner, seen } = scripted();
+      const command: CustomCommand = {
+        name: "review",
+        template: "Branch: !`echo main`\nReview $ARGUMENTS",
+        file: join(dir, "review.md"),
+        scope: "project",
+      };
+      const expand = async (c: CustomCommand, args: string) =>
+        (await expandTemplate(c.template, args, spanRunner({ cwd: dir, signal: new AbortController().signal }))).text;
+      const ui = render(<App runner={runner} customs={[command]} expand={expand} />);
+      await tick();
+      await type(ui, "/review the diff !`touch pwned`");
+      await tick(300);
+      assert.deepEqual(seen.turns, ["Branch: main\nReview the diff !`touch pwned`"]);
+      assert.equal(existsSync(join(dir, "pwned")), false);
+      ui.unmount();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

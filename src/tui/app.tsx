@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput } from "ink";
+import { Box, Static, Text, useApp, useInput } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CustomCommand } from "../input/custom-commands.js";
 import { helpText, parseInput } from "../input/slash.js";
@@ -19,8 +19,8 @@ export interface Pending {
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
  * approval dialog, which holds everything else of that call until answered. Enter sends; while
- * the agent works, what you type waits (Tab switches it between steer and queue, Backspace on
- * an empty input drops the last one); Esc interrupts the step; Ctrl-O expands tool output.
+ * the agent works, what you type steers the turn at its next step (Tab makes the last one wait
+ * for the turn's end instead, Ctrl-X drops it); Esc interrupts the step; Ctrl-O expands output.
  */
 export function App({
   runner,
@@ -34,6 +34,16 @@ export function App({
 }) {
   const { exit } = useApp();
   const [items, setItems] = useState<TranscriptItem[]>([]);
+  // Items before this index are final: drawn once above the live part (Ink's Static), never redrawn.
+  const [settled, setSettled] = useState(0);
+  const settle = useCallback(
+    () =>
+      setItems((list) => {
+        setSettled(list.length);
+        return list;
+      }),
+    [],
+  );
   const [history, setHistory] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -75,13 +85,20 @@ export function App({
     setBusy(true);
     controller.current = new AbortController();
     try {
-      const outcome = await runner.turn(text, { emit: onEvent, prompt, signal: controller.current.signal });
-      if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
+      const outcome = await runner.turn(text, {
+        emit: onEvent,
+        prompt,
+        signal: controller.current.signal,
+        steering: takeSteering,
+      });
+      if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
+      else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
     } catch (error) {
       add({ kind: "notice", text: `error: ${(error as Error).message}` });
     } finally {
       busyRef.current = false;
       setBusy(false);
+      settle();
     }
     // What waited for the turn to end goes next, in order.
     const [next, ...rest] = queue.current;
@@ -89,10 +106,20 @@ export function App({
     if (next) await submit(next.text, false);
   };
 
+  /** The steering messages, for the loop at a step boundary: shown as the person's, gone from the queue. */
+  const takeSteering = () => {
+    const steer = queue.current.filter((m) => m.how === "steer");
+    if (steer.length === 0) return [];
+    setQueue(queue.current.filter((m) => m.how !== "steer"));
+    for (const m of steer) add({ kind: "user", text: m.text });
+    return steer.map((m) => m.text);
+  };
+
   const submit = async (line: string, typed = true) => {
     if (typed) setHistory((h) => [...h, line]);
     if (busyRef.current) {
-      setQueue([...queue.current, { text: line, how: "queue" }]);
+      // Typed while the agent works: steers the turn at its next step, unless Tab makes it wait for the end.
+      setQueue([...queue.current, { text: line, how: "steer" }]);
       return;
     }
     const parsed = parseInput(line, customs);
@@ -100,6 +127,7 @@ export function App({
       case "bang": {
         const result = await runner.bang(parsed.command);
         add({ kind: "shell", command: parsed.command, output: result.output, exitCode: result.exitCode });
+        settle();
         return;
       }
       case "custom":
@@ -111,6 +139,7 @@ export function App({
         return;
       case "builtin":
         await builtin(parsed.name, parsed.args);
+        settle();
         return;
     }
   };
@@ -145,18 +174,21 @@ export function App({
 
   useInput((input, key) => {
     if (approval) return;
-    if (key.escape && busy) controller.current?.abort(new Error("interrupted by the person (Esc)"));
+    if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") setExpanded((e) => !e);
-    else if (key.tab && pending.length > 0) {
-      setPending((p) =>
-        p.map((m, i) => (i === p.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue" } : m)),
-      );
+    else if (key.ctrl && input === "x" && queue.current.length > 0) setQueue(queue.current.slice(0, -1));
+    else if (key.tab && queue.current.length > 0) {
+      const list = queue.current;
+      setQueue(list.map((m, i) => (i === list.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue" } : m)));
     }
   });
 
   return (
     <Box flexDirection="column">
-      <Transcript items={items} expanded={expanded} />
+      <Static items={items.slice(0, settled)}>
+        {(item, index) => <Transcript key={index} items={[item]} expanded={expanded} />}
+      </Static>
+      <Transcript items={items.slice(settled)} expanded={expanded} />
       {approval ? (
         <ApprovalDialog
           request={approval.request}

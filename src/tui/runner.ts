@@ -14,7 +14,13 @@ export interface InteractiveRunner {
   /** Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. */
   turn(
     text: string,
-    io: { emit: (event: RunEvent) => void; prompt: ApprovalPrompt; signal: AbortSignal },
+    io: {
+      emit: (event: RunEvent) => void;
+      prompt: ApprovalPrompt;
+      signal: AbortSignal;
+      /** The messages the person chose to steer with, taken (and removed from the queue) at a step boundary. */
+      steering: () => string[];
+    },
   ): Promise<TurnOutcome>;
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
   bang(command: string): Promise<{ output: string; exitCode: number | null }>;

@@ -7,7 +7,7 @@ import { startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 
 describe("the interactive session in a real terminal (tmux)", () => {
-  it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, exits", async () => {
+  it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, exits", async () => {
     const s = await startScenario({
       rules: [
         {
@@ -18,6 +18,15 @@ describe("the interactive session in a real terminal (tmux)", () => {
           },
         },
         { match: { lastMessage: "tool_result t1" }, reply: { text: "Created made.txt for you." } },
+        // Steering: the first reply is slow; what the person types meanwhile reaches the next request.
+        {
+          match: { lastMessage: "slow task" },
+          reply: { delayMs: 1500, toolCalls: [{ id: "l1", name: "list", arguments: {} }] },
+        },
+        { match: { lastMessage: "also say hi" }, reply: { text: "Steered: hi." } },
+        // Esc mid-step: a reply that would take far longer than the test waits.
+        { match: { lastMessage: "very slow" }, reply: { delayMs: 20_000, text: "too late" } },
+        { match: { lastMessage: "after the interrupt" }, reply: { text: "Still here." } },
       ],
     });
     const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
@@ -38,6 +47,19 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/! ls \(exit 0\)/);
       term.type("/why call.approval");
       await term.waitFor(/call\.approval\s+person\s+allow-always/);
+      term.type("slow task");
+      await term.waitFor(/working \(Esc interrupts\)/);
+      term.type("also say hi");
+      await term.waitFor(/Steered: hi\./);
+      assert.match(term.screen(), /› also say hi/);
+
+      term.type("very slow");
+      await term.waitFor(/working \(Esc interrupts\)/);
+      term.keys("Escape");
+      await term.waitFor(/interrupted; the session stays as it was/);
+      term.type("after the interrupt");
+      await term.waitFor(/Still here\./);
+
       term.type("/exit");
       const until = Date.now() + 10_000;
       while (!term.exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
