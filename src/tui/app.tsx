@@ -168,7 +168,10 @@ export function App({
         return;
       }
       default:
-        add({ kind: "notice", text: `/${name}: not available in this version of the TUI yet` });
+        add({
+          kind: "notice",
+          text: runner.command ? await runner.command(name, args) : `/${name}: not available here`,
+        });
     }
   };
 

@@ -26,6 +26,11 @@ export interface InteractiveRunner {
   bang(command: string): Promise<{ output: string; exitCode: number | null }>;
   /** The ledger as `bosun why` prints it, optionally for one seat glob. */
   why(seat?: string): string;
+  /**
+   * The session-level slash commands (/model, /agent, /mode, /new, /sessions, /resume): a line
+   * saying what happened; the session may be reopened with the change.
+   */
+  command?(name: string, args: string): Promise<string>;
   /** Summarises the older history now; a line saying what happened. */
   compact(): Promise<string>;
   close(): Promise<void>;

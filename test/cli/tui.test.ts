@@ -7,7 +7,7 @@ import { startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 
 describe("the interactive session in a real terminal (tmux)", () => {
-  it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, exits", async () => {
+  it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, compacts, switches mode, lists sessions, exits", async () => {
     const s = await startScenario({
       rules: [
         {
@@ -27,6 +27,13 @@ describe("the interactive session in a real terminal (tmux)", () => {
         // Esc mid-step: a reply that would take far longer than the test waits.
         { match: { lastMessage: "very slow" }, reply: { delayMs: 20_000, text: "too late" } },
         { match: { lastMessage: "after the interrupt" }, reply: { text: "Still here." } },
+        // /compact: the summary request (no tools; its system prompt names the sections).
+        {
+          match: { system: "## Relevant files" },
+          reply: {
+            text: "## Goal\nDemo.\n## Decisions\nNone.\n## State of work\nmade.txt exists.\n## Next step\nNone.\n## Relevant files\n- made.txt",
+          },
+        },
       ],
     });
     const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
@@ -60,6 +67,13 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("after the interrupt");
       await term.waitFor(/Still here\./);
 
+      term.type("/compact");
+      await term.waitFor(/compacted: ~\d+ → ~\d+ tokens; the full history stays in the store/);
+      term.type("/mode chat");
+      await term.waitFor(/scripted\/test-model · build · chat/);
+      term.type("/sessions");
+      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}make the file/);
+
       term.type("/exit");
       const until = Date.now() + 10_000;
       while (!term.exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -68,6 +82,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
       const { decisions } = s.latest();
       expectDecision(decisions, "call.approval", "person", "allow-always");
       expectDecision(decisions, "input.command", "person");
+      expectDecision(decisions, "compaction.summary", "model");
+      expectDecision(decisions, "permission.mode", "person", "chat");
       const saved = await s.run(["permissions", "list", "--json"]);
       assert.match(saved.stdout, /"pattern":\s*"touch \*"/);
     } finally {

@@ -21,14 +21,16 @@ export async function interactive(options: SessionOptions): Promise<void> {
   const controller = new AbortController();
   // The prompt first: Ink, React and the app load and draw while the session opens behind them.
   const ui = Promise.all([import("ink"), import("react"), import("../../tui/app.js")]);
-  const opening = openLiveSession({
-    cwd,
-    options,
-    interactive: true,
-    onDecision: () => {},
-    onLeaseLost: () => controller.abort(new Error("another run took over this session")),
-    signal: controller.signal,
-  });
+  const openWith = (chosen: SessionOptions) =>
+    openLiveSession({
+      cwd,
+      options: chosen,
+      interactive: true,
+      onDecision: () => {},
+      onLeaseLost: () => controller.abort(new Error("another run took over this session")),
+      signal: controller.signal,
+    });
+  const opening = openWith(options);
   let live: LiveSession | undefined;
   const ready = opening.then((opened) => {
     live = opened;
@@ -93,10 +95,60 @@ export async function interactive(options: SessionOptions): Promise<void> {
       }
       return `not compacted: ${result.error}`;
     },
+    async command(name, args) {
+      const current = await open();
+      const here = { ...options, session: current.session.id, continue: false, fork: false };
+      switch (name) {
+        case "model":
+          return args ? reopen({ ...here, model: args }) : `model: ${current.model.ref}`;
+        case "agent":
+          return args ? reopen({ ...here, agent: args }) : `agent: ${current.agent}`;
+        case "mode":
+          return args ? reopen({ ...here, mode: args }) : `mode: ${current.mode}`;
+        case "new": {
+          const { session: _, continue: __, ...fresh } = options;
+          return reopen(fresh);
+        }
+        case "resume":
+          return args
+            ? reopen({ ...options, session: args, continue: false })
+            : "resume which session? /sessions lists them";
+        case "sessions": {
+          const listed = current.store.list(cwd).slice(0, 10);
+          return (
+            listed
+              .map(
+                (s) =>
+                  `${s.id.slice(0, 10)}  ${new Date(s.updated).toISOString().slice(0, 16).replace("T", " ")}  ${s.title || "(untitled)"}`,
+              )
+              .join("\n") || "no sessions here"
+          );
+        }
+        default:
+          return `/${name}: not available here`;
+      }
+    },
     close: async () => {
       await live?.close();
     },
   };
+
+  /**
+   * The session opened again with a change (another model, agent, mode, session): the old one is
+   * closed first (its lease released). If the change cannot be opened, the session before it is.
+   */
+  async function reopen(chosen: SessionOptions): Promise<string> {
+    const before = live as LiveSession;
+    const back = { ...options, session: before.session.id, continue: false, fork: false };
+    await before.close();
+    try {
+      live = await openWith(chosen);
+      return `session ${live.session.id.slice(0, 10)} · ${live.model.ref} · ${live.agent} · ${live.mode}`;
+    } catch (error) {
+      live = await openWith(back);
+      return `not changed: ${(error as Error).message}`;
+    }
+  }
   const expand = async (command: (typeof customs.commands)[number], args: string) =>
     (await expandTemplate(command.template, args, spanRunner({ cwd, signal: controller.signal }))).text;
   const [{ render }, { createElement }, { App }] = await ui;
