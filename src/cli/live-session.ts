@@ -84,6 +84,8 @@ export async function openLiveSession(input: {
   onDecision: (decision: RecordedDecision) => void;
   /** Another run took the session over (its lease was lost). */
   onLeaseLost: () => void;
+  /** The person's answer, asked before opening, when the resumed session was started elsewhere (seat session.cwd). */
+  cwdChoice?: "switch" | "stay";
   signal: AbortSignal;
 }): Promise<LiveSession> {
   const { cwd, options } = input;
@@ -293,7 +295,7 @@ function setUp(
   store: SessionStore,
   config: LoadedConfig,
   cwd: string,
-  input: { options: SessionOptions; firstMessage?: string; onLeaseLost: () => void },
+  input: { options: SessionOptions; firstMessage?: string; onLeaseLost: () => void; cwdChoice?: "switch" | "stay" },
   agentChoice: ReturnType<typeof decideAgent>,
   prepared: RunAuthority,
 ): { session: SessionInfo; lease: Lease; model: ResolvedModel } {
@@ -312,6 +314,8 @@ function setUp(
     const lease = acquireLease(store, session.id, { onLost: input.onLeaseLost });
     try {
       recoverInterruptedCalls(store, session.id, lease);
+      if (session.directory !== cwd || input.cwdChoice)
+        recordDecision(store, session.id, decideCwd(session, cwd, input.cwdChoice));
       const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
       for (const decision of prepared.setupDecisions) recordDecision(store, session.id, decision);
@@ -326,6 +330,44 @@ function setUp(
       throw error;
     }
   });
+}
+
+/**
+ * Seat `session.cwd`: the session was started in another directory. The person's answer when
+ * one was asked (switch: bosun now runs there); else it stays here, with a warning on stderr.
+ */
+function decideCwd(session: SessionInfo, cwd: string, choice?: "switch" | "stay"): Decision {
+  const reason = {
+    rule: "started elsewhere",
+    detail: `the session was started in ${session.directory}; this run is in ${cwd}`,
+  };
+  if (choice) {
+    return {
+      seat: "session.cwd",
+      holder: "person",
+      answer: choice,
+      reasons: [
+        reason,
+        { rule: "the person chose", detail: choice === "switch" ? "switch back" : "stay here", decisive: true },
+      ],
+    };
+  }
+  process.stderr.write(
+    `bosun: session ${session.id.slice(0, 10)} was started in ${session.directory}; working here, in ${cwd}\n`,
+  );
+  return {
+    seat: "session.cwd",
+    holder: "code",
+    answer: "stay",
+    reasons: [
+      { rule: "started elsewhere", detail: `the session was started in ${session.directory}; this run is in ${cwd}` },
+      {
+        rule: "nobody to ask",
+        detail: "not interactive: stays in the current directory, warned on stderr",
+        decisive: true,
+      },
+    ],
+  };
 }
 
 /** Where `shell.sandbox` was set, for the exec.sandbox decision. */

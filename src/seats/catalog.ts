@@ -142,6 +142,15 @@ export const SEATS: readonly Seat[] = [
     config: ["small_model"],
   },
   {
+    id: "session.cwd",
+    question: "A resumed session was started in another directory: work there, or here?",
+    holders: ["person", "code"],
+    default:
+      "interactive: the person is asked whether to switch back to the session's directory; non-interactive: stay in the current directory and warn on stderr (code)",
+    fail: "soft",
+    config: [],
+  },
+  {
     id: "turn.limit",
     question: "Has the turn used up its step budget?",
     holders: ["config"],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -88,6 +88,50 @@ describe("the interactive session in a real terminal (tmux)", () => {
       assert.match(saved.stdout, /"pattern":\s*"touch \*"/);
     } finally {
       term.kill();
+      await s.close();
+    }
+  });
+  it("a session resumed from another directory: the person is asked; non-interactive stays and warns (session.cwd)", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "first" }, reply: { text: "First done." } },
+        { match: { lastMessage: "from elsewhere" }, reply: { text: "Stayed." } },
+        { match: { lastMessage: "back home" }, reply: { text: "Switched." } },
+      ],
+    });
+    const other = join(s.ws.dir, "elsewhere");
+    mkdirSync(other);
+    let term: ReturnType<typeof startTmux> | undefined;
+    try {
+      assert.equal((await s.run(["run", "first"])).code, 0);
+      const { id } = s.latest();
+      const stayed = await s.ws.run(["run", "-s", id, "from elsewhere"], { cwd: other });
+      assert.equal(stayed.code, 0, stayed.stderr);
+      assert.match(
+        stayed.stderr,
+        new RegExp(`session ${id.slice(0, 10)} was started in ${s.ws.dir}; working here, in ${other}`),
+      );
+      expectDecision(s.latest().decisions, "session.cwd", "code", "stay");
+
+      term = startTmux({ cwd: other, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" }, args: ["-s", id] });
+      await term.waitFor(/This session was started in .*\. Work there\?/);
+      term.keys("Enter");
+      await term.waitFor(/Ask bosun/);
+      term.type("back home");
+      await term.waitFor(/Switched\./);
+      term.type("/exit");
+      // The latest answer of the seat: this run's.
+      const decisions = s.latest().decisions.filter((d) => d.seat === "session.cwd");
+      assert.equal(decisions.length, 2);
+      expectDecision(decisions.slice(-1), "session.cwd", "person", "switch");
+      const env =
+        s.server.requests
+          .at(-1)
+          ?.normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(env, new RegExp(`working directory: ${s.ws.dir}\n`));
+    } finally {
+      term?.kill();
       await s.close();
     }
   });

@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { compactSession } from "../../compaction/compact.js";
 import { globalConfigFile } from "../../config/paths.js";
+import { UsageError } from "../../errors.js";
 import { bangDecision, bangMessage, runBang, spanRunner } from "../../input/bang.js";
 import { discoverCustomCommands, expandTemplate } from "../../input/custom-commands.js";
 import { seatGlob } from "../../seats/glob.js";
@@ -8,6 +10,8 @@ import { readDecisions, recordDecision } from "../../seats/record.js";
 import { formatDecision } from "../../seats/render.js";
 import { EV, type Notice } from "../../session/events.js";
 import { summarizeUsage, USAGE_EVENT } from "../../session/usage.js";
+import { findSession } from "../../store/lookup.js";
+import { SessionStore } from "../../store/session-store.js";
 import type { InteractiveRunner } from "../../tui/runner.js";
 import { workspaceOf } from "../../util/repo.js";
 import { type LiveSession, openLiveSession, type SessionOptions } from "../live-session.js";
@@ -17,8 +21,11 @@ import { type LiveSession, openLiveSession, type SessionOptions } from "../live-
  * new one, or `-c`/`-s`). The prompt is drawn first; Ink and React load only here.
  */
 export async function interactive(options: SessionOptions): Promise<void> {
-  const cwd = process.cwd();
   const controller = new AbortController();
+  // A session resumed from another directory: the person says where to work (seat session.cwd).
+  const cwdChoice = await askCwd(options, process.cwd());
+  if (cwdChoice?.answer === "switch") process.chdir(cwdChoice.directory);
+  const cwd = process.cwd();
   // The prompt first: Ink, React and the app load and draw while the session opens behind them.
   const ui = Promise.all([import("ink"), import("react"), import("../../tui/app.js")]);
   const openWith = (chosen: SessionOptions) =>
@@ -28,6 +35,7 @@ export async function interactive(options: SessionOptions): Promise<void> {
       interactive: true,
       onDecision: () => {},
       onLeaseLost: () => controller.abort(new Error("another run took over this session")),
+      ...(cwdChoice ? { cwdChoice: cwdChoice.answer } : {}),
       signal: controller.signal,
     });
   const opening = openWith(options);
@@ -162,4 +170,32 @@ export async function interactive(options: SessionOptions): Promise<void> {
   // A session that could not open is the error it was (a config error exits 2).
   await opening;
   if (live) process.stdout.write(`session ${live.session.id} · bosun why ${live.session.id.slice(0, 10)}\n`);
+}
+
+/** When `-s` names a session started in another (existing) directory, asks whether to switch back there. */
+async function askCwd(
+  options: SessionOptions,
+  cwd: string,
+): Promise<{ answer: "switch" | "stay"; directory: string } | undefined> {
+  if (options.session === undefined || options.fork) return undefined;
+  const store = SessionStore.open();
+  let directory: string;
+  try {
+    directory = findSession(store, options.session).directory;
+  } catch {
+    return undefined; // The session's own opening reports an unknown one.
+  } finally {
+    store.close();
+  }
+  if (directory === cwd || !existsSync(directory)) return undefined;
+  const clack = await import("@clack/prompts");
+  const choice = await clack.select({
+    message: `This session was started in ${directory}. Work there?`,
+    options: [
+      { value: "switch", label: `Switch to ${directory}` },
+      { value: "stay", label: `Stay here, in ${cwd}` },
+    ],
+  });
+  if (clack.isCancel(choice)) throw new UsageError("cancelled: no directory chosen for the session");
+  return { answer: choice as "switch" | "stay", directory };
 }
