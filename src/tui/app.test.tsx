@@ -7,7 +7,7 @@ import { render } from "ink-testing-library";
 import { spanRunner } from "../input/bang.js";
 import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
 import type { PersonReply } from "../permission/approval.js";
-import { App } from "./app.js";
+import { App, callTitle } from "./app.js";
 import type { InteractiveRunner } from "./runner.js";
 
 const tick = (ms = 40) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -163,5 +163,12 @@ describe("the interactive session", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("names a call by its tool and main argument", () => {
+    assert.equal(callTitle("shell", { command: "npm test\necho more" }), "shell npm test");
+    assert.equal(callTitle("read", { path: "src/a.ts", offset: 3 }), "read src/a.ts");
+    assert.equal(callTitle("mcp__notes__list", {}), "mcp__notes__list {}");
+    assert.equal(callTitle("grep", { pattern: "x".repeat(200) }).length, 120);
   });
 });

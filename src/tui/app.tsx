@@ -228,7 +228,7 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
         kind: "tool",
         id: event.id,
         name: event.name,
-        title: `${event.name} ${JSON.stringify(event.input)}`.slice(0, 120),
+        title: callTitle(event.name, event.input),
         status: "running",
       });
       return list;
@@ -244,4 +244,13 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
     default:
       return list;
   }
+}
+
+/** A call as one line: the tool and its main argument (`shell npm test`, `read src/a.ts`), else its arguments. */
+export function callTitle(name: string, input: unknown): string {
+  const args = (input ?? {}) as Record<string, unknown>;
+  const main = ["command", "path", "pattern", "name"].map((key) => args[key]).find((v) => typeof v === "string");
+  const text = typeof main === "string" ? `${name} ${main}` : `${name} ${JSON.stringify(input)}`;
+  const line = text.split("\n")[0] ?? text;
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

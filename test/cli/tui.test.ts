@@ -27,6 +27,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
         // Esc mid-step: a reply that would take far longer than the test waits.
         { match: { lastMessage: "very slow" }, reply: { delayMs: 20_000, text: "too late" } },
         { match: { lastMessage: "after the interrupt" }, reply: { text: "Still here." } },
+        { match: { lastMessage: "NOTES-CONTENT" }, reply: { text: "Saw the notes." } },
         // /compact: the summary request (no tools; its system prompt names the sections).
         {
           match: { system: "## Relevant files" },
@@ -66,6 +67,14 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/interrupted; the session stays as it was/);
       term.type("after the interrupt");
       await term.waitFor(/Still here\./);
+
+      s.ws.write("notes.txt", "NOTES-CONTENT\n");
+      term.type("summarise @notes.txt please");
+      await term.waitFor(/Saw the notes\./);
+      assert.match(
+        s.server.requests.at(-1)?.normalized?.messages.at(-1)?.text ?? "",
+        /<file path="notes\.txt">\nNOTES-CONTENT/,
+      );
 
       term.type("/compact");
       await term.waitFor(/compacted: ~\d+ → ~\d+ tokens; the full history stays in the store/);

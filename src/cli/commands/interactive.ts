@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { compactSession } from "../../compaction/compact.js";
 import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
@@ -14,6 +14,7 @@ import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import type { InteractiveRunner } from "../../tui/runner.js";
 import { workspaceOf } from "../../util/repo.js";
+import { readAttachments } from "../attachments.js";
 import { type LiveSession, openLiveSession, type SessionOptions } from "../live-session.js";
 
 /**
@@ -67,7 +68,15 @@ export async function interactive(options: SessionOptions): Promise<void> {
         ...(total.requests > total.costUnknown ? { cost: total.cost } : {}),
       };
     },
-    turn: async (text, io) => (await open()).turn({ text }, io),
+    async turn(text, io) {
+      const session = await open();
+      // `@path` attaches a file that exists (text or image), as -f does for `bosun run`.
+      const named = [...text.matchAll(/(?:^|\s)@([^\s]+)/g)]
+        .map((m) => m[1] as string)
+        .filter((path) => existsSync(resolve(cwd, path)));
+      const files = named.length > 0 ? await readAttachments(named, cwd) : [];
+      return session.turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+    },
     async bang(command) {
       const { store, session } = await open();
       const result = await runBang(command, { cwd, signal: controller.signal });
