@@ -58,6 +58,16 @@ export interface LiveSession {
   mode: string;
   /** Records a decision in the ledger and shows it. */
   record(decision: Decision): void;
+  /**
+   * Runs a `` !`cmd` `` span of a repository's custom command as a shell call of this session:
+   * judged by every seat a model's call goes through (the person asked through `prompt`), run
+   * confined when only a proof allows it. A span that may not run gives its refusal as output.
+   */
+  runSpan(
+    command: string,
+    prompt: ApprovalPrompt,
+    signal: AbortSignal,
+  ): Promise<{ output: string; exitCode: number | null }>;
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(
     message: UserMessage,
@@ -215,6 +225,28 @@ export async function openLiveSession(input: {
       agent: agentChoice.agent.name,
       mode: prepared.authority.mode.name,
       record,
+      async runSpan(command, prompt, signal) {
+        const shell = tools.find((tool) => tool.name === "shell") as Tool;
+        const id = `span-${Date.now().toString(36)}`;
+        const input = { command };
+        gate.prompt = prompt;
+        gate.signal = signal;
+        gate.record = record;
+        const { gate: judgeCall } = await import("../permission/gate.js");
+        const verdict = await judgeCall({ id, tool: shell, input }, 0, gate);
+        if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
+        const result = await shell.execute(input, {
+          cwd,
+          files,
+          jobs,
+          signal,
+          callId: id,
+          limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults: 200 },
+          ...(verdict.confine ? { confine: verdict.confine } : {}),
+        });
+        const exit = result.metadata?.exitCode;
+        return { output: result.output, exitCode: typeof exit === "number" ? exit : result.isError ? 1 : 0 };
+      },
       async turn(message, io) {
         turns++;
         if (turns === 1) titles.push(title(message.text));

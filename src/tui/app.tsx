@@ -29,8 +29,8 @@ export function App({
 }: {
   runner: InteractiveRunner;
   customs?: readonly CustomCommand[];
-  /** Expands a custom command's template (only its own !`cmd` spans run). */
-  expand?: (command: CustomCommand, args: string) => Promise<string>;
+  /** Expands a custom command's template (only its own !`cmd` spans run; a repository's are judged, asking through `prompt`). */
+  expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<string>;
 }) {
   const { exit } = useApp();
   const [items, setItems] = useState<TranscriptItem[]>([]);
@@ -131,7 +131,7 @@ export function App({
         return;
       }
       case "custom":
-        await runTurn(await expand(parsed.command, parsed.args));
+        await runTurn(await expand(parsed.command, parsed.args, prompt));
         return;
       case "text":
         if (parsed.note) add({ kind: "notice", text: parsed.note });

@@ -144,4 +144,36 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await s.close();
     }
   });
+  it("a repository's custom command: its spans are judged like shell calls (asked, denied here), proven ones run confined", async () => {
+    const s = await startScenario({
+      rules: [{ match: { lastMessage: "Files:" }, reply: { text: "Got the expansion." } }],
+    });
+    s.ws.write(
+      ".bosun/commands/risky.md",
+      "---\ndescription: a command a cloned repository brings\n---\nFiles: !`ls .bosun`\nMade: !`touch spanned.txt && echo made`\n$ARGUMENTS\n",
+    );
+    const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
+    try {
+      await term.waitFor(/Ask bosun/);
+      await term.waitFor(/scripted\/test-model/);
+      term.type("/risky now");
+      await term.waitFor(/shell needs your approval/);
+      assert.match(term.screen(), /\? asks\s+shell:touch spanned\.txt/);
+      term.type("d", false);
+      await term.waitFor(/Got the expansion\./);
+      assert.equal(existsSync(join(s.ws.dir, "spanned.txt")), false);
+      const sent = s.server.requests.at(-1)?.normalized?.messages.at(-1)?.text ?? "";
+      assert.match(sent, /Files: commands/);
+      assert.match(sent, /Made: \[not run: /);
+      assert.match(sent, /now$/);
+      term.type("/exit");
+      const { decisions } = s.latest();
+      expectDecision(decisions, "call.approval", "person", "deny");
+      const sandbox = decisions.find((d) => d.seat === "exec.sandbox");
+      assert.equal(sandbox?.answer, "read-only", "the proven span ran confined");
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
 import { bangDecision, bangMessage, runBang, spanRunner } from "../../input/bang.js";
 import { discoverCustomCommands, expandTemplate } from "../../input/custom-commands.js";
+import type { ApprovalPrompt } from "../../permission/approval.js";
 import { seatGlob } from "../../seats/glob.js";
 import { readDecisions, recordDecision } from "../../seats/record.js";
 import { formatDecision } from "../../seats/render.js";
@@ -166,8 +167,14 @@ export async function interactive(options: SessionOptions): Promise<void> {
       return `not changed: ${(error as Error).message}`;
     }
   }
-  const expand = async (command: (typeof customs.commands)[number], args: string) =>
-    (await expandTemplate(command.template, args, spanRunner({ cwd, signal: controller.signal }))).text;
+  // Your own commands' spans run as you; a repository's are judged like any shell call first.
+  const expand = async (command: (typeof customs.commands)[number], args: string, prompt: ApprovalPrompt) => {
+    const run =
+      command.scope === "global"
+        ? spanRunner({ cwd, signal: controller.signal })
+        : async (span: string) => (await open()).runSpan(span, prompt, controller.signal);
+    return (await expandTemplate(command.template, args, run)).text;
+  };
   const [{ render }, { createElement }, { App }] = await ui;
   const app = render(createElement(App, { runner, customs: customs.commands, expand }), { exitOnCtrlC: true });
   try {
