@@ -21,7 +21,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
         // Steering: the first reply is slow; what the person types meanwhile reaches the next request.
         {
           match: { lastMessage: "slow task" },
-          reply: { delayMs: 1500, toolCalls: [{ id: "l1", name: "list", arguments: {} }] },
+          reply: { delayMs: 3000, toolCalls: [{ id: "l1", name: "list", arguments: {} }] },
         },
         { match: { lastMessage: "also say hi" }, reply: { text: "Steered: hi." } },
         // Esc mid-step: a reply that would take far longer than the test waits.
