@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatAlwaysRule } from "../permission/always.js";
 import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { describeRequest } from "../permission/prompt-terminal.js";
@@ -17,11 +17,18 @@ export function ApprovalDialog({
   request: ApprovalRequest;
   onAnswer: (reply: PersonReply) => void;
 }) {
-  const [mode, setMode] = useState<"choose" | "always" | "message">("choose");
-  const [message, setMessage] = useState("");
+  // Refs as well as state: keys can arrive before React re-renders (a fast terminal, a busy machine).
+  const state = useRef<{ mode: "choose" | "always" | "message"; message: string }>({ mode: "choose", message: "" });
+  const [{ mode, message }, setShown] = useState(state.current);
+  const update = (change: Partial<typeof state.current>) => {
+    state.current = { ...state.current, ...change };
+    setShown(state.current);
+  };
+  const setMode = (next: typeof state.current.mode) => update({ mode: next });
   const options = request.always.options;
 
   useInput((input, key) => {
+    const { mode, message } = state.current;
     if (key.escape) {
       if (mode === "choose") onAnswer({ kind: "cancel" });
       else setMode("choose");
@@ -32,8 +39,12 @@ export function ApprovalDialog({
         if (message.trim()) onAnswer({ kind: "deny", message: message.trim() });
         return;
       }
-      if (key.backspace || key.delete) setMessage((m) => m.slice(0, -1));
-      else if (input && !key.ctrl && !key.meta) setMessage((m) => m + input);
+      if (key.backspace || key.delete) update({ message: message.slice(0, -1) });
+      else if (input && !key.ctrl && !key.meta) {
+        // A line typed with its Enter in one chunk: the text, then the answer.
+        if (input.endsWith("\r") && input.trim()) onAnswer({ kind: "deny", message: (message + input).trim() });
+        else update({ message: message + input });
+      }
       return;
     }
     if (mode === "always") {
