@@ -1,5 +1,5 @@
 import { decideAgent } from "../agents/select.js";
-import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
+import { type FlagValue, type LoadedConfig, loadConfig, whereSet } from "../config/load.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
@@ -19,7 +19,7 @@ import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker, type Seen } from "../tools/file-tracker.js";
 import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
-import type { BackgroundJobs, FileTracker, Tool } from "../tools/types.js";
+import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import {
   gateDeps,
@@ -241,7 +241,7 @@ export async function openLiveSession(input: {
           jobs,
           signal,
           callId: id,
-          limits: { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults: 200 },
+          limits: toolLimits(config),
           ...(verdict.confine ? { confine: verdict.confine } : {}),
         });
         const exit = result.metadata?.exitCode;
@@ -304,11 +304,7 @@ export async function openLiveSession(input: {
           cwd,
           files: parts.files,
           jobs: parts.jobs,
-          limits: {
-            shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
-            shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
-            maxResults: 200,
-          },
+          limits: toolLimits(config),
         },
       };
     }
@@ -402,11 +398,20 @@ function decideCwd(session: SessionInfo, cwd: string, choice?: "switch" | "stay"
   };
 }
 
+/** The tools' limits from config: the model's calls and a repository's command spans alike. */
+function toolLimits(config: LoadedConfig): ToolLimits {
+  return {
+    shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
+    shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
+    maxResults: 200,
+  };
+}
+
 /** Where `shell.sandbox` was set, for the exec.sandbox decision. */
 function sandboxOrigin(config: LoadedConfig): { sandboxSource?: string } {
-  const origin = config.origins.get("shell.sandbox");
-  if (!origin || origin.layer === "default") return {};
-  return { sandboxSource: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
+  if (config.origins.get("shell.sandbox")?.layer === "default") return {};
+  const where = whereSet(config, "shell.sandbox");
+  return where ? { sandboxSource: where } : {};
 }
 
 /** Environment variables the config's `{env:NAME}` references read (resolved or not). */

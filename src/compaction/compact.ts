@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import type { LoadedConfig } from "../config/load.js";
+import { type LoadedConfig, whereSet } from "../config/load.js";
 import { projectConversation } from "../loop/conversation.js";
 import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
@@ -230,9 +230,8 @@ function missingReason(missing: readonly string[], which: string): Reason {
 }
 
 function originOf(config: LoadedConfig, key: string): { source?: string } {
-  const origin = config.origins.get(key);
-  if (!origin) return {};
-  return { source: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
+  const where = whereSet(config, key);
+  return where ? { source: where } : {};
 }
 
 /**

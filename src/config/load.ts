@@ -117,6 +117,12 @@ interface RawLayer {
   sourceOfKey?: (key: string) => string;
 }
 
+/** Where a key's value was set, as `file:line` (or the layer's source); undefined when no layer set it. */
+export function whereSet(config: Pick<LoadedConfig, "origins">, key: string): string | undefined {
+  const origin = config.origins.get(key);
+  return origin ? `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` : undefined;
+}
+
 /**
  * Reads every layer, resolves references, validates each layer on its own (so an error names
  * the file it is in) and merges them. Throws ConfigError on any bad input; never writes.

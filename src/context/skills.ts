@@ -1,14 +1,7 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Decision, Reason } from "../seats/types.js";
-
-// The YAML parser loads with the first SKILL.md (about 60 ms), not with every run.
-let yamlModule: typeof import("yaml") | undefined;
-function yaml(): typeof import("yaml") {
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
-  return yamlModule;
-}
+import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter as split } from "../util/front-matter.js";
 
 /**
  * Skills (seat `context.skills`): folders holding a `SKILL.md` whose front matter names and
@@ -89,7 +82,7 @@ export function discoverSkills(options: { workspace: string; globalDir: string; 
       continue;
     }
     const folders = entries
-      .filter((entry) => isFolder(root, entry))
+      .filter((entry) => isFolderEntry(root, entry))
       .map((entry) => entry.name)
       .sort(compare);
     for (const folder of folders) {
@@ -142,19 +135,14 @@ export function loadSkillFile(file: string): SkillFile | undefined {
 
 /** Splits and checks a SKILL.md's text: front matter between `---` lines at the top, then the body. */
 export function parseSkill(text: string): SkillFile {
-  const split = splitFrontMatter(text);
-  if (!split.ok) return split;
-  let data: unknown;
-  try {
-    // "error": YAML warnings (an unknown tag) are not printed; errors still throw.
-    data = yaml().parse(split.frontMatter, { logLevel: "error" });
-  } catch (error) {
-    return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+  const parts = splitFrontMatter(text);
+  if (!parts.ok) return parts;
+  const parsed = parseFrontMatter(parts.frontMatter);
+  if (!parsed.ok) return parsed;
+  if (!isMapping(parsed.data)) {
     return { ok: false, reason: "front matter is not a YAML mapping (expected name: and description:)" };
   }
-  const { name, description } = data as Record<string, unknown>;
+  const { name, description } = parsed.data;
   if (name === undefined) return { ok: false, reason: "front matter has no name" };
   if (typeof name !== "string" || !SKILL_NAME.test(name)) {
     return {
@@ -166,26 +154,17 @@ export function parseSkill(text: string): SkillFile {
   if (typeof description !== "string" || description.trim() === "") {
     return { ok: false, reason: "invalid description: it must be a non-empty string" };
   }
-  return { ok: true, name, description: oneLine(description), body: split.body };
+  return { ok: true, name, description: oneLine(description), body: parts.body };
 }
 
-/** The front matter (between a first line `---` and the next `---` line) and the body after it. */
+/** The front matter (between a first line `---` and the next `---` line) and the body after it; SKILL.md must have one. */
 export function splitFrontMatter(
   text: string,
 ): { ok: true; frontMatter: string; body: string } | { ok: false; reason: string } {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== "---") return { ok: false, reason: "no front matter (the first line must be ---)" };
-  const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
-  if (end === -1) return { ok: false, reason: "front matter is not closed (no second --- line)" };
-  return {
-    ok: true,
-    frontMatter: lines.slice(1, end).join("\n"),
-    body: lines
-      .slice(end + 1)
-      .join("\n")
-      .replace(/^\s*\n/, "")
-      .trimEnd(),
-  };
+  const parts = split(text);
+  if (!parts.ok) return parts;
+  if (!parts.present) return { ok: false, reason: "no front matter (the first line must be ---)" };
+  return { ok: true, frontMatter: parts.frontMatter, body: parts.body };
 }
 
 /**
@@ -217,30 +196,12 @@ export function skillsDecision(set: SkillSet): Decision<string[]> {
   return { seat: "context.skills", holder: "code", answer: set.skills.map((skill) => skill.name), reasons };
 }
 
-function isFolder(parent: string, entry: Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return statSync(join(parent, entry.name)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** A YAML error in one line, its line counted in SKILL.md (the front matter starts on line 2). */
-function yamlProblem(error: unknown): string {
-  if (!(error instanceof yaml().YAMLError)) return describe(error);
-  const message = (error.message.split("\n", 1)[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
-  const at = error.linePos?.[0];
-  return at ? `${message} (line ${at.line + 1}, column ${at.col})` : message;
 }
 
 function compare(a: string, b: string): number {

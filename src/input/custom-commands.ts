@@ -1,13 +1,6 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, join } from "node:path";
-
-// The YAML parser loads with the first command file that has front matter, not with every run.
-let yamlModule: typeof import("yaml") | undefined;
-function yaml(): typeof import("yaml") {
-  yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
-  return yamlModule;
-}
+import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
 
 /**
  * Custom slash commands (seat `input.command`): markdown files in `<workspace>/.bosun/commands/`
@@ -82,7 +75,7 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
       continue;
     }
     const files = entries
-      .filter((entry) => entry.name.endsWith(".md") && !isFolder(root, entry))
+      .filter((entry) => entry.name.endsWith(".md") && !isFolderEntry(root, entry))
       .map((entry) => entry.name)
       .sort(compare);
     for (const fileName of files) {
@@ -135,25 +128,19 @@ export function loadCommandFile(file: string): CommandFile {
 
 /** Splits and checks a command file's text: optional front matter between `---` lines at the top, then the template. */
 export function parseCommand(text: string): CommandFile {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  let body = lines;
+  const parts = splitFrontMatter(text);
+  if (!parts.ok) return parts;
   const fields: Pick<CustomCommand, "description" | "agent" | "model"> = {};
-  if (lines[0]?.trimEnd() === "---") {
-    const end = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
-    if (end === -1) return { ok: false, reason: "front matter is not closed (no second --- line)" };
-    let data: unknown;
-    try {
-      // "error": YAML warnings (an unknown tag) are not printed; errors still throw.
-      data = yaml().parse(lines.slice(1, end).join("\n"), { logLevel: "error" });
-    } catch (error) {
-      return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
-    }
+  if (parts.present) {
+    const parsed = parseFrontMatter(parts.frontMatter);
+    if (!parsed.ok) return parsed;
+    const data = parsed.data;
     // An empty front matter (`---` twice) parses to null: no fields.
     if (data !== null && data !== undefined) {
-      if (typeof data !== "object" || Array.isArray(data)) {
+      if (!isMapping(data)) {
         return { ok: false, reason: "front matter is not a YAML mapping (expected description:, agent:, model:)" };
       }
-      const record = data as Record<string, unknown>;
+      const record = data;
       for (const key of STRING_KEYS) {
         const value = record[key];
         if (value === undefined || value === null) continue;
@@ -163,12 +150,8 @@ export function parseCommand(text: string): CommandFile {
         fields[key] = key === "description" ? oneLine(value) : value.trim();
       }
     }
-    body = lines.slice(end + 1);
   }
-  const template = body
-    .join("\n")
-    .replace(/^\s*\n/, "")
-    .trimEnd();
+  const template = parts.body;
   if (template.trim() === "") return { ok: false, reason: "the template (the text after the front matter) is empty" };
   return { ok: true, fields, template };
 }
@@ -300,26 +283,8 @@ export function splitArguments(args: string): string[] {
 
 // ---- Helpers -----------------------------------------------------------------------------------
 
-function isFolder(parent: string, entry: Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return statSync(join(parent, entry.name)).isDirectory();
-  } catch {
-    return false; // a broken link: loadCommandFile reports it
-  }
-}
-
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-/** A YAML error in one line, its line counted in the file (the front matter starts on line 2). */
-function yamlProblem(error: unknown): string {
-  if (!(error instanceof yaml().YAMLError)) return describe(error);
-  const message = (error.message.split("\n", 1)[0] ?? "").replace(/ at line \d+, column \d+:?$/, "").replace(/:$/, "");
-  const at = error.linePos?.[0];
-  return at ? `${message} (line ${at.line + 1}, column ${at.col})` : message;
 }
 
 function compare(a: string, b: string): number {

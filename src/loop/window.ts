@@ -3,7 +3,7 @@ import { applyCheckpoint } from "../compaction/checkpoint.js";
 import { compactSession, DEFAULT_KEEP_TOKENS } from "../compaction/compact.js";
 import { pruneDecision, pruneToolOutputs } from "../compaction/prune.js";
 import { decideCompaction, measureConversation } from "../compaction/trigger.js";
-import type { LoadedConfig } from "../config/load.js";
+import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import type { Decision } from "../seats/types.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
@@ -18,10 +18,7 @@ export interface WindowDeps {
   signal: AbortSignal;
 }
 
-const sourceOf = (config: LoadedConfig, key: string) => {
-  const origin = config.origins.get(key);
-  return origin ? (origin.file ? `${origin.file}${origin.line ? `:${origin.line}` : ""}` : origin.source) : "built-in";
-};
+const sourceOf = (config: LoadedConfig, key: string) => whereSet(config, key) ?? "built-in";
 
 /**
  * What the model is sent of the conversation: the events from the latest checkpoint on (its

@@ -1,4 +1,4 @@
-import type { LoadedConfig } from "../config/load.js";
+import { type LoadedConfig, whereSet } from "../config/load.js";
 import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
@@ -272,7 +272,6 @@ function recordTitleUsage(store: SessionStore, sessionId: string, model: Resolve
 }
 
 function originOf(config: LoadedConfig, key: string): { source?: string } {
-  const origin = config.origins.get(key);
-  if (!origin) return {};
-  return { source: `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` };
+  const where = whereSet(config, key);
+  return where ? { source: where } : {};
 }

@@ -3,25 +3,14 @@ import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/prompt-terminal.js";
 import { readAttachments } from "../attachments.js";
-import { openLiveSession } from "../live-session.js";
+import { openLiveSession, type SessionOptions } from "../live-session.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
-export interface RunOptions {
-  model?: string;
-  agent?: string;
-  continue?: boolean;
-  session?: string;
-  fork?: boolean;
-  auto?: boolean;
-  mode?: string;
-  allow?: string[];
-  ask?: string[];
-  deny?: string[];
-  trustProject?: boolean;
+/** `bosun run`'s flags: the session's (live-session.ts), with --max-steps as typed, and the run's own. */
+export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
   format?: string;
   file?: string[];
-  title?: string;
 }
 
 /** Exit codes: 0 done; 1 runtime failure; 2 usage or config (thrown); 3 stopped by a limit or a denied approval; 130 cancelled. */
