@@ -6,6 +6,12 @@ import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 
+/**
+ * The scenario's environment with `CI` set, as on a CI runner or in a shell that exports it: Ink
+ * draws nothing under `CI` unless bosun keeps that from it, and the session's commands still see it.
+ */
+const terminalEnv = (env: NodeJS.ProcessEnv) => ({ ...env, AI_SDK_LOG_WARNINGS: "false", CI: "true" });
+
 describe("the interactive session in a real terminal (tmux)", () => {
   it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, compacts, switches mode, lists sessions, exits", async () => {
     const s = await startScenario({
@@ -37,7 +43,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
         },
       ],
     });
-    const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/Ask bosun/);
       await term.waitFor(/scripted\/test-model · build · approve/);
@@ -122,10 +128,12 @@ describe("the interactive session in a real terminal (tmux)", () => {
       );
       expectDecision(s.latest().decisions, "session.cwd", "code", "stay");
 
-      term = startTmux({ cwd: other, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" }, args: ["-s", id] });
+      term = startTmux({ cwd: other, env: terminalEnv(s.ws.env), args: ["-s", id] });
       await term.waitFor(/This session was started in .*\. Work there\?/);
       term.keys("Enter");
       await term.waitFor(/Ask bosun/);
+      term.type("!echo ci=$CI");
+      await term.waitFor(/ci=true/);
       term.type("back home");
       await term.waitFor(/Switched\./);
       term.type("/exit");
@@ -152,7 +160,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       ".bosun/commands/risky.md",
       "---\ndescription: a command a cloned repository brings\n---\nFiles: !`ls .bosun`\nMade: !`touch spanned.txt && echo made`\n$ARGUMENTS\n",
     );
-    const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" } });
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/Ask bosun/);
       await term.waitFor(/scripted\/test-model/);

@@ -13,6 +13,7 @@ import { EV, type Notice } from "../../session/events.js";
 import { summarizeUsage, USAGE_EVENT } from "../../session/usage.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
+import { loadInteractiveUi } from "../../tui/load.js";
 import type { InteractiveRunner } from "../../tui/runner.js";
 import { workspaceOf } from "../../util/repo.js";
 import { readAttachments } from "../attachments.js";
@@ -28,8 +29,9 @@ export async function interactive(options: SessionOptions): Promise<void> {
   const cwdChoice = await askCwd(options, process.cwd());
   if (cwdChoice?.answer === "switch") process.chdir(cwdChoice.directory);
   const cwd = process.cwd();
-  // The prompt first: Ink, React and the app load and draw while the session opens behind them.
-  const ui = Promise.all([import("ink"), import("react"), import("../../tui/app.js")]);
+  // The prompt first: Ink, React and the app load and draw; the session opens behind them, once
+  // Ink has loaded (it hides CI variables while it loads, which the session's commands must see).
+  const ui = loadInteractiveUi();
   const openWith = (chosen: SessionOptions) =>
     openLiveSession({
       cwd,
@@ -40,7 +42,7 @@ export async function interactive(options: SessionOptions): Promise<void> {
       ...(cwdChoice ? { cwdChoice: cwdChoice.answer } : {}),
       signal: controller.signal,
     });
-  const opening = openWith(options);
+  const opening = ui.then(() => openWith(options));
   let live: LiveSession | undefined;
   const ready = opening.then((opened) => {
     live = opened;
@@ -175,7 +177,7 @@ export async function interactive(options: SessionOptions): Promise<void> {
         : async (span: string) => (await open()).runSpan(span, prompt, controller.signal);
     return (await expandTemplate(command.template, args, run)).text;
   };
-  const [{ render }, { createElement }, { App }] = await ui;
+  const { render, createElement, App } = await ui;
   const app = render(createElement(App, { runner, customs: customs.commands, expand }), { exitOnCtrlC: true });
   try {
     await app.waitUntilExit();
