@@ -18,6 +18,7 @@ import { boundOutput } from "../tools/bound.js";
 import type { ShellJob } from "../tools/jobs.js";
 import type { Confinement } from "../tools/sandbox.js";
 import type { Tool, ToolContext } from "../tools/types.js";
+import { lastLines } from "../util/lines.js";
 import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
@@ -28,7 +29,15 @@ import { compactIfNeeded, conversationView, recoverOverflow } from "./window.js"
 export type RunEvent =
   | { type: "text"; text: string }
   | { type: "tool_call"; id: string; name: string; input: unknown }
-  | { type: "tool_result"; id: string; name: string; summary: string; isError: boolean }
+  | {
+      type: "tool_result";
+      id: string;
+      name: string;
+      summary: string;
+      isError: boolean;
+      /** What a person sees on expanding the call: an edit's diff, a command's output and status. */
+      detail?: string;
+    }
   | { type: "decision"; decision: RecordedDecision }
   | { type: "error"; message: string; class?: string };
 
@@ -254,9 +263,18 @@ async function runCalls(
   const { store, session, signal } = deps;
   let denied = 0;
   let stop: { status: TurnStatus; message: string } | undefined;
-  const finish = (call: ModelToolCall, result: Omit<CallFinished, "id" | "name">) => {
+  const finish = (call: ModelToolCall, result: Omit<CallFinished, "id" | "name">, detail?: string) => {
     store.append(session.id, EV.callFinished, { id: call.id, name: call.name, ...result });
-    deps.emit({ type: "tool_result", id: call.id, name: call.name, summary: result.summary, isError: result.isError });
+    // A call that failed shows why on expansion (the end of its output), when its tool gave no detail.
+    const shown = detail ?? (result.isError ? lastLines(result.output, DETAIL_LINES) : undefined);
+    deps.emit({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      summary: result.summary,
+      isError: result.isError,
+      ...(shown ? { detail: shown } : {}),
+    });
   };
   const runnable: Array<{
     call: ModelToolCall;
@@ -432,13 +450,17 @@ async function runCalls(
         subject: { step, call: call.id },
       });
     }
-    finish(call, {
-      output: bounded.text,
-      isError: result.isError ?? false,
-      summary: result.summary,
-      ...(result.metadata ? { metadata: result.metadata } : {}),
-      ...(result.images ? { images: result.images } : {}),
-    });
+    finish(
+      call,
+      {
+        output: bounded.text,
+        isError: result.isError ?? false,
+        summary: result.summary,
+        ...(result.metadata ? { metadata: result.metadata } : {}),
+        ...(result.images ? { images: result.images } : {}),
+      },
+      result.detail,
+    );
     // A read in a subfolder with its own AGENTS.md: that file joins the conversation, once.
     if (tool.name === "read" && !result.isError) {
       const read = description.requests.find((r) => r.action === "read")?.resource;
@@ -447,3 +469,6 @@ async function runCalls(
     }
   }
 }
+
+/** Lines of a failed call's output shown on expansion when its tool gave no detail of its own. */
+const DETAIL_LINES = 40;

@@ -27,6 +27,7 @@ describe("edit: matching", () => {
     assert.equal(result.isError, undefined);
     assert.equal(contents("a.txt"), "alpha\nBETA\nmore\ngamma\n");
     assert.equal(result.summary, "edit a.txt (+2 -1)");
+    assert.equal(result.detail, "@@ -1,3 +1,4 @@\n alpha\n-beta\n+BETA\n+more\n gamma");
     assert.equal(
       result.output,
       "Edited a.txt: 1 replacement (+2 -1).\n@@ -1,3 +1,4 @@\n alpha\n-beta\n+BETA\n+more\n gamma",

@@ -145,6 +145,7 @@ export const editTool: Tool<EditInput> = {
     return {
       output: [note ? `${head} ${note}` : head, ...diff.lines].join("\n"),
       summary: `edit ${shown} (+${diff.added} -${diff.removed})`,
+      detail: diff.lines.join("\n"),
       metadata: { path: absolute, tier: found.tier, replacements, added: diff.added, removed: diff.removed },
     };
   },

@@ -38,6 +38,7 @@ describe("shell", () => {
   it("states a non-zero exit code at the end and marks it an error", async () => {
     const result = await shellTool.execute({ command: "echo failing; exit 3" }, toolContext(temp.path));
     assert.equal(result.output, "failing\nexit code 3");
+    assert.equal(result.detail, "failing\nexit code 3", "a person expanding the call sees output and status");
     assert.equal(result.isError, true);
     assert.equal(result.metadata?.exitCode, 3);
     assert.match(result.summary, /→ exit 3 /);
@@ -47,6 +48,14 @@ describe("shell", () => {
     const command = "echo one; echo two >&2; echo three; echo four >&2; printf five";
     const result = await shellTool.execute({ command }, toolContext(temp.path));
     assert.equal(result.output, "one\ntwo\nthree\nfour\nfive\nexit code 0");
+  });
+
+  it("shows a person the end of a long output on expansion", async () => {
+    const result = await shellTool.execute({ command: "seq 1 100" }, toolContext(temp.path));
+    const detail = (result.detail ?? "").split("\n");
+    assert.equal(detail[0], "… 71 earlier lines");
+    assert.equal(detail[1], "72");
+    assert.equal(detail.at(-1), "exit code 0");
   });
 
   it("says so when there is no output", async () => {

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { shellRequests } from "../permission/call-requests.js";
+import { lastLines } from "../util/lines.js";
 import { withheldMentions } from "../util/withheld-env.js";
 import { spawnShell } from "./process.js";
 import type { Tool, ToolResult } from "./types.js";
+
+/** Lines of a command's output a person sees on expanding its call (the end, where the status is). */
+const DETAIL_LINES = 30;
 
 const schema = z.strictObject({
   command: z.string().min(1).describe("Bash command"),
@@ -122,6 +126,7 @@ export const shellTool: Tool<ShellInput> = {
       output: `${text}${tail}`,
       isError: cancelled || timedOut || end.exitCode !== 0,
       summary: `${label} → ${short} (${seconds})`,
+      detail: lastLines(`${text}${tail}`, DETAIL_LINES),
       metadata,
       keep: "tail",
     };

@@ -35,6 +35,8 @@ export interface ToolResult {
   isError?: boolean;
   /** One line for people: "read src/a.ts (120 lines)", "shell `npm test` exited 1". */
   summary: string;
+  /** For a person who expands the call: an edit's diff, a command's output and exit status. */
+  detail?: string;
   /** Facts for the ledger and JSON events: exit code, lines changed, ... */
   metadata?: Record<string, unknown>;
   /** Which end of a long output matters most when it must be cut ("tail" for shell). */

@@ -39,6 +39,11 @@ describe("write", () => {
     assert.equal(result.isError, undefined);
     assert.equal(result.output, "Overwrote a.txt (+2 -1 lines).");
     assert.equal(result.summary, "write a.txt (+2 -1)");
+    assert.equal(
+      result.detail,
+      "--- a.txt\n+++ a.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n+3\n three",
+      "a person expanding the call sees the diff",
+    );
     assert.equal(result.metadata?.created, false);
     assert.equal(readFileSync(join(temp.path, "a.txt"), "utf8"), "one\n2\n3\nthree\n");
   });

@@ -55,7 +55,12 @@ export const writeTool: Tool<WriteInput> = {
     const metadata = { path: absolute, created: before === undefined, added, removed, bytes };
     if (before === undefined) {
       const lines = `${added} ${added === 1 ? "line" : "lines"}`;
-      return { output: `Created ${shown} (${lines}).`, summary: `write ${shown} (created, ${lines})`, metadata };
+      return {
+        output: `Created ${shown} (${lines}).`,
+        summary: `write ${shown} (created, ${lines})`,
+        detail: diffPreview(ctx.cwd, absolute, "", input.content),
+        metadata,
+      };
     }
     if (before === input.content) {
       return {
@@ -67,6 +72,7 @@ export const writeTool: Tool<WriteInput> = {
     return {
       output: `Overwrote ${shown} (+${added} -${removed} lines).`,
       summary: `write ${shown} (+${added} -${removed})`,
+      detail: diffPreview(ctx.cwd, absolute, before, input.content),
       metadata,
     };
   },

@@ -35,7 +35,14 @@ function scripted() {
         io.signal,
       );
       seen.replies.push(reply);
-      io.emit({ type: "tool_result", id: "c1", name: "shell", summary: "exit 0", isError: false });
+      io.emit({
+        type: "tool_result",
+        id: "c1",
+        name: "shell",
+        summary: "exit 0",
+        isError: false,
+        detail: "PASS 12 tests\nexit code 0",
+      });
       return { status: "done", steps: 2, denied: 0 };
     },
     async bang(command) {
@@ -76,6 +83,29 @@ describe("the interactive session", () => {
     ]);
     assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
     assert.match(frame, /✓ shell .* — exit 0/);
+    ui.unmount();
+  });
+
+  it("Ctrl-O opens the calls: the settled last turn's calls are shown again with their output", async () => {
+    const { runner } = scripted();
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "run the tests");
+    ui.stdin.write("a");
+    await tick(80);
+    assert.doesNotMatch(ui.frames.join("\n"), /PASS 12 tests/, "one line per call until opened");
+    ui.stdin.write("\u000f");
+    await tick(80);
+    const opened = ui.frames.join("\n");
+    assert.match(
+      opened,
+      /the last turn's calls, opened \(Ctrl-O closes\):\n✓ shell npm test — exit 0\n\s+PASS 12 tests\n\s+exit code 0/,
+    );
+    const count = () => (ui.lastFrame() ?? "").match(/PASS 12 tests/g)?.length ?? 0;
+    const shown = count();
+    ui.stdin.write("\u000f");
+    await tick(80);
+    assert.equal(count(), shown, "closing adds nothing");
     ui.unmount();
   });
 

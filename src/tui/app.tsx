@@ -47,6 +47,7 @@ export function App({
   const [history, setHistory] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
+  const expandedRef = useRef(false);
   const [pending, setPending] = useState<Pending[]>([]);
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
   const controller = useRef<AbortController | undefined>(undefined);
@@ -175,10 +176,32 @@ export function App({
     }
   };
 
+  /**
+   * Ctrl-O: calls show their details (diff, output) or go back to one line. Settled lines are
+   * drawn once and stay as they were, so when the agent is idle the last turn's calls are
+   * shown again below, opened.
+   */
+  const toggleDetails = () => {
+    const open = !expandedRef.current;
+    expandedRef.current = open;
+    setExpanded(open);
+    if (!open || busyRef.current) return;
+    setItems((list) => {
+      const calls = lastTurnCalls(list).filter((call) => call.detail);
+      if (calls.length === 0) return list;
+      return [
+        ...list,
+        { kind: "notice", text: "the last turn's calls, opened (Ctrl-O closes):" },
+        ...calls.map((call) => ({ ...call, open: true })),
+      ];
+    });
+    settle();
+  };
+
   useInput((input, key) => {
     if (approval) return;
     if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
-    else if (key.ctrl && input === "o") setExpanded((e) => !e);
+    else if (key.ctrl && input === "o") toggleDetails();
     else if (key.ctrl && input === "x" && queue.current.length > 0) setQueue(queue.current.slice(0, -1));
     else if (key.tab && queue.current.length > 0) {
       const list = queue.current;
@@ -235,7 +258,12 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
     case "tool_result":
       return list.map((item) =>
         item.kind === "tool" && item.id === event.id
-          ? { ...item, status: event.isError ? "error" : "done", summary: event.summary }
+          ? {
+              ...item,
+              status: event.isError ? "error" : "done",
+              summary: event.summary,
+              ...(event.detail ? { detail: event.detail } : {}),
+            }
           : item,
       );
     case "error":
@@ -244,6 +272,13 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
     default:
       return list;
   }
+}
+
+/** The tool calls after the person's last message. */
+export function lastTurnCalls(items: readonly TranscriptItem[]): Array<Extract<TranscriptItem, { kind: "tool" }>> {
+  let start = items.length;
+  while (start > 0 && items[start - 1]?.kind !== "user") start--;
+  return items.slice(start).filter((item) => item.kind === "tool");
 }
 
 /** A call as one line: the tool and its main argument (`shell npm test`, `read src/a.ts`), else its arguments. */

@@ -16,6 +16,8 @@ export type TranscriptItem =
       summary?: string;
       /** Shown when expanded: the diff of an edit, the output of a command. */
       detail?: string;
+      /** Shown expanded whatever the transcript's setting (a call opened again with Ctrl-O). */
+      open?: boolean;
     }
   | { kind: "notice"; text: string }
   | { kind: "shell"; command: string; output: string; exitCode: number | null };
@@ -47,7 +49,7 @@ function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "t
         <Text color={color}>{mark}</Text> {item.title}
         {item.summary ? <Text dimColor> — {item.summary}</Text> : null}
       </Text>
-      {expanded && item.detail ? (
+      {(expanded || item.open) && item.detail ? (
         <Box marginLeft={2}>
           <Text dimColor>{item.detail}</Text>
         </Box>
@@ -64,7 +66,7 @@ export function Transcript({ items, expanded = false }: { items: readonly Transc
   return (
     <Box flexDirection="column">
       {items.map((item, index) => {
-        const key = item.kind === "tool" ? item.id : `${item.kind}-${index}`;
+        const key = item.kind === "tool" ? `${item.id}-${index}` : `${item.kind}-${index}`;
         switch (item.kind) {
           case "user":
             return (

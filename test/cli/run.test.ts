@@ -71,7 +71,18 @@ describe("bosun run: a multi-step task", () => {
 
   it("prints one JSON event per line with --format json", async () => {
     const s = await startScenario({
-      rules: [{ match: { request: 1 }, reply: { toolCalls: [{ id: "c1", name: "list", arguments: {} }] } }, done],
+      rules: [
+        {
+          match: { request: 1 },
+          reply: {
+            toolCalls: [
+              { id: "c1", name: "list", arguments: {} },
+              { id: "c2", name: "read", arguments: { path: "missing.txt" } },
+            ],
+          },
+        },
+        done,
+      ],
     });
     try {
       const result = await s.run(["run", "--format", "json", "look around"]);
@@ -94,6 +105,10 @@ describe("bosun run: a multi-step task", () => {
       });
       const call = events.find((e) => e.type === "tool_call");
       assert.deepEqual(call, { type: "tool_call", id: "c1", name: "list", input: {} });
+      // A failed call carries its output as the detail a person would expand; a plain listing none.
+      const results = events.filter((e) => e.type === "tool_result");
+      assert.equal(results.find((e) => e.id === "c1")?.detail, undefined);
+      assert.match(String(results.find((e) => e.id === "c2")?.detail), /missing\.txt/);
     } finally {
       await s.close();
     }
