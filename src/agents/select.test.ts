@@ -41,6 +41,20 @@ describe("decideAgent (agent.select)", () => {
     assert.deepEqual(choice.reasons, [{ rule: "--agent flag", detail: "build", source: "--agent", decisive: true }]);
   });
 
+  it("takes a custom command's agent for its turn, held by the command's file (config)", () => {
+    const command = { name: "review", file: "/w/.bosun/commands/review.md", agent: "plan" };
+    const choice = decideAgent("build", configFrom({}), command);
+    expectDecision(asRecorded(choice), "agent.select", "config", "plan");
+    assert.deepEqual(choice.reasons[0], {
+      rule: "custom command /review agent",
+      detail: "plan",
+      source: "/w/.bosun/commands/review.md",
+      decisive: true,
+    });
+    assert.deepEqual(choice.agent.readOnly, { holder: "code" });
+    assert.throws(() => decideAgent(undefined, configFrom({}), { ...command, agent: "nope" }), /unknown agent "nope"/);
+  });
+
   it("gives a configured agent its model and prompt, and names the file they came from", () => {
     const dir = mkdtempSync(join(tmpdir(), "bosun-agent-"));
     dirs.push(dir);

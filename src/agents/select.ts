@@ -26,13 +26,18 @@ export const BUILTIN_AGENTS: Readonly<Record<string, { description: string; read
 
 /**
  * Seat `agent.select`: `--agent <name>` is the person's choice among the built-in agents (build,
- * plan) and the configured ones; without it code takes "build". An unknown name is an error
+ * plan) and the configured ones; without it code takes "build". A custom command's `agent:`
+ * chooses for that command's turn (its file holds the choice). An unknown name is an error
  * listing the agents — never a silent default.
  */
-export function decideAgent(flag: string | undefined, config: LoadedConfig): Answer<string> & { agent: Agent } {
+export function decideAgent(
+  flag: string | undefined,
+  config: LoadedConfig,
+  command?: { name: string; file: string; agent: string },
+): Answer<string> & { agent: Agent } {
   const configured = config.config.agent ?? {};
   const known = [...new Set([...Object.keys(BUILTIN_AGENTS), ...Object.keys(configured)])];
-  const name = flag ?? DEFAULT_AGENT;
+  const name = command?.agent ?? flag ?? DEFAULT_AGENT;
   if (!known.includes(name)) {
     throw new UsageError(
       `unknown agent "${name}"; agents: ${known.join(", ")} (define more under "agent" in bosun.json)`,
@@ -51,12 +56,14 @@ export function decideAgent(flag: string | undefined, config: LoadedConfig): Ans
   const readOnly = readOnlyOf(name, builtin?.readOnly === true, settings.read_only, config);
   if (readOnly) agent.readOnly = readOnly;
   return {
-    holder: flag ? "person" : "code",
+    holder: command ? "config" : flag ? "person" : "code",
     answer: name,
     reasons: [
-      flag
-        ? { rule: "--agent flag", detail: name, source: "--agent", decisive: true }
-        : { rule: "default agent", detail: DEFAULT_AGENT, decisive: true },
+      command
+        ? { rule: `custom command /${command.name} agent`, detail: name, source: command.file, decisive: true }
+        : flag
+          ? { rule: "--agent flag", detail: name, source: "--agent", decisive: true }
+          : { rule: "default agent", detail: DEFAULT_AGENT, decisive: true },
       ...(origin
         ? [{ rule: "agent settings", detail: settingKeys.join(", "), source: origin.file ?? origin.source }]
         : []),

@@ -46,6 +46,16 @@ export interface SessionOptions {
   trustProject?: boolean;
   maxSteps?: number;
   title?: string;
+  /** A custom command whose front matter chooses the agent or model for its one turn. */
+  command?: CommandChoice;
+}
+
+/** A custom command's `agent:` and `model:`, with the file that says so. */
+export interface CommandChoice {
+  name: string;
+  file: string;
+  agent?: string;
+  model?: string;
 }
 
 /** A session held by this process: its lease, tools and authority, ready for one turn after another. */
@@ -105,7 +115,8 @@ export async function openLiveSession(input: {
   ];
   const loaded = loadConfig({ cwd, flags });
   // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
-  decideAgent(options.agent, loaded);
+  const commandAgent = options.command?.agent ? { ...options.command, agent: options.command.agent } : undefined;
+  decideAgent(options.agent, loaded, commandAgent);
   // Tools never see the keys bosun itself reads: provider variables, whatever config references, inline config.
   setWithheldVariables(["BOSUN_CONFIG_CONTENT", ...referencedVariables(loaded)]);
   const store = SessionStore.open();
@@ -124,7 +135,7 @@ export async function openLiveSession(input: {
       signal: input.signal,
     });
     config = trusted.config;
-    agentChoice = decideAgent(options.agent, config);
+    agentChoice = decideAgent(options.agent, config, commandAgent);
     prepared = prepareAuthority({
       config,
       agent: agentChoice.agent,
@@ -345,11 +356,17 @@ function setUp(
       if (session.directory !== cwd || input.cwdChoice)
         recordDecision(store, session.id, decideCwd(session, cwd, input.cwdChoice));
       const { agent, ...agentDecision } = agentChoice;
-      recordDecision(store, session.id, { seat: "agent.select", ...agentDecision });
+      recordDecision(store, session.id, {
+        seat: "agent.select",
+        ...agentDecision,
+        ...(options.command?.agent ? { subject: { command: options.command.name } } : {}),
+      });
       for (const decision of prepared.setupDecisions) recordDecision(store, session.id, decision);
+      const { command } = options;
       const model = selectSessionModel(store, session, {
         config,
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
+        ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
       });
       return { session, lease, model };
     } catch (error) {

@@ -114,7 +114,12 @@ describe("helpText", () => {
       /\/model \(custom, \.bosun\/commands\/model\.md\) is shadowed by the built-in/,
     );
     const plain = helpText([]);
-    assert.doesNotMatch(plain, /Custom commands|Shadowed/);
+    assert.doesNotMatch(plain, /Custom commands|Shadowed|Not loaded/);
+  });
+
+  it("names the command files left out, and why", () => {
+    const text = helpText([], [], [], [{ file: "/w/.bosun/commands/bad name.md", reason: "not a command name" }]);
+    assert.match(text, /\nNot loaded:\n {2}\/w\/\.bosun\/commands\/bad name\.md: not a command name$/);
   });
 });
 

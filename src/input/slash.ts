@@ -69,12 +69,14 @@ export function customsShadowedByBuiltin(customs: readonly CustomCommand[]): Cus
 /**
  * The /help text: the built-ins with their descriptions, then the custom commands with theirs (a
  * custom command without a description shows its template's first line), then the custom
- * commands that a built-in shadows, and (when given) those a project command shadows.
+ * commands that a built-in shadows, and (when given) those a project command shadows and the
+ * command files left out, with why.
  */
 export function helpText(
   customs: readonly CustomCommand[],
   shadowedByBuiltin: readonly CustomCommand[] = customsShadowedByBuiltin(customs),
   shadowedByProject: CustomCommandSet["shadowed"] = [],
+  skipped: CustomCommandSet["skipped"] = [],
 ): string {
   const hidden = new Set(shadowedByBuiltin);
   const offered = customs.filter((command) => !hidden.has(command) && !isBuiltin(command.name));
@@ -96,6 +98,10 @@ export function helpText(
     for (const { command, by } of shadowedByProject) {
       lines.push(`  /${command.name} (custom, ${commandPath(command)}) is shadowed by ${commandPath(by)}`);
     }
+  }
+  if (skipped.length > 0) {
+    lines.push("", "Not loaded:");
+    for (const { file, reason } of skipped) lines.push(`  ${file}: ${reason}`);
   }
   return lines.join("\n");
 }

@@ -233,6 +233,35 @@ describe("model.select in the ledger", () => {
     assert.equal(decisions[1]?.reasons[3]?.detail, "openai/gpt-4.1 (outranked)");
   });
 
+  it("a custom command's model holds for its turn only: the session goes back to its own model after", () => {
+    const session = store.create({ directory: "/w" });
+    const config = configFrom({ model: "openai/gpt-5" }, { flags: flag("openai/gpt-4.1") });
+    selectSessionModel(store, session, { config: configFrom({ model: "openai/gpt-5" }), env: KEYS });
+    const command = { name: "review", file: "/w/.bosun/commands/review.md", model: "anthropic/claude-haiku-4-5" };
+    const forCommand = selectSessionModel(store, session, { config, command, env: KEYS });
+    assert.equal(
+      forCommand.ref,
+      "anthropic/claude-haiku-4-5",
+      "over the --model flag too: the command is later and narrower",
+    );
+    const recorded = readDecisions(store, session.id).filter((d) => d.seat === "model.select");
+    const last = recorded.at(-1);
+    assert.deepEqual(last?.subject, { command: "review" });
+    expectDecision([last as (typeof recorded)[number]], "model.select", "config", "anthropic/claude-haiku-4-5");
+    assert.deepEqual(
+      last?.reasons.find((r) => r.decisive),
+      {
+        rule: "custom command /review model",
+        detail: "anthropic/claude-haiku-4-5",
+        source: "/w/.bosun/commands/review.md",
+        decisive: true,
+      },
+    );
+    assert.equal(lastSessionModel(store, session.id), "openai/gpt-5");
+    const after = selectSessionModel(store, session, { config: configFrom({}), env: KEYS });
+    assert.equal(after.ref, "openai/gpt-5");
+  });
+
   it("records nothing when the model cannot be used", () => {
     const session = store.create({ directory: "/w" });
     assert.throws(() => selectSessionModel(store, session, { config: configFrom({ model: "nope/x" }), env: KEYS }));

@@ -10,6 +10,8 @@ export interface SelectionInputs {
   sessionModel?: string;
   /** The agent's own configured model. */
   agent?: { name: string; model?: string };
+  /** A custom command the person used, whose front matter names a model for its turn. */
+  command?: { name: string; file: string; model: string };
   env?: NodeJS.ProcessEnv;
 }
 
@@ -29,7 +31,8 @@ interface Candidate {
 }
 
 /**
- * Seat `model.select`. Precedence, highest first: the --model flag (the person), the resumed
+ * Seat `model.select`. Precedence, highest first: a custom command's `model:` for its own turn
+ * (the command's file; the person chose the command), the --model flag (the person), the resumed
  * session's own model, the agent's model, config `model` (with its layer), and only when none
  * of those is set, the first provider with credentials and its default model (code). The first
  * candidate that is set is the answer; if it does not resolve, that is an error — bosun never
@@ -51,6 +54,16 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
   const configModel = fromFlag ? (below?.value as string | undefined) : config.config.model;
   const origin = fromFlag ? below?.origin : top;
   const candidates: Candidate[] = [
+    ...(inputs.command
+      ? [
+          {
+            rule: `custom command /${inputs.command.name} model`,
+            holder: "config" as const,
+            model: inputs.command.model,
+            source: inputs.command.file,
+          },
+        ]
+      : []),
     {
       rule: "--model flag",
       holder: "person",

@@ -32,7 +32,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which model answers this session's requests?",
     holders: ["person", "code", "config"],
     default:
-      "--model (person); else the resumed session's own model; else the agent's model; else config model; else the first provider with credentials and its default model (code)",
+      "a custom command's `model:` for its own turn (config); else --model or /model (person); else the resumed session's own model; else the agent's model; else config model; else the first provider with credentials and its default model (code)",
     fail: "closed",
     config: ["model", "provider"],
   },
@@ -56,8 +56,9 @@ export const SEATS: readonly Seat[] = [
   {
     id: "agent.select",
     question: "Which agent runs this turn (its model and instructions)?",
-    holders: ["person", "code"],
-    default: 'the built-in "build" agent (code); --agent <name> is the person\'s choice of a configured agent',
+    holders: ["person", "code", "config"],
+    default:
+      "the built-in \"build\" agent (code); --agent <name> or /agent is the person's choice of a configured agent; a custom command's `agent:` holds for its own turn (config), but never lifts a read-only agent (code refuses)",
     fail: "closed",
     config: ["agent"],
   },

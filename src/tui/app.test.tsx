@@ -7,7 +7,8 @@ import { render } from "ink-testing-library";
 import { spanRunner } from "../input/bang.js";
 import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
 import type { PersonReply } from "../permission/approval.js";
-import { App, callTitle } from "./app.js";
+import { App } from "./app.js";
+import { callTitle } from "./events.js";
 import type { InteractiveRunner } from "./runner.js";
 
 const tick = (ms = 40) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -182,8 +183,10 @@ describe("the interactive session", () => {
         scope: "project",
       };
       const expand = async (c: CustomCommand, args: string) =>
-        (await expandTemplate(c.template, args, spanRunner({ cwd: dir, signal: new AbortController().signal }))).text;
-      const ui = render(<App runner={runner} customs={[command]} expand={expand} />);
+        expandTemplate(c.template, args, spanRunner({ cwd: dir, signal: new AbortController().signal }));
+      const ui = render(
+        <App runner={runner} commands={{ commands: [command], shadowed: [], skipped: [] }} expand={expand} />,
+      );
       await tick();
       await type(ui, "/review the diff !`touch pwned`");
       await tick(300);
@@ -193,6 +196,39 @@ describe("the interactive session", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("/resume without an id opens a picker of the sessions: ↓ and Enter resume one, Esc keeps this one", async () => {
+    const { runner } = scripted();
+    const resumed: string[] = [];
+    runner.sessions = () => [
+      { id: "ses_current_1", title: "this one", updated: Date.UTC(2026, 11, 1, 9, 30), current: true },
+      { id: "ses_earlier_2", title: "fix the parser", updated: Date.UTC(2026, 10, 30, 17, 5), current: false },
+    ];
+    runner.command = async (name, args) => {
+      resumed.push(`${name} ${args}`);
+      return `session ${args}`;
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "/resume");
+    const picker = ui.lastFrame() ?? "";
+    assert.match(picker, /Resume a session/);
+    assert.match(picker, /› ses_curren 2026-12-01 09:30 this one \(open now\)/);
+    assert.match(picker, /ses_earlie 2026-11-30 17:05 fix the parser/);
+    ui.stdin.write("\u001b[B");
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /› ses_earlie/);
+    ui.stdin.write("\r");
+    await tick(80);
+    assert.deepEqual(resumed, ["resume ses_earlier_2"]);
+    assert.doesNotMatch(ui.lastFrame() ?? "", /Resume a session/);
+    await type(ui, "/resume");
+    ui.stdin.write("\u001b");
+    await tick(80);
+    assert.deepEqual(resumed, ["resume ses_earlier_2"], "Esc resumes nothing");
+    assert.match(ui.lastFrame() ?? "", /kept this session/);
+    ui.unmount();
   });
 
   it("names a call by its tool and main argument", () => {

@@ -1,12 +1,14 @@
 import { Box, Static, Text, useApp, useInput } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { CustomCommand } from "../input/custom-commands.js";
-import { helpText, parseInput } from "../input/slash.js";
+import type { CustomCommand, CustomCommandSet, Expansion } from "../input/custom-commands.js";
+import { customsShadowedByBuiltin, helpText, parseInput } from "../input/slash.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { ApprovalDialog } from "./approval-dialog.js";
+import { applyEvent, lastTurnCalls } from "./events.js";
 import { InputBox } from "./input-box.js";
-import type { InteractiveRunner } from "./runner.js";
+import type { InteractiveRunner, SessionEntry } from "./runner.js";
+import { SessionPicker } from "./session-picker.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
 
@@ -24,14 +26,17 @@ export interface Pending {
  */
 export function App({
   runner,
-  customs = [],
-  expand = (command: CustomCommand, args: string) => Promise.resolve(`${command.template}\n\n${args}`),
+  commands = { commands: [], shadowed: [], skipped: [] },
+  expand = (command: CustomCommand, args: string) =>
+    Promise.resolve({ text: `${command.template}\n\n${args}`, ran: [] }),
 }: {
   runner: InteractiveRunner;
-  customs?: readonly CustomCommand[];
+  /** The custom commands found, with those shadowed and the files left out (shown in /help). */
+  commands?: CustomCommandSet;
   /** Expands a custom command's template (only its own !`cmd` spans run; a repository's are judged, asking through `prompt`). */
-  expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<string>;
+  expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<Expansion>;
 }) {
+  const customs = commands.commands;
   const { exit } = useApp();
   const [items, setItems] = useState<TranscriptItem[]>([]);
   // Items before this index are final: drawn once above the live part (Ink's Static), never redrawn.
@@ -50,6 +55,7 @@ export function App({
   const expandedRef = useRef(false);
   const [pending, setPending] = useState<Pending[]>([]);
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
+  const [picking, setPicking] = useState<{ sessions: SessionEntry[]; resolve: (id: string | undefined) => void }>();
   const controller = useRef<AbortController | undefined>(undefined);
   const [, setTick] = useState(0);
 
@@ -80,18 +86,22 @@ export function App({
     setPending(next);
   };
 
-  const runTurn = async (text: string) => {
+  const runTurn = async (text: string, command?: CustomCommand) => {
     add({ kind: "user", text });
     busyRef.current = true;
     setBusy(true);
     controller.current = new AbortController();
     try {
-      const outcome = await runner.turn(text, {
-        emit: onEvent,
-        prompt,
-        signal: controller.current.signal,
-        steering: takeSteering,
-      });
+      const outcome = await runner.turn(
+        text,
+        {
+          emit: onEvent,
+          prompt,
+          signal: controller.current.signal,
+          steering: takeSteering,
+        },
+        command,
+      );
       if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
       else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
     } catch (error) {
@@ -124,6 +134,8 @@ export function App({
       return;
     }
     const parsed = parseInput(line, customs);
+    // What the line was goes on record (a `!cmd` with its exit code, once it has run).
+    const note = (expansion?: Expansion) => runner.noteInput?.(parsed, expansion).catch(() => {});
     switch (parsed.kind) {
       case "bang": {
         const result = await runner.bang(parsed.command);
@@ -131,14 +143,19 @@ export function App({
         settle();
         return;
       }
-      case "custom":
-        await runTurn(await expand(parsed.command, parsed.args, prompt));
+      case "custom": {
+        const expansion = await expand(parsed.command, parsed.args, prompt);
+        await note(expansion);
+        await runTurn(expansion.text, parsed.command);
         return;
+      }
       case "text":
         if (parsed.note) add({ kind: "notice", text: parsed.note });
+        await note();
         await runTurn(parsed.text);
         return;
       case "builtin":
+        await note();
         await builtin(parsed.name, parsed.args);
         settle();
         return;
@@ -152,7 +169,10 @@ export function App({
         exit();
         return;
       case "help":
-        add({ kind: "notice", text: helpText(customs) });
+        add({
+          kind: "notice",
+          text: helpText(customs, customsShadowedByBuiltin(customs), commands.shadowed, commands.skipped),
+        });
         return;
       case "why":
         add({ kind: "notice", text: runner.why(args || undefined) });
@@ -160,6 +180,18 @@ export function App({
       case "compact":
         add({ kind: "notice", text: await runner.compact() });
         return;
+      case "resume": {
+        // Without an id: the person picks from this directory's sessions.
+        const sessions = args ? [] : (runner.sessions?.() ?? []);
+        if (!args && sessions.length > 0) {
+          const id = await new Promise<string | undefined>((resolve) => setPicking({ sessions, resolve }));
+          setPicking(undefined);
+          add({ kind: "notice", text: id ? await (runner.command?.("resume", id) ?? "") : "kept this session" });
+          return;
+        }
+        add({ kind: "notice", text: await sessionCommand(name, args) });
+        return;
+      }
       case "cost": {
         const s = runner.status();
         add({
@@ -169,12 +201,11 @@ export function App({
         return;
       }
       default:
-        add({
-          kind: "notice",
-          text: runner.command ? await runner.command(name, args) : `/${name}: not available here`,
-        });
+        add({ kind: "notice", text: await sessionCommand(name, args) });
     }
   };
+  const sessionCommand = async (name: string, args: string) =>
+    runner.command ? runner.command(name, args) : `/${name}: not available here`;
 
   /**
    * Ctrl-O: calls show their details (diff, output) or go back to one line. Settled lines are
@@ -199,7 +230,7 @@ export function App({
   };
 
   useInput((input, key) => {
-    if (approval) return;
+    if (approval || picking) return;
     if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") toggleDetails();
     else if (key.ctrl && input === "x" && queue.current.length > 0) setQueue(queue.current.slice(0, -1));
@@ -224,68 +255,19 @@ export function App({
           }}
         />
       ) : null}
+      {picking ? <SessionPicker sessions={picking.sessions} onPick={picking.resolve} /> : null}
       {pending.map((p, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the queue is shown in order
         <Text key={i} dimColor>
           {p.how === "steer" ? "↳ steer" : "⏸ queued"}: {p.text}
         </Text>
       ))}
-      <InputBox history={history} onSubmit={(line) => void submit(line)} disabled={approval !== undefined} />
+      <InputBox
+        history={history}
+        onSubmit={(line) => void submit(line)}
+        disabled={approval !== undefined || picking !== undefined}
+      />
       <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />
     </Box>
   );
-}
-
-/** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
-export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): TranscriptItem[] {
-  const list = [...items];
-  switch (event.type) {
-    case "text": {
-      const last = list.at(-1);
-      if (last?.kind === "assistant") list[list.length - 1] = { ...last, text: last.text + event.text };
-      else list.push({ kind: "assistant", text: event.text });
-      return list;
-    }
-    case "tool_call":
-      list.push({
-        kind: "tool",
-        id: event.id,
-        name: event.name,
-        title: callTitle(event.name, event.input),
-        status: "running",
-      });
-      return list;
-    case "tool_result":
-      return list.map((item) =>
-        item.kind === "tool" && item.id === event.id
-          ? {
-              ...item,
-              status: event.isError ? "error" : "done",
-              summary: event.summary,
-              ...(event.detail ? { detail: event.detail } : {}),
-            }
-          : item,
-      );
-    case "error":
-      list.push({ kind: "notice", text: `error: ${event.message}` });
-      return list;
-    default:
-      return list;
-  }
-}
-
-/** The tool calls after the person's last message. */
-export function lastTurnCalls(items: readonly TranscriptItem[]): Array<Extract<TranscriptItem, { kind: "tool" }>> {
-  let start = items.length;
-  while (start > 0 && items[start - 1]?.kind !== "user") start--;
-  return items.slice(start).filter((item) => item.kind === "tool");
-}
-
-/** A call as one line: the tool and its main argument (`shell npm test`, `read src/a.ts`), else its arguments. */
-export function callTitle(name: string, input: unknown): string {
-  const args = (input ?? {}) as Record<string, unknown>;
-  const main = ["command", "path", "pattern", "name"].map((key) => args[key]).find((v) => typeof v === "string");
-  const text = typeof main === "string" ? `${name} ${main}` : `${name} ${JSON.stringify(input)}`;
-  const line = text.split("\n")[0] ?? text;
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

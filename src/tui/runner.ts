@@ -1,3 +1,5 @@
+import type { CustomCommand, Expansion } from "../input/custom-commands.js";
+import type { ParsedInput } from "../input/slash.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import type { Status } from "./status-line.js";
@@ -11,7 +13,12 @@ export interface InteractiveRunner {
   /** Settles when the session is open (the prompt is drawn before that); rejects when it cannot open. */
   ready?: Promise<void>;
   status(): Status;
-  /** Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. */
+  /** Records what a typed line was (seat `input.command`); a `!cmd` is recorded by `bang`, with its exit code. */
+  noteInput?(parsed: ParsedInput, expansion?: Expansion): Promise<void>;
+  /**
+   * Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. `command`: the
+   * custom command it was expanded from, whose front matter may choose the agent or model.
+   */
   turn(
     text: string,
     io: {
@@ -21,7 +28,10 @@ export interface InteractiveRunner {
       /** The messages the person chose to steer with, taken (and removed from the queue) at a step boundary. */
       steering: () => string[];
     },
+    command?: CustomCommand,
   ): Promise<TurnOutcome>;
+  /** This directory's recent sessions, newest first, for the resume picker. */
+  sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
   bang(command: string): Promise<{ output: string; exitCode: number | null }>;
   /** The ledger as `bosun why` prints it, optionally for one seat glob. */
@@ -34,4 +44,13 @@ export interface InteractiveRunner {
   /** Summarises the older history now; a line saying what happened. */
   compact(): Promise<string>;
   close(): Promise<void>;
+}
+
+export interface SessionEntry {
+  id: string;
+  title: string;
+  /** Last activity, milliseconds since the epoch. */
+  updated: number;
+  /** The session open now. */
+  current: boolean;
 }

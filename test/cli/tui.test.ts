@@ -184,4 +184,56 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await s.close();
     }
   });
+  it("a custom command's agent and model hold for its own turn only; a command cannot lift a read-only agent; a switch keeps the others", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "Review:" }, reply: { text: "Reviewed read-only." } },
+        { match: { lastMessage: "after the review" }, reply: { text: "Back to work." } },
+        { match: { lastMessage: "Fix:" }, reply: { text: "should not be asked" } },
+      ],
+    });
+    s.ws.write(
+      ".bosun/commands/review.md",
+      "---\nagent: plan\nmodel: scripted/review-model\n---\nReview: $ARGUMENTS\n",
+    );
+    s.ws.write(".bosun/commands/fix.md", "---\nagent: build\n---\nFix: $ARGUMENTS\n");
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    try {
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("/review the parser");
+      await term.waitFor(/Reviewed read-only\./);
+      const review = s.server.requests.at(-1);
+      assert.equal((review?.json as { model?: string } | undefined)?.model, "review-model");
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("after the review");
+      await term.waitFor(/Back to work\./);
+      assert.equal((s.server.requests.at(-1)?.json as { model?: string } | undefined)?.model, "test-model");
+
+      term.type("/agent plan");
+      await term.waitFor(/scripted\/test-model · plan · approve/);
+      term.type("/mode chat");
+      await term.waitFor(/scripted\/test-model · plan · chat/, 10_000);
+      term.type("/fix it");
+      await term.waitFor(
+        /\/fix asks for agent build, which may change files, but this session's agent plan is read-only/,
+      );
+      assert.equal(s.server.requests.filter((r) => r.normalized?.messages.at(-1)?.text.startsWith("Fix:")).length, 0);
+      term.type("/exit");
+
+      const { decisions } = s.latest();
+      const forReview = decisions.filter((d) => d.subject?.command === "review");
+      expectDecision(forReview, "agent.select", "config", "plan");
+      expectDecision(forReview, "model.select", "config", "scripted/review-model");
+      const refused = decisions.filter((d) => d.subject?.command === "fix");
+      expectDecision(refused, "agent.select", "code", "plan");
+      expectDecision(decisions, "input.command", "person", {
+        kind: "custom",
+        name: "review",
+        file: join(s.ws.dir, ".bosun/commands/review.md"),
+      });
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
 });

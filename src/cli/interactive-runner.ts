@@ -1,0 +1,254 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { decideAgent } from "../agents/select.js";
+import { compactSession } from "../compaction/compact.js";
+import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js";
+import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
+import { inputDecision, type ParsedInput } from "../input/slash.js";
+import type { ApprovalPrompt } from "../permission/approval.js";
+import { seatGlob } from "../seats/glob.js";
+import { readDecisions, recordDecision } from "../seats/record.js";
+import { formatDecision } from "../seats/render.js";
+import type { Decision } from "../seats/types.js";
+import { EV, type Notice } from "../session/events.js";
+import { summarizeUsage, USAGE_EVENT } from "../session/usage.js";
+import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
+import { shortTime } from "../util/time.js";
+import { readAttachments } from "./attachments.js";
+import type { LiveSession, SessionOptions } from "./live-session.js";
+
+/**
+ * The interactive session's side of the TUI: one live session at a time, opened again when the
+ * person changes model, agent, mode or session (and for a custom command's own agent or model),
+ * each change recorded by the seats that open it.
+ */
+export function interactiveRunner(input: {
+  cwd: string;
+  /** The options the session was launched with. */
+  options: SessionOptions;
+  /** Opens a live session with these options (the launch's cwd choice and signal included). */
+  openWith: (options: SessionOptions) => Promise<LiveSession>;
+  /** Settles when the first session is open. */
+  first: Promise<LiveSession>;
+  customs: CustomCommandSet;
+  signal: AbortSignal;
+}): { runner: InteractiveRunner; expand: typeof expand; live: () => LiveSession | undefined } {
+  const { cwd, openWith, customs, signal } = input;
+  let live: LiveSession | undefined;
+  // What the live session was opened with: a change keeps every other choice (an /agent plan
+  // stays plan through a /model switch).
+  let current: SessionOptions = input.options;
+  const ready = input.first.then((opened) => {
+    live = opened;
+  });
+  const open = async () => {
+    await ready;
+    return live as LiveSession;
+  };
+  /** The options that reopen the live session itself, with a change. */
+  const here = (change: SessionOptions = {}): SessionOptions => {
+    const { command: _, ...kept } = current;
+    return { ...kept, session: live?.session.id, continue: false, fork: false, ...change };
+  };
+
+  /**
+   * The session opened again with a change: the old one is closed first (its lease released).
+   * If the change cannot be opened, the session as it was is opened again.
+   */
+  async function reopen(chosen: SessionOptions): Promise<{ ok: boolean; line: string }> {
+    const before = live as LiveSession;
+    const back = here();
+    await before.close();
+    try {
+      live = await openWith(chosen);
+      // A command's turn-only choice is not the session's from then on.
+      if (!chosen.command) current = chosen;
+      return {
+        ok: true,
+        line: `session ${live.session.id.slice(0, 10)} · ${live.model.ref} · ${live.agent} · ${live.mode}`,
+      };
+    } catch (error) {
+      live = await openWith(back);
+      return { ok: false, line: `not changed: ${(error as Error).message}` };
+    }
+  }
+
+  /** Your own commands' spans run as you; a repository's are judged like any shell call first. */
+  async function expand(command: CustomCommand, args: string, prompt: ApprovalPrompt): Promise<Expansion> {
+    const run =
+      command.scope === "global"
+        ? spanRunner({ cwd, signal })
+        : async (span: string) => (await open()).runSpan(span, prompt, signal);
+    return expandTemplate(command.template, args, run);
+  }
+
+  const runner: InteractiveRunner = {
+    ready,
+    status() {
+      if (!live)
+        return { model: "…", agent: current.agent ?? "build", mode: current.mode ?? "…", activity: "starting" };
+      const { store, session } = live;
+      const usage = store.events(session.id, USAGE_EVENT).at(-1)?.data as { input?: number } | undefined;
+      const total = summarizeUsage(store, session.id);
+      return {
+        model: live.model.ref,
+        agent: live.agent,
+        mode: live.mode,
+        ...(usage?.input !== undefined ? { tokens: usage.input } : {}),
+        ...(live.model.info.context ? { window: live.model.info.context } : {}),
+        ...(total.requests > total.costUnknown ? { cost: total.cost } : {}),
+      };
+    },
+    async noteInput(parsed: ParsedInput, expansion?: Expansion) {
+      const decision = inputDecision(parsed, {
+        customs: customs.commands,
+        shadowed: customs.shadowed,
+        ...(expansion ? { expansion } : {}),
+      });
+      if (decision) (await open()).record(decision);
+    },
+    async turn(text, io, command) {
+      await open();
+      const choice = command ? commandChoice(command, live as LiveSession) : undefined;
+      if (choice && "refused" in choice) {
+        (live as LiveSession).record(choice.refused);
+        return { status: "failed", steps: 0, denied: 0, message: choice.message };
+      }
+      if (choice) {
+        const opened = await reopen(here({ command: choice.command }));
+        if (!opened.ok) return { status: "failed", steps: 0, denied: 0, message: `/${command?.name}: ${opened.line}` };
+      }
+      try {
+        // `@path` attaches a file that exists (text or image), as -f does for `bosun run`.
+        const named = [...text.matchAll(/(?:^|\s)@([^\s]+)/g)]
+          .map((m) => m[1] as string)
+          .filter((path) => existsSync(resolve(cwd, path)));
+        const files = named.length > 0 ? await readAttachments(named, cwd) : [];
+        return await (live as LiveSession).turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+      } finally {
+        // Back to the session's own agent and model for what follows.
+        if (choice) await reopen(here());
+      }
+    },
+    async bang(command) {
+      const { store, session } = await open();
+      const result = await runBang(command, { cwd, signal });
+      // The person's command and its output join the conversation for the model's next turn.
+      store.atomically(() => {
+        recordDecision(store, session.id, bangDecision(command, result));
+        store.append(session.id, EV.notice, { text: bangMessage(command, result) } satisfies Notice);
+      });
+      return { output: result.output, exitCode: result.exitCode };
+    },
+    why(seat) {
+      if (!live) return "the session is still opening";
+      const matches = seat ? seatGlob(seat) : () => true;
+      const lines = readDecisions(live.store, live.session.id)
+        .filter((d) => matches(d.seat))
+        .map(formatDecision);
+      return lines.length > 0 ? lines.join("\n") : "no decisions recorded";
+    },
+    async compact() {
+      const session = await open();
+      const result = await compactSession({
+        store: session.store,
+        sessionId: session.session.id,
+        model: session.model,
+        config: session.config,
+        signal,
+        record: session.record,
+        reason: "manual",
+      });
+      if (result.ok) {
+        const { tokensBefore, tokensAfter } = result.checkpoint;
+        return `compacted: ~${tokensBefore} → ~${tokensAfter} tokens; the full history stays in the store`;
+      }
+      return `not compacted: ${result.error}`;
+    },
+    sessions(): SessionEntry[] {
+      if (!live) return [];
+      return live.store
+        .list(cwd)
+        .slice(0, 20)
+        .map((s) => ({ id: s.id, title: s.title, updated: s.updated, current: s.id === live?.session.id }));
+    },
+    async command(name, args) {
+      const session = await open();
+      switch (name) {
+        case "model":
+          return args ? (await reopen(here({ model: args }))).line : `model: ${session.model.ref}`;
+        case "agent":
+          return args ? (await reopen(here({ agent: args }))).line : `agent: ${session.agent}`;
+        case "mode":
+          return args ? (await reopen(here({ mode: args }))).line : `mode: ${session.mode}`;
+        case "new": {
+          const { session: _, continue: __, fork: ___, command: ____, ...fresh } = current;
+          return (await reopen(fresh)).line;
+        }
+        case "resume":
+          return args ? (await reopen(here({ session: args }))).line : "resume which session? /sessions lists them";
+        case "sessions":
+          return (
+            runner
+              .sessions?.()
+              .slice(0, 10)
+              .map((s) => `${s.id.slice(0, 10)}  ${shortTime(s.updated)}  ${s.title || "(untitled)"}`)
+              .join("\n") || "no sessions here"
+          );
+        default:
+          return `/${name}: not available here`;
+      }
+    },
+    close: async () => {
+      await live?.close();
+    },
+  };
+  return { runner, expand, live: () => live };
+}
+
+/**
+ * What a custom command's front matter asks for its turn: another agent or model. A command may
+ * not lift a read-only agent: in a plan session, `agent: build` is refused (and recorded) — the
+ * person switches with /agent first if that is meant. Undefined when it asks for nothing new.
+ */
+export function commandChoice(
+  command: CustomCommand,
+  session: LiveSession,
+): { command: NonNullable<SessionOptions["command"]> } | { refused: Decision; message: string } | undefined {
+  const agent = command.agent !== undefined && command.agent !== session.agent ? command.agent : undefined;
+  const model = command.model !== undefined && command.model !== session.model.ref ? command.model : undefined;
+  if (agent === undefined && model === undefined) return undefined;
+  if (agent !== undefined) {
+    const now = decideAgent(session.agent, session.config).agent;
+    let wanted: ReturnType<typeof decideAgent>["agent"] | undefined;
+    try {
+      wanted = decideAgent(agent, session.config).agent;
+    } catch {
+      wanted = undefined; // Unknown: the reopen says so, naming the agents.
+    }
+    if (now.readOnly && wanted && !wanted.readOnly) {
+      const message = `/${command.name} asks for agent ${agent}, which may change files, but this session's agent ${session.agent} is read-only; switch with /agent ${agent} first if you mean it`;
+      return {
+        message,
+        refused: {
+          seat: "agent.select",
+          holder: "code",
+          answer: session.agent,
+          reasons: [
+            { rule: `custom command /${command.name} agent`, detail: agent, source: command.file },
+            { rule: "a command does not lift a read-only agent", detail: message, decisive: true },
+          ],
+          subject: { command: command.name },
+        },
+      };
+    }
+  }
+  return {
+    command: {
+      name: command.name,
+      file: command.file,
+      ...(agent !== undefined ? { agent } : {}),
+      ...(model !== undefined ? { model } : {}),
+    },
+  };
+}
