@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   type ExtraInstruction,
+  errnoReason,
   type InstructionFile,
   type Instructions,
   instructionsDecision,
@@ -161,13 +162,21 @@ describe("loadInstructions: the walk", () => {
     assert.match(result.skipped[0]?.reason ?? "", /over 64 KiB \(65537 bytes\)/);
   });
 
-  it("skips a file it may not read (EACCES) with a reason", { skip: process.getuid?.() === 0 }, async () => {
-    const s = setup({ "repo/secret.md": "hidden" });
-    const { chmodSync } = await import("node:fs");
-    chmodSync(join(s.repo, "secret.md"), 0o000);
-    const result = await load(s, { extra: [extra("secret.md", s.repo)] });
+  it("skips a file that cannot be read (a symlink loop) with a reason", async () => {
+    const s = setup({});
+    symlinkSync("loop.md", join(s.repo, "loop.md"));
+    const result = await load(s, { extra: [extra("loop.md", s.repo)] });
     assert.deepEqual(result.files, []);
-    assert.match(result.skipped[0]?.reason ?? "", /not readable \(EACCES\)/);
+    assert.equal(result.skipped[0]?.reason, "a symlink loop (ELOOP)");
+  });
+
+  it("says in words why a file could not be read (permission errors too, which root never meets)", () => {
+    const error = (code: string) => Object.assign(new Error(code), { code });
+    assert.equal(errnoReason(error("EACCES")), "not readable (EACCES)");
+    assert.equal(errnoReason(error("EPERM")), "not readable (EPERM)");
+    assert.equal(errnoReason(error("ENOENT")), "not found");
+    assert.equal(errnoReason(error("EISDIR")), "a directory, not a file");
+    assert.equal(errnoReason(error("EIO")), "EIO");
   });
 });
 

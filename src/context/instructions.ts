@@ -299,11 +299,13 @@ function readInstructionFile(path: string): Read {
   }
 }
 
-function errnoReason(error: unknown): string {
+/** Why a file could not be read, in words (the error code kept where it helps). */
+export function errnoReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ENOENT" || code === "ENOTDIR") return "not found";
   if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
   if (code === "EISDIR") return "a directory, not a file";
+  if (code === "ELOOP") return "a symlink loop (ELOOP)";
   return code ?? (error instanceof Error ? error.message : String(error));
 }
 
