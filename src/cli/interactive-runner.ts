@@ -5,6 +5,7 @@ import { compactSession } from "../compaction/compact.js";
 import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js";
 import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
+import { steerDecision } from "../input/steer.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import { seatGlob } from "../seats/glob.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
@@ -106,6 +107,9 @@ export function interactiveRunner(input: {
         ...(expansion ? { expansion } : {}),
       });
       if (decision) (await open()).record(decision);
+    },
+    async noteSteer(message, answer) {
+      (await open()).record(steerDecision(message, answer));
     },
     async turn(text, io, command) {
       await open();

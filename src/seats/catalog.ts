@@ -134,6 +134,16 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "input.steer",
+    question:
+      "A message typed while the agent works: does it steer the turn at its next step, wait for the turn's end, or go?",
+    holders: ["person", "code"],
+    default:
+      "it steers: delivered at the next step boundary (code's default); Tab makes it wait for the turn's end and Ctrl-X drops it (the person); recorded when it is delivered or dropped",
+    fail: "closed",
+    config: [],
+  },
+  {
     id: "session.title",
     question: "What is a new session called?",
     holders: ["person", "model", "code"],

@@ -149,7 +149,11 @@ describe("the interactive session", () => {
       why: () => "",
       compact: async () => "",
       close: async () => {},
+      noteSteer: async (message, answer) => {
+        noted.push([message.text, message.chosen, answer]);
+      },
     };
+    const noted: Array<[string, boolean, string]> = [];
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "start");
@@ -169,6 +173,12 @@ describe("the interactive session", () => {
     await tick(150);
     assert.deepEqual(steered, [["also check the docs"]]);
     assert.deepEqual(turns, ["start", "then the changelog"]);
+    // Each message's fate is recorded (seat input.steer): steered by default, dropped, waited by choice.
+    assert.deepEqual(noted, [
+      ["drop me", false, "drop"],
+      ["also check the docs", false, "steer"],
+      ["then the changelog", true, "queue"],
+    ]);
     ui.unmount();
   });
 

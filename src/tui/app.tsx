@@ -2,6 +2,7 @@ import { Box, Static, Text, useApp, useInput } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CustomCommand, CustomCommandSet, Expansion } from "../input/custom-commands.js";
 import { customsShadowedByBuiltin, helpText, parseInput } from "../input/slash.js";
+import type { PendingMessage as Pending } from "../input/steer.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { ApprovalDialog } from "./approval-dialog.js";
@@ -11,12 +12,6 @@ import type { InteractiveRunner, SessionEntry } from "./runner.js";
 import { SessionPicker } from "./session-picker.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
-
-/** A message typed while the agent works: steer (next step boundary) or queue (after the turn). */
-export interface Pending {
-  text: string;
-  how: "steer" | "queue";
-}
 
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
@@ -29,12 +24,15 @@ export function App({
   commands = { commands: [], shadowed: [], skipped: [] },
   expand = (command: CustomCommand, args: string) =>
     Promise.resolve({ text: `${command.template}\n\n${args}`, ran: [] }),
+  complete,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
   commands?: CustomCommandSet;
   /** Expands a custom command's template (only its own !`cmd` spans run; a repository's are judged, asking through `prompt`). */
   expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<Expansion>;
+  /** Completes an `@path` being typed (Tab). */
+  complete?: (partial: string) => string[];
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -114,7 +112,10 @@ export function App({
     // What waited for the turn to end goes next, in order.
     const [next, ...rest] = queue.current;
     setQueue(rest);
-    if (next) await submit(next.text, false);
+    if (next) {
+      void runner.noteSteer?.(next, "queue");
+      await submit(next.text, false);
+    }
   };
 
   /** The steering messages, for the loop at a step boundary: shown as the person's, gone from the queue. */
@@ -122,7 +123,10 @@ export function App({
     const steer = queue.current.filter((m) => m.how === "steer");
     if (steer.length === 0) return [];
     setQueue(queue.current.filter((m) => m.how !== "steer"));
-    for (const m of steer) add({ kind: "user", text: m.text });
+    for (const m of steer) {
+      add({ kind: "user", text: m.text });
+      void runner.noteSteer?.(m, "steer");
+    }
     return steer.map((m) => m.text);
   };
 
@@ -130,7 +134,7 @@ export function App({
     if (typed) setHistory((h) => [...h, line]);
     if (busyRef.current) {
       // Typed while the agent works: steers the turn at its next step, unless Tab makes it wait for the end.
-      setQueue([...queue.current, { text: line, how: "steer" }]);
+      setQueue([...queue.current, { text: line, how: "steer", chosen: false }]);
       return;
     }
     const parsed = parseInput(line, customs);
@@ -233,12 +237,22 @@ export function App({
     if (approval || picking) return;
     if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") toggleDetails();
-    else if (key.ctrl && input === "x" && queue.current.length > 0) setQueue(queue.current.slice(0, -1));
-    else if (key.tab && queue.current.length > 0) {
-      const list = queue.current;
-      setQueue(list.map((m, i) => (i === list.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue" } : m)));
+    else if (key.ctrl && input === "x" && queue.current.length > 0) {
+      const dropped = queue.current.at(-1) as Pending;
+      setQueue(queue.current.slice(0, -1));
+      void runner.noteSteer?.(dropped, "drop");
     }
   });
+  /** Tab (when no `@path` is being completed): the last pending message waits for the turn's end, or steers again. */
+  const toggleLast = () => {
+    const list = queue.current;
+    if (list.length === 0) return;
+    setQueue(
+      list.map((m, i) =>
+        i === list.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue", chosen: true } : m,
+      ),
+    );
+  };
 
   return (
     <Box flexDirection="column">
@@ -266,6 +280,8 @@ export function App({
         history={history}
         onSubmit={(line) => void submit(line)}
         disabled={approval !== undefined || picking !== undefined}
+        onTab={toggleLast}
+        {...(complete ? { complete } : {})}
       />
       <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />
     </Box>

@@ -148,4 +148,41 @@ describe("the status line and the input", () => {
     assert.equal(sent[1], big);
     ui.unmount();
   });
+
+  it("Tab completes an @path: one match is filled in, several share their start and are listed; else Tab is passed on", async () => {
+    const sent: string[] = [];
+    let tabs = 0;
+    const files = ["src/app.ts", "src/apple.ts", "README.md"];
+    const complete = (partial: string) => files.filter((f) => f.startsWith(partial));
+    const ui = render(
+      <InputBox history={[]} onSubmit={(t) => sent.push(t)} complete={complete} onTab={() => tabs++} />,
+    );
+    await tick();
+    ui.stdin.write("look at @sr");
+    await tick();
+    ui.stdin.write("\t");
+    await tick();
+    const listed = ui.lastFrame() ?? "";
+    assert.match(listed, /look at @src\/app/);
+    assert.match(listed, /src\/app\.ts {2}src\/apple\.ts/);
+    ui.stdin.write("l");
+    await tick();
+    assert.doesNotMatch(ui.lastFrame() ?? "", /src\/app\.ts {2}/, "typing hides the list");
+    ui.stdin.write("\t");
+    await tick();
+    ui.stdin.write("and @READ");
+    await tick();
+    ui.stdin.write("\t");
+    await tick();
+    ui.stdin.write("\r");
+    await tick();
+    assert.deepEqual(sent, ["look at @src/apple.ts and @README.md "]);
+    assert.equal(tabs, 0, "every Tab completed");
+    ui.stdin.write("plain");
+    await tick();
+    ui.stdin.write("\t");
+    await tick();
+    assert.equal(tabs, 1, "Tab with no @path is passed on (steer or queue)");
+    ui.unmount();
+  });
 });

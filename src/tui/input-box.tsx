@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
+import { commonStart } from "../input/complete-path.js";
 
 /** Pasted text longer than this is shown collapsed (the whole text is still sent). */
 export const PASTE_COLLAPSE_CHARS = 200;
@@ -9,11 +10,14 @@ interface Editor {
   pastes: string[];
   /** How far back in the history ↑ went; 0 is the line being written. */
   back: number;
+  /** The `@path` candidates Tab found when more than one matched. */
+  candidates: string[];
 }
 
 /**
  * The input editor: Enter sends, a line ending in `\` (or Alt-Enter) continues on the next line,
- * ↑/↓ walk the history, a large paste shows as `[pasted #n: N lines]` while its text is kept.
+ * ↑/↓ walk the history, a large paste shows as `[pasted #n: N lines]` while its text is kept,
+ * and Tab completes an `@path` being typed (listing the candidates when several match).
  * The text lives in a ref, not only in state: keys can arrive faster than React re-renders
  * (a paste, a fast terminal), and each must see what the one before it typed.
  */
@@ -21,18 +25,41 @@ export function InputBox({
   history,
   onSubmit,
   disabled = false,
-  placeholder = "Ask bosun… (/help for commands, !cmd runs a shell command)",
+  placeholder = "Ask bosun… (/help for commands, !cmd runs a shell command, @path attaches a file)",
+  complete,
+  onTab,
 }: {
   history: readonly string[];
   onSubmit: (text: string) => void;
   disabled?: boolean;
   placeholder?: string;
+  /** The paths an `@partial` may complete to. */
+  complete?: (partial: string) => string[];
+  /** Tab when there is no `@path` to complete. */
+  onTab?: () => void;
 }) {
-  const editor = useRef<Editor>({ value: "", pastes: [], back: 0 });
-  const [shown, setShown] = useState("");
+  const editor = useRef<Editor>({ value: "", pastes: [], back: 0, candidates: [] });
+  const [shown, setShown] = useState<Pick<Editor, "value" | "candidates">>({ value: "", candidates: [] });
   const update = (change: Partial<Editor>) => {
-    editor.current = { ...editor.current, ...change };
-    setShown(editor.current.value);
+    editor.current = { ...editor.current, candidates: [], ...change };
+    setShown({ value: editor.current.value, candidates: editor.current.candidates });
+  };
+
+  /** Tab on a word starting with `@`: fills in the one match, or what all matches share. */
+  const tab = (): boolean => {
+    const { value } = editor.current;
+    const word = /(?:^|\s)@(\S*)$/.exec(value);
+    if (!word || !complete) return false;
+    const partial = word[1] as string;
+    const candidates = complete(partial);
+    if (candidates.length === 0) return true;
+    const filled = candidates.length === 1 ? (candidates[0] as string) : commonStart(candidates);
+    const end = candidates.length === 1 && !filled.endsWith("/") ? " " : "";
+    update({
+      value: value.slice(0, value.length - partial.length) + filled + end,
+      candidates: candidates.length > 1 ? candidates : [],
+    });
+    return true;
   };
 
   const send = () => {
@@ -65,7 +92,11 @@ export function InputBox({
         update({ value: value.slice(0, -1) });
         return;
       }
-      if (key.ctrl || key.meta || key.escape || key.tab) return;
+      if (key.tab) {
+        if (!tab()) onTab?.();
+        return;
+      }
+      if (key.ctrl || key.meta || key.escape) return;
       if (input.length > PASTE_COLLAPSE_CHARS) {
         const lines = input.split(/\r?\n|\r/).length;
         update({
@@ -86,10 +117,13 @@ export function InputBox({
   );
 
   return (
-    <Box borderStyle="single" borderColor={disabled ? "gray" : "blue"} paddingX={1}>
-      <Text color="blue">› </Text>
-      {shown === "" ? <Text dimColor>{placeholder}</Text> : <Text>{shown}</Text>}
-      {disabled ? null : <Text inverse> </Text>}
+    <Box flexDirection="column">
+      <Box borderStyle="single" borderColor={disabled ? "gray" : "blue"} paddingX={1}>
+        <Text color="blue">› </Text>
+        {shown.value === "" ? <Text dimColor>{placeholder}</Text> : <Text>{shown.value}</Text>}
+        {disabled ? null : <Text inverse> </Text>}
+      </Box>
+      {shown.candidates.length > 0 ? <Text dimColor>{shown.candidates.join("  ")}</Text> : null}
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import type { CustomCommand, Expansion } from "../input/custom-commands.js";
 import type { ParsedInput } from "../input/slash.js";
+import type { PendingMessage } from "../input/steer.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import type { Status } from "./status-line.js";
@@ -13,6 +14,8 @@ export interface InteractiveRunner {
   /** Settles when the session is open (the prompt is drawn before that); rejects when it cannot open. */
   ready?: Promise<void>;
   status(): Status;
+  /** Records what became of a message typed while the agent worked (seat `input.steer`). */
+  noteSteer?(message: PendingMessage, answer: "steer" | "queue" | "drop"): Promise<void>;
   /** Records what a typed line was (seat `input.command`); a `!cmd` is recorded by `bang`, with its exit code. */
   noteInput?(parsed: ParsedInput, expansion?: Expansion): Promise<void>;
   /**

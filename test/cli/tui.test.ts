@@ -97,6 +97,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       const { decisions } = s.latest();
       expectDecision(decisions, "call.approval", "person", "allow-always");
       expectDecision(decisions, "input.command", "person");
+      expectDecision(decisions, "input.steer", "code", "steer");
       expectDecision(decisions, "compaction.summary", "model");
       expectDecision(decisions, "permission.mode", "person", "chat");
       const saved = await s.run(["permissions", "list", "--json"]);

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
+import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
@@ -47,7 +48,8 @@ export async function interactive(options: SessionOptions): Promise<void> {
   });
   runner.ready?.catch(() => {});
   const { render, createElement, App } = await ui;
-  const app = render(createElement(App, { runner, commands: customs, expand }), { exitOnCtrlC: true });
+  const complete = (partial: string) => completePath(cwd, partial);
+  const app = render(createElement(App, { runner, commands: customs, expand, complete }), { exitOnCtrlC: true });
   try {
     await app.waitUntilExit();
   } finally {

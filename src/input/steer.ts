@@ -1,0 +1,43 @@
+import type { Decision } from "../seats/types.js";
+
+/** A message typed while the agent works, and how it is to be delivered. */
+export interface PendingMessage {
+  text: string;
+  how: "steer" | "queue";
+  /** The person chose `how` (Tab); otherwise it is code's default, steer. */
+  chosen: boolean;
+}
+
+/**
+ * Seat `input.steer`: what became of a message typed during a turn — delivered at a step
+ * boundary (steer), after the turn (queue), or dropped (Ctrl-X, always the person's).
+ */
+export function steerDecision(message: PendingMessage, answer: "steer" | "queue" | "drop"): Decision {
+  // A steering message the turn ended before taking goes next, as if queued: code's doing.
+  const late = answer === "queue" && message.how === "steer";
+  const byPerson = answer === "drop" || (message.chosen && !late);
+  const detail =
+    answer === "drop"
+      ? "dropped with Ctrl-X before it was delivered"
+      : answer === "steer"
+        ? "delivered at the next step boundary of the running turn"
+        : late
+          ? "the turn ended before another step; delivered as the next message"
+          : "delivered as the next message once the turn ended";
+  return {
+    seat: "input.steer",
+    holder: byPerson ? "person" : "code",
+    answer,
+    reasons: [
+      { rule: "typed while the agent worked", detail: preview(message.text) },
+      byPerson
+        ? { rule: "the person chose", detail, decisive: true }
+        : { rule: late ? "no step left to steer" : "default: steer", detail, decisive: true },
+    ],
+  };
+}
+
+function preview(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
