@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { decideAgent } from "../agents/select.js";
-import { compactSession } from "../compaction/compact.js";
 import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js";
 import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
@@ -15,13 +14,13 @@ import { EV, type Notice } from "../session/events.js";
 import { summarizeUsage, USAGE_EVENT } from "../session/usage.js";
 import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
 import { shortTime } from "../util/time.js";
-import { readAttachments } from "./attachments.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 
 /**
  * The interactive session's side of the TUI: one live session at a time, opened again when the
  * person changes model, agent, mode or session (and for a custom command's own agent or model),
- * each change recorded by the seats that open it.
+ * each change recorded by the seats that open it. What only a turn or /compact needs loads then:
+ * the prompt is drawn before it.
  */
 export function interactiveRunner(input: {
   cwd: string;
@@ -127,7 +126,7 @@ export function interactiveRunner(input: {
         const named = [...text.matchAll(/(?:^|\s)@([^\s]+)/g)]
           .map((m) => m[1] as string)
           .filter((path) => existsSync(resolve(cwd, path)));
-        const files = named.length > 0 ? await readAttachments(named, cwd) : [];
+        const files = named.length > 0 ? await (await import("./attachments.js")).readAttachments(named, cwd) : [];
         return await (live as LiveSession).turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
       } finally {
         // Back to the session's own agent and model for what follows.
@@ -154,6 +153,7 @@ export function interactiveRunner(input: {
     },
     async compact() {
       const session = await open();
+      const { compactSession } = await import("../compaction/compact.js");
       const result = await compactSession({
         store: session.store,
         sessionId: session.session.id,

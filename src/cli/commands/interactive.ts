@@ -6,10 +6,10 @@ import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
-import { loadInteractiveUi } from "../../tui/load.js";
+import { openInteractiveUi } from "../../tui/open-ui.js";
 import { workspaceOf } from "../../util/repo.js";
 import { interactiveRunner } from "../interactive-runner.js";
-import { openLiveSession, type SessionOptions } from "../live-session.js";
+import type { SessionOptions } from "../live-session.js";
 
 /**
  * `bosun` with no arguments at a terminal: an interactive session in the working directory (a
@@ -23,9 +23,9 @@ export async function interactive(options: SessionOptions): Promise<void> {
   const cwd = process.cwd();
   // The prompt first: Ink, React and the app load and draw; the session opens behind them, once
   // Ink has loaded (it hides CI variables while it loads, which the session's commands must see).
-  const ui = loadInteractiveUi();
-  const openWith = (chosen: SessionOptions) =>
-    openLiveSession({
+  const ui = openInteractiveUi();
+  const openWith = async (chosen: SessionOptions) =>
+    (await import("../live-session.js")).openLiveSession({
       cwd,
       options: chosen,
       interactive: true,
