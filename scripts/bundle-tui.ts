@@ -18,7 +18,9 @@ await build({
   // React's production build: chosen when bundling, so NODE_ENV is never set for the session's commands.
   define: { "process.env.NODE_ENV": '"production"' },
   // Bundled CommonJS (React) calls require for Node's built-ins.
-  banner: { js: "import { createRequire as __bosunRequire } from 'node:module'; const require = __bosunRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __bosunRequire } from 'node:module'; const require = __bosunRequire(import.meta.url);",
+  },
   plugins: [
     {
       // Ink's React DevTools bridge loads only when DEV=true and needs a package bosun does not ship.

@@ -16,6 +16,11 @@ describe("the interactive session in a real terminal (tmux)", () => {
   it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, compacts, switches mode, lists sessions, exits", async () => {
     const s = await startScenario({
       rules: [
+        // A slow stream: the answer shows word by word, before it is whole.
+        {
+          match: { lastMessage: "stream a little" },
+          reply: { text: "Alpha bravo charlie delta echo foxtrot golf hotel.", frameDelayMs: 250 },
+        },
         {
           match: { lastMessage: "make the file" },
           reply: {
@@ -47,6 +52,10 @@ describe("the interactive session in a real terminal (tmux)", () => {
     try {
       await term.waitFor(/Ask bosun/);
       await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("stream a little");
+      const partial = await term.waitFor(/Alpha bravo/);
+      assert.doesNotMatch(partial, /hotel\./, "the answer is drawn as it streams, before it is whole");
+      await term.waitFor(/foxtrot golf hotel\./);
       term.type("make the file");
       await term.waitFor(/shell needs your approval/);
       const dialog = term.screen();
@@ -87,7 +96,11 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/mode chat");
       await term.waitFor(/scripted\/test-model · build · chat/);
       term.type("/sessions");
-      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}make the file/);
+      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}stream a little/);
+      term.type("/resume");
+      await term.waitFor(/Resume a session[\s\S]*› \w{10} \d{4}-\d\d-\d\d \d\d:\d\d stream a little \(open now\)/);
+      term.keys("Escape");
+      await term.waitFor(/kept this session/);
 
       term.type("/exit");
       const until = Date.now() + 10_000;

@@ -68,13 +68,15 @@ const ReplySchema = z
     usage: UsageSchema.optional(),
     /** Wait this long before answering; ends early when the client disconnects. */
     delayMs: z.int().min(0).optional(),
+    /** Wait this long between SSE chunks (a slow stream, to watch text arrive piece by piece). */
+    frameDelayMs: z.int().min(0).optional(),
     /** Destroy the connection after this many SSE chunks (non-streaming: after half the body). */
     cutAfterChunks: z.int().min(0).optional(),
     error: ErrorSchema.optional(),
   })
   .superRefine((reply, ctx) => {
     if (reply.error) {
-      for (const key of ["text", "toolCalls", "finish", "usage", "cutAfterChunks"] as const) {
+      for (const key of ["text", "toolCalls", "finish", "usage", "cutAfterChunks", "frameDelayMs"] as const) {
         if (reply[key] !== undefined) {
           ctx.addIssue({ code: "custom", path: [key], message: `an error reply takes only "delayMs" besides "error"` });
         }

@@ -195,7 +195,7 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
     if (route.protocol === "openai-responses") remember(memory, plan);
     record.status = 200;
     const done = normalized.stream
-      ? await sendStream(res, route.encoder.events(plan, record.json), reply.cutAfterChunks, signal)
+      ? await sendStream(res, route.encoder.events(plan, record.json), reply, signal)
       : await sendBody(res, route.encoder.json(plan, record.json), reply.cutAfterChunks);
     record.outcome = done;
     if (done !== "replied") log(`#${record.number} ${done}`);
@@ -306,9 +306,10 @@ function write(res: ServerResponse, data: string): Promise<void> {
 async function sendStream(
   res: ServerResponse,
   frames: string[],
-  cutAfter: number | undefined,
+  pacing: { cutAfterChunks?: number; frameDelayMs?: number },
   signal: AbortSignal,
 ): Promise<RecordedRequest["outcome"]> {
+  const cutAfter = pacing.cutAfterChunks;
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   res.flushHeaders();
   for (const [index, frame] of frames.entries()) {
@@ -319,7 +320,9 @@ async function sendStream(
     }
     await write(res, frame);
     // One frame per turn of the event loop, so clients see a stream, not one burst.
-    await new Promise((resolve) => setImmediate(resolve));
+    if (pacing.frameDelayMs) {
+      if (!(await sleep(pacing.frameDelayMs, signal))) return "aborted";
+    } else await new Promise((resolve) => setImmediate(resolve));
   }
   if (signal.aborted) return "aborted";
   if (cutAfter !== undefined && cutAfter < frames.length) {

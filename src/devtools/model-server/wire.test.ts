@@ -446,6 +446,23 @@ describe("scripted model server, protocol-independent behaviour", () => {
     }
   });
 
+  test("frameDelayMs paces the stream: the text arrives piece by piece, spaced out", async () => {
+    await withModelServer({ rules: [{ reply: { text: "one two three", frameDelayMs: 60 } }] }, async (server) => {
+      const arrivals: number[] = [];
+      const started = Date.now();
+      const result = streamText({ model: protocol.model(server.baseURL), prompt: "hello", onError: () => {} });
+      let text = "";
+      for await (const part of result.fullStream) {
+        if (part.type !== "text-delta") continue;
+        text += part.text;
+        arrivals.push(Date.now() - started);
+      }
+      assert.equal(text, "one two three");
+      assert.equal(arrivals.length, 3);
+      assert.ok((arrivals[2] ?? 0) - (arrivals[0] ?? 0) >= 100, `pieces spaced out: ${arrivals.join(", ")} ms`);
+    });
+  });
+
   test("a cut non-streaming reply makes generateText fail", async () => {
     await withModelServer({ rules: [{ reply: { text: "never whole", cutAfterChunks: 0 } }] }, async (server) => {
       await assert.rejects(generateText({ model: protocol.model(server.baseURL), prompt: "hello", maxRetries: 0 }));
