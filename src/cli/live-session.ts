@@ -7,6 +7,7 @@ import type { ResolvedModel } from "../model/resolve.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import type { GateDeps } from "../permission/gate.js";
 import { MODES } from "../permission/modes.js";
+import type { TrustPrompt } from "../permission/project-trust.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import type { UserMessage } from "../session/events.js";
@@ -29,6 +30,7 @@ import {
   type RunAuthority,
   settleTrust,
   trustProjectCommands,
+  warnOnStderr,
 } from "./run-authority.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
@@ -101,6 +103,10 @@ export async function openLiveSession(input: {
   interactive: boolean;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
+  /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
+  trustPrompt?: TrustPrompt;
+  /** Where warnings go: stderr unless given (the interactive session shows them in its transcript). */
+  warn?: (text: string) => void;
   onDecision: (decision: RecordedDecision) => void;
   /** Another run took the session over (its lease was lost). */
   onLeaseLost: () => void;
@@ -109,6 +115,7 @@ export async function openLiveSession(input: {
   signal: AbortSignal;
 }): Promise<LiveSession> {
   const { cwd, options } = input;
+  const warn = input.warn ?? warnOnStderr;
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
@@ -130,6 +137,8 @@ export async function openLiveSession(input: {
       reload: (filterProject) => loadConfig({ cwd, flags, filterProject }),
       trustFlag: options.trustProject === true,
       interactive: input.interactive,
+      ...(input.trustPrompt ? { trustPrompt: input.trustPrompt } : {}),
+      warn,
       store,
       cwd,
       signal: input.signal,
@@ -173,7 +182,7 @@ export async function openLiveSession(input: {
   };
   try {
     const started = new Date().toISOString();
-    const { session, model, ...held } = setUp(store, config, cwd, input, agentChoice, prepared);
+    const { session, model, ...held } = setUp(store, config, cwd, { ...input, warn }, agentChoice, prepared);
     lease = held.lease;
     // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat timeout.
     process.once("exit", () => lease?.release());
@@ -204,7 +213,7 @@ export async function openLiveSession(input: {
     });
     if (input.prompt) gate.prompt = input.prompt;
     // What the repository's own config would run (hooks, MCP servers) runs only once judged.
-    const skipped = await trustProjectCommands(config, gate, record);
+    const skipped = await trustProjectCommands(config, gate, record, warn);
     gate.hooks = gate.hooks.filter((hook) => !skipped.has(hook.key));
     mcp = await connectMcpServers(config, cwd, skipped);
     // What the model is told besides the conversation (seats context.instructions, context.skills).
@@ -279,6 +288,7 @@ export async function openLiveSession(input: {
         config,
         signal: input.signal,
         record,
+        warn,
       });
     }
 
@@ -334,7 +344,13 @@ function setUp(
   store: SessionStore,
   config: LoadedConfig,
   cwd: string,
-  input: { options: SessionOptions; firstMessage?: string; onLeaseLost: () => void; cwdChoice?: "switch" | "stay" },
+  input: {
+    options: SessionOptions;
+    firstMessage?: string;
+    onLeaseLost: () => void;
+    cwdChoice?: "switch" | "stay";
+    warn: (text: string) => void;
+  },
   agentChoice: ReturnType<typeof decideAgent>,
   prepared: RunAuthority,
 ): { session: SessionInfo; lease: Lease; model: ResolvedModel } {
@@ -354,7 +370,7 @@ function setUp(
     try {
       recoverInterruptedCalls(store, session.id, lease);
       if (session.directory !== cwd || input.cwdChoice)
-        recordDecision(store, session.id, decideCwd(session, cwd, input.cwdChoice));
+        recordDecision(store, session.id, decideCwd(session, cwd, input.cwdChoice, input.warn));
       const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, {
         seat: "agent.select",
@@ -381,7 +397,12 @@ function setUp(
  * Seat `session.cwd`: the session was started in another directory. The person's answer when
  * one was asked (switch: bosun now runs there); else it stays here, with a warning on stderr.
  */
-function decideCwd(session: SessionInfo, cwd: string, choice?: "switch" | "stay"): Decision {
+function decideCwd(
+  session: SessionInfo,
+  cwd: string,
+  choice: "switch" | "stay" | undefined,
+  warn: (text: string) => void,
+): Decision {
   const reason = {
     rule: "started elsewhere",
     detail: `the session was started in ${session.directory}; this run is in ${cwd}`,
@@ -397,9 +418,7 @@ function decideCwd(session: SessionInfo, cwd: string, choice?: "switch" | "stay"
       ],
     };
   }
-  process.stderr.write(
-    `bosun: session ${session.id.slice(0, 10)} was started in ${session.directory}; working here, in ${cwd}\n`,
-  );
+  warn(`session ${session.id.slice(0, 10)} was started in ${session.directory}; working here, in ${cwd}`);
   return {
     seat: "session.cwd",
     holder: "code",

@@ -17,7 +17,12 @@ import {
 import { decideMode, MODES } from "../permission/modes.js";
 import { loadPolicy, type Policy } from "../permission/policy.js";
 import { judgeProjectCommand, projectCommands } from "../permission/project-commands.js";
-import { decideProjectTrust, projectLoosening, withoutLoosening } from "../permission/project-trust.js";
+import {
+  decideProjectTrust,
+  projectLoosening,
+  type TrustPrompt,
+  withoutLoosening,
+} from "../permission/project-trust.js";
 import { terminalPrompt, terminalTrustPrompt } from "../permission/prompt-terminal.js";
 import { resolveRequestPath } from "../permission/requests.js";
 import type { Answer, Decision } from "../seats/types.js";
@@ -45,6 +50,10 @@ export async function settleTrust(input: {
   reload: (filterProject: (data: unknown) => unknown) => LoadedConfig;
   trustFlag: boolean;
   interactive: boolean;
+  /** Asks the person (the interactive session's dialog); at a plain terminal, a prompt on stderr. */
+  trustPrompt?: TrustPrompt;
+  /** Where a warning goes (stderr, or the interactive session's transcript). */
+  warn?: (text: string) => void;
   store: SessionStore;
   cwd: string;
   signal: AbortSignal;
@@ -57,7 +66,9 @@ export async function settleTrust(input: {
     loosening,
     flag: input.trustFlag,
     saved: isTrusted(input.store, workspace, loosening.fingerprint),
-    ...(input.interactive ? { prompt: terminalTrustPrompt({ input: process.stdin, output: process.stderr }) } : {}),
+    ...(input.interactive
+      ? { prompt: input.trustPrompt ?? terminalTrustPrompt({ input: process.stdin, output: process.stderr }) }
+      : {}),
     signal: input.signal,
   });
   if (answer.save) trustProject(input.store, workspace, loosening.fingerprint, loosening.items);
@@ -68,8 +79,8 @@ export async function settleTrust(input: {
     reasons: answer.reasons,
   };
   if (answer.answer === "trusted") return { config: input.config, decision };
-  process.stderr.write(
-    `bosun: not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it\n`,
+  (input.warn ?? warnOnStderr)(
+    `not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it`,
   );
   return { config: input.reload(withoutLoosening), decision, leftOut: loosening.items };
 }
@@ -237,6 +248,7 @@ export async function trustProjectCommands(
   config: LoadedConfig,
   gate: GateDeps,
   record: (decision: Decision) => void,
+  warn: (text: string) => void = warnOnStderr,
 ): Promise<Set<string>> {
   const skipped = new Set<string>();
   for (const command of projectCommands(config, gate.hooks)) {
@@ -249,10 +261,15 @@ export async function trustProjectCommands(
     record({ seat: "project.command", ...answer, subject: { key: command.key } });
     if (answer.answer === "skip") {
       skipped.add(command.key);
-      process.stderr.write(
-        `bosun: not running ${command.key} from ${command.source} (${answer.reasons.find((r) => r.decisive)?.detail ?? "not approved"})\n`,
+      warn(
+        `not running ${command.key} from ${command.source} (${answer.reasons.find((r) => r.decisive)?.detail ?? "not approved"})`,
       );
     }
   }
   return skipped;
+}
+
+/** A warning for a plain terminal or a script: one `bosun:` line on stderr. */
+export function warnOnStderr(text: string): void {
+  process.stderr.write(`bosun: ${text}\n`);
 }

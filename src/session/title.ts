@@ -212,6 +212,8 @@ export interface TitleSessionInput extends TitleDeps {
   message: string;
   /** --title, when given: the title the session was created with. */
   flagTitle?: string;
+  /** Where a failure to record the title is told: stderr unless given. */
+  warn?: (text: string) => void;
 }
 
 /**
@@ -243,7 +245,9 @@ export async function titleSession(input: TitleSessionInput): Promise<void> {
       input.record({ seat: "session.title", ...decided });
     });
   } catch (error) {
-    process.stderr.write(`bosun: the session's title was not recorded: ${(error as Error).message}\n`);
+    const text = `the session's title was not recorded: ${(error as Error).message}`;
+    if (input.warn) input.warn(text);
+    else process.stderr.write(`bosun: ${text}\n`);
   }
 }
 

@@ -5,13 +5,16 @@ import { customsShadowedByBuiltin, helpText, parseInput } from "../input/slash.j
 import type { PendingMessage as Pending } from "../input/steer.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
+import type { Loosening } from "../permission/project-trust.js";
 import { ApprovalDialog } from "./approval-dialog.js";
 import { applyEvent, lastTurnCalls } from "./events.js";
 import { InputBox } from "./input-box.js";
+import type { PersonBridge } from "./person-bridge.js";
 import type { InteractiveRunner, SessionEntry } from "./runner.js";
 import { SessionPicker } from "./session-picker.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
+import { TrustDialog, type TrustReply } from "./trust-dialog.js";
 
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
@@ -25,6 +28,7 @@ export function App({
   expand = (command: CustomCommand, args: string) =>
     Promise.resolve({ text: `${command.template}\n\n${args}`, ran: [] }),
   complete,
+  person,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
@@ -33,6 +37,8 @@ export function App({
   expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<Expansion>;
   /** Completes an `@path` being typed (Tab). */
   complete?: (partial: string) => string[];
+  /** Questions and warnings of the session opening behind the prompt, for the app's dialogs and transcript. */
+  person?: PersonBridge;
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -54,6 +60,7 @@ export function App({
   const [pending, setPending] = useState<Pending[]>([]);
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
   const [picking, setPicking] = useState<{ sessions: SessionEntry[]; resolve: (id: string | undefined) => void }>();
+  const [trust, setTrust] = useState<{ loosening: Loosening; resolve: (answer: TrustReply) => void }>();
   const controller = useRef<AbortController | undefined>(undefined);
   const [, setTick] = useState(0);
 
@@ -75,6 +82,13 @@ export function App({
   const prompt: ApprovalPrompt = {
     ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
   };
+  useEffect(() => {
+    person?.attach({
+      ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
+      askTrust: (loosening) => new Promise((resolve) => setTrust({ loosening, resolve })),
+      notice: (text) => add({ kind: "notice", text }),
+    });
+  }, [person, add]);
 
   // Refs, not only state: a key can arrive before React re-renders with the last answer.
   const busyRef = useRef(false);
@@ -234,7 +248,7 @@ export function App({
   };
 
   useInput((input, key) => {
-    if (approval || picking) return;
+    if (approval || picking || trust) return;
     if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") toggleDetails();
     else if (key.ctrl && input === "x" && queue.current.length > 0) {
@@ -270,6 +284,15 @@ export function App({
         />
       ) : null}
       {picking ? <SessionPicker sessions={picking.sessions} onPick={picking.resolve} /> : null}
+      {trust ? (
+        <TrustDialog
+          loosening={trust.loosening}
+          onAnswer={(answer) => {
+            setTrust(undefined);
+            trust.resolve(answer);
+          }}
+        />
+      ) : null}
       {pending.map((p, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the queue is shown in order
         <Text key={i} dimColor>
@@ -279,7 +302,7 @@ export function App({
       <InputBox
         history={history}
         onSubmit={(line) => void submit(line)}
-        disabled={approval !== undefined || picking !== undefined}
+        disabled={approval !== undefined || picking !== undefined || trust !== undefined}
         onTab={toggleLast}
         {...(complete ? { complete } : {})}
       />

@@ -6,6 +6,7 @@ import { ApprovalDialog } from "./approval-dialog.js";
 import { InputBox } from "./input-box.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript } from "./transcript.js";
+import { TrustDialog } from "./trust-dialog.js";
 
 /** Lets Ink process the keys written to its stdin. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
@@ -184,5 +185,27 @@ describe("the status line and the input", () => {
     await tick();
     assert.equal(tabs, 1, "Tab with no @path is passed on (steer or queue)");
     ui.unmount();
+  });
+
+  it("the trust dialog shows what the repository would loosen and takes n, o, a and Esc", async () => {
+    const loosening = { items: ["allow shell:touch *", "mode auto"], files: ["/w/bosun.json"], fingerprint: "sha-1" };
+    for (const [key, expected] of [
+      ["n", "no"],
+      ["o", "once"],
+      ["a", "always"],
+      ["\u001b", "no"],
+    ] as const) {
+      const answers: string[] = [];
+      const ui = render(<TrustDialog loosening={loosening} onAnswer={(a) => answers.push(a)} />);
+      await tick();
+      const frame = ui.lastFrame() ?? "";
+      assert.match(frame, /would let more run without asking/);
+      assert.match(frame, /allow shell:touch \*[\s\S]*mode auto[\s\S]*from \/w\/bosun\.json/);
+      assert.match(frame, /saves trust for sha-1/);
+      ui.stdin.write(key);
+      await tick();
+      assert.deepEqual(answers, [expected], `key ${JSON.stringify(key)}`);
+      ui.unmount();
+    }
   });
 });

@@ -250,4 +250,44 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await s.close();
     }
   });
+  it("a repository's bosun.json that loosens the rules is asked about in the session's own dialog, and a warning shows in the transcript", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "touch it" },
+            reply: { toolCalls: [{ id: "t1", name: "shell", arguments: { command: "touch trusted.txt" } }] },
+          },
+          { match: { lastMessage: "tool_result t1" }, reply: { text: "Touched without asking." } },
+        ],
+      },
+      { config: { permission: { shell: { "touch *": "allow" } } } },
+    );
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    let again: ReturnType<typeof startTmux> | undefined;
+    try {
+      const dialog = await term.waitFor(/This repository's bosun\.json would let more run without asking/);
+      assert.match(dialog, /allow shell:touch \*/);
+      assert.match(dialog, /Ask bosun/, "the dialog is part of the drawn session, not text across it");
+      term.type("o", false);
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("touch it");
+      await term.waitFor(/Touched without asking\./);
+      assert.ok(existsSync(join(s.ws.dir, "trusted.txt")));
+      term.type("/exit");
+      expectDecision(s.latest().decisions, "project.trust", "person", "trusted");
+
+      // No: the session keeps to the person's own config and says so in its transcript.
+      again = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+      await again.waitFor(/This repository's bosun\.json would let more run without asking/);
+      again.type("n", false);
+      await again.waitFor(/bosun: not applying what .*bosun\.json would loosen \(allow shell:touch \*\): not trusted/);
+      again.type("/exit");
+      expectDecision(s.latest().decisions, "project.trust", "person", "untrusted");
+    } finally {
+      term.kill();
+      again?.kill();
+      await s.close();
+    }
+  });
 });

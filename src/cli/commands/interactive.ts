@@ -7,6 +7,7 @@ import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { openInteractiveUi } from "../../tui/open-ui.js";
+import { personBridge } from "../../tui/person-bridge.js";
 import { workspaceOf } from "../../util/repo.js";
 import { interactiveRunner } from "../interactive-runner.js";
 import type { SessionOptions } from "../live-session.js";
@@ -24,11 +25,16 @@ export async function interactive(options: SessionOptions): Promise<void> {
   // The prompt first: Ink, React and the app load and draw; the session opens behind them, once
   // Ink has loaded (it hides CI variables while it loads, which the session's commands must see).
   const ui = openInteractiveUi();
+  const person = personBridge();
   const openWith = async (chosen: SessionOptions) =>
     (await import("../live-session.js")).openLiveSession({
       cwd,
       options: chosen,
       interactive: true,
+      // Questions while it opens go to the app's dialogs; warnings to its transcript.
+      prompt: person.prompt,
+      trustPrompt: person.trust,
+      warn: person.warn,
       onDecision: () => {},
       onLeaseLost: () => controller.abort(new Error("another run took over this session")),
       ...(cwdChoice ? { cwdChoice: cwdChoice.answer } : {}),
@@ -49,7 +55,9 @@ export async function interactive(options: SessionOptions): Promise<void> {
   runner.ready?.catch(() => {});
   const { render, createElement, App } = await ui;
   const complete = (partial: string) => completePath(cwd, partial);
-  const app = render(createElement(App, { runner, commands: customs, expand, complete }), { exitOnCtrlC: true });
+  const app = render(createElement(App, { runner, commands: customs, expand, complete, person }), {
+    exitOnCtrlC: true,
+  });
   try {
     await app.waitUntilExit();
   } finally {

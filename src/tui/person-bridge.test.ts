@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { ApprovalRequest } from "../permission/approval.js";
+import { personBridge } from "./person-bridge.js";
+
+const signal = new AbortController().signal;
+const loosening = { items: ["allow shell:touch *"], files: ["/w/bosun.json"], fingerprint: "f1" };
+
+describe("the person bridge", () => {
+  it("holds questions and warnings from before the app is drawn, then hands them to it in order", async () => {
+    const bridge = personBridge();
+    const seen: string[] = [];
+    const trusted = bridge.trust.askTrust(loosening, signal);
+    const asked = bridge.prompt.ask({ tool: "mcp" } as ApprovalRequest, signal);
+    bridge.warn("not running mcp.notes");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(seen.length, 0, "nothing is shown before the app takes it");
+    bridge.attach({
+      askTrust: async (l) => {
+        seen.push(`trust ${l.items[0]}`);
+        return "once";
+      },
+      ask: async (request) => {
+        seen.push(`ask ${request.tool}`);
+        return { kind: "deny" };
+      },
+      notice: (text) => seen.push(text),
+    });
+    assert.equal(await trusted, "once");
+    assert.deepEqual(await asked, { kind: "deny" });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(seen, ["trust allow shell:touch *", "ask mcp", "bosun: not running mcp.notes"]);
+  });
+});

@@ -1,0 +1,42 @@
+import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
+import type { Loosening, TrustPrompt } from "../permission/project-trust.js";
+import type { TrustReply } from "./trust-dialog.js";
+
+/** What the drawn app does with a question for the person, and with a warning. */
+export interface PersonHandlers {
+  ask(request: ApprovalRequest, signal: AbortSignal): Promise<PersonReply>;
+  askTrust(loosening: Loosening, signal: AbortSignal): Promise<TrustReply>;
+  notice(text: string): void;
+}
+
+/**
+ * The way from the session, opening behind the drawn prompt, to the person at it: questions
+ * asked while the session opens (trust the repository's config? run the MCP server it brings?)
+ * become the app's dialogs, and warnings lines of its transcript — never text written across
+ * Ink's screen. What comes before the app is drawn waits for it.
+ */
+export interface PersonBridge {
+  prompt: ApprovalPrompt;
+  trust: TrustPrompt;
+  warn(text: string): void;
+  /** The app, once drawn, takes the questions. */
+  attach(handlers: PersonHandlers): void;
+}
+
+export function personBridge(): PersonBridge {
+  let handlers: PersonHandlers | undefined;
+  const waiting: Array<(h: PersonHandlers) => void> = [];
+  const drawn = () =>
+    handlers ? Promise.resolve(handlers) : new Promise<PersonHandlers>((resolve) => waiting.push(resolve));
+  return {
+    prompt: { ask: async (request, signal) => (await drawn()).ask(request, signal) },
+    trust: { askTrust: async (loosening, signal) => (await drawn()).askTrust(loosening, signal) },
+    warn(text) {
+      void drawn().then((h) => h.notice(`bosun: ${text}`));
+    },
+    attach(next) {
+      handlers = next;
+      for (const resolve of waiting.splice(0)) resolve(next);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { Box, Text, useInput } from "ink";
+import type { Loosening } from "../permission/project-trust.js";
+
+export type TrustReply = "once" | "always" | "no";
+
+/**
+ * Seat `project.trust` in the TUI: the repository's bosun.json would let more run without
+ * asking. It shows exactly what and from which files; n (or Esc) keeps to your own config,
+ * o trusts it for this session, a always for this exact content.
+ */
+export function TrustDialog({ loosening, onAnswer }: { loosening: Loosening; onAnswer: (answer: TrustReply) => void }) {
+  useInput((input, key) => {
+    if (key.escape || input === "n") onAnswer("no");
+    else if (input === "o") onAnswer("once");
+    else if (input === "a") onAnswer("always");
+  });
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold color="yellow">
+        This repository's bosun.json would let more run without asking
+      </Text>
+      {loosening.items.map((item) => (
+        <Text key={item}> {item}</Text>
+      ))}
+      <Text dimColor>from {loosening.files.join(", ")}</Text>
+      <Box flexDirection="column" marginTop={1}>
+        <Text>
+          <Text bold>n</Text> no — ask as my own config says (Esc too)
+        </Text>
+        <Text>
+          <Text bold>o</Text> yes, for this session
+        </Text>
+        <Text>
+          <Text bold>a</Text> yes, always for this exact content{" "}
+          <Text dimColor>(saves trust for {loosening.fingerprint})</Text>
+        </Text>
+      </Box>
+    </Box>
+  );
+}
