@@ -31,4 +31,14 @@ describe("the person bridge", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(seen, ["trust allow shell:touch *", "ask mcp", "bosun: not running mcp.notes"]);
   });
+
+  it("a question still open when the session ends is answered no, so nothing waits on it", async () => {
+    const bridge = personBridge();
+    const ended = new AbortController();
+    const trusted = bridge.trust.askTrust(loosening, ended.signal);
+    const asked = bridge.prompt.ask({ tool: "mcp" } as ApprovalRequest, ended.signal);
+    ended.abort();
+    assert.equal(await trusted, "no");
+    assert.deepEqual(await asked, { kind: "cancel" });
+  });
 });

@@ -29,8 +29,15 @@ export function personBridge(): PersonBridge {
   const drawn = () =>
     handlers ? Promise.resolve(handlers) : new Promise<PersonHandlers>((resolve) => waiting.push(resolve));
   return {
-    prompt: { ask: async (request, signal) => (await drawn()).ask(request, signal) },
-    trust: { askTrust: async (loosening, signal) => (await drawn()).askTrust(loosening, signal) },
+    // A question still open when the session ends (the person left) is a no, so nothing waits on it.
+    prompt: {
+      ask: (request, signal) =>
+        untilAborted(signal, { kind: "cancel" }, async () => (await drawn()).ask(request, signal)),
+    },
+    trust: {
+      askTrust: (loosening, signal) =>
+        untilAborted(signal, "no", async () => (await drawn()).askTrust(loosening, signal)),
+    },
     warn(text) {
       void drawn().then((h) => h.notice(`bosun: ${text}`));
     },
@@ -39,4 +46,23 @@ export function personBridge(): PersonBridge {
       for (const resolve of waiting.splice(0)) resolve(next);
     },
   };
+}
+
+/** The answer, or `fallback` as soon as `signal` aborts. */
+function untilAborted<T>(signal: AbortSignal, fallback: T, answer: () => Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => resolve(fallback);
+    signal.addEventListener("abort", stop, { once: true });
+    answer().then(
+      (value) => {
+        signal.removeEventListener("abort", stop);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", stop);
+        reject(error);
+      },
+    );
+  });
 }

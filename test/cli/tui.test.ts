@@ -265,6 +265,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
     );
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     let again: ReturnType<typeof startTmux> | undefined;
+    let third: ReturnType<typeof startTmux> | undefined;
     try {
       const dialog = await term.waitFor(/This repository's bosun\.json would let more run without asking/);
       assert.match(dialog, /allow shell:touch \*/);
@@ -284,7 +285,16 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await again.waitFor(/bosun: not applying what .*bosun\.json would loosen \(allow shell:touch \*\): not trusted/);
       again.type("/exit");
       expectDecision(s.latest().decisions, "project.trust", "person", "untrusted");
+
+      // Ctrl-C with the question open: bosun ends, nothing left waiting on the answer.
+      third = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+      await third.waitFor(/This repository's bosun\.json would let more run without asking/);
+      third.keys("C-c");
+      const until = Date.now() + 10_000;
+      while (!third.exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(third.exited(), third.screen());
     } finally {
+      third?.kill();
       term.kill();
       again?.kill();
       await s.close();

@@ -61,13 +61,17 @@ export async function interactive(options: SessionOptions): Promise<void> {
   try {
     await app.waitUntilExit();
   } finally {
+    // Questions still open are answered no; a session still opening is closed once it has.
     controller.abort(new Error("the interactive session ended"));
-    await live()
-      ?.close()
-      .catch(() => {});
+    try {
+      // A session that could not open is the error it was (a config error exits 2).
+      await opening;
+    } finally {
+      await live()
+        ?.close()
+        .catch(() => {});
+    }
   }
-  // A session that could not open is the error it was (a config error exits 2).
-  await opening;
   const last = live();
   if (last) process.stdout.write(`session ${last.session.id} · bosun why ${last.session.id.slice(0, 10)}\n`);
 }
