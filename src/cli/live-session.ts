@@ -14,6 +14,7 @@ import type { UserMessage } from "../session/events.js";
 import { selectSessionModel } from "../session/model.js";
 import { openSession } from "../session/open.js";
 import { recoverInterruptedCalls } from "../session/recover.js";
+import { awaitsTitle } from "../session/untitled.js";
 import { recordUsage } from "../session/usage.js";
 import { acquireLease, type Lease } from "../store/lease.js";
 import { type SessionInfo, SessionStore } from "../store/session-store.js";
@@ -269,7 +270,8 @@ export async function openLiveSession(input: {
       },
       async turn(message, io) {
         turns++;
-        if (turns === 1) titles.push(title(message.text));
+        // Asked now, before the turn puts its message on record: does this session await its title?
+        if (turns === 1 && awaitsTitle(store, session.id)) titles.push(title(message.text));
         const { runTurn } = await import("../loop/turn.js");
         return runTurn(message, turnDeps({ io, gate, tools, runContext: runContext.context, files, jobs }));
       },
@@ -289,6 +291,7 @@ export async function openLiveSession(input: {
         signal: input.signal,
         record,
         warn,
+        awaitsTitle: true,
       });
     }
 

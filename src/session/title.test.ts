@@ -12,6 +12,7 @@ import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision } from "../seats/types.js";
 import { SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
 import { openSession } from "./open.js";
 import { cleanTitle, decideTitle, fallbackTitle, TITLE_SYSTEM, type TitleDeps, titleSession } from "./title.js";
 
@@ -264,11 +265,22 @@ describe("titleSession", () => {
 
   it("a resumed session keeps its title: no request, no decision", async () => {
     const first = open({}, "Original title");
+    store.append(first.id, EV.user, { text: "the conversation so far" });
     const resumed = open({ session: first.id });
     const { asked, request } = scripted("Fixing the flaky test");
     await titleSession(input(resumed.id, request));
     assert.equal(asked.length, 0);
     assert.equal(store.get(first.id)?.title, "Original title");
     assert.ok(!readDecisions(store, first.id).some((d) => d.seat === "session.title"));
+  });
+
+  it("a new session opened again before its first turn (a custom command's own model) is named by that turn", async () => {
+    const created = open({});
+    const reopened = open({ session: created.id });
+    const { asked, request } = scripted("Reviewing the parser");
+    await titleSession(input(reopened.id, request));
+    assert.equal(asked.length, 1);
+    assert.equal(store.get(created.id)?.title, "Reviewing the parser");
+    expectDecision(readDecisions(store, created.id), "session.title", "model", "Reviewing the parser");
   });
 });

@@ -2,10 +2,9 @@ import { type LoadedConfig, whereSet } from "../config/load.js";
 import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
-import { DECISION_EVENT } from "../seats/record.js";
 import type { Answer, Decision, Reason } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
-import type { TargetAnswer } from "./target.js";
+import { awaitsTitle } from "./untitled.js";
 import { USAGE_EVENT } from "./usage.js";
 
 /**
@@ -212,6 +211,8 @@ export interface TitleSessionInput extends TitleDeps {
   message: string;
   /** --title, when given: the title the session was created with. */
   flagTitle?: string;
+  /** Whether the session awaits its title, as `awaitsTitle` said before the turn began (its message is then on record). */
+  awaitsTitle?: boolean;
   /** Where a failure to record the title is told: stderr unless given. */
   warn?: (text: string) => void;
 }
@@ -226,7 +227,7 @@ export interface TitleSessionInput extends TitleDeps {
 export async function titleSession(input: TitleSessionInput): Promise<void> {
   const { store, sessionId } = input;
   try {
-    if (!createdByThisRun(store, sessionId)) return;
+    if (!(input.awaitsTitle ?? awaitsTitle(store, sessionId))) return;
     if (input.flagTitle !== undefined) {
       input.record({
         seat: "session.title",
@@ -249,16 +250,6 @@ export async function titleSession(input: TitleSessionInput): Promise<void> {
     if (input.warn) input.warn(text);
     else process.stderr.write(`bosun: ${text}\n`);
   }
-}
-
-/** A new session (not a resumed or forked one): its latest session.target decision says so. */
-function createdByThisRun(store: SessionStore, sessionId: string): boolean {
-  const target = store
-    .events(sessionId, DECISION_EVENT)
-    .map((event) => event.data as Decision)
-    .filter((decision) => decision.seat === "session.target")
-    .at(-1);
-  return (target?.answer as TargetAnswer | undefined)?.mode === "new";
 }
 
 /**

@@ -1,0 +1,16 @@
+import { DECISION_EVENT } from "../seats/record.js";
+import type { Decision } from "../seats/types.js";
+import type { SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
+import type { TargetAnswer } from "./target.js";
+
+/** A new session (not a forked one) with no title and no message yet: its first turn names it. */
+export function awaitsTitle(store: SessionStore, sessionId: string): boolean {
+  const decisions = store.events(sessionId, DECISION_EVENT).map((event) => event.data as Decision);
+  // Created new, and not named yet: the interactive session may reopen it (a custom command's
+  // own model) before its first turn, so the latest target can be a resume of a new session.
+  const first = decisions.find((decision) => decision.seat === "session.target");
+  const named = decisions.some((decision) => decision.seat === "session.title");
+  const talked = store.events(sessionId, EV.user).length > 0;
+  return (first?.answer as TargetAnswer | undefined)?.mode === "new" && !named && !talked;
+}
