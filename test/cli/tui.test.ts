@@ -238,6 +238,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
       const forReview = decisions.filter((d) => d.subject?.command === "review");
       expectDecision(forReview, "agent.select", "config", "plan");
       expectDecision(forReview, "model.select", "config", "scripted/review-model");
+      // The command was the first message: the session is still named by it.
+      expectDecision(decisions, "session.title", "code", "Review: the parser");
       const refused = decisions.filter((d) => d.subject?.command === "fix");
       expectDecision(refused, "agent.select", "code", "plan");
       expectDecision(decisions, "input.command", "person", {
