@@ -110,7 +110,8 @@ export function interactiveRunner(input: {
     async noteSteer(message, answer) {
       (await open()).record(steerDecision(message, answer));
     },
-    async turn(text, io, command) {
+    async turn(text, io, from) {
+      const command = from?.command;
       await open();
       const choice = command ? commandChoice(command, live as LiveSession) : undefined;
       if (choice && "refused" in choice) {
@@ -122,8 +123,10 @@ export function interactiveRunner(input: {
         if (!opened.ok) return { status: "failed", steps: 0, denied: 0, message: `/${command?.name}: ${opened.line}` };
       }
       try {
-        // `@path` attaches a file that exists (text or image), as -f does for `bosun run`.
-        const named = [...text.matchAll(/(?:^|\s)@([^\s]+)/g)]
+        // `@path` the person typed attaches a file that exists (text or image), as -f does for
+        // `bosun run`; one in a repository's template or a span's output attaches nothing.
+        const typed = from ? (from.typed ?? "") : text;
+        const named = [...typed.matchAll(/(?:^|\s)@([^\s]+)/g)]
           .map((m) => m[1] as string)
           .filter((path) => existsSync(resolve(cwd, path)));
         const files = named.length > 0 ? await (await import("./attachments.js")).readAttachments(named, cwd) : [];

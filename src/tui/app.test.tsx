@@ -75,7 +75,8 @@ describe("the interactive session", () => {
     assert.match(frame, /› run the tests/);
     assert.match(frame, /Looking now\./);
     assert.match(frame, /shell needs your approval/);
-    assert.match(frame, /a allow always — saves shell:npm test \*/);
+    await tick(450); // the dialog takes keys once it has been up a moment
+    assert.match(ui.frames.join("\n"), /a allow always — saves shell:npm test \*/);
     ui.stdin.write("a");
     await tick(80);
     frame = ui.frames.join("\n");
@@ -92,6 +93,7 @@ describe("the interactive session", () => {
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "run the tests");
+    await tick(450); // the dialog takes keys once it has been up a moment
     ui.stdin.write("a");
     await tick(80);
     assert.doesNotMatch(ui.frames.join("\n"), /PASS 12 tests/, "one line per call until opened");

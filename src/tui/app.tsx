@@ -98,7 +98,7 @@ export function App({
     setPending(next);
   };
 
-  const runTurn = async (text: string, command?: CustomCommand) => {
+  const runTurn = async (text: string, from?: { command: CustomCommand; typed: string }) => {
     add({ kind: "user", text });
     busyRef.current = true;
     setBusy(true);
@@ -112,7 +112,7 @@ export function App({
           signal: controller.current.signal,
           steering: takeSteering,
         },
-        command,
+        from,
       );
       if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
       else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
@@ -164,7 +164,7 @@ export function App({
       case "custom": {
         const expansion = await expand(parsed.command, parsed.args, prompt);
         await note(expansion);
-        await runTurn(expansion.text, parsed.command);
+        await runTurn(expansion.text, { command: parsed.command, typed: parsed.args });
         return;
       }
       case "text":

@@ -3,20 +3,25 @@ import { useRef, useState } from "react";
 import { formatAlwaysRule } from "../permission/always.js";
 import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { describeRequest } from "../permission/prompt-terminal.js";
+import { useArmed } from "./armed.js";
 
 /**
  * The person's seat (call.approval) in the TUI: the tool, every request with the rules' answer,
  * the diff, then allow once / allow always (each option shows the exact rules it saves) / deny /
  * deny with a message. Keys: o, a (then 1–9 when several "always" options), d, m (type, Enter),
  * Esc leaves (the call is denied and the turn stops). Nothing else runs for the call meanwhile.
+ * The choices show, and keys count, only once the dialog has been up a moment (see armed.ts).
  */
 export function ApprovalDialog({
   request,
   onAnswer,
+  armDelayMs,
 }: {
   request: ApprovalRequest;
   onAnswer: (reply: PersonReply) => void;
+  armDelayMs?: number;
 }) {
+  const { armed, ready } = useArmed(armDelayMs);
   // Refs as well as state: keys can arrive before React re-renders (a fast terminal, a busy machine).
   const state = useRef<{ mode: "choose" | "always" | "message"; message: string }>({ mode: "choose", message: "" });
   const [{ mode, message }, setShown] = useState(state.current);
@@ -28,6 +33,7 @@ export function ApprovalDialog({
   const options = request.always.options;
 
   useInput((input, key) => {
+    if (!ready.current) return;
     const { mode, message } = state.current;
     if (key.escape) {
       if (mode === "choose") onAnswer({ kind: "cancel" });
@@ -65,7 +71,8 @@ export function ApprovalDialog({
         {request.tool} needs your approval
       </Text>
       <Text>{describeRequest(request)}</Text>
-      {mode === "choose" ? (
+      {!armed ? <Text dimColor>the choices open in a moment; keys typed until then are ignored</Text> : null}
+      {armed && mode === "choose" ? (
         <Box flexDirection="column" marginTop={1}>
           <Text>
             <Text bold>o</Text> allow once

@@ -34,7 +34,7 @@ const request: ApprovalRequest = {
 
 async function answer(keys: string[]): Promise<{ reply?: PersonReply; frame: string }> {
   let reply: PersonReply | undefined;
-  const ui = render(<ApprovalDialog request={request} onAnswer={(r) => (reply = r)} />);
+  const ui = render(<ApprovalDialog request={request} onAnswer={(r) => (reply = r)} armDelayMs={0} />);
   await tick();
   for (const key of keys) {
     ui.stdin.write(key);
@@ -196,7 +196,7 @@ describe("the status line and the input", () => {
       ["\u001b", "no"],
     ] as const) {
       const answers: string[] = [];
-      const ui = render(<TrustDialog loosening={loosening} onAnswer={(a) => answers.push(a)} />);
+      const ui = render(<TrustDialog loosening={loosening} onAnswer={(a) => answers.push(a)} armDelayMs={0} />);
       await tick();
       const frame = ui.lastFrame() ?? "";
       assert.match(frame, /would let more run without asking/);
@@ -207,5 +207,23 @@ describe("the status line and the input", () => {
       assert.deepEqual(answers, [expected], `key ${JSON.stringify(key)}`);
       ui.unmount();
     }
+  });
+
+  it("a dialog ignores keys for a moment after it opens, so a letter typed for the input answers nothing", async () => {
+    const answers: string[] = [];
+    const loosening = { items: ["mode auto"], files: ["/w/bosun.json"], fingerprint: "sha-1" };
+    const ui = render(<TrustDialog loosening={loosening} onAnswer={(a) => answers.push(a)} />);
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /the choices open in a moment/);
+    assert.doesNotMatch(ui.lastFrame() ?? "", /yes, always/);
+    ui.stdin.write("a");
+    await tick();
+    assert.deepEqual(answers, [], "typed before the choices showed: ignored");
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    assert.match(ui.lastFrame() ?? "", /yes, always/);
+    ui.stdin.write("o");
+    await tick();
+    assert.deepEqual(answers, ["once"]);
+    ui.unmount();
   });
 });

@@ -19,8 +19,10 @@ export interface InteractiveRunner {
   /** Records what a typed line was (seat `input.command`); a `!cmd` is recorded by `bang`, with its exit code. */
   noteInput?(parsed: ParsedInput, expansion?: Expansion): Promise<void>;
   /**
-   * Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. `command`: the
-   * custom command it was expanded from, whose front matter may choose the agent or model.
+   * Runs a turn for `text`; events stream to `emit`; approvals go to `prompt`. `from.command`:
+   * the custom command it was expanded from, whose front matter may choose the agent or model;
+   * `from.typed`: what the person typed, whose `@path`s attach files (never a template's text or
+   * a span's output). Without `from`, `text` is what the person typed.
    */
   turn(
     text: string,
@@ -31,7 +33,7 @@ export interface InteractiveRunner {
       /** The messages the person chose to steer with, taken (and removed from the queue) at a step boundary. */
       steering: () => string[];
     },
-    command?: CustomCommand,
+    from?: { command?: CustomCommand; typed?: string },
   ): Promise<TurnOutcome>;
   /** This directory's recent sessions, newest first, for the resume picker. */
   sessions?(): SessionEntry[];

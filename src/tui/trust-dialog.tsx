@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import type { Loosening } from "../permission/project-trust.js";
+import { useArmed } from "./armed.js";
 
 export type TrustReply = "once" | "always" | "no";
 
@@ -8,8 +9,18 @@ export type TrustReply = "once" | "always" | "no";
  * asking. It shows exactly what and from which files; n (or Esc) keeps to your own config,
  * o trusts it for this session, a always for this exact content.
  */
-export function TrustDialog({ loosening, onAnswer }: { loosening: Loosening; onAnswer: (answer: TrustReply) => void }) {
+export function TrustDialog({
+  loosening,
+  onAnswer,
+  armDelayMs,
+}: {
+  loosening: Loosening;
+  onAnswer: (answer: TrustReply) => void;
+  armDelayMs?: number;
+}) {
+  const { armed, ready } = useArmed(armDelayMs);
   useInput((input, key) => {
+    if (!ready.current) return;
     if (key.escape || input === "n") onAnswer("no");
     else if (input === "o") onAnswer("once");
     else if (input === "a") onAnswer("always");
@@ -23,7 +34,8 @@ export function TrustDialog({ loosening, onAnswer }: { loosening: Loosening; onA
         <Text key={item}> {item}</Text>
       ))}
       <Text dimColor>from {loosening.files.join(", ")}</Text>
-      <Box flexDirection="column" marginTop={1}>
+      {!armed ? <Text dimColor>the choices open in a moment; keys typed until then are ignored</Text> : null}
+      <Box flexDirection="column" marginTop={1} display={armed ? "flex" : "none"}>
         <Text>
           <Text bold>n</Text> no — ask as my own config says (Esc too)
         </Text>

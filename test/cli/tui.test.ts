@@ -58,7 +58,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/foxtrot golf hotel\./);
       term.type("make the file");
       await term.waitFor(/shell needs your approval/);
-      const dialog = term.screen();
+      const dialog = await term.waitFor(/a allow always/);
       assert.match(dialog, /\? asks\s+shell:touch made\.txt/);
       assert.match(dialog, /a allow always/);
       assert.equal(existsSync(join(s.ws.dir, "made.txt")), false, "nothing runs while the dialog is open");
@@ -172,22 +172,27 @@ describe("the interactive session in a real terminal (tmux)", () => {
     });
     s.ws.write(
       ".bosun/commands/risky.md",
-      "---\ndescription: a command a cloned repository brings\n---\nFiles: !`ls .bosun`\nMade: !`touch spanned.txt && echo made`\n$ARGUMENTS\n",
+      "---\ndescription: a command a cloned repository brings\n---\nFiles: !`ls .bosun`\nMade: !`touch spanned.txt && echo made`\nSee @secret.txt\n$ARGUMENTS\n",
     );
+    // A template's @path attaches nothing; the person's own (in the arguments) does.
+    s.ws.write("secret.txt", "SECRET-CONTENT\n");
+    s.ws.write("notes.txt", "NOTES-CONTENT\n");
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/Ask bosun/);
       await term.waitFor(/scripted\/test-model/);
-      term.type("/risky now");
+      term.type("/risky now @notes.txt");
       await term.waitFor(/shell needs your approval/);
-      assert.match(term.screen(), /\? asks\s+shell:touch spanned\.txt/);
+      assert.match(await term.waitFor(/d deny/), /\? asks\s+shell:touch spanned\.txt/);
       term.type("d", false);
       await term.waitFor(/Got the expansion\./);
       assert.equal(existsSync(join(s.ws.dir, "spanned.txt")), false);
       const sent = s.server.requests.at(-1)?.normalized?.messages.at(-1)?.text ?? "";
       assert.match(sent, /Files: commands/);
       assert.match(sent, /Made: \[not run: /);
-      assert.match(sent, /now$/);
+      assert.match(sent, /now @notes\.txt/);
+      assert.match(sent, /<file path="notes\.txt">\nNOTES-CONTENT/);
+      assert.doesNotMatch(sent, /SECRET-CONTENT/);
       term.type("/exit");
       const { decisions } = s.latest();
       expectDecision(decisions, "call.approval", "person", "deny");
@@ -269,7 +274,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
     let again: ReturnType<typeof startTmux> | undefined;
     let third: ReturnType<typeof startTmux> | undefined;
     try {
-      const dialog = await term.waitFor(/This repository's bosun\.json would let more run without asking/);
+      const dialog = await term.waitFor(/a yes, always for this exact content/);
       assert.match(dialog, /allow shell:touch \*/);
       assert.match(dialog, /Ask bosun/, "the dialog is part of the drawn session, not text across it");
       term.type("o", false);
@@ -282,7 +287,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
 
       // No: the session keeps to the person's own config and says so in its transcript.
       again = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
-      await again.waitFor(/This repository's bosun\.json would let more run without asking/);
+      await again.waitFor(/n no — ask as my own config says/);
       again.type("n", false);
       await again.waitFor(/bosun: not applying what .*bosun\.json would loosen \(allow shell:touch \*\): not trusted/);
       again.type("/exit");
