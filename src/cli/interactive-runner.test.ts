@@ -36,11 +36,25 @@ describe("a custom command's agent and model (commandChoice)", () => {
       ["plan", "build"],
       ["docs", "writer"],
     ] as const) {
-      const choice = commandChoice(command({ agent: to }), session(from));
+      const choice = commandChoice(command({ agent: to, scope: "global" }), session(from));
       assert.ok(choice && "refused" in choice, `${from} → ${to}`);
       assert.match(choice.message, new RegExp(`agent ${from} is read-only; switch with /agent ${to} first`));
       expectDecision([{ ...choice.refused, seq: 1, at: "" }], "agent.select", "code", from);
       assert.deepEqual(choice.refused.subject, { command: "review" });
     }
+  });
+
+  it("lets a repository's command switch only to a read-only agent; the person's own commands may switch to any", () => {
+    const refused = commandChoice(command({ agent: "writer" }), session("build"));
+    assert.ok(refused && "refused" in refused);
+    assert.match(refused.message, /comes from this repository and asks for agent writer/);
+    expectDecision([{ ...refused.refused, seq: 1, at: "" }], "agent.select", "code", "build");
+    assert.equal(
+      refused.refused.reasons.find((r) => r.decisive)?.rule,
+      "a repository's command switches only to a read-only agent",
+    );
+    assert.deepEqual(commandChoice(command({ agent: "writer", scope: "global" }), session("build")), {
+      command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "writer" },
+    });
   });
 });

@@ -74,11 +74,18 @@ export function interactiveRunner(input: {
   }
 
   /** Your own commands' spans run as you; a repository's are judged like any shell call first. */
-  async function expand(command: CustomCommand, args: string, prompt: ApprovalPrompt): Promise<Expansion> {
+  async function expand(
+    command: CustomCommand,
+    args: string,
+    prompt: ApprovalPrompt,
+    stop?: AbortSignal,
+  ): Promise<Expansion> {
+    // Esc stops the spans, as it stops a turn; the session's end stops them too.
+    const both = stop ? AbortSignal.any([signal, stop]) : signal;
     const run =
       command.scope === "global"
-        ? spanRunner({ cwd, signal })
-        : async (span: string) => (await open()).runSpan(span, prompt, signal);
+        ? spanRunner({ cwd, signal: both })
+        : async (span: string) => (await open()).runSpan(span, prompt, both);
     return expandTemplate(command.template, args, run);
   }
 
@@ -136,9 +143,9 @@ export function interactiveRunner(input: {
         if (choice) await reopen(here());
       }
     },
-    async bang(command) {
+    async bang(command, stop) {
       const { store, session } = await open();
-      const result = await runBang(command, { cwd, signal });
+      const result = await runBang(command, { cwd, signal: stop ? AbortSignal.any([signal, stop]) : signal });
       // The person's command and its output join the conversation for the model's next turn.
       store.atomically(() => {
         recordDecision(store, session.id, bangDecision(command, result));
@@ -214,9 +221,11 @@ export function interactiveRunner(input: {
 }
 
 /**
- * What a custom command's front matter asks for its turn: another agent or model. A command may
- * not lift a read-only agent: in a plan session, `agent: build` is refused (and recorded) — the
- * person switches with /agent first if that is meant. Undefined when it asks for nothing new.
+ * What a custom command's front matter asks for its turn: another agent or model. No command
+ * lifts a read-only agent: in a plan session, `agent: build` is refused (and recorded) — the
+ * person switches with /agent first if that is meant. A repository's command may switch only to
+ * a read-only agent: another agent's own mode and rules could let more run than the person's
+ * choice does. Undefined when it asks for nothing new.
  */
 export function commandChoice(
   command: CustomCommand,
@@ -233,21 +242,30 @@ export function commandChoice(
     } catch {
       wanted = undefined; // Unknown: the reopen says so, naming the agents.
     }
+    const refuse = (rule: string, message: string) => ({
+      message,
+      refused: {
+        seat: "agent.select",
+        holder: "code" as const,
+        answer: session.agent,
+        reasons: [
+          { rule: `custom command /${command.name} agent`, detail: agent, source: command.file },
+          { rule, detail: message, decisive: true },
+        ],
+        subject: { command: command.name },
+      },
+    });
     if (now.readOnly && wanted && !wanted.readOnly) {
-      const message = `/${command.name} asks for agent ${agent}, which may change files, but this session's agent ${session.agent} is read-only; switch with /agent ${agent} first if you mean it`;
-      return {
-        message,
-        refused: {
-          seat: "agent.select",
-          holder: "code",
-          answer: session.agent,
-          reasons: [
-            { rule: `custom command /${command.name} agent`, detail: agent, source: command.file },
-            { rule: "a command does not lift a read-only agent", detail: message, decisive: true },
-          ],
-          subject: { command: command.name },
-        },
-      };
+      return refuse(
+        "a command does not lift a read-only agent",
+        `/${command.name} asks for agent ${agent}, which may change files, but this session's agent ${session.agent} is read-only; switch with /agent ${agent} first if you mean it`,
+      );
+    }
+    if (command.scope === "project" && wanted && !wanted.readOnly) {
+      return refuse(
+        "a repository's command switches only to a read-only agent",
+        `/${command.name} comes from this repository and asks for agent ${agent}, whose own mode and rules could let more run; switch with /agent ${agent} if you mean it, or keep the command in your own commands folder`,
+      );
     }
   }
   return {

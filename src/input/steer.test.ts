@@ -30,4 +30,10 @@ describe("input.steer", () => {
     expectDecision(recorded(dropped), "input.steer", "person", "drop");
     assert.equal(dropped.reasons[0]?.detail, `${"a".repeat(79)}…`);
   });
+
+  it("a command typed while something ran waited for it: code's rule, never the person's steer", () => {
+    const waited = steerDecision({ text: "/why", how: "queue", chosen: false, kind: "command" }, "queue");
+    expectDecision(recorded(waited), "input.steer", "code", "queue");
+    assert.equal(waited.reasons.find((r) => r.decisive)?.rule, "a command waits");
+  });
 });

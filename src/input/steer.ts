@@ -6,6 +6,8 @@ export interface PendingMessage {
   how: "steer" | "queue";
   /** The person chose `how` (Tab); otherwise it is code's default, steer. */
   chosen: boolean;
+  /** A command (`/why`, `!ls`, a custom command) always waits for the work to end: it is run then, not sent as text. */
+  kind?: "text" | "command";
 }
 
 /**
@@ -15,24 +17,26 @@ export interface PendingMessage {
 export function steerDecision(message: PendingMessage, answer: "steer" | "queue" | "drop"): Decision {
   // A steering message the turn ended before taking goes next, as if queued: code's doing.
   const late = answer === "queue" && message.how === "steer";
-  const byPerson = answer === "drop" || (message.chosen && !late);
+  const command = message.kind === "command";
+  const byPerson = answer === "drop" || (message.chosen && !late && !command);
   const detail =
     answer === "drop"
       ? "dropped with Ctrl-X before it was delivered"
       : answer === "steer"
         ? "delivered at the next step boundary of the running turn"
-        : late
-          ? "the turn ended before another step; delivered as the next message"
-          : "delivered as the next message once the turn ended";
+        : command
+          ? "a command is run once the work before it has ended, never sent as steering text"
+          : late
+            ? "the turn ended before another step; delivered as the next message"
+            : "delivered as the next message once the turn ended";
+  const rule = command ? "a command waits" : late ? "no step left to steer" : "default: steer";
   return {
     seat: "input.steer",
     holder: byPerson ? "person" : "code",
     answer,
     reasons: [
       { rule: "typed while the agent worked", detail: preview(message.text) },
-      byPerson
-        ? { rule: "the person chose", detail, decisive: true }
-        : { rule: late ? "no step left to steer" : "default: steer", detail, decisive: true },
+      byPerson ? { rule: "the person chose", detail, decisive: true } : { rule, detail, decisive: true },
     ],
   };
 }

@@ -127,13 +127,14 @@ describe("the interactive session", () => {
     assert.deepEqual(seen.turns, ["/frobnicate now"]);
     ui.unmount();
   });
-  it("what is typed during a turn steers it at the next step; Tab makes one wait for the end; Ctrl-X drops one; Esc interrupts", async () => {
+  it("what is typed during a turn steers it at the next step; Tab makes the marked one wait, Shift-Tab moves the mark, Ctrl-X drops it; a command waits; Esc interrupts and holds the rest", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
     const steered: string[][] = [];
     const turns: string[] = [];
+    const whys: string[] = [];
     let aborted = false;
     const runner: InteractiveRunner = {
       status: () => ({ model: "m", agent: "build", mode: "approve" }),
@@ -148,7 +149,10 @@ describe("the interactive session", () => {
         return { status: "cancelled", steps: 1, denied: 0, message: "cancelled" };
       },
       bang: async () => ({ output: "", exitCode: 0 }),
-      why: () => "",
+      why: (seat) => {
+        whys.push(seat ?? "");
+        return "the ledger";
+      },
       compact: async () => "",
       close: async () => {},
       noteSteer: async (message, answer) => {
@@ -164,7 +168,15 @@ describe("the interactive session", () => {
     ui.stdin.write("\t");
     await tick();
     await type(ui, "drop me");
-    assert.match(ui.frames.join("\n"), /↳ steer: also check the docs\n⏸ queued: then the changelog\n↳ steer: drop me/);
+    await type(ui, "/why");
+    assert.match(
+      ui.lastFrame() ?? "",
+      /↳ steer: also check the docs\n⏸ queued: then the changelog\n↳ steer: drop me\n› ⏸ queued: \/why/,
+      "a command typed during a turn waits for its end",
+    );
+    ui.stdin.write("\u001b[Z");
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /› ↳ steer: drop me/, "Shift-Tab moves the mark");
     ui.stdin.write("\u0018");
     await tick();
     assert.doesNotMatch(ui.lastFrame() ?? "", /drop me/);
@@ -174,13 +186,56 @@ describe("the interactive session", () => {
     release();
     await tick(150);
     assert.deepEqual(steered, [["also check the docs"]]);
+    assert.deepEqual(turns, ["start"], "after Esc, what waits is held");
+    assert.match(ui.lastFrame() ?? "", /2 waiting: Enter on an empty line sends the next/);
+    ui.stdin.write("\r");
+    await tick(150);
     assert.deepEqual(turns, ["start", "then the changelog"]);
-    // Each message's fate is recorded (seat input.steer): steered by default, dropped, waited by choice.
+    assert.deepEqual(whys, [""], "the waiting command ran after the turn, as a command");
+    // Each message's fate is recorded (seat input.steer): dropped, steered by default, waited by choice, a command waited.
     assert.deepEqual(noted, [
       ["drop me", false, "drop"],
       ["also check the docs", false, "steer"],
       ["then the changelog", true, "queue"],
+      ["/why", false, "queue"],
     ]);
+    ui.unmount();
+  });
+
+  it("one thing runs at a time: a message typed during a !cmd waits for it, and Esc stops the !cmd", async () => {
+    const turns: string[] = [];
+    let bangSignal: AbortSignal | undefined;
+    let finishBang: () => void = () => {};
+    const runner: InteractiveRunner = {
+      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+      async turn(text) {
+        turns.push(text);
+        return { status: "done", steps: 1, denied: 0 };
+      },
+      bang: (_command, signal) =>
+        new Promise((resolve) => {
+          bangSignal = signal;
+          finishBang = () => resolve({ output: "done sleeping", exitCode: 0 });
+        }),
+      why: () => "",
+      compact: async () => "",
+      close: async () => {},
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "!sleep 5");
+    await type(ui, "after the sleep");
+    assert.deepEqual(turns, [], "nothing else starts while the !cmd runs");
+    assert.match(ui.lastFrame() ?? "", /⏸ queued: after the sleep/);
+    finishBang();
+    await tick(150);
+    assert.deepEqual(turns, ["after the sleep"]);
+
+    await type(ui, "!sleep 60");
+    ui.stdin.write("\u001b");
+    await tick();
+    assert.equal(bangSignal?.aborted, true, "Esc stops a !cmd as it stops a turn");
+    finishBang();
     ui.unmount();
   });
 

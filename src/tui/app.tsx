@@ -2,7 +2,6 @@ import { Box, Static, Text, useApp, useInput } from "ink";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { CustomCommand, CustomCommandSet, Expansion } from "../input/custom-commands.js";
 import { customsShadowedByBuiltin, helpText, parseInput } from "../input/slash.js";
-import type { PendingMessage as Pending } from "../input/steer.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
 import type { Loosening } from "../permission/project-trust.js";
@@ -15,6 +14,7 @@ import { SessionPicker } from "./session-picker.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
 import { TrustDialog, type TrustReply } from "./trust-dialog.js";
+import { usePending } from "./use-pending.js";
 
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
@@ -34,7 +34,7 @@ export function App({
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
   commands?: CustomCommandSet;
   /** Expands a custom command's template (only its own !`cmd` spans run; a repository's are judged, asking through `prompt`). */
-  expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt) => Promise<Expansion>;
+  expand?: (command: CustomCommand, args: string, prompt: ApprovalPrompt, signal: AbortSignal) => Promise<Expansion>;
   /** Completes an `@path` being typed (Tab). */
   complete?: (partial: string) => string[];
   /** Questions and warnings of the session opening behind the prompt, for the app's dialogs and transcript. */
@@ -57,7 +57,6 @@ export function App({
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const expandedRef = useRef(false);
-  const [pending, setPending] = useState<Pending[]>([]);
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
   const [picking, setPicking] = useState<{ sessions: SessionEntry[]; resolve: (id: string | undefined) => void }>();
   const [trust, setTrust] = useState<{ loosening: Loosening; resolve: (answer: TrustReply) => void }>();
@@ -91,52 +90,57 @@ export function App({
   }, [person, add]);
 
   // Refs, not only state: a key can arrive before React re-renders with the last answer.
+  // `busy`: something runs (a turn, a !cmd, a command's spans, /compact, a switch); only one
+  // thing runs at a time. `inTurn`: a turn runs, so a typed message can steer it.
   const busyRef = useRef(false);
-  const queue = useRef<Pending[]>([]);
-  const setQueue = (next: Pending[]) => {
-    queue.current = next;
-    setPending(next);
-  };
+  const inTurn = useRef(false);
+  const pending = usePending();
 
-  const runTurn = async (text: string, from?: { command: CustomCommand; typed: string }) => {
-    add({ kind: "user", text });
+  /** Runs one piece of work with Esc able to stop it; then what waited goes next, unless Esc stopped it. */
+  const work = async (job: (signal: AbortSignal) => Promise<void>) => {
     busyRef.current = true;
     setBusy(true);
-    controller.current = new AbortController();
+    const stop = new AbortController();
+    controller.current = stop;
     try {
-      const outcome = await runner.turn(
-        text,
-        {
-          emit: onEvent,
-          prompt,
-          signal: controller.current.signal,
-          steering: takeSteering,
-        },
-        from,
-      );
-      if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
-      else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
+      await job(stop.signal);
     } catch (error) {
       add({ kind: "notice", text: `error: ${(error as Error).message}` });
     } finally {
       busyRef.current = false;
+      inTurn.current = false;
       setBusy(false);
       settle();
     }
-    // What waited for the turn to end goes next, in order.
-    const [next, ...rest] = queue.current;
-    setQueue(rest);
-    if (next) {
-      void runner.noteSteer?.(next, "queue");
-      await submit(next.text, false);
+    if (stop.signal.aborted) {
+      if (pending.count > 0)
+        add({
+          kind: "notice",
+          text: `${pending.count} waiting: Enter on an empty line sends the next, Ctrl-X drops one`,
+        });
+      return;
     }
+    await sendNext();
+  };
+  const sendNext = async () => {
+    const next = pending.takeNext();
+    if (!next) return;
+    void runner.noteSteer?.(next, "queue");
+    await submit(next.text, false);
+  };
+
+  const runTurn = (text: string, signal: AbortSignal, from?: { command: CustomCommand; typed: string }) => {
+    add({ kind: "user", text });
+    inTurn.current = true;
+    return runner.turn(text, { emit: onEvent, prompt, signal, steering: takeSteering }, from).then((outcome) => {
+      if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
+      else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
+    });
   };
 
   /** The steering messages, for the loop at a step boundary: shown as the person's, gone from the queue. */
   const takeSteering = () => {
-    const steer = queue.current.filter((m) => m.how === "steer");
-    if (steer.length === 0) return [];
-    setQueue(queue.current.filter((m) => m.how !== "steer"));
+    const steer = pending.takeSteering();
     for (const m of steer) {
       add({ kind: "user", text: m.text });
       void runner.noteSteer?.(m, "steer");
@@ -146,37 +150,43 @@ export function App({
 
   const submit = async (line: string, typed = true) => {
     if (typed) setHistory((h) => [...h, line]);
+    const parsed = parseInput(line, customs);
     if (busyRef.current) {
-      // Typed while the agent works: steers the turn at its next step, unless Tab makes it wait for the end.
-      setQueue([...queue.current, { text: line, how: "steer", chosen: false }]);
+      // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
+      // instead); a command, or anything typed while no turn runs, waits for the end.
+      const command = parsed.kind !== "text" || parsed.note !== undefined;
+      pending.add({
+        text: line,
+        how: inTurn.current && !command ? "steer" : "queue",
+        chosen: false,
+        kind: command ? "command" : "text",
+      });
       return;
     }
-    const parsed = parseInput(line, customs);
     // What the line was goes on record (a `!cmd` with its exit code, once it has run).
     const note = (expansion?: Expansion) => runner.noteInput?.(parsed, expansion).catch(() => {});
     switch (parsed.kind) {
-      case "bang": {
-        const result = await runner.bang(parsed.command);
-        add({ kind: "shell", command: parsed.command, output: result.output, exitCode: result.exitCode });
-        settle();
-        return;
-      }
-      case "custom": {
-        const expansion = await expand(parsed.command, parsed.args, prompt);
-        await note(expansion);
-        await runTurn(expansion.text, { command: parsed.command, typed: parsed.args });
-        return;
-      }
+      case "bang":
+        return work(async (signal) => {
+          const result = await runner.bang(parsed.command, signal);
+          add({ kind: "shell", command: parsed.command, output: result.output, exitCode: result.exitCode });
+        });
+      case "custom":
+        return work(async (signal) => {
+          const expansion = await expand(parsed.command, parsed.args, prompt, signal);
+          await note(expansion);
+          if (signal.aborted) return;
+          await runTurn(expansion.text, signal, { command: parsed.command, typed: parsed.args });
+        });
       case "text":
         if (parsed.note) add({ kind: "notice", text: parsed.note });
         await note();
-        await runTurn(parsed.text);
-        return;
+        return work((signal) => runTurn(parsed.text, signal));
       case "builtin":
         await note();
-        await builtin(parsed.name, parsed.args);
-        settle();
-        return;
+        // /exit ends everything at once; the others run as work, one at a time.
+        if (parsed.name === "exit") return builtin(parsed.name, parsed.args);
+        return work(() => builtin(parsed.name, parsed.args));
     }
   };
 
@@ -251,21 +261,16 @@ export function App({
     if (approval || picking || trust) return;
     if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") toggleDetails();
-    else if (key.ctrl && input === "x" && queue.current.length > 0) {
-      const dropped = queue.current.at(-1) as Pending;
-      setQueue(queue.current.slice(0, -1));
-      void runner.noteSteer?.(dropped, "drop");
+    else if (key.ctrl && input === "x" && pending.count > 0) {
+      const dropped = pending.drop();
+      if (dropped) void runner.noteSteer?.(dropped, "drop");
     }
   });
-  /** Tab (when no `@path` is being completed): the last pending message waits for the turn's end, or steers again. */
-  const toggleLast = () => {
-    const list = queue.current;
-    if (list.length === 0) return;
-    setQueue(
-      list.map((m, i) =>
-        i === list.length - 1 ? { ...m, how: m.how === "queue" ? "steer" : "queue", chosen: true } : m,
-      ),
-    );
+  /** Tab (when no `@path` is being completed) toggles the marked waiting message; Shift-Tab moves the mark. */
+  const onTab = (shift: boolean) => (shift ? pending.moveMark() : pending.toggle());
+  /** Enter on an empty line, idle, with messages waiting (after an Esc): the next one goes. */
+  const onEmptyEnter = () => {
+    if (!busyRef.current && pending.count > 0) void sendNext();
   };
 
   return (
@@ -293,9 +298,10 @@ export function App({
           }}
         />
       ) : null}
-      {pending.map((p, i) => (
+      {pending.messages.map((p, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the queue is shown in order
         <Text key={i} dimColor>
+          {pending.messages.length > 1 && i === pending.mark ? "› " : ""}
           {p.how === "steer" ? "↳ steer" : "⏸ queued"}: {p.text}
         </Text>
       ))}
@@ -303,7 +309,8 @@ export function App({
         history={history}
         onSubmit={(line) => void submit(line)}
         disabled={approval !== undefined || picking !== undefined || trust !== undefined}
-        onTab={toggleLast}
+        onTab={onTab}
+        onEmptyEnter={onEmptyEnter}
         {...(complete ? { complete } : {})}
       />
       <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />

@@ -28,6 +28,7 @@ export function InputBox({
   placeholder = "Ask bosun… (/help for commands, !cmd runs a shell command, @path attaches a file)",
   complete,
   onTab,
+  onEmptyEnter,
 }: {
   history: readonly string[];
   onSubmit: (text: string) => void;
@@ -35,8 +36,10 @@ export function InputBox({
   placeholder?: string;
   /** The paths an `@partial` may complete to. */
   complete?: (partial: string) => string[];
-  /** Tab when there is no `@path` to complete. */
-  onTab?: () => void;
+  /** Tab when there is no `@path` to complete (`shift`: Shift-Tab). */
+  onTab?: (shift: boolean) => void;
+  /** Enter on an empty line. */
+  onEmptyEnter?: () => void;
 }) {
   const editor = useRef<Editor>({ value: "", pastes: [], back: 0, candidates: [] });
   const [shown, setShown] = useState<Pick<Editor, "value" | "candidates">>({ value: "", candidates: [] });
@@ -70,7 +73,10 @@ export function InputBox({
     }
     // Pasted blocks go back in where their markers are.
     const text = value.replace(/\[pasted #(\d+): \d+ lines?\]/g, (marker, n) => pastes[Number(n)] ?? marker);
-    if (text.trim() === "") return;
+    if (text.trim() === "") {
+      if (value === "") onEmptyEnter?.();
+      return;
+    }
     update({ value: "", pastes: [], back: 0 });
     onSubmit(text);
   };
@@ -93,7 +99,7 @@ export function InputBox({
         return;
       }
       if (key.tab) {
-        if (!tab()) onTab?.();
+        if (key.shift || !tab()) onTab?.(key.shift);
         return;
       }
       if (key.ctrl || key.meta || key.escape) return;

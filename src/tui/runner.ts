@@ -38,7 +38,7 @@ export interface InteractiveRunner {
   /** This directory's recent sessions, newest first, for the resume picker. */
   sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
-  bang(command: string): Promise<{ output: string; exitCode: number | null }>;
+  bang(command: string, signal?: AbortSignal): Promise<{ output: string; exitCode: number | null }>;
   /** The ledger as `bosun why` prints it, optionally for one seat glob. */
   why(seat?: string): string;
   /**
