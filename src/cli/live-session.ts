@@ -113,6 +113,8 @@ export async function openLiveSession(input: {
   onLeaseLost: () => void;
   /** The person's answer, asked before opening, when the resumed session was started elsewhere (seat session.cwd). */
   cwdChoice?: "switch" | "stay";
+  /** Why nobody was asked, when a session started elsewhere opens without an answer (default: not interactive). */
+  cwdUnasked?: string;
   signal: AbortSignal;
 }): Promise<LiveSession> {
   const { cwd, options } = input;
@@ -352,6 +354,7 @@ function setUp(
     firstMessage?: string;
     onLeaseLost: () => void;
     cwdChoice?: "switch" | "stay";
+    cwdUnasked?: string;
     warn: (text: string) => void;
   },
   agentChoice: ReturnType<typeof decideAgent>,
@@ -373,7 +376,7 @@ function setUp(
     try {
       recoverInterruptedCalls(store, session.id, lease);
       if (session.directory !== cwd || input.cwdChoice)
-        recordDecision(store, session.id, decideCwd(session, cwd, input.cwdChoice, input.warn));
+        recordDecision(store, session.id, decideCwd(session, cwd, input));
       const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, {
         seat: "agent.select",
@@ -403,9 +406,9 @@ function setUp(
 function decideCwd(
   session: SessionInfo,
   cwd: string,
-  choice: "switch" | "stay" | undefined,
-  warn: (text: string) => void,
+  how: { cwdChoice?: "switch" | "stay"; cwdUnasked?: string; warn: (text: string) => void },
 ): Decision {
+  const choice = how.cwdChoice;
   const reason = {
     rule: "started elsewhere",
     detail: `the session was started in ${session.directory}; this run is in ${cwd}`,
@@ -421,7 +424,7 @@ function decideCwd(
       ],
     };
   }
-  warn(`session ${session.id.slice(0, 10)} was started in ${session.directory}; working here, in ${cwd}`);
+  how.warn(`session ${session.id.slice(0, 10)} was started in ${session.directory}; working here, in ${cwd}`);
   return {
     seat: "session.cwd",
     holder: "code",
@@ -430,7 +433,7 @@ function decideCwd(
       { rule: "started elsewhere", detail: `the session was started in ${session.directory}; this run is in ${cwd}` },
       {
         rule: "nobody to ask",
-        detail: "not interactive: stays in the current directory, warned on stderr",
+        detail: how.cwdUnasked ?? "not interactive: stays in the current directory, warned on stderr",
         decisive: true,
       },
     ],

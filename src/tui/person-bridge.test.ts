@@ -41,4 +41,28 @@ describe("the person bridge", () => {
     assert.equal(await trusted, "no");
     assert.deepEqual(await asked, { kind: "cancel" });
   });
+
+  it("a question answered once is answered the same way when the session opens again (a switch), not asked again", async () => {
+    const bridge = personBridge();
+    let asked = 0;
+    bridge.attach({
+      askTrust: async () => {
+        asked++;
+        return "once";
+      },
+      ask: async () => {
+        asked++;
+        return { kind: "once" };
+      },
+      notice: () => {},
+    });
+    const request = { tool: "mcp", input: { server: "notes" } } as unknown as ApprovalRequest;
+    assert.equal(await bridge.trust.askTrust(loosening, signal), "once");
+    assert.equal(await bridge.trust.askTrust(loosening, signal), "once");
+    assert.deepEqual(await bridge.prompt.ask(request, signal), { kind: "once" });
+    assert.deepEqual(await bridge.prompt.ask(request, signal), { kind: "once" });
+    assert.equal(asked, 2);
+    assert.equal(await bridge.trust.askTrust({ ...loosening, fingerprint: "other" }, signal), "once");
+    assert.equal(asked, 3, "other content is asked about");
+  });
 });

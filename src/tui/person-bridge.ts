@@ -13,7 +13,9 @@ export interface PersonHandlers {
  * The way from the session, opening behind the drawn prompt, to the person at it: questions
  * asked while the session opens (trust the repository's config? run the MCP server it brings?)
  * become the app's dialogs, and warnings lines of its transcript — never text written across
- * Ink's screen. What comes before the app is drawn waits for it.
+ * Ink's screen. What comes before the app is drawn waits for it. The session opens again on
+ * every switch (/model, /agent, a custom command's own model): a question answered once is
+ * answered the same way for the rest of this bosun, not asked again (an "always" is saved anyway).
  */
 export interface PersonBridge {
   prompt: ApprovalPrompt;
@@ -25,6 +27,8 @@ export interface PersonBridge {
 
 export function personBridge(): PersonBridge {
   let handlers: PersonHandlers | undefined;
+  const trusted = new Map<string, TrustReply>();
+  const replied = new Map<string, PersonReply>();
   const waiting: Array<(h: PersonHandlers) => void> = [];
   const drawn = () =>
     handlers ? Promise.resolve(handlers) : new Promise<PersonHandlers>((resolve) => waiting.push(resolve));
@@ -32,11 +36,25 @@ export function personBridge(): PersonBridge {
     // A question still open when the session ends (the person left) is a no, so nothing waits on it.
     prompt: {
       ask: (request, signal) =>
-        untilAborted(signal, { kind: "cancel" }, async () => (await drawn()).ask(request, signal)),
+        untilAborted(signal, { kind: "cancel" }, async () => {
+          const key = JSON.stringify([request.tool, request.input]);
+          const earlier = replied.get(key);
+          if (earlier) return earlier;
+          const reply = await (await drawn()).ask(request, signal);
+          // Leaving the dialog (Esc) decides nothing for later; an answer does.
+          if (reply.kind !== "cancel") replied.set(key, reply);
+          return reply;
+        }),
     },
     trust: {
       askTrust: (loosening, signal) =>
-        untilAborted(signal, "no", async () => (await drawn()).askTrust(loosening, signal)),
+        untilAborted(signal, "no", async () => {
+          const earlier = trusted.get(loosening.fingerprint);
+          if (earlier) return earlier;
+          const reply = await (await drawn()).askTrust(loosening, signal);
+          trusted.set(loosening.fingerprint, reply);
+          return reply;
+        }),
     },
     warn(text) {
       void drawn().then((h) => h.notice(`bosun: ${text}`));

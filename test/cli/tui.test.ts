@@ -150,9 +150,17 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/ci=true/);
       term.type("back home");
       await term.waitFor(/Switched\./);
+      const switched = s.latest();
+      // A new session from here is here: the answer about the old one is not carried to it.
+      term.type("/new");
+      await term.waitFor(/session \w{10} · scripted\/test-model · build · approve/);
+      term.type("first");
+      await term.waitFor(/First done\./);
+      assert.notEqual(s.latest().id, switched.id);
+      assert.equal(s.latest().decisions.filter((d) => d.seat === "session.cwd").length, 0);
       term.type("/exit");
       // The latest answer of the seat: this run's.
-      const decisions = s.latest().decisions.filter((d) => d.seat === "session.cwd");
+      const decisions = switched.decisions.filter((d) => d.seat === "session.cwd");
       assert.equal(decisions.length, 2);
       expectDecision(decisions.slice(-1), "session.cwd", "person", "switch");
       const env =
@@ -282,8 +290,14 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("touch it");
       await term.waitFor(/Touched without asking\./);
       assert.ok(existsSync(join(s.ws.dir, "trusted.txt")));
+      // A switch opens the session again: the answer holds, nothing is asked twice.
+      term.type("/mode approve");
+      await term.waitFor(/session \w{10} · scripted\/test-model · build · approve/);
+      assert.doesNotMatch(term.screen().split("/mode approve")[1] ?? "", /would let more run/);
       term.type("/exit");
-      expectDecision(s.latest().decisions, "project.trust", "person", "trusted");
+      const trusts = s.latest().decisions.filter((d) => d.seat === "project.trust");
+      assert.equal(trusts.length, 2);
+      expectDecision(trusts.slice(-1), "project.trust", "person", "trusted");
 
       // No: the session keeps to the person's own config and says so in its transcript.
       again = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });

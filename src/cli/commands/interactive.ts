@@ -26,8 +26,12 @@ export async function interactive(options: SessionOptions): Promise<void> {
   // Ink has loaded (it hides CI variables while it loads, which the session's commands must see).
   const ui = openInteractiveUi();
   const person = personBridge();
-  const openWith = async (chosen: SessionOptions) =>
-    (await import("../live-session.js")).openLiveSession({
+  // The person's answer about the directory holds for the session it was asked about, reopened
+  // (a /model switch); another session from elsewhere (/resume) stays here, and says so.
+  let asked: string | undefined;
+  const openWith = async (chosen: SessionOptions, first = false) => {
+    const answered = cwdChoice && (first || (asked !== undefined && chosen.session === asked));
+    const live = await (await import("../live-session.js")).openLiveSession({
       cwd,
       options: chosen,
       interactive: true,
@@ -37,10 +41,15 @@ export async function interactive(options: SessionOptions): Promise<void> {
       warn: person.warn,
       onDecision: () => {},
       onLeaseLost: () => controller.abort(new Error("another run took over this session")),
-      ...(cwdChoice ? { cwdChoice: cwdChoice.answer } : {}),
+      ...(answered ? { cwdChoice: cwdChoice.answer } : {}),
+      cwdUnasked:
+        "resumed with /resume in the interactive session: it stays in this directory, and says so in the transcript",
       signal: controller.signal,
     });
-  const opening = ui.then(() => openWith(options));
+    if (first) asked = live.session.id;
+    return live;
+  };
+  const opening = ui.then(() => openWith(options, true));
   // Handled by the app once drawn, and by the last line here; never an unhandled rejection meanwhile.
   opening.catch(() => {});
   const customs = discoverCustomCommands({ workspace: workspaceOf(cwd), globalDir: dirname(globalConfigFile()) });
