@@ -11,7 +11,7 @@ import { readDecisions, recordDecision } from "../seats/record.js";
 import { formatDecision } from "../seats/render.js";
 import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
-import { summarizeUsage, USAGE_EVENT } from "../session/usage.js";
+import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";
 import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
 import { shortTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
@@ -95,7 +95,12 @@ export function interactiveRunner(input: {
       if (!live)
         return { model: "…", agent: current.agent ?? "build", mode: current.mode ?? "…", activity: "starting" };
       const { store, session } = live;
-      const usage = store.events(session.id, USAGE_EVENT).at(-1)?.data as { input?: number } | undefined;
+      // The conversation's own last request: a title's or a compaction summary's says nothing of the window.
+      const usage = store
+        .events(session.id, USAGE_EVENT)
+        .map((event) => event.data as { input?: number; for?: string })
+        .filter((data) => data.for === undefined)
+        .at(-1);
       const total = summarizeUsage(store, session.id);
       return {
         model: live.model.ref,
@@ -113,6 +118,11 @@ export function interactiveRunner(input: {
         ...(expansion ? { expansion } : {}),
       });
       if (decision) (await open()).record(decision);
+    },
+    cost() {
+      if (!live) return "the session is still opening";
+      const { tokens, cost } = describeUsage(summarizeUsage(live.store, live.session.id));
+      return `this session: ${tokens}; cost ${cost}`;
     },
     async noteSteer(message, answer) {
       (await open()).record(steerDecision(message, answer));

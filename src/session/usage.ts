@@ -43,3 +43,15 @@ export function summarizeUsage(store: SessionStore, sessionId: string): UsageSum
   }
   return { ...total, requests: events.length, cost, costUnknown };
 }
+
+/** A summary in words, as `bosun sessions show` and the interactive /cost print it. */
+export function describeUsage(usage: UsageSummary): { tokens: string; cost: string } {
+  const n = (value: number) => value.toLocaleString("en-US");
+  return {
+    tokens: `${n(usage.input)} in (cache read ${n(usage.cacheRead)}, write ${n(usage.cacheWrite)}), ${n(usage.output)} out, ${usage.requests} request(s)`,
+    cost:
+      usage.requests === 0
+        ? "-"
+        : `$${usage.cost.toFixed(4)}${usage.costUnknown > 0 ? ` (+ ${usage.costUnknown} request(s) of models with unknown prices)` : ""}`,
+  };
+}

@@ -220,14 +220,9 @@ export function App({
         add({ kind: "notice", text: await sessionCommand(name, args) });
         return;
       }
-      case "cost": {
-        const s = runner.status();
-        add({
-          kind: "notice",
-          text: `tokens ${s.tokens ?? 0}${s.cost !== undefined ? `, $${s.cost.toFixed(4)}` : ""}`,
-        });
+      case "cost":
+        add({ kind: "notice", text: runner.cost ? runner.cost() : "/cost: not available here" });
         return;
-      }
       default:
         add({ kind: "notice", text: await sessionCommand(name, args) });
     }

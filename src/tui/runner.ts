@@ -39,6 +39,8 @@ export interface InteractiveRunner {
   sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
   bang(command: string, signal?: AbortSignal): Promise<{ output: string; exitCode: number | null }>;
+  /** /cost: the session's tokens (in, cached, out, requests) and cost so far. */
+  cost?(): string;
   /** The ledger as `bosun why` prints it, optionally for one seat glob. */
   why(seat?: string): string;
   /**

@@ -93,6 +93,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
 
       term.type("/compact");
       await term.waitFor(/compacted: ~\d+ → ~\d+ tokens; the full history stays in the store/);
+      term.type("/cost");
+      await term.waitFor(/this session: [\d,]+ in \(cache read \d+, write \d+\), [\d,]+ out, \d+ request\(s\); cost /);
       term.type("/mode chat");
       await term.waitFor(/scripted\/test-model · build · chat/);
       term.type("/sessions");

@@ -43,7 +43,7 @@ export function listSessions(options: { all?: boolean; json?: boolean }): void {
 export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
   // The seats code only for this command: listing and delete never read decisions.
   const { readDecisions } = await import("../../seats/record.js");
-  const { summarizeUsage } = await import("../../session/usage.js");
+  const { describeUsage, summarizeUsage } = await import("../../session/usage.js");
   withStore((store) => {
     const { session } = matchSession(store, ref);
     const events = store.events(session.id);
@@ -54,11 +54,7 @@ export async function showSession(ref: string, options: { json?: boolean }): Pro
     if (options.json) {
       return json({ ...sessionJson(session), events: events.length, decisions, eventTypes: counts, usage });
     }
-    const n = (value: number) => value.toLocaleString("en-US");
-    const cost =
-      usage.requests === 0
-        ? "-"
-        : `$${usage.cost.toFixed(4)}${usage.costUnknown > 0 ? ` (+ ${usage.costUnknown} request(s) of models with unknown prices)` : ""}`;
+    const described = describeUsage(usage);
     out(
       [
         `id         ${session.id}`,
@@ -71,8 +67,8 @@ export async function showSession(ref: string, options: { json?: boolean }): Pro
           .map(([type, n]) => `${type} ${n}`)
           .join(", ")})`,
         `decisions  ${decisions} (bosun why ${session.id})`,
-        `tokens     ${n(usage.input)} in (cache read ${n(usage.cacheRead)}, write ${n(usage.cacheWrite)}), ${n(usage.output)} out, ${usage.requests} request(s)`,
-        `cost       ${cost}`,
+        `tokens     ${described.tokens}`,
+        `cost       ${described.cost}`,
       ].join("\n"),
     );
   });
