@@ -6,7 +6,7 @@ import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
 import type { Loosening } from "../permission/project-trust.js";
 import { ApprovalDialog } from "./approval-dialog.js";
-import { applyEvent, lastTurnCalls } from "./events.js";
+import { applyEvent, finishedPrefix, lastTurnCalls } from "./events.js";
 import { InputBox } from "./input-box.js";
 import type { PersonBridge } from "./person-bridge.js";
 import type { InteractiveRunner, SessionEntry } from "./runner.js";
@@ -75,7 +75,13 @@ export function App({
     );
   }, [runner, add, exit]);
   const onEvent = useCallback((event: RunEvent) => {
-    setItems((list) => applyEvent(list, event));
+    setItems((list) => {
+      const next = applyEvent(list, event);
+      // What is final is drawn once, above: a long turn does not redraw its past on every word.
+      const done = finishedPrefix(next);
+      setSettled((settled) => Math.max(settled, done));
+      return next;
+    });
     setTick((t) => t + 1);
   }, []);
   const prompt: ApprovalPrompt = {
@@ -231,15 +237,15 @@ export function App({
     runner.command ? runner.command(name, args) : `/${name}: not available here`;
 
   /**
-   * Ctrl-O: calls show their details (diff, output) or go back to one line. Settled lines are
-   * drawn once and stay as they were, so when the agent is idle the last turn's calls are
-   * shown again below, opened.
+   * Ctrl-O: calls show their details (diff, output) or go back to one line. Finished lines are
+   * drawn once and stay as they were, so the last turn's finished calls are shown again below,
+   * opened; a call still running opens in place.
    */
   const toggleDetails = () => {
     const open = !expandedRef.current;
     expandedRef.current = open;
     setExpanded(open);
-    if (!open || busyRef.current) return;
+    if (!open) return;
     setItems((list) => {
       const calls = lastTurnCalls(list).filter((call) => call.detail);
       if (calls.length === 0) return list;

@@ -54,3 +54,19 @@ export function callTitle(name: string, input: unknown): string {
   const line = text.split("\n")[0] ?? text;
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
+
+/**
+ * How many leading items of a running turn are final: the person's messages, notices, finished
+ * calls, and assistant text something came after. They can be drawn once (Ink's Static), so a
+ * long turn does not redraw its whole past on every streamed word.
+ */
+export function finishedPrefix(items: readonly TranscriptItem[]): number {
+  let count = 0;
+  for (const [index, item] of items.entries()) {
+    const final =
+      item.kind === "tool" ? item.status !== "running" : item.kind === "assistant" ? index < items.length - 1 : true;
+    if (!final) break;
+    count++;
+  }
+  return count;
+}
