@@ -29,6 +29,7 @@ export function App({
     Promise.resolve({ text: `${command.template}\n\n${args}`, ran: [] }),
   complete,
   person,
+  history: saved,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
@@ -39,6 +40,8 @@ export function App({
   complete?: (partial: string) => string[];
   /** Questions and warnings of the session opening behind the prompt, for the app's dialogs and transcript. */
   person?: PersonBridge;
+  /** What was typed here before (oldest first), and where each new line is kept. */
+  history?: { lines: readonly string[]; keep: (line: string) => void };
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -53,7 +56,7 @@ export function App({
       }),
     [],
   );
-  const [history, setHistory] = useState<string[]>([]);
+  const [history, setHistory] = useState<readonly string[]>(saved?.lines ?? []);
   const [busy, setBusy] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const expandedRef = useRef(false);
@@ -155,7 +158,10 @@ export function App({
   };
 
   const submit = async (line: string, typed = true) => {
-    if (typed) setHistory((h) => [...h, line]);
+    if (typed) {
+      setHistory((h) => [...h, line]);
+      saved?.keep(line);
+    }
     const parsed = parseInput(line, customs);
     if (busyRef.current) {
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end

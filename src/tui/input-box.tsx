@@ -1,23 +1,25 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import { commonStart } from "../input/complete-path.js";
-
-/** Pasted text longer than this is shown collapsed (the whole text is still sent). */
-export const PASTE_COLLAPSE_CHARS = 200;
-
-interface Editor {
-  value: string;
-  pastes: string[];
-  /** How far back in the history ↑ went; 0 is the line being written. */
-  back: number;
-  /** The `@path` candidates Tab found when more than one matched. */
-  candidates: string[];
-}
+import {
+  backspace,
+  completeAt,
+  deleteToStart,
+  deleteWord,
+  type Editor,
+  EMPTY_EDITOR,
+  insert,
+  move,
+  PASTE_COLLAPSE_CHARS,
+  textOf,
+  walkHistory,
+} from "./editor.js";
 
 /**
- * The input editor: Enter sends, a line ending in `\` (or Alt-Enter) continues on the next line,
- * ↑/↓ walk the history, a large paste shows as `[pasted #n: N lines]` while its text is kept,
- * and Tab completes an `@path` being typed (listing the candidates when several match).
+ * The input editor: Enter sends, a line ending in `\` (or Alt-Enter) continues on the next line;
+ * ←/→ move the cursor, Ctrl-A/Ctrl-E (or Home/End) go to the start or end of the line, Ctrl-W
+ * deletes a word and Ctrl-U the line before the cursor; ↑/↓ walk the history (↓ past the newest
+ * brings back what was being written); a large paste shows as `[pasted #n: N lines]` while its
+ * text is kept (Backspace removes it whole); Tab completes an `@path` before the cursor.
  * The text lives in a ref, not only in state: keys can arrive faster than React re-renders
  * (a paste, a fast terminal), and each must see what the one before it typed.
  */
@@ -41,93 +43,81 @@ export function InputBox({
   /** Enter on an empty line. */
   onEmptyEnter?: () => void;
 }) {
-  const editor = useRef<Editor>({ value: "", pastes: [], back: 0, candidates: [] });
-  const [shown, setShown] = useState<Pick<Editor, "value" | "candidates">>({ value: "", candidates: [] });
-  const update = (change: Partial<Editor>) => {
-    editor.current = { ...editor.current, candidates: [], ...change };
-    setShown({ value: editor.current.value, candidates: editor.current.candidates });
-  };
-
-  /** Tab on a word starting with `@`: fills in the one match, or what all matches share. */
-  const tab = (): boolean => {
-    const { value } = editor.current;
-    const word = /(?:^|\s)@(\S*)$/.exec(value);
-    if (!word || !complete) return false;
-    const partial = word[1] as string;
-    const candidates = complete(partial);
-    if (candidates.length === 0) return true;
-    const filled = candidates.length === 1 ? (candidates[0] as string) : commonStart(candidates);
-    const end = candidates.length === 1 && !filled.endsWith("/") ? " " : "";
-    update({
-      value: value.slice(0, value.length - partial.length) + filled + end,
-      candidates: candidates.length > 1 ? candidates : [],
-    });
-    return true;
+  const editor = useRef<Editor>(EMPTY_EDITOR);
+  const [shown, setShown] = useState<Editor>(EMPTY_EDITOR);
+  const set = (next: Editor) => {
+    editor.current = next;
+    setShown(next);
   };
 
   const send = () => {
-    const { value, pastes } = editor.current;
-    if (value.endsWith("\\")) {
-      update({ value: `${value.slice(0, -1)}\n` });
+    const current = editor.current;
+    if (current.value.endsWith("\\") && current.cursor === current.value.length) {
+      set(insert(backspace(current), "\n"));
       return;
     }
-    // Pasted blocks go back in where their markers are.
-    const text = value.replace(/\[pasted #(\d+): \d+ lines?\]/g, (marker, n) => pastes[Number(n)] ?? marker);
+    const text = textOf(current);
     if (text.trim() === "") {
-      if (value === "") onEmptyEnter?.();
+      if (current.value === "") onEmptyEnter?.();
       return;
     }
-    update({ value: "", pastes: [], back: 0 });
+    set(EMPTY_EDITOR);
     onSubmit(text);
   };
 
   useInput(
     (input, key) => {
-      const { value, pastes, back } = editor.current;
+      const current = editor.current;
       if (key.return) {
-        if (key.meta) update({ value: `${value}\n` });
+        if (key.meta) set(insert(current, "\n"));
         else send();
         return;
       }
-      if (key.upArrow || key.downArrow) {
-        const next = Math.max(0, Math.min(history.length, back + (key.upArrow ? 1 : -1)));
-        update({ back: next, value: next === 0 ? "" : (history[history.length - next] ?? "") });
-        return;
-      }
-      if (key.backspace || key.delete) {
-        update({ value: value.slice(0, -1) });
-        return;
-      }
+      if (key.upArrow || key.downArrow) return set(walkHistory(current, history, key.upArrow ? "older" : "newer"));
+      if (key.leftArrow || key.rightArrow) return set(move(current, key.leftArrow ? "left" : "right"));
+      if (key.home || (key.ctrl && input === "a")) return set(move(current, "start"));
+      if (key.end || (key.ctrl && input === "e")) return set(move(current, "end"));
+      if (key.ctrl && input === "w") return set(deleteWord(current));
+      if (key.ctrl && input === "u") return set(deleteToStart(current));
+      if (key.backspace || key.delete) return set(backspace(current));
       if (key.tab) {
-        if (key.shift || !tab()) onTab?.(key.shift);
+        const completed = key.shift || !complete ? undefined : completeAt(current, complete);
+        if (completed) set(completed);
+        else onTab?.(key.shift);
         return;
       }
       if (key.ctrl || key.meta || key.escape) return;
-      if (input.length > PASTE_COLLAPSE_CHARS) {
-        const lines = input.split(/\r?\n|\r/).length;
-        update({
-          pastes: [...pastes, input],
-          value: `${value}[pasted #${pastes.length}: ${lines} line${lines === 1 ? "" : "s"}]`,
-        });
-        return;
-      }
       // Typed text and its Enter can arrive in one chunk (a fast terminal, tmux send-keys).
       if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
-        update({ value: value + input.slice(0, -1) });
+        set(insert(current, input.slice(0, -1)));
         send();
         return;
       }
-      update({ value: value + input.replace(/\r/g, "\n") });
+      set(insert(current, input.length > PASTE_COLLAPSE_CHARS ? input : input.replace(/\r/g, "\n")));
     },
     { isActive: !disabled },
   );
 
+  const before = shown.value.slice(0, shown.cursor);
+  const under = shown.value.slice(shown.cursor, shown.cursor + 1);
+  const after = shown.value.slice(shown.cursor + 1);
   return (
     <Box flexDirection="column">
       <Box borderStyle="single" borderColor={disabled ? "gray" : "blue"} paddingX={1}>
         <Text color="blue">› </Text>
-        {shown.value === "" ? <Text dimColor>{placeholder}</Text> : <Text>{shown.value}</Text>}
-        {disabled ? null : <Text inverse> </Text>}
+        {shown.value === "" ? (
+          <>
+            {disabled ? null : <Text inverse> </Text>}
+            <Text dimColor>{placeholder}</Text>
+          </>
+        ) : (
+          <Text>
+            {before}
+            {disabled ? under : <Text inverse>{under === "" || under === "\n" ? " " : under}</Text>}
+            {under === "\n" ? "\n" : ""}
+            {after}
+          </Text>
+        )}
       </Box>
       {shown.candidates.length > 0 ? <Text dimColor>{shown.candidates.join("  ")}</Text> : null}
     </Box>

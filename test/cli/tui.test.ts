@@ -306,6 +306,13 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await again.waitFor(/n no — ask as my own config says/);
       again.type("n", false);
       await again.waitFor(/bosun: not applying what .*bosun\.json would loosen \(allow shell:touch \*\): not trusted/);
+      // ↑ walks what was typed here in the session before.
+      again.keys("Up");
+      await again.waitFor(/│ › \/exit/);
+      again.keys("Up");
+      await again.waitFor(/│ › \/mode approve/);
+      again.keys("C-u");
+      await again.waitFor(/│ ›\s+Ask bosun/);
       again.type("/exit");
       expectDecision(s.latest().decisions, "project.trust", "person", "untrusted");
 

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
 import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
+import { appendHistory, loadHistory } from "../../input/history.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { openInteractiveUi } from "../../tui/open-ui.js";
@@ -64,7 +65,14 @@ export async function interactive(options: SessionOptions): Promise<void> {
   runner.ready?.catch(() => {});
   const { render, createElement, App } = await ui;
   const complete = (partial: string) => completePath(cwd, partial);
-  const app = render(createElement(App, { runner, commands: customs, expand, complete, person }), {
+  // ↑ walks what was typed in this project before, in earlier sessions too.
+  const historyFile = join(dirname(globalConfigFile()), "history.jsonl");
+  const project = workspaceOf(cwd);
+  const history = {
+    lines: loadHistory(historyFile, project),
+    keep: (line: string) => appendHistory(historyFile, project, line),
+  };
+  const app = render(createElement(App, { runner, commands: customs, expand, complete, person, history }), {
     exitOnCtrlC: true,
   });
   try {

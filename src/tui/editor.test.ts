@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  backspace,
+  completeAt,
+  deleteToStart,
+  deleteWord,
+  type Editor,
+  EMPTY_EDITOR,
+  insert,
+  move,
+  textOf,
+  walkHistory,
+} from "./editor.js";
+
+const typed = (text: string): Editor => insert(EMPTY_EDITOR, text);
+
+describe("the input editor", () => {
+  it("types and deletes at the cursor, which ←/→ and start/end move", () => {
+    let e = typed("fix the test");
+    e = move(move(move(move(e, "left"), "left"), "left"), "left");
+    e = insert(e, "flaky ");
+    assert.equal(e.value, "fix the flaky test");
+    assert.equal(e.cursor, "fix the flaky ".length);
+    e = backspace(e);
+    assert.equal(e.value, "fix the flakytest");
+    e = move(e, "start");
+    assert.equal(e.cursor, 0);
+    assert.equal(backspace(e), e, "nothing before the cursor: nothing deleted");
+    e = move(e, "end");
+    assert.equal(e.cursor, e.value.length);
+  });
+
+  it("start and end are the cursor's own line; Ctrl-U deletes to the line's start, Ctrl-W a word", () => {
+    let e = typed("first line\nsecond line");
+    e = move(e, "start");
+    assert.equal(e.cursor, "first line\n".length);
+    e = move(e, "end");
+    assert.equal(deleteToStart(e).value, "first line\n");
+    assert.equal(deleteWord(e).value, "first line\nsecond ");
+  });
+
+  it("collapses a large paste, sends its text, and removes the marker whole on Backspace", () => {
+    const big = Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n");
+    let e = insert(typed("see "), big);
+    assert.equal(e.value, "see [pasted #0: 30 lines]");
+    assert.equal(textOf(e), `see ${big}`);
+    e = backspace(e);
+    assert.equal(e.value, "see ");
+  });
+
+  it("walks the history and brings back the line being written", () => {
+    const history = ["older", "newest"];
+    let e = typed("half writ");
+    e = walkHistory(e, history, "older");
+    assert.equal(e.value, "newest");
+    e = walkHistory(e, history, "older");
+    assert.equal(e.value, "older");
+    assert.equal(walkHistory(e, history, "older"), e, "no further back than the oldest");
+    e = walkHistory(walkHistory(e, history, "newer"), history, "newer");
+    assert.equal(e.value, "half writ");
+    assert.equal(e.cursor, "half writ".length);
+  });
+
+  it("completes an @path before the cursor, keeping what follows", () => {
+    const files = ["src/app.ts", "src/apple.ts"];
+    const complete = (partial: string) => files.filter((f) => f.startsWith(partial));
+    let e = move(typed("look at @sr please"), "end");
+    for (let i = 0; i < " please".length; i++) e = move(e, "left");
+    e = completeAt(e, complete) as Editor;
+    assert.equal(e.value, "look at @src/app please");
+    assert.deepEqual(e.candidates, files);
+    assert.equal(completeAt(typed("no path here"), complete), undefined);
+  });
+});
