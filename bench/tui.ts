@@ -1,6 +1,7 @@
 /**
  * Time from launching `bosun` (no arguments: the interactive session) in a real terminal (tmux)
- * to a ready prompt on screen, against `node -e 0` in the same terminal; median of 10 runs, with
+ * to a ready prompt on screen, and to the session open behind it (the status line names the
+ * model), against `node -e 0` in the same terminal; median of 10 runs, with
  * a scripted model configured (no request is made before the first message).
  *
  *   npx tsx bench/tui.ts
@@ -50,9 +51,12 @@ async function launch(argv: string[], ready: RegExp): Promise<number> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const node: number[] = [];
 const bosun: number[] = [];
+const opened: number[] = [];
 for (let i = 0; i < 10; i++) {
   node.push(await launch([process.execPath, "-e", "console.log('ready'); setTimeout(() => {}, 60000)"], /ready/));
   bosun.push(await launch([process.execPath, bin], /Ask bosun/));
+  // The session open behind the prompt: the status line names the model instead of "starting".
+  opened.push(await launch([process.execPath, bin], /scripted\/bench · build · approve/));
 }
 const base = median(node);
 console.log("| case | median | vs `node -e` |");
@@ -60,4 +64,7 @@ console.log("|---|---|---|");
 console.log(`| \`node -e\` printing a line | ${base.toFixed(0)} ms | 1.00x |`);
 console.log(
   `| \`bosun\`: launch → ready prompt | ${median(bosun).toFixed(0)} ms | ${(median(bosun) / base).toFixed(2)}x |`,
+);
+console.log(
+  `| \`bosun\`: launch → session open (status line names the model) | ${median(opened).toFixed(0)} ms | ${(median(opened) / base).toFixed(2)}x |`,
 );
