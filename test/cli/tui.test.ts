@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -16,6 +16,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
   it("starts, streams an answer, takes an approval with always (saved), runs !ls, shows /why, steers, is interrupted by Esc, compacts, switches mode, lists sessions, exits", async () => {
     const s = await startScenario({
       rules: [
+        // The small model names the session from its first message (seat session.title).
+        { match: { system: "title of a coding session" }, reply: { text: "Streaming a short demo" } },
         // A slow stream: the answer shows word by word, before it is whole.
         {
           match: { lastMessage: "stream a little" },
@@ -29,6 +31,13 @@ describe("the interactive session in a real terminal (tmux)", () => {
           },
         },
         { match: { lastMessage: "tool_result t1" }, reply: { text: "Created made.txt for you." } },
+        {
+          match: { lastMessage: "write the notes" },
+          reply: {
+            toolCalls: [{ id: "w1", name: "write", arguments: { path: "notes.md", content: "# Notes\nship it\n" } }],
+          },
+        },
+        { match: { lastMessage: "tool_result w1" }, reply: { text: "Wrote the notes." } },
         // Steering: the first reply is slow; what the person types meanwhile reaches the next request.
         {
           match: { lastMessage: "slow task" },
@@ -48,6 +57,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
         },
       ],
     });
+    s.setUserConfig({ small_model: "scripted/small-model" });
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/Ask bosun/);
@@ -68,6 +78,18 @@ describe("the interactive session in a real terminal (tmux)", () => {
 
       term.type("!ls");
       await term.waitFor(/! ls \(exit 0\)/);
+      // An edit's dialog shows its diff; allowed once, the diff opens again with Ctrl-O.
+      term.type("write the notes");
+      const edit = await term.waitFor(/o allow once/);
+      assert.match(edit, /write needs your approval[\s\S]*\+\+\+ notes\.md[\s\S]*\+# Notes[\s\S]*\+ship it/);
+      term.type("o", false);
+      await term.waitFor(/Wrote the notes\./);
+      assert.equal(readFileSync(join(s.ws.dir, "notes.md"), "utf8"), "# Notes\nship it\n");
+      term.keys("C-o");
+      await term.waitFor(
+        /the last turn's calls, opened \(Ctrl-O closes\):\s*\n✓ write notes\.md[^\n]*\n\s+--- notes\.md/,
+      );
+      term.keys("C-o");
       term.type("/why call.approval");
       await term.waitFor(/call\.approval\s+person\s+allow-always/);
       term.type("slow task");
@@ -98,9 +120,11 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/mode chat");
       await term.waitFor(/scripted\/test-model · build · chat/);
       term.type("/sessions");
-      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}stream a little/);
+      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}Streaming a short demo/);
       term.type("/resume");
-      await term.waitFor(/Resume a session[\s\S]*› \w{10} \d{4}-\d\d-\d\d \d\d:\d\d stream a little \(open now\)/);
+      await term.waitFor(
+        /Resume a session[\s\S]*› \w{10} \d{4}-\d\d-\d\d \d\d:\d\d Streaming a short demo \(open now\)/,
+      );
       term.keys("Escape");
       await term.waitFor(/kept this session/);
 
@@ -113,6 +137,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       expectDecision(decisions, "call.approval", "person", "allow-always");
       expectDecision(decisions, "input.command", "person");
       expectDecision(decisions, "input.steer", "code", "steer");
+      expectDecision(decisions, "session.title", "model", "Streaming a short demo");
       expectDecision(decisions, "compaction.summary", "model");
       expectDecision(decisions, "permission.mode", "person", "chat");
       const saved = await s.run(["permissions", "list", "--json"]);
@@ -160,6 +185,17 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/First done\./);
       assert.notEqual(s.latest().id, switched.id);
       assert.equal(s.latest().decisions.filter((d) => d.seat === "session.cwd").length, 0);
+      // /resume <id> goes back to it, with its conversation.
+      term.type(`/resume ${switched.id.slice(0, 10)}`);
+      await term.waitFor(new RegExp(`session ${switched.id.slice(0, 10)} · scripted/test-model`));
+      term.type("back home");
+      await term.waitFor(/Switched\.[\s\S]*Switched\./);
+      const resumed =
+        s.server.requests
+          .at(-1)
+          ?.normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(resumed, /from elsewhere[\s\S]*back home[\s\S]*back home/);
       term.type("/exit");
       // The latest answer of the seat: this run's.
       const decisions = switched.decisions.filter((d) => d.seat === "session.cwd");
@@ -237,11 +273,16 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("after the review");
       await term.waitFor(/Back to work\./);
       assert.equal((s.server.requests.at(-1)?.json as { model?: string } | undefined)?.model, "test-model");
+      term.type("/model scripted/other-model");
+      await term.waitFor(/scripted\/other-model · build · approve/);
+      term.type("after the review");
+      await term.waitFor(/Back to work\.[\s\S]*Back to work\./);
+      assert.equal((s.server.requests.at(-1)?.json as { model?: string } | undefined)?.model, "other-model");
 
       term.type("/agent plan");
-      await term.waitFor(/scripted\/test-model · plan · approve/);
+      await term.waitFor(/scripted\/other-model · plan · approve/);
       term.type("/mode chat");
-      await term.waitFor(/scripted\/test-model · plan · chat/, 10_000);
+      await term.waitFor(/scripted\/other-model · plan · chat/, 10_000);
       term.type("/fix it");
       await term.waitFor(
         /\/fix asks for agent build, which may change files, but this session's agent plan is read-only/,
@@ -253,6 +294,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       const forReview = decisions.filter((d) => d.subject?.command === "review");
       expectDecision(forReview, "agent.select", "config", "plan");
       expectDecision(forReview, "model.select", "config", "scripted/review-model");
+      expectDecision(decisions, "model.select", "person", "scripted/other-model");
       // The command was the first message: the session is still named by it.
       expectDecision(decisions, "session.title", "code", "Review: the parser");
       const refused = decisions.filter((d) => d.subject?.command === "fix");
