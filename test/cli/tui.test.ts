@@ -47,6 +47,12 @@ describe("the interactive session in a real terminal (tmux)", () => {
         // Esc mid-step: a reply that would take far longer than the test waits.
         { match: { lastMessage: "very slow" }, reply: { delayMs: 20_000, text: "too late" } },
         { match: { lastMessage: "after the interrupt" }, reply: { text: "Still here." } },
+        // Esc while a tool runs: the command's process is stopped, the session goes on.
+        {
+          match: { lastMessage: "wait on a command" },
+          reply: { toolCalls: [{ id: "z1", name: "shell", arguments: { command: "sleep 30 && touch slept.txt" } }] },
+        },
+        { match: { lastMessage: "after the command" }, reply: { text: "Carrying on." } },
         { match: { lastMessage: "NOTES-CONTENT" }, reply: { text: "Saw the notes." } },
         // /compact: the summary request (no tools; its system prompt names the sections).
         {
@@ -104,6 +110,15 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/interrupted; the session stays as it was/);
       term.type("after the interrupt");
       await term.waitFor(/Still here\./);
+      // sleep is read-only and `touch *` was allowed always above: it runs without asking.
+      term.type("wait on a command");
+      await term.waitFor(/… shell sleep 30/);
+      term.keys("Escape");
+      // A second notice: the first is the model wait's, above.
+      await term.waitFor(/interrupted; the session stays as it was[\s\S]*interrupted; the session stays as it was/);
+      term.type("after the command");
+      await term.waitFor(/Carrying on\./);
+      assert.equal(existsSync(join(s.ws.dir, "slept.txt")), false, "the command was stopped");
 
       s.ws.write("notes.txt", "NOTES-CONTENT\n");
       term.type("summarise @notes.txt please");
