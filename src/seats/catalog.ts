@@ -58,7 +58,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which agent runs this turn (its model and instructions)?",
     holders: ["person", "code", "config"],
     default:
-      "the built-in \"build\" agent (code); --agent <name> or /agent is the person's choice of a configured agent; a custom command's `agent:` holds for its own turn (config), but never lifts a read-only agent (code refuses)",
+      "the built-in \"build\" agent (code); --agent <name> or /agent is the person's choice of a configured agent; a custom command's `agent:` holds for its own turn (config), but never lifts a read-only agent, and a repository's command may only switch to a read-only one (code refuses either)",
     fail: "closed",
     config: ["agent"],
   },
