@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import type { CustomCommand } from "../input/custom-commands.js";
+import type { Decision } from "../seats/types.js";
 import { commandChoice } from "./interactive-runner.js";
 import type { LiveSession } from "./live-session.js";
 
@@ -16,19 +17,35 @@ const command = (front: Partial<CustomCommand>): CustomCommand => ({
   ...front,
 });
 
+const recorded = (decision: Decision) => [{ ...decision, seq: 1, at: "" }];
+
 describe("a custom command's agent and model (commandChoice)", () => {
   it("asks for nothing when the front matter names none, or what the session already has", () => {
     assert.equal(commandChoice(command({}), session("build")), undefined);
     assert.equal(commandChoice(command({ agent: "build", model: "scripted/test-model" }), session("build")), undefined);
   });
 
-  it("names the agent and model that differ, with the command's file", () => {
-    assert.deepEqual(commandChoice(command({ agent: "plan", model: "scripted/other" }), session("build")), {
-      command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "plan", model: "scripted/other" },
+  it("the person's own command names the agent and model that differ, with its file", () => {
+    assert.deepEqual(
+      commandChoice(command({ agent: "plan", model: "scripted/other", scope: "global" }), session("build")),
+      {
+        notes: [],
+        command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "plan", model: "scripted/other" },
+      },
+    );
+    assert.deepEqual(commandChoice(command({ agent: "writer", scope: "global" }), session("build")), {
+      notes: [],
+      command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "writer" },
     });
-    assert.deepEqual(commandChoice(command({ agent: "docs" }), session("plan")), {
-      command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "docs" },
-    });
+  });
+
+  it("a repository's command may switch to a read-only agent, but its model is left out, and that is recorded", () => {
+    const choice = commandChoice(command({ agent: "docs", model: "scripted/cheap" }), session("build"));
+    assert.deepEqual(choice?.command, { name: "review", file: "/w/.bosun/commands/review.md", agent: "docs" });
+    const note = choice?.notes[0] as Decision;
+    expectDecision(recorded(note), "model.select", "code", "scripted/test-model");
+    assert.equal(note.reasons.find((r) => r.decisive)?.rule, "a repository's command does not choose the model");
+    assert.deepEqual(commandChoice(command({ model: "scripted/cheap" }), session("build"))?.command, undefined);
   });
 
   it("refuses to lift a read-only agent (built-in or configured) to one that may change files, and records why", () => {
@@ -36,25 +53,22 @@ describe("a custom command's agent and model (commandChoice)", () => {
       ["plan", "build"],
       ["docs", "writer"],
     ] as const) {
-      const choice = commandChoice(command({ agent: to, scope: "global" }), session(from));
-      assert.ok(choice && "refused" in choice, `${from} → ${to}`);
-      assert.match(choice.message, new RegExp(`agent ${from} is read-only; switch with /agent ${to} first`));
-      expectDecision([{ ...choice.refused, seq: 1, at: "" }], "agent.select", "code", from);
-      assert.deepEqual(choice.refused.subject, { command: "review" });
+      const refused = commandChoice(command({ agent: to, scope: "global" }), session(from))?.refused;
+      assert.ok(refused, `${from} → ${to}`);
+      assert.match(refused.message, new RegExp(`agent ${from} is read-only; switch with /agent ${to} first`));
+      expectDecision(recorded(refused.decision), "agent.select", "code", from);
+      assert.deepEqual(refused.decision.subject, { command: "review" });
     }
   });
 
-  it("lets a repository's command switch only to a read-only agent; the person's own commands may switch to any", () => {
-    const refused = commandChoice(command({ agent: "writer" }), session("build"));
-    assert.ok(refused && "refused" in refused);
+  it("lets a repository's command switch only to a read-only agent", () => {
+    const refused = commandChoice(command({ agent: "writer" }), session("build"))?.refused;
+    assert.ok(refused);
     assert.match(refused.message, /comes from this repository and asks for agent writer/);
-    expectDecision([{ ...refused.refused, seq: 1, at: "" }], "agent.select", "code", "build");
+    expectDecision(recorded(refused.decision), "agent.select", "code", "build");
     assert.equal(
-      refused.refused.reasons.find((r) => r.decisive)?.rule,
+      refused.decision.reasons.find((r) => r.decisive)?.rule,
       "a repository's command switches only to a read-only agent",
     );
-    assert.deepEqual(commandChoice(command({ agent: "writer", scope: "global" }), session("build")), {
-      command: { name: "review", file: "/w/.bosun/commands/review.md", agent: "writer" },
-    });
   });
 });

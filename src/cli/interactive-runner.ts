@@ -34,43 +34,60 @@ export function interactiveRunner(input: {
   signal: AbortSignal;
 }): { runner: InteractiveRunner; expand: typeof expand; live: () => LiveSession | undefined } {
   const { cwd, openWith, customs, signal } = input;
+  // The session open now; undefined while it opens (or opens again, on a switch), when only
+  // `opened` may be waited on. Nothing reads a session that is being closed.
   let live: LiveSession | undefined;
+  let opened: Promise<LiveSession> = input.first;
   // What the live session was opened with: a change keeps every other choice (an /agent plan
   // stays plan through a /model switch).
   let current: SessionOptions = input.options;
-  const ready = input.first.then((opened) => {
-    live = opened;
-  });
-  const open = async () => {
-    await ready;
-    return live as LiveSession;
+  const track = (opening: Promise<LiveSession>) => {
+    opened = opening;
+    return opening.then((session) => {
+      live = session;
+    });
   };
+  const ready = track(input.first);
+  const open = () => opened;
   /** The options that reopen the live session itself, with a change. */
   const here = (change: SessionOptions = {}): SessionOptions => {
     const { command: _, ...kept } = current;
-    return { ...kept, session: live?.session.id, continue: false, fork: false, ...change };
+    return { ...kept, session: sessionId, continue: false, fork: false, ...change };
   };
+  let sessionId: string | undefined;
+  void ready.then(() => {
+    sessionId = live?.session.id;
+  });
 
   /**
    * The session opened again with a change: the old one is closed first (its lease released).
    * If the change cannot be opened, the session as it was is opened again.
    */
   async function reopen(chosen: SessionOptions): Promise<{ ok: boolean; line: string }> {
-    const before = live as LiveSession;
+    const before = await open();
     const back = here();
-    await before.close();
-    try {
-      live = await openWith(chosen);
-      // A command's turn-only choice is not the session's from then on.
-      if (!chosen.command) current = chosen;
-      return {
-        ok: true,
-        line: `session ${live.session.id.slice(0, 10)} · ${live.model.ref} · ${live.agent} · ${live.mode}`,
-      };
-    } catch (error) {
-      live = await openWith(back);
-      return { ok: false, line: `not changed: ${(error as Error).message}` };
-    }
+    live = undefined;
+    let result: { ok: boolean; line: string } = { ok: false, line: "" };
+    await track(
+      (async () => {
+        await before.close();
+        try {
+          const session = await openWith(chosen);
+          // A command's turn-only choice is not the session's from then on.
+          if (!chosen.command) current = chosen;
+          result = {
+            ok: true,
+            line: `session ${session.session.id.slice(0, 10)} · ${session.model.ref} · ${session.agent} · ${session.mode}`,
+          };
+          return session;
+        } catch (error) {
+          result = { ok: false, line: `not changed: ${(error as Error).message}` };
+          return openWith(back);
+        }
+      })(),
+    );
+    sessionId = (live as LiveSession | undefined)?.session.id;
+    return result;
   }
 
   /** Your own commands' spans run as you; a repository's are judged like any shell call first. */
@@ -129,15 +146,17 @@ export function interactiveRunner(input: {
     },
     async turn(text, io, from) {
       const command = from?.command;
-      await open();
-      const choice = command ? commandChoice(command, live as LiveSession) : undefined;
-      if (choice && "refused" in choice) {
-        (live as LiveSession).record(choice.refused);
-        return { status: "failed", steps: 0, denied: 0, message: choice.message };
+      const session = await open();
+      const choice = command ? commandChoice(command, session) : undefined;
+      for (const note of choice?.notes ?? []) session.record(note);
+      if (choice?.refused) {
+        session.record(choice.refused.decision);
+        return { status: "failed", steps: 0, denied: 0, message: choice.refused.message };
       }
-      if (choice) {
-        const opened = await reopen(here({ command: choice.command }));
-        if (!opened.ok) return { status: "failed", steps: 0, denied: 0, message: `/${command?.name}: ${opened.line}` };
+      const switched = choice?.command;
+      if (switched) {
+        const result = await reopen(here({ command: switched }));
+        if (!result.ok) return { status: "failed", steps: 0, denied: 0, message: `/${command?.name}: ${result.line}` };
       }
       try {
         // `@path` the person typed attaches a file that exists (text or image), as -f does for
@@ -147,10 +166,10 @@ export function interactiveRunner(input: {
           .map((m) => m[1] as string)
           .filter((path) => existsSync(resolve(cwd, path)));
         const files = named.length > 0 ? await (await import("./attachments.js")).readAttachments(named, cwd) : [];
-        return await (live as LiveSession).turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+        return await (await open()).turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
       } finally {
         // Back to the session's own agent and model for what follows.
-        if (choice) await reopen(here());
+        if (switched) await reopen(here());
       }
     },
     async bang(command, stop) {
@@ -230,20 +249,46 @@ export function interactiveRunner(input: {
   return { runner, expand, live: () => live };
 }
 
+/** What a custom command's front matter comes to: the switch for its turn, decisions to record, or a refusal. */
+export interface CommandOutcome {
+  command?: NonNullable<SessionOptions["command"]>;
+  /** Decisions of what was left out (a repository's `model:`), recorded before the turn. */
+  notes: Decision[];
+  /** The turn does not run: recorded, and the message shown. */
+  refused?: { decision: Decision; message: string };
+}
+
 /**
  * What a custom command's front matter asks for its turn: another agent or model. No command
  * lifts a read-only agent: in a plan session, `agent: build` is refused (and recorded) — the
  * person switches with /agent first if that is meant. A repository's command may switch only to
- * a read-only agent: another agent's own mode and rules could let more run than the person's
- * choice does. Undefined when it asks for nothing new.
+ * a read-only agent (another agent's own mode and rules could let more run than the person's
+ * choice does), and does not choose the model (the model also judges calls in smart mode, and
+ * decides where the conversation is sent): its `model:` is left out, and that is recorded.
+ * Undefined when it asks for nothing new.
  */
-export function commandChoice(
-  command: CustomCommand,
-  session: LiveSession,
-): { command: NonNullable<SessionOptions["command"]> } | { refused: Decision; message: string } | undefined {
+export function commandChoice(command: CustomCommand, session: LiveSession): CommandOutcome | undefined {
   const agent = command.agent !== undefined && command.agent !== session.agent ? command.agent : undefined;
-  const model = command.model !== undefined && command.model !== session.model.ref ? command.model : undefined;
+  let model = command.model !== undefined && command.model !== session.model.ref ? command.model : undefined;
   if (agent === undefined && model === undefined) return undefined;
+  const notes: Decision[] = [];
+  if (model !== undefined && command.scope === "project") {
+    notes.push({
+      seat: "model.select",
+      holder: "code",
+      answer: session.model.ref,
+      reasons: [
+        { rule: `custom command /${command.name} model`, detail: model, source: command.file },
+        {
+          rule: "a repository's command does not choose the model",
+          detail: `the session's own model ${session.model.ref} answers: the model also judges calls in smart mode, and decides where the conversation is sent`,
+          decisive: true,
+        },
+      ],
+      subject: { command: command.name },
+    });
+    model = undefined;
+  }
   if (agent !== undefined) {
     const now = decideAgent(session.agent, session.config).agent;
     let wanted: ReturnType<typeof decideAgent>["agent"] | undefined;
@@ -252,17 +297,20 @@ export function commandChoice(
     } catch {
       wanted = undefined; // Unknown: the reopen says so, naming the agents.
     }
-    const refuse = (rule: string, message: string) => ({
-      message,
+    const refuse = (rule: string, message: string): CommandOutcome => ({
+      notes,
       refused: {
-        seat: "agent.select",
-        holder: "code" as const,
-        answer: session.agent,
-        reasons: [
-          { rule: `custom command /${command.name} agent`, detail: agent, source: command.file },
-          { rule, detail: message, decisive: true },
-        ],
-        subject: { command: command.name },
+        message,
+        decision: {
+          seat: "agent.select",
+          holder: "code",
+          answer: session.agent,
+          reasons: [
+            { rule: `custom command /${command.name} agent`, detail: agent, source: command.file },
+            { rule, detail: message, decisive: true },
+          ],
+          subject: { command: command.name },
+        },
       },
     });
     if (now.readOnly && wanted && !wanted.readOnly) {
@@ -278,7 +326,9 @@ export function commandChoice(
       );
     }
   }
+  if (agent === undefined && model === undefined) return { notes };
   return {
+    notes,
     command: {
       name: command.name,
       file: command.file,

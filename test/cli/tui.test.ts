@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -270,12 +270,16 @@ describe("the interactive session in a real terminal (tmux)", () => {
         { match: { lastMessage: "Review:" }, reply: { text: "Reviewed read-only." } },
         { match: { lastMessage: "after the review" }, reply: { text: "Back to work." } },
         { match: { lastMessage: "Fix:" }, reply: { text: "should not be asked" } },
+        { match: { lastMessage: "Cheaply:" }, reply: { text: "Answered by the session's model." } },
       ],
     });
-    s.ws.write(
-      ".bosun/commands/review.md",
+    // The person's own command (their commands folder) may choose agent and model; a repository's may not choose the model.
+    mkdirSync(join(s.ws.home, "commands"));
+    writeFileSync(
+      join(s.ws.home, "commands", "review.md"),
       "---\nagent: plan\nmodel: scripted/review-model\n---\nReview: $ARGUMENTS\n",
     );
+    s.ws.write(".bosun/commands/cheap.md", "---\nmodel: scripted/cheap-model\n---\nCheaply: $ARGUMENTS\n");
     s.ws.write(".bosun/commands/fix.md", "---\nagent: build\n---\nFix: $ARGUMENTS\n");
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
@@ -287,6 +291,9 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await term.waitFor(/scripted\/test-model · build · approve/);
       term.type("after the review");
       await term.waitFor(/Back to work\./);
+      assert.equal((s.server.requests.at(-1)?.json as { model?: string } | undefined)?.model, "test-model");
+      term.type("/cheap please");
+      await term.waitFor(/Answered by the session's model\./);
       assert.equal((s.server.requests.at(-1)?.json as { model?: string } | undefined)?.model, "test-model");
       term.type("/model scripted/other-model");
       await term.waitFor(/scripted\/other-model · build · approve/);
@@ -317,8 +324,14 @@ describe("the interactive session in a real terminal (tmux)", () => {
       expectDecision(decisions, "input.command", "person", {
         kind: "custom",
         name: "review",
-        file: join(s.ws.dir, ".bosun/commands/review.md"),
+        file: join(s.ws.home, "commands", "review.md"),
       });
+      expectDecision(
+        decisions.filter((d) => d.subject?.command === "cheap"),
+        "model.select",
+        "code",
+        "scripted/test-model",
+      );
     } finally {
       term.kill();
       await s.close();
