@@ -141,8 +141,11 @@ export function interactiveRunner(input: {
       const { tokens, cost } = describeUsage(summarizeUsage(live.store, live.session.id));
       return `this session: ${tokens}; cost ${cost}`;
     },
-    async noteSteer(message, answer) {
-      (await open()).record(steerDecision(message, answer));
+    async noteSteer(message, answer, cause) {
+      // At once when the session is open: the app records what was left waiting as it closes.
+      const decision = steerDecision(message, answer, cause);
+      if (live) live.record(decision);
+      else (await open()).record(decision);
     },
     async turn(text, io, from) {
       const command = from?.command;

@@ -173,8 +173,10 @@ export async function openLiveSession(input: {
   const titles: Array<Promise<void>> = [];
   let closing: Promise<void> | undefined;
   // Once, whoever calls it first: the title settles, background jobs and MCP servers stop, the lease goes.
+  const releaseOnExit = () => lease?.release();
   const close = () => {
     closing ??= (async () => {
+      process.off("exit", releaseOnExit);
       await Promise.all(titles);
       jobs.killAll();
       await mcp?.close();
@@ -187,8 +189,9 @@ export async function openLiveSession(input: {
     const started = new Date().toISOString();
     const { session, model, ...held } = setUp(store, config, cwd, { ...input, warn }, agentChoice, prepared);
     lease = held.lease;
-    // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat timeout.
-    process.once("exit", () => lease?.release());
+    // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat
+    // timeout. Removed on close: the interactive session opens one session after another.
+    process.once("exit", releaseOnExit);
     // What was decided before the first step (a fork's copied decisions excluded).
     for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) input.onDecision(decision);
     const record = (decision: Decision) => input.onDecision(recordDecision(store, session.id, decision));

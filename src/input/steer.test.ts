@@ -36,4 +36,14 @@ describe("input.steer", () => {
     expectDecision(recorded(waited), "input.steer", "code", "queue");
     assert.equal(waited.reasons.find((r) => r.decisive)?.rule, "a command waits");
   });
+
+  it("a held message the person sends with Enter, or leaves waiting at the end, is the person's", () => {
+    const message = { text: "later", how: "queue" as const, chosen: false };
+    const sent = steerDecision(message, "queue", "enter");
+    expectDecision(recorded(sent), "input.steer", "person", "queue");
+    assert.equal(sent.reasons.find((r) => r.decisive)?.rule, "the person sent it");
+    const left = steerDecision(message, "drop", "exit");
+    expectDecision(recorded(left), "input.steer", "person", "drop");
+    assert.match(left.reasons.find((r) => r.decisive)?.detail ?? "", /never delivered/);
+  });
 });

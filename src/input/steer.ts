@@ -14,7 +14,27 @@ export interface PendingMessage {
  * Seat `input.steer`: what became of a message typed during a turn — delivered at a step
  * boundary (steer), after the turn (queue), or dropped (Ctrl-X, always the person's).
  */
-export function steerDecision(message: PendingMessage, answer: "steer" | "queue" | "drop"): Decision {
+export function steerDecision(
+  message: PendingMessage,
+  answer: "steer" | "queue" | "drop",
+  /** `enter`: the person sent a held message (Enter after an interrupt); `exit`: left waiting when the session ended. */
+  cause?: "enter" | "exit",
+): Decision {
+  if (cause) {
+    const detail =
+      cause === "enter"
+        ? "held after an interrupt; the person sent it with Enter"
+        : "still waiting when the person ended the session: never delivered";
+    return {
+      seat: "input.steer",
+      holder: "person",
+      answer,
+      reasons: [
+        { rule: "typed while the agent worked", detail: preview(message.text) },
+        { rule: cause === "enter" ? "the person sent it" : "the person left", detail, decisive: true },
+      ],
+    };
+  }
   // A steering message the turn ended before taking goes next, as if queued: code's doing.
   const late = answer === "queue" && message.how === "steer";
   const command = message.kind === "command";

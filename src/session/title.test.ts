@@ -34,7 +34,11 @@ function scripted(reply: Reply) {
     asked.push(options);
     const base = { model: options.model, toolCalls: [], attempts: 1 };
     if (reply === "abort") {
+      // A request in flight holds a socket open; this one holds a timer, or the test process
+      // would end while it waits (AbortSignal.timeout's timer keeps nothing alive).
+      const inFlight = setInterval(() => {}, 1000);
       await new Promise((resolve) => options.signal?.addEventListener("abort", resolve, { once: true }));
+      clearInterval(inFlight);
       return { ...base, text: "", status: "aborted" };
     }
     if (typeof reply !== "string") {

@@ -112,6 +112,58 @@ describe("the interactive session", () => {
     ui.unmount();
   });
 
+  it("Ctrl-O during a turn opens the finished calls and the rest of the turn still shows", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const runner: InteractiveRunner = {
+      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+      async turn(_text, io) {
+        io.emit({ type: "tool_call", id: "c1", name: "read", input: { path: "a.ts" } });
+        io.emit({
+          type: "tool_result",
+          id: "c1",
+          name: "read",
+          summary: "read a.ts",
+          isError: false,
+          detail: "A-DETAIL",
+        });
+        io.emit({ type: "tool_call", id: "c2", name: "shell", input: { command: "npm test" } });
+        io.emit({ type: "text", text: "Still " });
+        await gate;
+        io.emit({ type: "text", text: "working." });
+        io.emit({
+          type: "tool_result",
+          id: "c2",
+          name: "shell",
+          summary: "exit 0",
+          isError: false,
+          detail: "B-DETAIL",
+        });
+        io.emit({ type: "text", text: " All done." });
+        return { status: "done", steps: 2, denied: 0 };
+      },
+      bang: async () => ({ output: "", exitCode: 0 }),
+      why: () => "",
+      compact: async () => "",
+      close: async () => {},
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "go");
+    ui.stdin.write("\u000f");
+    await tick(80);
+    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts — read a\.ts\n\s+A-DETAIL/);
+    release();
+    await tick(150);
+    const frame = ui.lastFrame() ?? "";
+    assert.match(frame, /working\./, "text streamed after Ctrl-O is drawn");
+    assert.match(frame, /✓ shell npm test — exit 0/, "the call running at Ctrl-O shows its end");
+    assert.match(frame, /All done\./);
+    ui.unmount();
+  });
+
   it("!cmd runs as the person; /help lists the commands; an unknown /word goes to the model with a note", async () => {
     const { runner, seen } = scripted();
     const ui = render(<App runner={runner} />);
@@ -155,11 +207,11 @@ describe("the interactive session", () => {
       },
       compact: async () => "",
       close: async () => {},
-      noteSteer: async (message, answer) => {
-        noted.push([message.text, message.chosen, answer]);
+      noteSteer: async (message, answer, cause) => {
+        noted.push([message.text, message.chosen, answer, cause]);
       },
     };
-    const noted: Array<[string, boolean, string]> = [];
+    const noted: Array<[string, boolean, string, string | undefined]> = [];
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "start");
@@ -194,12 +246,71 @@ describe("the interactive session", () => {
     assert.deepEqual(whys, [""], "the waiting command ran after the turn, as a command");
     // Each message's fate is recorded (seat input.steer): dropped, steered by default, waited by choice, a command waited.
     assert.deepEqual(noted, [
-      ["drop me", false, "drop"],
-      ["also check the docs", false, "steer"],
-      ["then the changelog", true, "queue"],
-      ["/why", false, "queue"],
+      ["drop me", false, "drop", undefined],
+      ["also check the docs", false, "steer", undefined],
+      ["then the changelog", true, "queue", "enter"],
+      ["/why", false, "queue", undefined],
     ]);
+    // What still waits when the session ends is recorded as never delivered.
+    await type(ui, "/help");
     ui.unmount();
+    assert.equal(noted.length, 4, "nothing waited");
+  });
+
+  it("a question whose asker gave up (its signal aborted) closes, answered cancel, and the input comes back", async () => {
+    const gaveUp = new AbortController();
+    let reply: PersonReply | undefined;
+    const runner: InteractiveRunner = {
+      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+      async turn(_text, io) {
+        setTimeout(() => gaveUp.abort(), 100);
+        reply = await io.prompt.ask(
+          {
+            tool: "shell",
+            callId: "c1",
+            input: { command: "make" },
+            outcomes: [{ request: { action: "shell", resource: "make" }, effect: "ask", holder: "code", reasons: [] }],
+            always: { options: [] },
+          },
+          gaveUp.signal,
+        );
+        return { status: "done", steps: 1, denied: 0 };
+      },
+      bang: async () => ({ output: "", exitCode: 0 }),
+      why: () => "",
+      compact: async () => "",
+      close: async () => {},
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "build it");
+    assert.match(ui.lastFrame() ?? "", /shell needs your approval/);
+    await tick(200);
+    assert.deepEqual(reply, { kind: "cancel" });
+    assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
+    assert.match(ui.lastFrame() ?? "", /Ask bosun/);
+    ui.unmount();
+  });
+
+  it("what still waits when the session ends is recorded as never delivered", async () => {
+    const noted: string[] = [];
+    const runner: InteractiveRunner = {
+      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+      turn: () => new Promise(() => {}),
+      bang: async () => ({ output: "", exitCode: 0 }),
+      why: () => "",
+      compact: async () => "",
+      close: async () => {},
+      noteSteer: async (message, answer, cause) => {
+        noted.push(`${message.text} ${answer} ${cause}`);
+      },
+    };
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "start");
+    await type(ui, "left behind");
+    ui.unmount();
+    assert.deepEqual(noted, ["left behind drop exit"]);
   });
 
   it("one thing runs at a time: a message typed during a !cmd waits for it, and Esc stops the !cmd", async () => {

@@ -87,16 +87,30 @@ export function App({
     });
     setTick((t) => t + 1);
   }, []);
-  const prompt: ApprovalPrompt = {
-    ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
-  };
+  const ask = useCallback(
+    (request: ApprovalRequest, signal: AbortSignal) =>
+      openDialog<PersonReply>(
+        (resolve) => setApproval({ request, resolve }),
+        () => setApproval(undefined),
+        signal,
+        { kind: "cancel" },
+      ),
+    [],
+  );
+  const prompt: ApprovalPrompt = { ask };
   useEffect(() => {
     person?.attach({
-      ask: (request) => new Promise((resolve) => setApproval({ request, resolve })),
-      askTrust: (loosening) => new Promise((resolve) => setTrust({ loosening, resolve })),
+      ask,
+      askTrust: (loosening, signal) =>
+        openDialog<TrustReply>(
+          (resolve) => setTrust({ loosening, resolve }),
+          () => setTrust(undefined),
+          signal,
+          "no",
+        ),
       notice: (text) => add({ kind: "notice", text }),
     });
-  }, [person, add]);
+  }, [person, add, ask]);
 
   // Refs, not only state: a key can arrive before React re-renders with the last answer.
   // `busy`: something runs (a turn, a !cmd, a command's spans, /compact, a switch); only one
@@ -131,12 +145,21 @@ export function App({
     }
     await sendNext();
   };
-  const sendNext = async () => {
+  const sendNext = async (byPerson = false) => {
     const next = pending.takeNext();
     if (!next) return;
-    void runner.noteSteer?.(next, "queue");
+    void runner.noteSteer?.(next, "queue", byPerson ? "enter" : undefined);
     await submit(next.text, false);
   };
+  // What still waits when the session ends (/exit, Ctrl-C) is recorded as never delivered.
+  const waitingAtEnd = useRef(pending);
+  waitingAtEnd.current = pending;
+  useEffect(
+    () => () => {
+      for (const message of waitingAtEnd.current.all()) void runner.noteSteer?.(message, "drop", "exit");
+    },
+    [runner],
+  );
 
   const runTurn = (text: string, signal: AbortSignal, from?: { command: CustomCommand; typed: string }) => {
     add({ kind: "user", text });
@@ -177,6 +200,13 @@ export function App({
     }
     // What the line was goes on record (a `!cmd` with its exit code, once it has run).
     const note = (expansion?: Expansion) => runner.noteInput?.(parsed, expansion).catch(() => {});
+    if (parsed.kind === "builtin" && parsed.name === "exit") {
+      // /exit ends everything at once, without waiting for a session still opening.
+      void note();
+      return builtin(parsed.name, parsed.args);
+    }
+    // Claimed before anything is awaited: a line typed meanwhile waits for this one.
+    busyRef.current = true;
     switch (parsed.kind) {
       case "bang":
         return work(async (signal) => {
@@ -192,13 +222,15 @@ export function App({
         });
       case "text":
         if (parsed.note) add({ kind: "notice", text: parsed.note });
-        await note();
-        return work((signal) => runTurn(parsed.text, signal));
+        return work(async (signal) => {
+          await note();
+          await runTurn(parsed.text, signal);
+        });
       case "builtin":
-        await note();
-        // /exit ends everything at once; the others run as work, one at a time.
-        if (parsed.name === "exit") return builtin(parsed.name, parsed.args);
-        return work(() => builtin(parsed.name, parsed.args));
+        return work(async () => {
+          await note();
+          await builtin(parsed.name, parsed.args);
+        });
     }
   };
 
@@ -252,16 +284,19 @@ export function App({
     expandedRef.current = open;
     setExpanded(open);
     if (!open) return;
+    const busy = busyRef.current;
     setItems((list) => {
-      const calls = lastTurnCalls(list).filter((call) => call.detail);
+      const calls = lastTurnCalls(list).filter((call) => call.detail && call.status !== "running");
       if (calls.length === 0) return list;
-      return [
+      const next: TranscriptItem[] = [
         ...list,
         { kind: "notice", text: "the last turn's calls, opened (Ctrl-O closes):" },
         ...calls.map((call) => ({ ...call, open: true })),
       ];
+      // During a turn only what is final is drawn for good: a running call or streaming text stays live.
+      setSettled((n) => Math.max(n, busy ? finishedPrefix(next) : next.length));
+      return next;
     });
-    settle();
   };
 
   useInput((input, key) => {
@@ -277,7 +312,7 @@ export function App({
   const onTab = (shift: boolean) => (shift ? pending.moveMark() : pending.toggle());
   /** Enter on an empty line, idle, with messages waiting (after an Esc): the next one goes. */
   const onEmptyEnter = () => {
-    if (!busyRef.current && pending.count > 0) void sendNext();
+    if (!busyRef.current && pending.count > 0) void sendNext(true);
   };
 
   return (
@@ -323,4 +358,25 @@ export function App({
       <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />
     </Box>
   );
+}
+
+/** Opens a dialog until it is answered, or until `signal` aborts: then it closes, answered `gone`. */
+function openDialog<A>(
+  show: (resolve: (answer: A) => void) => void,
+  hide: () => void,
+  signal: AbortSignal,
+  gone: A,
+): Promise<A> {
+  return new Promise<A>((resolve) => {
+    if (signal.aborted) return resolve(gone);
+    const abort = () => {
+      hide();
+      resolve(gone);
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    show((answer) => {
+      signal.removeEventListener("abort", abort);
+      resolve(answer);
+    });
+  });
 }

@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import {
   backspace,
   completeAt,
+  cursorParts,
   deleteToStart,
   deleteWord,
   type Editor,
@@ -71,5 +72,35 @@ describe("the input editor", () => {
     assert.equal(e.value, "look at @src/app please");
     assert.deepEqual(e.candidates, files);
     assert.equal(completeAt(typed("no path here"), complete), undefined);
+  });
+
+  it("at the very start, Ctrl-U and Home stay put, even before a newline", () => {
+    const e = move(typed("\nabc"), "start");
+    const top = { ...e, cursor: 0 };
+    assert.equal(move(top, "start").cursor, 0);
+    assert.equal(deleteToStart(top).value, "\nabc");
+  });
+
+  it("steps over a whole emoji or accented letter, never half of one", () => {
+    let e = typed("hi 😀");
+    e = backspace(e);
+    assert.equal(e.value, "hi ");
+    e = typed("e\u0301x");
+    e = move(move(e, "left"), "left");
+    assert.equal(e.cursor, 0, "é is one step");
+    assert.equal(move(e, "right").cursor, 2);
+    assert.deepEqual(cursorParts(e), { before: "", under: "e\u0301", after: "x" });
+  });
+
+  it("the cursor never stops inside a collapsed paste, so typing cannot break it", () => {
+    const big = "x".repeat(300);
+    let e = insert(insert(typed("a "), big), " b");
+    assert.equal(e.value, "a [pasted #0: 1 line] b");
+    e = move(move(move(e, "left"), "left"), "left");
+    assert.equal(e.cursor, 2, "one step left of the marker's end goes to its start");
+    e = move(e, "right");
+    assert.equal(e.cursor, "a [pasted #0: 1 line]".length);
+    e = insert(e, "!");
+    assert.equal(textOf(e), `a ${big}! b`);
   });
 });

@@ -24,6 +24,36 @@ export const EMPTY_EDITOR: Editor = { value: "", cursor: 0, pastes: [], back: 0,
 
 const at = (editor: Editor, value: string, cursor: number): Editor => ({ ...editor, value, cursor, candidates: [] });
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Where the character before `index` starts: a whole emoji or accented letter, never half of one. */
+function previousBoundary(value: string, index: number): number {
+  let last = 0;
+  for (const { index: start } of graphemes.segment(value)) {
+    if (start >= index) break;
+    last = start;
+  }
+  return last;
+}
+
+/** Where the character at `index` ends. */
+function nextBoundary(value: string, index: number): number {
+  for (const { index: start, segment } of graphemes.segment(value)) {
+    if (start >= index) return start + segment.length;
+  }
+  return value.length;
+}
+
+/** The collapsed pastes in the text, as [start, end) spans: the cursor never stops inside one. */
+function markerSpans(value: string): Array<[number, number]> {
+  return [...value.matchAll(PASTE_MARKER)].map((m) => [m.index ?? 0, (m.index ?? 0) + m[0].length]);
+}
+
+/** The start of the line the cursor is on. */
+function lineStart(value: string, cursor: number): number {
+  return cursor === 0 ? 0 : value.lastIndexOf("\n", cursor - 1) + 1;
+}
+
 /** Types `text` at the cursor; a large paste goes in as a marker, its content kept. */
 export function insert(editor: Editor, text: string): Editor {
   const { value, cursor, pastes } = editor;
@@ -43,7 +73,7 @@ export function backspace(editor: Editor): Editor {
   if (cursor === 0) return editor;
   const before = value.slice(0, cursor);
   const marker = /\[pasted #\d+: \d+ lines?\]$/.exec(before);
-  const from = marker ? cursor - marker[0].length : cursor - 1;
+  const from = marker ? cursor - marker[0].length : previousBoundary(value, cursor);
   return at(editor, value.slice(0, from) + value.slice(cursor), from);
 }
 
@@ -57,23 +87,27 @@ export function deleteWord(editor: Editor): Editor {
 /** Deletes from the start of the line to the cursor (Ctrl-U). */
 export function deleteToStart(editor: Editor): Editor {
   const { value, cursor } = editor;
-  const start = value.lastIndexOf("\n", cursor - 1) + 1;
+  const start = lineStart(value, cursor);
   return at(editor, value.slice(0, start) + value.slice(cursor), start);
 }
 
 /** Moves the cursor: a character left or right, or to the start or end of its line. */
 export function move(editor: Editor, where: "left" | "right" | "start" | "end"): Editor {
   const { value, cursor } = editor;
-  const next =
+  let next =
     where === "left"
-      ? Math.max(0, cursor - 1)
+      ? previousBoundary(value, cursor)
       : where === "right"
-        ? Math.min(value.length, cursor + 1)
+        ? nextBoundary(value, cursor)
         : where === "start"
-          ? value.lastIndexOf("\n", cursor - 1) + 1
+          ? lineStart(value, cursor)
           : value.indexOf("\n", cursor) === -1
             ? value.length
             : value.indexOf("\n", cursor);
+  // Over a collapsed paste in one step: typing inside its marker would lose the paste.
+  for (const [start, end] of markerSpans(value)) {
+    if (next > start && next < end) next = where === "left" || where === "start" ? start : end;
+  }
   return { ...editor, cursor: next };
 }
 
@@ -107,4 +141,11 @@ export function completeAt(editor: Editor, complete: (partial: string) => string
 /** The text to send: paste markers replaced by what was pasted. */
 export function textOf(editor: Editor): string {
   return editor.value.replace(PASTE_MARKER, (marker, n) => editor.pastes[Number(n)] ?? marker);
+}
+
+/** The text split at the cursor for drawing: before it, the character under it (whole), after it. */
+export function cursorParts(editor: Editor): { before: string; under: string; after: string } {
+  const { value, cursor } = editor;
+  const end = nextBoundary(value, cursor);
+  return { before: value.slice(0, cursor), under: value.slice(cursor, end), after: value.slice(end) };
 }

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import {
   backspace,
   completeAt,
+  cursorParts,
   deleteToStart,
   deleteWord,
   type Editor,
@@ -98,9 +99,7 @@ export function InputBox({
     { isActive: !disabled },
   );
 
-  const before = shown.value.slice(0, shown.cursor);
-  const under = shown.value.slice(shown.cursor, shown.cursor + 1);
-  const after = shown.value.slice(shown.cursor + 1);
+  const { before, under, after } = cursorParts(shown);
   return (
     <Box flexDirection="column">
       <Box borderStyle="single" borderColor={disabled ? "gray" : "blue"} paddingX={1}>

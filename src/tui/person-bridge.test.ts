@@ -10,8 +10,8 @@ describe("the person bridge", () => {
   it("holds questions and warnings from before the app is drawn, then hands them to it in order", async () => {
     const bridge = personBridge();
     const seen: string[] = [];
-    const trusted = bridge.trust.askTrust(loosening, signal);
-    const asked = bridge.prompt.ask({ tool: "mcp" } as ApprovalRequest, signal);
+    const trusted = bridge.forSession("s1").trust.askTrust(loosening, signal);
+    const asked = bridge.forSession("s1").prompt.ask({ tool: "mcp" } as ApprovalRequest, signal);
     bridge.warn("not running mcp.notes");
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(seen.length, 0, "nothing is shown before the app takes it");
@@ -35,14 +35,14 @@ describe("the person bridge", () => {
   it("a question still open when the session ends is answered no, so nothing waits on it", async () => {
     const bridge = personBridge();
     const ended = new AbortController();
-    const trusted = bridge.trust.askTrust(loosening, ended.signal);
-    const asked = bridge.prompt.ask({ tool: "mcp" } as ApprovalRequest, ended.signal);
+    const trusted = bridge.forSession("s1").trust.askTrust(loosening, ended.signal);
+    const asked = bridge.forSession("s1").prompt.ask({ tool: "mcp" } as ApprovalRequest, ended.signal);
     ended.abort();
     assert.equal(await trusted, "no");
     assert.deepEqual(await asked, { kind: "cancel" });
   });
 
-  it("a question answered once is answered the same way when the session opens again (a switch), not asked again", async () => {
+  it("a question answered for a session is answered the same way when it opens again (a switch); another session is asked", async () => {
     const bridge = personBridge();
     let asked = 0;
     bridge.attach({
@@ -57,12 +57,17 @@ describe("the person bridge", () => {
       notice: () => {},
     });
     const request = { tool: "mcp", input: { server: "notes" } } as unknown as ApprovalRequest;
-    assert.equal(await bridge.trust.askTrust(loosening, signal), "once");
-    assert.equal(await bridge.trust.askTrust(loosening, signal), "once");
-    assert.deepEqual(await bridge.prompt.ask(request, signal), { kind: "once" });
-    assert.deepEqual(await bridge.prompt.ask(request, signal), { kind: "once" });
+    assert.equal(await bridge.forSession("s1").trust.askTrust(loosening, signal), "once");
+    assert.equal(await bridge.forSession("s1").trust.askTrust(loosening, signal), "once");
+    assert.deepEqual(await bridge.forSession("s1").prompt.ask(request, signal), { kind: "once" });
+    assert.deepEqual(await bridge.forSession("s1").prompt.ask(request, signal), { kind: "once" });
     assert.equal(asked, 2);
-    assert.equal(await bridge.trust.askTrust({ ...loosening, fingerprint: "other" }, signal), "once");
+    assert.equal(await bridge.forSession("s1").trust.askTrust({ ...loosening, fingerprint: "other" }, signal), "once");
     assert.equal(asked, 3, "other content is asked about");
+    await bridge.forSession("new 1").trust.askTrust(loosening, signal);
+    assert.equal(asked, 4, "another session is asked afresh");
+    bridge.alias("new 1", "ses-9");
+    await bridge.forSession("ses-9").trust.askTrust(loosening, signal);
+    assert.equal(asked, 4, "the session opened under a key keeps its answers under its id");
   });
 });

@@ -14,47 +14,70 @@ export interface PersonHandlers {
  * asked while the session opens (trust the repository's config? run the MCP server it brings?)
  * become the app's dialogs, and warnings lines of its transcript — never text written across
  * Ink's screen. What comes before the app is drawn waits for it. The session opens again on
- * every switch (/model, /agent, a custom command's own model): a question answered once is
- * answered the same way for the rest of this bosun, not asked again (an "always" is saved anyway).
+ * every switch (/model, /agent, a custom command's own model): a question answered for a
+ * session is answered the same way when that session opens again, not asked twice; another
+ * session (/new, /resume) is asked afresh (an "always" is saved anyway).
  */
 export interface PersonBridge {
-  prompt: ApprovalPrompt;
-  trust: TrustPrompt;
+  /** The questions of one opening, answered from what was said for the same session before. */
+  forSession(key: string): { prompt: ApprovalPrompt; trust: TrustPrompt };
+  /** The session opened under `key` is `id`: what was answered for it holds under its id too. */
+  alias(key: string, id: string): void;
   warn(text: string): void;
   /** The app, once drawn, takes the questions. */
   attach(handlers: PersonHandlers): void;
 }
 
+interface Answers {
+  trusted: Map<string, TrustReply>;
+  replied: Map<string, PersonReply>;
+}
+
 export function personBridge(): PersonBridge {
   let handlers: PersonHandlers | undefined;
-  const trusted = new Map<string, TrustReply>();
-  const replied = new Map<string, PersonReply>();
+  const sessions = new Map<string, Answers>();
+  const answersFor = (key: string): Answers => {
+    let answers = sessions.get(key);
+    if (!answers) {
+      answers = { trusted: new Map(), replied: new Map() };
+      sessions.set(key, answers);
+    }
+    return answers;
+  };
   const waiting: Array<(h: PersonHandlers) => void> = [];
   const drawn = () =>
     handlers ? Promise.resolve(handlers) : new Promise<PersonHandlers>((resolve) => waiting.push(resolve));
   return {
-    // A question still open when the session ends (the person left) is a no, so nothing waits on it.
-    prompt: {
-      ask: (request, signal) =>
-        untilAborted(signal, { kind: "cancel" }, async () => {
-          const key = JSON.stringify([request.tool, request.input]);
-          const earlier = replied.get(key);
-          if (earlier) return earlier;
-          const reply = await (await drawn()).ask(request, signal);
-          // Leaving the dialog (Esc) decides nothing for later; an answer does.
-          if (reply.kind !== "cancel") replied.set(key, reply);
-          return reply;
-        }),
+    forSession(key) {
+      const { trusted, replied } = answersFor(key);
+      return {
+        // A question still open when the session ends (the person left) is a no, so nothing waits on it.
+        prompt: {
+          ask: (request, signal) =>
+            untilAborted(signal, { kind: "cancel" }, async () => {
+              const asked = JSON.stringify([request.tool, request.input]);
+              const earlier = replied.get(asked);
+              if (earlier) return earlier;
+              const reply = await (await drawn()).ask(request, signal);
+              // Leaving the dialog (Esc) decides nothing for later; an answer does.
+              if (reply.kind !== "cancel") replied.set(asked, reply);
+              return reply;
+            }),
+        },
+        trust: {
+          askTrust: (loosening, signal) =>
+            untilAborted(signal, "no", async () => {
+              const earlier = trusted.get(loosening.fingerprint);
+              if (earlier) return earlier;
+              const reply = await (await drawn()).askTrust(loosening, signal);
+              trusted.set(loosening.fingerprint, reply);
+              return reply;
+            }),
+        },
+      };
     },
-    trust: {
-      askTrust: (loosening, signal) =>
-        untilAborted(signal, "no", async () => {
-          const earlier = trusted.get(loosening.fingerprint);
-          if (earlier) return earlier;
-          const reply = await (await drawn()).askTrust(loosening, signal);
-          trusted.set(loosening.fingerprint, reply);
-          return reply;
-        }),
+    alias(key, id) {
+      if (key !== id) sessions.set(id, answersFor(key));
     },
     warn(text) {
       void drawn().then((h) => h.notice(`bosun: ${text}`));

@@ -15,7 +15,7 @@ export interface InteractiveRunner {
   ready?: Promise<void>;
   status(): Status;
   /** Records what became of a message typed while the agent worked (seat `input.steer`). */
-  noteSteer?(message: PendingMessage, answer: "steer" | "queue" | "drop"): Promise<void>;
+  noteSteer?(message: PendingMessage, answer: "steer" | "queue" | "drop", cause?: "enter" | "exit"): Promise<void>;
   /** Records what a typed line was (seat `input.command`); a `!cmd` is recorded by `bang`, with its exit code. */
   noteInput?(parsed: ParsedInput, expansion?: Expansion): Promise<void>;
   /**

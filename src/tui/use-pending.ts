@@ -22,6 +22,10 @@ export function usePending() {
     get count() {
       return list.current.length;
     },
+    /** Every message waiting now (the ref, not the last render's state). */
+    all(): readonly PendingMessage[] {
+      return list.current;
+    },
     add(message: PendingMessage) {
       set([...list.current, message]);
     },

@@ -30,15 +30,19 @@ export async function interactive(options: SessionOptions): Promise<void> {
   // The person's answer about the directory holds for the session it was asked about, reopened
   // (a /model switch); another session from elsewhere (/resume) stays here, and says so.
   let asked: string | undefined;
+  let fresh = 0;
   const openWith = async (chosen: SessionOptions, first = false) => {
     const answered = cwdChoice && (first || (asked !== undefined && chosen.session === asked));
+    // Questions while it opens go to the app's dialogs, answered from what was said for the
+    // same session before; warnings go to its transcript.
+    const key = first ? "launch" : (chosen.session ?? `new ${++fresh}`);
+    const questions = person.forSession(key);
     const live = await (await import("../live-session.js")).openLiveSession({
       cwd,
       options: chosen,
       interactive: true,
-      // Questions while it opens go to the app's dialogs; warnings to its transcript.
-      prompt: person.prompt,
-      trustPrompt: person.trust,
+      prompt: questions.prompt,
+      trustPrompt: questions.trust,
       warn: person.warn,
       onDecision: () => {},
       onLeaseLost: () => controller.abort(new Error("another run took over this session")),
@@ -48,6 +52,7 @@ export async function interactive(options: SessionOptions): Promise<void> {
       signal: controller.signal,
     });
     if (first) asked = live.session.id;
+    person.alias(key, live.session.id);
     return live;
   };
   const opening = ui.then(() => openWith(options, true));
