@@ -29,8 +29,15 @@ function Assistant({ text }: { text: string }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message never reorder
         <Text key={line}>
           {segments.map((s, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
-            <Text key={i} bold={s.bold === true} dimColor={s.dim === true} color={s.code ? "cyan" : undefined}>
+            <Text
+              // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
+              key={i}
+              bold={s.bold === true}
+              italic={s.italic === true}
+              strikethrough={s.strike === true}
+              dimColor={s.dim === true}
+              color={s.code ? "cyan" : undefined}
+            >
               {s.text}
             </Text>
           ))}
