@@ -80,7 +80,7 @@ describe("the transcript", () => {
       <Transcript
         items={[
           { kind: "user", text: "fix the test" },
-          { kind: "assistant", text: "## Plan\nRun **npm test** with `--watch` off.\n- one" },
+          { kind: "assistant", text: "## Plan\nRun **npm test** with `--watch` off.\n\n- one" },
           { kind: "tool", id: "t1", name: "shell", title: "shell `npm test`", status: "error", summary: "exit 1" },
           { kind: "tool", id: "t2", name: "edit", title: "edit a.ts", status: "done", detail: "-old\n+new" },
           { kind: "shell", command: "ls", output: "a.ts", exitCode: 0 },
@@ -89,7 +89,7 @@ describe("the transcript", () => {
     );
     const frame = ui.lastFrame() ?? "";
     assert.match(frame, /› fix the test/);
-    assert.match(frame, /Plan\nRun npm test with --watch off\.\n• one/);
+    assert.match(frame, /Plan\nRun npm test with --watch off\.\n *\n• one/, "a blank line between blocks is drawn");
     assert.match(frame, /✗ shell `npm test` — exit 1/);
     assert.match(frame, /✓ edit a\.ts/);
     assert.doesNotMatch(frame, /\+new/);

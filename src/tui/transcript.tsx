@@ -28,6 +28,8 @@ function Assistant({ text }: { text: string }) {
       {markdownLines(text).map((segments, line) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines of one message never reorder
         <Text key={line}>
+          {/* A blank line between blocks keeps its height: an empty <Text> would have none. */}
+          {segments.every((s) => s.text === "") ? " " : null}
           {segments.map((s, i) => (
             <Text
               // biome-ignore lint/suspicious/noArrayIndexKey: segments of one line never reorder
