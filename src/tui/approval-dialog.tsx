@@ -4,6 +4,7 @@ import { formatAlwaysRule } from "../permission/always.js";
 import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { describeRequest } from "../permission/prompt-terminal.js";
 import { useArmed } from "./armed.js";
+import { DiffText } from "./diff-text.js";
 
 /**
  * The person's seat (call.approval) in the TUI: the tool, every request with the rules' answer,
@@ -70,7 +71,7 @@ export function ApprovalDialog({
       <Text bold color="yellow">
         {request.tool} needs your approval
       </Text>
-      <Text>{describeRequest(request)}</Text>
+      <DiffText text={describeRequest(request)} />
       {!armed ? <Text dimColor>the choices open in a moment; keys typed until then are ignored</Text> : null}
       {armed && mode === "choose" ? (
         <Box flexDirection="column" marginTop={1}>

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { DiffText, isDiff } from "./diff-text.js";
 import { markdownLines } from "./markdown.js";
 
 /** One entry of the transcript: what the person said, what the agent said or did. */
@@ -60,7 +61,7 @@ function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "t
       </Text>
       {(expanded || item.open) && item.detail ? (
         <Box marginLeft={2}>
-          <Text dimColor>{item.detail}</Text>
+          {isDiff(item.detail) ? <DiffText text={item.detail} /> : <Text dimColor>{item.detail}</Text>}
         </Box>
       ) : null}
     </Box>
@@ -78,10 +79,11 @@ export function Transcript({ items, expanded = false }: { items: readonly Transc
         const key = item.kind === "tool" ? `${item.id}-${index}` : `${item.kind}-${index}`;
         switch (item.kind) {
           case "user":
+            // A line of space before each of the person's messages: turns read apart.
             return (
-              <Text key={key} color="blue">
-                › {item.text}
-              </Text>
+              <Box key={key} marginTop={1}>
+                <Text color="blue">› {item.text}</Text>
+              </Box>
             );
           case "assistant":
             return <Assistant key={key} text={item.text} />;
