@@ -106,6 +106,8 @@ describe("helpText", () => {
     // The shadowed custom /model is not offered among the custom commands.
     assert.doesNotMatch(text, /my model thing/);
     assert.match(text, /!<command> +run a shell command/);
+    assert.match(text, /\nKeys:\n {2}Esc +stop what runs/);
+    assert.match(text, /^ {2}Ctrl-O +open the calls/m);
   });
 
   it("computes the shadowed by default and has no custom section without customs", () => {

@@ -23,6 +23,18 @@ export const BUILTIN_COMMANDS = [
 
 export type BuiltinName = (typeof BUILTIN_COMMANDS)[number]["name"];
 
+/** The interactive session's keys, as /help lists them. */
+const KEYS: ReadonlyArray<readonly [string, string]> = [
+  ["Esc", "stop what runs (a turn, a !cmd, a command's spans)"],
+  ["Ctrl-O", "open the calls: diffs, output, errors"],
+  ["Tab", "complete an @path; else make the marked waiting message wait for the end, or steer"],
+  ["Shift-Tab", "mark another waiting message"],
+  ["Ctrl-X", "drop the marked waiting message"],
+  ["↑ / ↓", "walk what you typed before"],
+  ["\\ Enter", "continue on the next line (or Alt-Enter)"],
+  ["Ctrl-C", "quit"],
+];
+
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_COMMANDS.map((command) => command.name));
 
 export function isBuiltin(name: string): name is BuiltinName {
@@ -84,6 +96,7 @@ export function helpText(
   const row = (name: string, description: string) => `  /${name.padEnd(width)}${description}`.trimEnd();
   const lines = ["Commands:", ...BUILTIN_COMMANDS.map((command) => row(command.name, command.description))];
   lines.push(`${"  !<command>".padEnd(width + 3)}run a shell command; its output goes to the model`);
+  lines.push("", "Keys:", ...KEYS.map(([key, what]) => `  ${key.padEnd(width + 1)}${what}`));
   if (offered.length > 0) {
     lines.push("", "Custom commands:");
     for (const command of offered) {
