@@ -55,9 +55,13 @@ export function interactiveRunner(input: {
     return { ...kept, session: sessionId, continue: false, fork: false, ...change };
   };
   let sessionId: string | undefined;
-  void ready.then(() => {
-    sessionId = live?.session.id;
-  });
+  // A session that cannot open is reported by the app and by `interactive`; nothing here may reject unheard.
+  ready.then(
+    () => {
+      sessionId = live?.session.id;
+    },
+    () => {},
+  );
 
   /**
    * The session opened again with a change: the old one is closed first (its lease released).

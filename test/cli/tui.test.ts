@@ -400,4 +400,20 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await s.close();
     }
   });
+  it("a session that cannot open (no model can be used) says why and exits 2, with no stack trace", async () => {
+    const s = await startScenario({ rules: [] });
+    s.setUserConfig({ model: "nowhere/none" });
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    try {
+      const until = Date.now() + 15_000;
+      while (term.exitCode() === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const screen = term.screen();
+      assert.equal(term.exitCode(), 2, screen);
+      assert.match(screen, /bosun: .*nowhere/);
+      assert.doesNotMatch(screen, /at \w+ \(file:|Node\.js v|internal error/);
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
 });

@@ -1,5 +1,8 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BOSUN_BIN } from "./workspace.js";
 
 /**
@@ -16,6 +19,8 @@ export interface TmuxSession {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Whether bosun's process has exited (the pane is dead). */
   exited(): boolean;
+  /** bosun's exit code once it has exited; undefined before. */
+  exitCode(): number | undefined;
   kill(): void;
 }
 
@@ -30,22 +35,17 @@ export function startTmux(options: { cwd: string; env: NodeJS.ProcessEnv; args?:
   const env = Object.entries(options.env).flatMap(([key, value]) =>
     value === undefined || key === "TMUX" ? [] : ["-e", `${key}=${value}`],
   );
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "120",
-    "-y",
-    "45",
+  // tmux does not always keep a dead pane's exit status: a shell around bosun writes it to a file.
+  const exitFile = join(tmpdir(), `${name}.exit`);
+  const command = [
+    "sh",
     "-c",
-    options.cwd,
-    ...env,
+    `"$0" "$@"; echo $? > '${exitFile}'`,
     process.execPath,
     BOSUN_BIN,
     ...(options.args ?? []),
-  );
+  ];
+  tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "45", "-c", options.cwd, ...env, ...command);
   // Keep the pane after bosun exits, so the last screen can still be read.
   tmux("set-option", "-t", name, "remain-on-exit", "on");
   const session: TmuxSession = {
@@ -65,8 +65,14 @@ export function startTmux(options: { cwd: string; env: NodeJS.ProcessEnv; args?:
       }
     },
     exited: () => tmux("display-message", "-p", "-t", name, "#{pane_dead}").trim() === "1",
+    exitCode() {
+      if (!existsSync(exitFile)) return undefined;
+      const status = readFileSync(exitFile, "utf8").trim();
+      return status === "" ? undefined : Number(status);
+    },
     kill() {
       spawnSync("tmux", ["kill-session", "-t", name]);
+      rmSync(exitFile, { force: true });
     },
   };
   return session;
