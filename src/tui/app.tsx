@@ -69,14 +69,12 @@ export function App({
   const add = useCallback((item: TranscriptItem) => setItems((list) => [...list, item]), []);
   // The prompt is drawn before the session has opened; the status line fills in when it has.
   useEffect(() => {
+    // A session that cannot open ends the app; bosun then prints why, once, below it.
     runner.ready?.then(
       () => setTick((t) => t + 1),
-      (error: Error) => {
-        add({ kind: "notice", text: `bosun: ${error.message}` });
-        setTimeout(() => exit(error), 50);
-      },
+      (error: Error) => exit(error),
     );
-  }, [runner, add, exit]);
+  }, [runner, exit]);
   const onEvent = useCallback((event: RunEvent) => {
     setItems((list) => {
       const next = applyEvent(list, event);
