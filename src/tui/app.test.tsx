@@ -57,6 +57,18 @@ function scripted() {
   return { runner, seen };
 }
 
+/** A runner for one test: what it gives, and for the rest a quiet idle session. */
+function stubRunner(parts: Partial<InteractiveRunner> & Pick<InteractiveRunner, "turn">): InteractiveRunner {
+  return {
+    status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    bang: async () => ({ output: "", exitCode: 0 }),
+    why: () => "",
+    compact: async () => "",
+    close: async () => {},
+    ...parts,
+  };
+}
+
 async function type(ui: ReturnType<typeof render>, text: string) {
   ui.stdin.write(text);
   await tick();
@@ -117,8 +129,7 @@ describe("the interactive session", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const runner: InteractiveRunner = {
-      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    const runner = stubRunner({
       async turn(_text, io) {
         io.emit({ type: "tool_call", id: "c1", name: "read", input: { path: "a.ts" } });
         io.emit({
@@ -144,11 +155,7 @@ describe("the interactive session", () => {
         io.emit({ type: "text", text: " All done." });
         return { status: "done", steps: 2, denied: 0 };
       },
-      bang: async () => ({ output: "", exitCode: 0 }),
-      why: () => "",
-      compact: async () => "",
-      close: async () => {},
-    };
+    });
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "go");
@@ -188,8 +195,7 @@ describe("the interactive session", () => {
     const turns: string[] = [];
     const whys: string[] = [];
     let aborted = false;
-    const runner: InteractiveRunner = {
-      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    const runner = stubRunner({
       async turn(text, io) {
         turns.push(text);
         if (turns.length > 1) return { status: "done", steps: 1, denied: 0 };
@@ -200,17 +206,14 @@ describe("the interactive session", () => {
         steered.push(io.steering());
         return { status: "cancelled", steps: 1, denied: 0, message: "cancelled" };
       },
-      bang: async () => ({ output: "", exitCode: 0 }),
       why: (seat) => {
         whys.push(seat ?? "");
         return "the ledger";
       },
-      compact: async () => "",
-      close: async () => {},
       noteSteer: async (message, answer, cause) => {
         noted.push([message.text, message.chosen, answer, cause]);
       },
-    };
+    });
     const noted: Array<[string, boolean, string, string | undefined]> = [];
     const ui = render(<App runner={runner} />);
     await tick();
@@ -260,8 +263,7 @@ describe("the interactive session", () => {
   it("a question whose asker gave up (its signal aborted) closes, answered cancel, and the input comes back", async () => {
     const gaveUp = new AbortController();
     let reply: PersonReply | undefined;
-    const runner: InteractiveRunner = {
-      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    const runner = stubRunner({
       async turn(_text, io) {
         setTimeout(() => gaveUp.abort(), 100);
         reply = await io.prompt.ask(
@@ -276,11 +278,7 @@ describe("the interactive session", () => {
         );
         return { status: "done", steps: 1, denied: 0 };
       },
-      bang: async () => ({ output: "", exitCode: 0 }),
-      why: () => "",
-      compact: async () => "",
-      close: async () => {},
-    };
+    });
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "build it");
@@ -294,17 +292,12 @@ describe("the interactive session", () => {
 
   it("what still waits when the session ends is recorded as never delivered", async () => {
     const noted: string[] = [];
-    const runner: InteractiveRunner = {
-      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    const runner = stubRunner({
       turn: () => new Promise(() => {}),
-      bang: async () => ({ output: "", exitCode: 0 }),
-      why: () => "",
-      compact: async () => "",
-      close: async () => {},
       noteSteer: async (message, answer, cause) => {
         noted.push(`${message.text} ${answer} ${cause}`);
       },
-    };
+    });
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "start");
@@ -317,8 +310,7 @@ describe("the interactive session", () => {
     const turns: string[] = [];
     let bangSignal: AbortSignal | undefined;
     let finishBang: () => void = () => {};
-    const runner: InteractiveRunner = {
-      status: () => ({ model: "m", agent: "build", mode: "approve" }),
+    const runner = stubRunner({
       async turn(text) {
         turns.push(text);
         return { status: "done", steps: 1, denied: 0 };
@@ -328,10 +320,7 @@ describe("the interactive session", () => {
           bangSignal = signal;
           finishBang = () => resolve({ output: "done sleeping", exitCode: 0 });
         }),
-      why: () => "",
-      compact: async () => "",
-      close: async () => {},
-    };
+    });
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "!sleep 5");
