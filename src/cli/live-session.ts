@@ -23,6 +23,7 @@ import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
 import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
+import { warn as warnOnStderr } from "./output.js";
 import {
   gateDeps,
   judgeModel,
@@ -31,7 +32,6 @@ import {
   type RunAuthority,
   settleTrust,
   trustProjectCommands,
-  warnOnStderr,
 } from "./run-authority.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */

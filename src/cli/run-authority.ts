@@ -30,6 +30,7 @@ import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import { workspaceOf } from "../util/repo.js";
+import { warn as warnOnStderr } from "./output.js";
 
 /** Everything `bosun run` settles about authority before the first step. */
 export interface RunAuthority {
@@ -267,9 +268,4 @@ export async function trustProjectCommands(
     }
   }
   return skipped;
-}
-
-/** A warning for a plain terminal or a script: one `bosun:` line on stderr. */
-export function warnOnStderr(text: string): void {
-  process.stderr.write(`bosun: ${text}\n`);
 }
