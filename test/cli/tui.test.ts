@@ -211,16 +211,30 @@ describe("the interactive session in a real terminal (tmux)", () => {
           ?.normalized?.messages.map((m) => m.text)
           .join("\n") ?? "";
       assert.match(resumed, /from elsewhere[\s\S]*back home[\s\S]*back home/);
+      const switchedRequest = s.server.requests.at(-1);
+      // /resume of a session started elsewhere stays here, says so in the transcript, and records why nobody was asked.
+      const away = await s.ws.run(["run", "first"], { cwd: other });
+      assert.equal(away.code, 0, away.stderr);
+      const elsewhere = s.latest();
+      term.type(`/resume ${elsewhere.id.slice(0, 10)}`);
+      await term.waitFor(
+        new RegExp(`bosun: session ${elsewhere.id.slice(0, 10)} was started in ${other}; working here`),
+      );
+      const unasked = s
+        .latest()
+        .decisions.filter((d) => d.seat === "session.cwd")
+        .at(-1);
+      expectDecision(unasked ? [unasked] : [], "session.cwd", "code", "stay");
+      assert.match(
+        unasked?.reasons.find((r) => r.decisive)?.detail ?? "",
+        /resumed with \/resume in the interactive session/,
+      );
       term.type("/exit");
       // The latest answer of the seat: this run's.
       const decisions = switched.decisions.filter((d) => d.seat === "session.cwd");
       assert.equal(decisions.length, 2);
       expectDecision(decisions.slice(-1), "session.cwd", "person", "switch");
-      const env =
-        s.server.requests
-          .at(-1)
-          ?.normalized?.messages.map((m) => m.text)
-          .join("\n") ?? "";
+      const env = switchedRequest?.normalized?.messages.map((m) => m.text).join("\n") ?? "";
       assert.match(env, new RegExp(`working directory: ${s.ws.dir}\n`));
     } finally {
       term?.kill();
