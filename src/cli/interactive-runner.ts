@@ -41,10 +41,13 @@ export function interactiveRunner(input: {
   // What the live session was opened with: a change keeps every other choice (an /agent plan
   // stays plan through a /model switch).
   let current: SessionOptions = input.options;
+  // The id of the session open now, or last open: a switch reopens it.
+  let sessionId: string | undefined;
   const track = (opening: Promise<LiveSession>) => {
     opened = opening;
     return opening.then((session) => {
       live = session;
+      sessionId = session.session.id;
     });
   };
   const ready = track(input.first);
@@ -54,14 +57,6 @@ export function interactiveRunner(input: {
     const { command: _, ...kept } = current;
     return { ...kept, session: sessionId, continue: false, fork: false, ...change };
   };
-  let sessionId: string | undefined;
-  // A session that cannot open is reported by the app and by `interactive`; nothing here may reject unheard.
-  ready.then(
-    () => {
-      sessionId = live?.session.id;
-    },
-    () => {},
-  );
 
   /**
    * The session opened again with a change: the old one is closed first (its lease released).
@@ -90,7 +85,6 @@ export function interactiveRunner(input: {
         }
       })(),
     );
-    sessionId = (live as LiveSession | undefined)?.session.id;
     return result;
   }
 
