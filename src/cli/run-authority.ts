@@ -124,6 +124,7 @@ export function prepareAuthority(input: {
     cwd: input.cwd,
     workspace,
     ownData: ownDataFolder(),
+    projectTrusted: input.trust?.answer === "trusted",
   });
   const hooks = hooksFromConfig(input.config);
   const counts = layerCounts(authority);

@@ -48,6 +48,8 @@ describe("authorize (call.permission)", () => {
       modeHolder?: Holder;
       flags?: SessionRuleFlags;
       saved?: Rule[];
+      /** Whether the person trusts the project's bosun.json; these tests use it as "config", so yes unless said. */
+      trusted?: boolean;
     } = {},
   ): AuthorityContext {
     const loaded = config(options.content ?? {});
@@ -60,6 +62,7 @@ describe("authorize (call.permission)", () => {
       cwd: ws,
       workspace: ws,
       home: join(root, "home"),
+      projectTrusted: options.trusted ?? true,
     });
   }
 

@@ -129,10 +129,10 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
   }
   const matching = (list: readonly Rule[]) => list.filter((rule) => ruleMatches(rule, request, rules.ctx));
   const configured = matching(rules.configured);
-  const last = configured.at(-1);
+  const reasons: Reason[] = [];
+  const last = lastEffective(configured, (reason) => reasons.push({ ...reason, rule: name }));
   const configuredDeny = configured.filter((rule) => rule.effect === "deny").at(-1);
   let decided = last;
-  const reasons: Reason[] = [];
 
   const saved = matching(rules.saved).at(-1);
   if (saved) {
@@ -191,7 +191,11 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
   }
 
   if (!decided) {
-    return { request, effect: "ask", reasons: [{ rule: name, detail: "ask — no rule matches (fail closed)" }] };
+    return {
+      request,
+      effect: "ask",
+      reasons: [{ rule: name, detail: "ask — no rule matches (fail closed)" }, ...reasons],
+    };
   }
   return {
     request,
@@ -202,6 +206,49 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
       ...reasons,
     ],
   };
+}
+
+/**
+ * The configured rule that decides a request: the last match, except for the rules of a
+ * repository nobody trusted (`tightenOnly`). Those of one file are taken together — the file's own
+ * last match for the request — and apply only when that is at least as strict as what the rules
+ * before them decided (none: ask); a looser answer is left out and said so. So an untrusted
+ * repository can turn allow into ask or deny, and ask into deny, but never the other way: its
+ * `"read": {"**\/.env": "ask"}` does not lift the user's own deny. Rules after it (the user's
+ * BOSUN_CONFIG, flags, saved approvals) decide over it as usual.
+ */
+function lastEffective(configured: readonly Rule[], leftOut: (reason: Omit<Reason, "rule">) => void): Rule | undefined {
+  let current: Rule | undefined;
+  for (let i = 0; i < configured.length; i++) {
+    const rule = configured[i] as Rule;
+    if (!rule.source.tightenOnly) {
+      current = rule;
+      continue;
+    }
+    // The file's block: its matching rules are consecutive (rules are sorted by layer, stably).
+    let end = i;
+    while (end + 1 < configured.length && sameUntrustedFile(configured[end + 1] as Rule, rule)) end++;
+    const own = configured[end] as Rule;
+    i = end;
+    const below = current?.effect ?? "ask";
+    if (STRICTNESS[own.effect] >= STRICTNESS[below]) {
+      current = own;
+      continue;
+    }
+    leftOut({
+      source: own.source.file ?? `${own.source.layer} rules`,
+      key: own.source.key,
+      ...(own.source.line ? { line: own.source.line } : {}),
+      detail: `left out: the repository's rule ${own.action} "${own.pattern}" → ${own.effect} is less strict than ${
+        current ? describeRule(current) : "ask (no rule)"
+      }, and a repository nobody trusted may only tighten (seat project.trust)`,
+    });
+  }
+  return current;
+}
+
+function sameUntrustedFile(a: Rule, b: Rule): boolean {
+  return a.source.tightenOnly === true && a.source.layer === b.source.layer && a.source.file === b.source.file;
 }
 
 /**

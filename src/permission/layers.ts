@@ -33,6 +33,12 @@ export interface AuthorityInputs {
   ownFolders?: string[];
   /** bosun's own data folder: no tool may edit in it. */
   ownData?: string;
+  /**
+   * Whether the person trusts the repository's own bosun.json (seat project.trust). Untrusted, its
+   * rules — `permission` and its agents' — may only tighten (evaluate.ts); trusted, they count as
+   * any other layer's.
+   */
+  projectTrusted?: boolean;
 }
 
 /** Config layers whose `permission` keys become rule layers; the others cannot hold rules. */
@@ -54,13 +60,14 @@ const RULE_LAYER: Partial<Record<LayerName, Layer>> = {
 export function buildAuthority(inputs: AuthorityInputs): AuthorityContext {
   const home = inputs.home ?? homedir();
   const { documents } = inputs.config;
+  const trusted = inputs.projectTrusted === true;
   const configLayers = documents.flatMap((doc) => {
     const layer = RULE_LAYER[doc.layer];
-    return layer ? [rulesOf(doc, layer, doc.data.permission, ["permission"])] : [];
+    return layer ? [rulesOf(doc, layer, doc.data.permission, ["permission"], trusted)] : [];
   });
   const agentRules = documents.flatMap((doc) => {
     const value = doc.data.agent?.[inputs.agent.name]?.permission;
-    return value ? [rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"])] : [];
+    return value ? [rulesOf(doc, "agent", value, ["agent", inputs.agent.name, "permission"], trusted)] : [];
   });
   const own: Rule[] = (inputs.ownFolders ?? []).map(ownFolderRule);
   const layers: Rule[][] = [
@@ -97,12 +104,13 @@ export function checkWrittenRules(config: LoadedConfig): void {
   }
 }
 
-function rulesOf(doc: ConfigDocument, layer: Layer, value: unknown, keyPath: string[]): Rule[] {
+function rulesOf(doc: ConfigDocument, layer: Layer, value: unknown, keyPath: string[], trusted = false): Rule[] {
   return rulesFromConfig(value, {
     layer,
     file: doc.file ?? doc.source,
     keyPath,
     ...(doc.lineOf ? { lineOf: doc.lineOf } : {}),
+    ...(doc.layer === "project" ? { repository: { trusted } } : {}),
   });
 }
 

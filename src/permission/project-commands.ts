@@ -117,7 +117,8 @@ export async function judgeProjectCommand(
 }
 
 function withoutProjectRules(ctx: AuthorityContext): AuthorityContext {
-  const strip = (layers: Rule[][]) => layers.map((rules) => rules.filter((r) => r.source.layer !== "project"));
+  // Its `permission` and its agents' alike: a repository cannot approve its own commands.
+  const strip = (layers: Rule[][]) => layers.map((rules) => rules.filter((r) => r.source.repository !== true));
   return {
     ...ctx,
     rules: Array.isArray(ctx.rules)

@@ -108,7 +108,7 @@ describe("project trust", () => {
     expectDecision(asRecorded(no), "project.trust", "person", "untrusted");
   });
 
-  it("leaves out exactly what would loosen, keeping asks, denies and everything else", () => {
+  it("leaves out exactly what would loosen, keeping the rules (untrusted, they may only tighten) and everything else", () => {
     assert.deepEqual(
       withoutLoosening({
         mode: "auto",
@@ -122,8 +122,8 @@ describe("project trust", () => {
       {
         shell: { timeout_ms: 1000 },
         provider: { anthropic: { models: { m: { context: 1000 } } } },
-        permission: { shell: { "*": "ask", "rm *": "deny" }, edit: "deny" },
-        agent: { build: { prompt: "p", permission: { edit: {} } } },
+        permission: { shell: { "*": "ask", "npm test *": "allow", "rm *": "deny" }, web: "allow", edit: "deny" },
+        agent: { build: { prompt: "p", permission: { edit: { "docs/**": "allow" } } } },
         max_steps: 5,
       },
     );

@@ -105,6 +105,9 @@ export function projectLoosening(config: LoadedConfig): Loosening | undefined {
 /**
  * A project file's content without what it would loosen (for `loadConfig`'s filterProject): the
  * run of a repository nobody trusted loads its config as if those settings were not written.
+ * Its permission rules stay: untrusted, each may only tighten (the rule layers mark them, and
+ * the evaluator leaves out any answer looser than the layers below it), which covers an `ask`
+ * over the user's own deny as well as every `allow`.
  */
 export function withoutLoosening(data: unknown): unknown {
   if (!isPlainObject(data)) return data;
@@ -132,8 +135,6 @@ export function withoutLoosening(data: unknown): unknown {
       ]),
     );
   }
-  out.permission = withoutAllows(out.permission);
-  if (out.permission === undefined) delete out.permission;
   if (isPlainObject(out.agent)) {
     out.agent = Object.fromEntries(
       Object.entries(out.agent).map(([name, agent]) => {
@@ -141,23 +142,9 @@ export function withoutLoosening(data: unknown): unknown {
         const copy: Record<string, unknown> = { ...agent };
         if (typeof copy.mode === "string" && LOOSE_MODES.has(copy.mode)) delete copy.mode;
         if (onProvider(copy.model, redirected)) delete copy.model;
-        copy.permission = withoutAllows(copy.permission);
-        if (copy.permission === undefined) delete copy.permission;
         return [name, copy];
       }),
     );
-  }
-  return out;
-}
-
-function withoutAllows(permission: unknown): unknown {
-  if (!isPlainObject(permission)) return permission;
-  const out: Record<string, unknown> = {};
-  for (const [action, entry] of Object.entries(permission)) {
-    if (entry === "allow") continue;
-    if (isPlainObject(entry))
-      out[action] = Object.fromEntries(Object.entries(entry).filter(([, effect]) => effect !== "allow"));
-    else out[action] = entry;
   }
   return out;
 }

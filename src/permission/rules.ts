@@ -28,6 +28,14 @@ export interface RuleSource {
   line?: number;
   /** The key as printed (`permission.shell["git push*"]`), or the flag that made the rule. */
   key: string;
+  /** Written in a repository's own bosun.json (its `permission` or an agent's), whoever wrote it. */
+  repository?: true;
+  /**
+   * A rule of a repository nobody trusted (seat project.trust): it may only tighten. Its file's
+   * answer for a request applies only when it is at least as strict as the layers below it
+   * decide; a looser one is left out (evaluate.ts).
+   */
+  tightenOnly?: true;
 }
 
 export interface Rule {
@@ -43,6 +51,8 @@ export interface Rule {
 export interface ConfigSource {
   layer: Layer;
   file?: string;
+  /** A repository's own file: its rules are marked (and, untrusted, may only tighten). */
+  repository?: { trusted: boolean };
   /** Where the permission object sits in its document; default `["permission"]`. */
   keyPath?: readonly string[];
   /** The line of a key path in the document (ParsedDocument.lineOf). */
@@ -95,6 +105,8 @@ export function rulesFromConfig(value: unknown, source: ConfigSource): Rule[] {
         ...(source.file ? { file: source.file } : {}),
         ...(line ? { line } : {}),
         key: formatKey(path),
+        ...(source.repository ? { repository: true as const } : {}),
+        ...(source.repository && !source.repository.trusted ? { tightenOnly: true as const } : {}),
       },
     });
   };
