@@ -66,13 +66,20 @@ describe("bosun run: modes", () => {
       assert.ok(
         mode.reasons.some((r) => /auto not used: the repository's settings are not trusted/.test(r.detail ?? "")),
       );
-      // Its deny holds, trusted or not.
+      // Its rules are in the layers, but untrusted they only tighten: its allow is left out, said so.
       assert.ok(
         decisions.some(
           (d) =>
             d.seat === "permission.mode" &&
-            d.reasons.some((r) => r.rule === "rule layers" && /project 1/.test(r.detail ?? "")),
+            d.reasons.some((r) => r.rule === "rule layers" && /project 2/.test(r.detail ?? "")),
         ),
+      );
+      const touch = expectDecision(decisions, "call.permission", "code", "ask");
+      assert.ok(
+        touch.reasons.some((r) =>
+          /left out: the repository's rule shell "touch \*" → allow is less strict/.test(r.detail ?? ""),
+        ),
+        JSON.stringify(touch.reasons),
       );
 
       const trusted = await s.run(["run", "--trust-project", "go"]);
@@ -301,11 +308,10 @@ describe("bosun run: commands run on a read-only proof run confined", () => {
         confined.reasons[0]?.detail ?? "",
         /proven \(or judged\) read-only: read-only file system, no network/,
       );
-      // touch asked and --auto allowed it: it ran as the person would, and made the file.
-      assert.equal(
-        decisions.some((d) => d.seat === "exec.sandbox" && d.subject?.call === "touch"),
-        false,
-      );
+      // touch asked and --auto allowed it: it ran as the person would — masked, the file system
+      // as it is, so it made the file.
+      const masked = decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.call === "touch");
+      assert.equal(masked?.answer, "masked");
       assert.ok(existsSync(join(s.ws.dir, "made.txt")));
     } finally {
       await s.close();
