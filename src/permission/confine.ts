@@ -54,10 +54,18 @@ export const MASK_LIMIT = 500;
 
 /**
  * exec.sandbox's answers: `read-only` and `writes-named` (sealed; the second with exactly the
- * files the rules let it write), `masked`, `none` (unconfined, and why), `unavailable` (it must be
+ * files the rules let it write), `workspace-write` (sealed, a repository's command allowed by
+ * name or auto mode), `masked`, `none` (unconfined, and why), `unavailable` (it must be
  * confined and cannot be: the caller asks, or denies), `denied` (it must not run at all).
  */
-export type SandboxAnswer = "read-only" | "writes-named" | "masked" | "none" | "unavailable" | "denied";
+export type SandboxAnswer =
+  | "read-only"
+  | "writes-named"
+  | "workspace-write"
+  | "masked"
+  | "none"
+  | "unavailable"
+  | "denied";
 
 export interface ConfinementVerdict {
   holder: Holder;
@@ -247,13 +255,24 @@ export async function maskingFor(
  * at all (asking would let a person's yes, or --auto, show it).
  */
 export async function unreadableFiles(
-  deps: ConfineDeps & { limitless?: boolean },
+  deps: ConfineDeps & {
+    limitless?: boolean;
+    /** Every file the read rules ask about or deny, whatever auto mode or --auto would say yes to (a repository's command). */
+    strict?: boolean;
+  },
 ): Promise<{ files: string[]; problem?: string; deny?: true }> {
   const patterns = protectedPatterns(deps);
   if (patterns.size === 0) return { files: [] };
   const { glob } = await import("tinyglobby");
   const found = await glob([...patterns], globOptions(deps.authority.workspace)).catch(() => [] as string[]);
-  const files = found.filter((file) => !mayReadFound(deps, file));
+  const judge = deps.strict
+    ? {
+        ...deps,
+        auto: false,
+        authority: { ...deps.authority, mode: { ...deps.authority.mode, name: "approve" as const } },
+      }
+    : deps;
+  const files = found.filter((file) => !mayReadFound(judge, file));
   if (deps.limitless) return { files };
   if (files.length > MASK_LIMIT) {
     return { files: [], problem: `${files.length} files the rules protect, more than the ${MASK_LIMIT} it can hide` };
@@ -411,4 +430,74 @@ export function guardHardLinks(permission: PermissionAnswer, deps: ConfineDeps):
     };
   });
   return changed ? summarizeJudged(outcomes, deps.authority) : permission;
+}
+
+/**
+ * What a command a repository brings (a hook, an MCP server, seat project.command) may do once
+ * it was let run. It always runs sealed — whoever wrote the repository's bosun.json must not
+ * get the user's full authority — and how far the seal opens depends on who let it run: on a
+ * read-only proof, nothing writable and no network; allowed by name (a rule in the user's own
+ * config or flags, a saved "always", the person at the prompt), the workspace writable (never its
+ * `.git`) and the network kept; let through by auto mode's blanket yes, the workspace writable
+ * but no network.
+ */
+export type RepositoryGrant = "proof" | "named" | "auto";
+
+/** Who let a repository's command run, from its permission answer (or a person's yes). */
+export function repositoryGrant(permission: PermissionAnswer | "person"): RepositoryGrant {
+  if (permission === "person") return "named";
+  const shells = permission.outcomes.filter((o) => o.request.action === "shell");
+  if (shells.length === 0) return "proof";
+  const grants = shells.map((o): RepositoryGrant => {
+    if (o.rule?.when === "read-only" || o.holder === "model") return "proof";
+    if (o.rule?.effect === "allow") return "named";
+    return "auto";
+  });
+  // The narrowest grant any of its commands got.
+  if (grants.includes("proof")) return "proof";
+  return grants.includes("auto") ? "auto" : "named";
+}
+
+/**
+ * Seat exec.sandbox for a repository's command: the sealed confinement its grant allows, with the
+ * protected files shown empty. Where it cannot be sealed (no bubblewrap, files that cannot be
+ * hidden), unavailable: the command does not run. shell.sandbox off (the user's own config;
+ * a repository's needs trust) runs it unconfined, as the person chose.
+ */
+export async function repositoryConfinement(grant: RepositoryGrant, deps: ConfineDeps): Promise<ConfinementVerdict> {
+  const why = "a command the repository brings";
+  if (deps.sandbox === "off") return sandboxOff(deps, why);
+  const problem = await sandboxProblem();
+  if (problem)
+    return verdict(
+      "unavailable",
+      "no sandbox",
+      `${why} runs only confined, and it cannot be here (${problem}): it does not run; install bubblewrap`,
+    );
+  // Whatever the person's mode says yes to for the agent, a repository's code does not see .env.
+  const hidden = await unreadableFiles({ ...deps, strict: true });
+  if (hidden.problem)
+    return verdict(hidden.deny ? "denied" : "unavailable", "cannot mask", `${why}: ${hidden.problem}: it does not run`);
+  const writable = grant === "proof" ? [] : [deps.authority.workspace];
+  const network = grant === "named";
+  const detail = `${why}, let run ${
+    grant === "proof" ? "on a read-only proof" : grant === "named" ? "by name" : "by auto mode"
+  }: sealed — ${writable.length > 0 ? "the workspace writable (not its .git)" : "the file system read-only"}, ${
+    network ? "the network kept" : "no network"
+  }, home folders and /tmp hidden, protected files shown empty, no withheld variables`;
+  return {
+    holder: "code",
+    answer: writable.length > 0 ? "workspace-write" : "read-only",
+    reasons: [
+      { rule: "repository command", detail, decisive: true },
+      ...(hidden.files.length > 0 ? [{ rule: "shown empty", detail: hidden.files.join(", ") }] : []),
+    ],
+    confine: {
+      kind: "sealed",
+      visible: deps.visible,
+      ...(writable.length > 0 ? { writable } : {}),
+      ...(network ? { network } : {}),
+      ...(hidden.files.length > 0 ? { masked: hidden.files } : {}),
+    },
+  };
 }

@@ -11,8 +11,15 @@ import {
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { formatRequests, sameRequests } from "./call-requests.js";
-import { confinementFor, guardHardLinks, maskingFor, mayReadFound, reliesOnProof } from "./confine.js";
-import { type Hook, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
+import {
+  confinementFor,
+  guardHardLinks,
+  maskingFor,
+  mayReadFound,
+  reliesOnProof,
+  repositoryConfinement,
+} from "./confine.js";
+import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
 import type { CallDescription } from "./requests.js";
@@ -132,7 +139,7 @@ export async function gate(
 
   let effect = permission.answer;
   for (const hook of hooksFor(deps.hooks, "pre_tool", call.tool.name)) {
-    const run = await runHook(hook, payload("pre_tool", call, deps, description, effect), where.cwd, deps.signal);
+    const run = await runConfinedHook(hook, payload("pre_tool", call, deps, description, effect), deps);
     const verdict = judgePreHook(hook, run);
     deps.record({
       seat: "call.hook",
@@ -215,14 +222,13 @@ export async function afterCall(
   if (hooks.length === 0) return result;
   const notes: string[] = [];
   for (const hook of hooks) {
-    const run = await runHook(
+    const run = await runConfinedHook(
       hook,
       {
         ...payload("post_tool", call, deps, description, "allow"),
         result: { output: result.output, is_error: result.isError ?? false, summary: result.summary },
       },
-      deps.authority.cwd,
-      deps.signal,
+      deps,
     );
     const { context, ...verdict } = judgePostHook(hook, run);
     deps.record({
@@ -233,6 +239,20 @@ export async function afterCall(
     if (context) notes.push(`[hook ${hook.key}] ${context}`);
   }
   return notes.length > 0 ? { ...result, output: `${result.output}\n\n${notes.join("\n")}` } : result;
+}
+
+/**
+ * Runs a hook: a repository's inside the confinement its grant allows, made now (so files the
+ * rules protect that appeared since are shown empty too); one that cannot be confined any more
+ * has failed, which its on_error answers (deny, by default).
+ */
+async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
+  if (!hook.fromProject) return runHook(hook, input, deps.authority.cwd, deps.signal);
+  const sandbox = await repositoryConfinement(hook.grant ?? "proof", deps);
+  if (sandbox.answer === "unavailable" || sandbox.answer === "denied") {
+    return { kind: "failed", why: `it cannot run confined: ${sandbox.reasons[0]?.detail ?? sandbox.answer}` };
+  }
+  return runHook(hook, input, deps.authority.cwd, deps.signal, sandbox.confine);
 }
 
 async function describe(call: GateCall, where: { cwd: string; workspace: string }): Promise<CallDescription> {
