@@ -269,7 +269,7 @@ export const SEATS: readonly Seat[] = [
     question: "What do the configured hooks say about this call?",
     holders: ["hook", "config", "code"],
     default:
-      'pre_tool: exit 2 or {"decision":"deny"} denies, {"decision":"ask"} asks, exit 0 passes (a hook never loosens); a hook that crashes or times out denies (code) unless its on_error says allow (config). post_tool: its output is added to the result',
+      'pre_tool: exit 2, {"decision":"deny"|"block"} or Claude Code\'s hookSpecificOutput.permissionDecision "deny" denies, "ask" asks, "continue": false stops the turn, updatedInput denies, exit 0 passes ("allow"/"approve" loosen nothing); a hook that crashes, times out or prints JSON in no known shape denies (code) unless its on_error says allow (config). post_tool: its output, context, additionalContext or block reason is added to the result; "continue": false stops the turn after the call',
     fail: "closed",
     config: ["hooks"],
   },
