@@ -48,8 +48,9 @@ describe("hooks written for Claude Code (call.hook)", () => {
     chmodSync(file, 0o755);
     return file;
   }
-  /** A hook that prints this JSON, whatever the call. */
-  const printing = (json: unknown) => script(`cat >/dev/null\ncat <<'EOF'\n${JSON.stringify(json)}\nEOF`);
+  /** A hook that prints this JSON (a string: this text), whatever the call. */
+  const printing = (json: unknown) =>
+    script(`cat >/dev/null\ncat <<'EOF'\n${typeof json === "string" ? json : JSON.stringify(json)}\nEOF`);
 
   function setup(hooks: unknown, permission: unknown = { shell: "allow", edit: "allow" }) {
     // The user's own config, where hooks need no project.command judgement.
@@ -270,6 +271,7 @@ describe("hooks written for Claude Code (call.hook)", () => {
       [{ decision: "maybe" }, /unknown decision "maybe"/],
       [{ context: "x" }, /a pre_tool hook adds no context/],
       [["deny"], /JSON but not an object/],
+      ['checking…\n{"decision":"deny"}', /mixes text and a JSON object/],
     ];
     for (const [index, [json, why]] of shapes.entries()) {
       const { deps, decisions } = setup({ pre_tool: [{ command: printing(json), tools: ["Bash"] }] });

@@ -13,8 +13,9 @@ import type { HookEvent } from "./hooks.js";
  *   `hookSpecificOutput.additionalContext`.
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
- * a decision not in the list, a `hookEventName` of another event — is not read as "no
- * objection": it is invalid, and the caller treats it as a failed hook.
+ * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
+ * among lines of text — is not read as "no objection": it is invalid, and the caller treats it
+ * as a failed hook.
  */
 export type HookStdout =
   | { kind: "text"; text: string }
@@ -69,7 +70,20 @@ export function readHookStdout(stdout: string, event: HookEvent): HookStdout {
       // Plain text.
     }
   }
+  // Before a call, text around a JSON answer (`echo checking; jq -n '{…deny…}'`) is not read as
+  // "no objection": a line that is a JSON object makes the output one bosun cannot read.
+  if (event === "pre_tool" && text.split("\n").some((line) => isJsonObject(line.trim())))
+    return { kind: "invalid", why: "its stdout mixes text and a JSON object (print the JSON alone)" };
   return { kind: "text", text };
+}
+
+function isJsonObject(line: string): boolean {
+  if (!line.startsWith("{")) return false;
+  try {
+    return isObject(JSON.parse(line));
+  } catch {
+    return false;
+  }
 }
 
 function readObject(value: Record<string, unknown>, event: HookEvent): HookStdout {
