@@ -57,7 +57,8 @@ export interface ToolsOffered {
 /**
  * Seat `context.tools`: which tools the model is offered this step. A tool every call of which
  * the rules deny (a deny for its action, with nothing after it that allows or asks) is not
- * offered, nor one a read-only agent may never use (edits, MCP tools not annotated read-only);
+ * offered, nor one a read-only agent may never use (edits, MCP tools not annotated read-only),
+ * nor an MCP tool whose schema bosun cannot compile (no call of it could pass call.validate);
  * in a mode that runs no tools, none is. A call to a tool not offered is still judged — and
  * denied — like any other, so the ledger says why.
  */
@@ -90,6 +91,10 @@ export function decideToolsOffered(input: {
   let holder: Holder = "code";
   for (const tool of input.tools) {
     const action = actionOf(tool);
+    if (tool.unusable) {
+      reasons.push({ rule: "not offered", detail: `${tool.name}: ${tool.unusable}` });
+      continue;
+    }
     if (input.authority.readOnly && (tool.kind === "edit" || (tool.kind === "mcp" && tool.mcp?.readOnly !== true))) {
       reasons.push({
         rule: "not offered",

@@ -263,6 +263,8 @@ async function runCalls(
   const { store, session, signal } = deps;
   let denied = 0;
   let stop: { status: TurnStatus; message: string } | undefined;
+  /** Set when a post_tool hook said `continue: false`: the turn ends after the call it followed. */
+  let stoppedAfter: string | undefined;
   const finish = (call: ModelToolCall, result: Omit<CallFinished, "id" | "name">, detail?: string) => {
     store.append(session.id, EV.callFinished, { id: call.id, name: call.name, ...result });
     // A call that failed shows why on expansion (the end of its output), when its tool gave no detail.
@@ -320,7 +322,10 @@ async function runCalls(
     if (!verdict.run) {
       if (verdict.unapproved) denied++;
       finish(call, { output: verdict.output, isError: true, summary: verdict.summary });
-      if (verdict.stopTurn) stop = { status: "cancelled", message: "stopped: the person left the approval prompt" };
+      if (verdict.stopTurn)
+        stop = verdict.stopMessage
+          ? { status: "limit", message: verdict.stopMessage }
+          : { status: "cancelled", message: "stopped: the person left the approval prompt" };
       continue;
     }
     runnable.push({
@@ -333,8 +338,8 @@ async function runCalls(
     });
   }
 
-  // The person left an approval prompt: what they approved before it does not run either.
-  if (stop?.status === "cancelled") {
+  // The person left an approval prompt (or a hook stopped the turn): what was approved before does not run either.
+  if (stop && stop.status !== "repeat") {
     for (const { call, tool } of runnable) {
       finish(call, {
         output: `Not run: ${stop.message}.`,
@@ -357,6 +362,7 @@ async function runCalls(
     );
   }
   if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
+  if (!stop && stoppedAfter) stop = { status: "limit", message: stoppedAfter };
   return { denied, ...(stop ? { stop } : {}) };
 
   async function execute(
@@ -378,11 +384,21 @@ async function runCalls(
       });
       return;
     }
+    // A post_tool hook of an earlier call stopped the turn: nothing after it runs.
+    if (stoppedAfter) {
+      finish(call, {
+        output: `Not run: ${stoppedAfter}.`,
+        isError: true,
+        summary: `${tool.name}: not run (turn stopped)`,
+      });
+      return;
+    }
     // Judged on what it would do a moment ago; the files may have changed since (an earlier call ran).
     const still = await recheck({ id: call.id, tool, input }, description, step, deps.gate);
     if (!still.run) {
       if (still.unapproved) denied++;
       finish(call, { output: still.output, isError: true, summary: still.summary });
+      if (still.stopMessage) stoppedAfter ??= still.stopMessage;
       return;
     }
     const judged = still.description;
@@ -421,7 +437,9 @@ async function runCalls(
       });
       return;
     }
-    result = await afterCall({ id: call.id, tool, input }, step, result, judged, deps.gate);
+    const after = await afterCall({ id: call.id, tool, input }, step, result, judged, deps.gate);
+    if (after.stopTurn) stoppedAfter ??= after.stopTurn;
+    result = after;
     const bounded = boundOutput(result.output, {
       maxLines: deps.config.config.output?.max_lines ?? 2000,
       maxBytes: deps.config.config.output?.max_bytes ?? 50_000,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Tool, ToolResult } from "../tools/types.js";
+import { compileArguments } from "./json-schema.js";
 
 /** What bosun needs of a connected MCP client: call a tool. */
 export interface McpCaller {
@@ -27,7 +28,9 @@ export function mcpToolName(server: string, tool: string): string {
  * One MCP server tool as a bosun tool. Its one request is `mcp:<server>/<tool>`, read-only only
  * when the server annotated it `readOnlyHint: true` — an annotation missing or false counts as
  * writing (read-only agents deny it; approve mode asks). The server's JSON Schema is what the
- * model is shown and what arguments are checked against.
+ * model is shown and, compiled once here with ajv (json-schema.ts), what arguments are checked
+ * against (seat call.validate); zod's reading of it, where zod can read it, only guides repair.
+ * A schema ajv cannot compile fails every call with the reason, and the tool is not offered.
  */
 export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, timeoutMs: number): Tool {
   const readOnly = info.annotations?.readOnlyHint === true;
@@ -37,15 +40,23 @@ export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, ti
       Record<string, unknown>
     >;
   } catch {
-    // A schema zod cannot read: any object passes here, and the server checks it.
+    // A schema zod cannot read guides no repair; ajv still checks every call against it.
     schema = z.record(z.string(), z.unknown());
   }
+  const compiled = compileArguments(info.inputSchema);
+  const unusable = compiled.ok
+    ? undefined
+    : `the MCP server ${server} gave ${info.name} a schema bosun cannot use: ${compiled.error}`;
   const name = mcpToolName(server, info.name);
   return {
     name,
     description: `${info.description ?? info.annotations?.title ?? info.name} (MCP server ${server})`,
     schema,
     inputJsonSchema: info.inputSchema,
+    validate: compiled.ok
+      ? compiled.validate
+      : () => ({ ok: false, problems: [`(schema): ${unusable}; this tool cannot be called`] }),
+    ...(unusable ? { unusable } : {}),
     kind: "mcp",
     mcp: { resource: `${server}/${info.name}`, readOnly },
     requests: async () => ({ requests: [{ action: "mcp", resource: `${server}/${info.name}`, readOnly }] }),

@@ -19,6 +19,7 @@ import {
   reliesOnProof,
   repositoryConfinement,
 } from "./confine.js";
+import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-claude.js";
 import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
@@ -82,8 +83,10 @@ export type GateResult =
       summary: string;
       /** Denied because nobody could approve it (counts toward exit code 3). */
       unapproved?: boolean;
-      /** The person left the prompt: stop the turn. */
+      /** The person left the prompt, or a hook said `continue: false`: stop the turn. */
       stopTurn?: boolean;
+      /** Set when a hook stopped the turn (exit 3, like a limit); unset, the person left (cancelled). */
+      stopMessage?: string;
     };
 
 export async function gate(
@@ -155,6 +158,15 @@ export async function gate(
         summary: `${call.tool.name}: denied by hook`,
       };
     }
+    if (verdict.answer === "stop") {
+      return {
+        run: false,
+        output: `Not run: a hook stopped the turn (${verdict.message ?? "no reason given"}).`,
+        summary: `${call.tool.name}: stopped by hook`,
+        stopTurn: true,
+        stopMessage: `stopped by a hook (${hook.key}): ${verdict.message ?? "no reason given"}`,
+      };
+    }
     if (verdict.answer === "ask" && effect === "allow") effect = "ask";
   }
 
@@ -205,40 +217,36 @@ export async function recheck(
   return gate(call, step, deps, now);
 }
 
-/**
- * After a call ran: post_tool hooks may add context for the model, each recorded. Returns the
- * result with their text appended.
- */
 export { mayReadFound };
 
+/**
+ * After a call ran: post_tool hooks may add context for the model, each recorded. Returns the
+ * result with their text appended, and `stopTurn` when a hook said `continue: false`.
+ */
 export async function afterCall(
   call: GateCall,
   step: number,
   result: ToolResult,
   description: CallDescription,
   deps: GateDeps,
-): Promise<ToolResult> {
+): Promise<ToolResult & { stopTurn?: string }> {
   const hooks = hooksFor(deps.hooks, "post_tool", call.tool.name);
   if (hooks.length === 0) return result;
   const notes: string[] = [];
+  let stopTurn: string | undefined;
   for (const hook of hooks) {
-    const run = await runConfinedHook(
-      hook,
-      {
-        ...payload("post_tool", call, deps, description, "allow"),
-        result: { output: result.output, is_error: result.isError ?? false, summary: result.summary },
-      },
-      deps,
-    );
-    const { context, ...verdict } = judgePostHook(hook, run);
+    const run = await runConfinedHook(hook, payload("post_tool", call, deps, description, "allow", result), deps);
+    const { context, stop, ...verdict } = judgePostHook(hook, run);
     deps.record({
       seat: "call.hook",
       ...verdict,
       subject: { step, call: call.id, hook: hook.key, event: "post_tool" },
     });
     if (context) notes.push(`[hook ${hook.key}] ${context}`);
+    if (stop !== undefined) stopTurn ??= `stopped by a hook (${hook.key}): ${stop}`;
   }
-  return notes.length > 0 ? { ...result, output: `${result.output}\n\n${notes.join("\n")}` } : result;
+  const output = notes.length > 0 ? `${result.output}\n\n${notes.join("\n")}` : result.output;
+  return { ...result, output, ...(stopTurn ? { stopTurn } : {}) };
 }
 
 /**
@@ -411,13 +419,23 @@ function denied(call: GateCall, reasons: readonly Reason[], summary: string): Ga
   };
 }
 
+/**
+ * What a hook reads on stdin: bosun's own fields (`event`, `tool`, `input`, `requests`, ...) and
+ * beside them Claude Code's (its hooks reference, "Hook Input", "PreToolUse Input", "PostToolUse
+ * Input": `hook_event_name`, `tool_name`, `tool_input`, `tool_use_id`, `tool_response`,
+ * `session_id`, `cwd`), so a hook written for Claude Code reads the real call and not an empty
+ * one. Claude Code's `transcript_path` and `permission_mode` are left out: bosun keeps no
+ * transcript file, and its modes are not Claude Code's.
+ */
 function payload(
   event: "pre_tool" | "post_tool",
   call: GateCall,
   deps: GateDeps,
   description: CallDescription,
   effect: string,
+  result?: ToolResult,
 ) {
+  const response = result && { output: result.output, is_error: result.isError ?? false, summary: result.summary };
   return {
     event,
     session_id: deps.sessionId,
@@ -433,5 +451,11 @@ function payload(
     })),
     ...(description.problem !== undefined ? { problem: description.problem } : {}),
     permission: effect,
+    ...(response ? { result: response } : {}),
+    hook_event_name: CLAUDE_EVENT_NAMES[event],
+    tool_name: claudeToolName(call.tool.name),
+    tool_input: claudeToolInput(call.tool.name, call.input, deps.authority.cwd),
+    tool_use_id: call.id,
+    ...(response ? { tool_response: response } : {}),
   };
 }

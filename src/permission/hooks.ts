@@ -4,7 +4,8 @@ import type { Answer, Holder, Reason } from "../seats/types.js";
 import { bwrapProgram, type Confinement, confinedArgv } from "../tools/sandbox.js";
 import { toolEnvironment } from "../util/withheld-env.js";
 import type { RepositoryGrant } from "./confine.js";
-import { matchName } from "./match.js";
+import { hookMatches } from "./hook-claude.js";
+import { readHookStdout } from "./hook-output.js";
 
 export type HookEvent = "pre_tool" | "post_tool";
 
@@ -58,8 +59,9 @@ export function hooksFromConfig(config: LoadedConfig): Hook[] {
   return hooks;
 }
 
+/** The hooks of an event whose `tools` name this tool (hook-claude.ts `hookMatches`); no `tools`: every tool. */
 export function hooksFor(hooks: readonly Hook[], event: HookEvent, tool: string): Hook[] {
-  return hooks.filter((h) => h.event === event && (h.tools === undefined || h.tools.some((p) => matchName(p, tool))));
+  return hooks.filter((h) => h.event === event && (h.tools === undefined || h.tools.some((p) => hookMatches(p, tool))));
 }
 
 /** How a hook run ended. */
@@ -144,15 +146,18 @@ export function runHook(
   });
 }
 
-export type PreHookAnswer = "deny" | "ask" | "no-objection";
+export type PreHookAnswer = "deny" | "ask" | "no-objection" | "stop";
 
 /**
- * Seat `call.hook` before a call: what one pre_tool hook's run says. Exit 2, or
- * `{"decision":"deny"}` (or `"block"`) on stdout, denies with the reason given (stderr or
- * `reason`); `{"decision":"ask"}` makes the call ask; exit 0 otherwise is no objection — a hook
- * can tighten, never loosen (`"allow"` lifts nothing). A hook that crashes, exits with another
- * code, times out or prints a decision bosun does not know has failed: its `on_error` answers,
- * deny unless the config says allow.
+ * Seat `call.hook` before a call: what one pre_tool hook's run says (its stdout read by
+ * hook-output.ts, bosun's own shape or Claude Code's). Exit 2 denies with stderr as the reason;
+ * a decision `deny`/`block` (top-level `decision` or `hookSpecificOutput.permissionDecision`)
+ * denies with its reason; `ask` makes the call ask; `allow`/`approve`, plain text or nothing is
+ * no objection — a hook can tighten, never loosen. Where fields disagree the strictest holds.
+ * `continue: false` stops: the call does not run and the turn ends (its `stopReason` said).
+ * `updatedInput` denies: bosun runs only the call it judged, never one a hook rewrote. A hook
+ * that crashes, exits with another code, times out or prints JSON in no shape bosun knows has
+ * failed: its `on_error` answers, deny unless the config says allow.
  */
 export function judgePreHook(hook: Hook, run: HookRun): Answer<PreHookAnswer> & { message?: string } {
   const where = hookReason(hook);
@@ -186,47 +191,72 @@ export function judgePreHook(hook: Hook, run: HookRun): Answer<PreHookAnswer> & 
   }
   if (run.code !== 0)
     return failed(`exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}`);
-  const parsed = parseHookJson(run.stdout);
-  if (parsed === "broken") return failed("its stdout starts like JSON but does not parse");
-  if (parsed === undefined) {
+  const read = readHookStdout(run.stdout, "pre_tool");
+  if (read.kind === "invalid") return failed(read.why);
+  if (read.kind === "text") {
     return {
       holder: "hook",
       answer: "no-objection",
       reasons: [{ rule: "hook passed (exit 0)", decisive: true }, where],
     };
   }
-  const decision = parsed.decision;
-  const reason = typeof parsed.reason === "string" && parsed.reason.trim() !== "" ? parsed.reason.trim() : undefined;
-  if (decision === "deny" || decision === "block") {
-    return {
-      holder: "hook",
-      answer: "deny",
-      reasons: [{ rule: `hook decision "${decision}"`, detail: reason ?? "no reason given", decisive: true }, where],
-      message: reason ?? "denied by a hook",
-    };
+  const out = read.output;
+  const said = (value: "deny" | "ask" | "pass") =>
+    out.decisions
+      .filter((d) => d.value === value)
+      .map((d) => `${d.field} "${d.written}"`)
+      .join(", ");
+  // What the hook printed beside its answer, for the record: nothing of it loosens anything.
+  const notes: Reason[] = [
+    ...(out.systemMessage ? [{ rule: "hook systemMessage", detail: out.systemMessage }] : []),
+    ...out.context.map((text) => ({
+      rule: "hook additionalContext",
+      detail: `${text.slice(0, 500)} (not shown to the model: bosun adds hook context after a call, not before)`,
+    })),
+  ];
+  const answer = (
+    value: PreHookAnswer,
+    rule: string,
+    detail: string,
+    message?: string,
+  ): Answer<PreHookAnswer> & { message?: string } => ({
+    holder: "hook",
+    answer: value,
+    reasons: [{ rule, detail, decisive: true }, where, ...notes],
+    ...(message !== undefined ? { message } : {}),
+  });
+  if (out.stop) {
+    const why = out.stop.reason ?? "no reason given";
+    return answer("stop", 'hook said "continue": false', `${why}; the call does not run and the turn stops`, why);
   }
-  if (decision === "ask") {
-    return {
-      holder: "hook",
-      answer: "ask",
-      reasons: [{ rule: 'hook decision "ask"', detail: reason ?? "no reason given", decisive: true }, where],
-    };
+  if (said("deny")) {
+    const why = out.reason ?? "no reason given";
+    return answer("deny", `hook ${said("deny")}`, why, out.reason ?? "denied by a hook");
   }
-  if (decision === undefined || decision === "allow" || decision === "approve") {
-    return {
-      holder: "hook",
-      answer: "no-objection",
-      reasons: [
-        {
-          rule: `hook passed${decision ? ` ("${decision}" lifts nothing)` : ""}`,
-          ...(reason ? { detail: reason } : {}),
-          decisive: true,
-        },
-        where,
-      ],
-    };
+  if (out.updatedInput) {
+    const changed = JSON.stringify(out.updatedInput).slice(0, 500);
+    return answer(
+      "deny",
+      "hook would change the call (updatedInput)",
+      `${changed}; bosun runs only the call it judged, never one a hook rewrote`,
+      `the hook would run this call with other arguments (${changed}); bosun does not run a call a hook rewrote — call again with those arguments if you mean them`,
+    );
   }
-  return failed(`unknown decision ${JSON.stringify(decision)} (expected deny, ask or allow)`);
+  if (said("ask")) return answer("ask", `hook ${said("ask")}`, out.reason ?? "no reason given");
+  const passed = said("pass");
+  return {
+    holder: "hook",
+    answer: "no-objection",
+    reasons: [
+      {
+        rule: `hook passed${passed ? ` (${passed} lifts nothing)` : ""}`,
+        ...(out.reason ? { detail: out.reason } : {}),
+        decisive: true,
+      },
+      where,
+      ...notes,
+    ],
+  };
 }
 
 /** Which hook it was, where it is written: the second reason of every call.hook decision. */
@@ -242,13 +272,13 @@ function hookReason(hook: Hook): Reason {
 
 /**
  * Seat `call.hook` after a call: what one post_tool hook added (recorded; the call already ran,
- * so a failure only means nothing is added).
+ * so a failure only means nothing is added), and whether it stopped the turn.
  */
 export function judgePostHook(
   hook: Hook,
   run: HookRun,
-): Answer<"context" | "nothing" | "failed"> & { context?: string } {
-  const { context, failure } = postHookContext(run);
+): Answer<"context" | "nothing" | "failed" | "stop"> & { context?: string; stop?: string } {
+  const { context, failure, stop } = postHookContext(run);
   if (failure) {
     return {
       holder: "code",
@@ -257,6 +287,24 @@ export function judgePostHook(
         { rule: "hook failed", detail: `${failure}; nothing added (the call already ran)`, decisive: true },
         hookReason(hook),
       ],
+    };
+  }
+  const added = context ? [{ rule: "hook added context", detail: context.slice(0, 500) }] : [];
+  if (stop !== undefined) {
+    return {
+      holder: "hook",
+      answer: "stop",
+      reasons: [
+        {
+          rule: 'hook said "continue": false',
+          detail: `${stop}; the turn stops after this call`,
+          decisive: true,
+        },
+        hookReason(hook),
+        ...added,
+      ],
+      ...(context ? { context } : {}),
+      stop,
     };
   }
   return {
@@ -275,31 +323,28 @@ export function judgePostHook(
 }
 
 /**
- * What a post_tool hook adds to the result the model sees: `{"context": "..."}` on stdout, or
- * plain stdout; exit 2 sends its stderr. Nothing when it prints nothing or fails (recorded).
+ * What a post_tool hook adds to the result the model sees: plain stdout, `{"context": "..."}`,
+ * Claude Code's `hookSpecificOutput.additionalContext`, a `decision: "block"`'s `reason`; exit 2
+ * sends its stderr. `continue: false` stops the turn (its `stopReason`, for the person). Nothing
+ * when it prints nothing; a failure (a crash, another exit code, JSON in no shape bosun knows)
+ * adds nothing and is recorded.
  */
-export function postHookContext(run: HookRun): { context?: string; failure?: string } {
+export function postHookContext(run: HookRun): { context?: string; failure?: string; stop?: string } {
   if (run.kind === "failed") return { failure: run.why };
   if (run.code === 2) return run.stderr.trim() ? { context: run.stderr.trim() } : {};
   if (run.code !== 0)
     return { failure: `exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}` };
-  const parsed = parseHookJson(run.stdout);
-  if (parsed === "broken") return { failure: "its stdout starts like JSON but does not parse" };
-  if (parsed !== undefined)
-    return typeof parsed.context === "string" && parsed.context.trim() ? { context: parsed.context.trim() } : {};
-  return run.stdout.trim() ? { context: run.stdout.trim() } : {};
-}
-
-/** A JSON object on stdout; undefined when stdout is plain text; "broken" when it starts like JSON and does not parse. */
-function parseHookJson(stdout: string): Record<string, unknown> | undefined | "broken" {
-  const text = stdout.trim();
-  if (!text.startsWith("{")) return undefined;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : "broken";
-  } catch {
-    return "broken";
-  }
+  const read = readHookStdout(run.stdout, "post_tool");
+  if (read.kind === "invalid") return { failure: read.why };
+  if (read.kind === "text") return read.text ? { context: read.text } : {};
+  const out = read.output;
+  const blocked = out.decisions.some((d) => d.value === "deny");
+  const parts = [
+    ...out.context,
+    ...(blocked ? [out.reason ?? "a hook objected to this result (no reason given)"] : []),
+  ];
+  return {
+    ...(parts.length > 0 ? { context: parts.join("\n") } : {}),
+    ...(out.stop ? { stop: out.stop.reason ?? "no reason given" } : {}),
+  };
 }

@@ -93,7 +93,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which tools are offered to the model this step?",
     holders: ["person", "config", "code", "policy"],
     default:
-      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it) and those a read-only agent may never use; none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
+      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, and MCP tools whose schema cannot be compiled; none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
     fail: "closed",
     config: ["permission", "mode"],
   },
@@ -207,7 +207,8 @@ export const SEATS: readonly Seat[] = [
     id: "call.validate",
     question: "Does the call name a known tool with valid arguments?",
     holders: ["code"],
-    default: "an unknown tool or schema errors go back to the model, listed (recorded only when it fails)",
+    default:
+      "an unknown tool or schema errors go back to the model, listed (recorded only when it fails); an MCP tool's arguments are checked against its server's own JSON Schema (ajv), and a tool whose schema cannot be compiled fails every call",
     fail: "closed",
     config: [],
   },
@@ -269,7 +270,7 @@ export const SEATS: readonly Seat[] = [
     question: "What do the configured hooks say about this call?",
     holders: ["hook", "config", "code"],
     default:
-      'pre_tool: exit 2 or {"decision":"deny"} denies, {"decision":"ask"} asks, exit 0 passes (a hook never loosens); a hook that crashes or times out denies (code) unless its on_error says allow (config). post_tool: its output is added to the result',
+      'pre_tool: exit 2, {"decision":"deny"|"block"} or Claude Code\'s hookSpecificOutput.permissionDecision "deny" denies, "ask" asks, "continue": false stops the turn, updatedInput denies, exit 0 passes ("allow"/"approve" loosen nothing); a hook that crashes, times out or prints JSON in no known shape denies (code) unless its on_error says allow (config). post_tool: its output, context, additionalContext or block reason is added to the result; "continue": false stops the turn after the call',
     fail: "closed",
     config: ["hooks"],
   },

@@ -15,6 +15,13 @@ export interface Tool<Input = Record<string, unknown>> {
   schema: z.ZodType<Input>;
   /** The JSON Schema to show the model instead of the one made from `schema` (an MCP server's own). */
   inputJsonSchema?: Record<string, unknown>;
+  /**
+   * Checks the (repaired) arguments against `inputJsonSchema` in place of `schema`, which then
+   * only guides repair: an MCP server's schema is the authority on its arguments (seat call.validate).
+   */
+  validate?(value: unknown): { ok: true } | { ok: false; problems: string[] };
+  /** Why no call of this tool can pass validation (a schema bosun cannot compile): it is not offered. */
+  unusable?: string;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
   kind: "read" | "edit" | "shell" | "mcp";
   /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */

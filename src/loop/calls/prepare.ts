@@ -13,7 +13,8 @@ export type Prepared =
 /**
  * Turns a tool call as the model wrote it into one that can run, or into an error the model can
  * act on. Seats: call.parse (unreadable JSON), call.repair (unambiguous fixes, before/after),
- * call.validate (unknown tool, schema problems). Each is recorded only when it changes or stops
+ * call.validate (unknown tool, schema problems: the tool's zod schema, or the JSON Schema an MCP
+ * server gave it). Each is recorded only when it changes or stops
  * the call; a clean call passes through without noise in the ledger.
  */
 export function prepareCall(
@@ -83,7 +84,23 @@ export function prepareCall(
     });
   }
 
-  const valid = validateArguments(repaired.value, tool.schema);
+  // No call of it can be checked, so none passes: said as such, not as arguments to fix.
+  if (tool.unusable) {
+    record({
+      seat: "call.validate",
+      holder: "code",
+      answer: "unusable schema",
+      reasons: [{ rule: "schema cannot be used", detail: tool.unusable, decisive: true }],
+      subject,
+    });
+    return { ok: false, call, error: `${tool.name} cannot be called: ${tool.unusable}. Do without it.` };
+  }
+  // A tool that brings its own JSON Schema (an MCP server's) is checked against it, not zod's reading of it.
+  let valid: { ok: true; value: unknown } | { ok: false; problems: string[] };
+  if (tool.validate) {
+    const own = tool.validate(repaired.value);
+    valid = own.ok ? { ok: true, value: repaired.value } : own;
+  } else valid = validateArguments(repaired.value, tool.schema);
   if (!valid.ok) {
     record({
       seat: "call.validate",
