@@ -234,7 +234,7 @@ export const SEATS: readonly Seat[] = [
       "Does this run apply what the repository's own bosun.json would loosen (allow rules, an auto or smart mode, a judge model)?",
     holders: ["person", "code"],
     default:
-      "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides) — the repository's asks and denies hold either way",
+      "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides), and the repository's rules — its permission and its agents' — only tighten: per request, its answer applies only where it is at least as strict as the layers below it",
     fail: "closed",
     config: ["permission", "mode", "agent.<name>.mode", "judge_model"],
   },
@@ -243,7 +243,7 @@ export const SEATS: readonly Seat[] = [
     question: "May a command that the repository's own bosun.json names (a hook, an MCP server) run?",
     holders: ["person", "config", "code"],
     default:
-      "judged like a shell call before it first runs, by every rule layer except the project's own (a repository cannot approve its own commands): allowed runs; asked goes to the person, and is not run when nobody can be asked; a skipped hook does not run, a skipped server is not started",
+      "judged like a shell call before it first runs, by every rule layer except the project's own (a repository cannot approve its own commands): allowed runs, always sealed (exec.sandbox); asked goes to the person, and is not run when nobody can be asked; one that cannot be sealed does not run; a skipped hook does not run, a skipped server is not started",
     fail: "closed",
     config: ["hooks", "mcp", "permission"],
   },
@@ -294,11 +294,10 @@ export const SEATS: readonly Seat[] = [
   },
   {
     id: "exec.sandbox",
-    question:
-      "A shell command runs only because it was proven (or judged) read-only, or a read-only agent runs it: is it confined?",
+    question: "How is a command bosun runs confined: sealed, masked, or not at all?",
     holders: ["code", "config"],
     default:
-      "confined with bubblewrap: the file system read-only, home folders, /tmp and /run hidden but for the workspace, no network, its own process namespace; where that cannot work, a read-only agent's command is denied and any other asks; shell.sandbox off trusts the analysis alone (config)",
+      "with bubblewrap. A shell command run on a proof (read-only analysis, the judge, a read-only agent) runs sealed: the file system read-only but for exactly the files the rules let it write, home folders, /tmp and /run hidden but for the workspace, no network, its own user and process namespaces; a command someone allowed (a rule, the person, --auto) runs masked: as it would, but in its own process namespace with the files the read rules protect shown empty (but those it was approved to read or write). A repository's hook or MCP server always runs sealed: read-only on a proof, the workspace writable and the network kept when allowed by name. Where sealing cannot work a read-only agent's command is denied, a repository's does not run, and any other asks; a file the rules deny with other names (hard links) denies the command; shell.sandbox off runs everything unconfined (config)",
     fail: "closed",
     config: ["shell.sandbox"],
   },
