@@ -1,7 +1,7 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Agent } from "../agents/select.js";
 import type { LoadedConfig } from "../config/load.js";
-import { dataDir } from "../config/paths.js";
+import { dataDir, globalConfigFile } from "../config/paths.js";
 import { UsageError } from "../errors.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import type { AuthorityContext } from "../permission/authorize.js";
@@ -225,6 +225,7 @@ export function gateDeps(input: {
     sandbox: input.sandbox,
     ...(input.sandboxSource ? { sandboxSource: input.sandboxSource } : {}),
     visible: [authority.workspace, overflowFolder(input.sessionId)],
+    ownState: [dataDir(), dirname(globalConfigFile())],
     saveAlways(rules, tool) {
       saveApprovals(input.store, authority.workspace, rules, { tool, sessionId: input.sessionId });
       // In force at once: the saved layer is the last one (layers.ts).

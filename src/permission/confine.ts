@@ -28,6 +28,8 @@ export interface ConfineDeps {
   sandboxSource?: string;
   /** Folders a confined command may still read under the hidden ones: the workspace, this session's overflow files. */
   visible: string[];
+  /** bosun's own config and data folders: read-only to a masked command (it runs with the file system as it is). */
+  ownState?: string[];
 }
 
 export type Proof = "read-only agent" | "proof";
@@ -241,7 +243,12 @@ export async function maskingFor(
       },
       ...(files.length > 0 ? [{ rule: "shown empty", detail: files.join(", ") }] : []),
     ],
-    confine: { kind: "masked", visible: deps.visible, ...(files.length > 0 ? { masked: files } : {}) },
+    confine: {
+      kind: "masked",
+      visible: deps.visible,
+      ...(files.length > 0 ? { masked: files } : {}),
+      ...(deps.ownState ? { readOnly: deps.ownState } : {}),
+    },
   };
 }
 

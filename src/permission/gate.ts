@@ -56,6 +56,8 @@ export interface GateDeps {
   sandboxSource?: string;
   /** Folders a confined command may still read under the hidden ones: the workspace, bosun's overflow files. */
   visible: string[];
+  /** bosun's own config and data folders: no command may rewrite them (read-only to masked commands). */
+  ownState?: string[];
   /** Saves the person's "always" for this project and puts the rules in force for the rest of the run. */
   saveAlways: (rules: AlwaysRule[], tool: string) => void;
   record: (decision: Decision) => void;

@@ -123,15 +123,18 @@ describe("confined shell commands (bubblewrap)", () => {
 
   it("masked: the file system as it is, but the masked files empty, unmounting them refused, bosun's processes unseen", async () => {
     writeFileSync(join(ws, ".env"), "TOKEN=masked-secret\n");
-    const masked: Confinement = { kind: "masked", visible: [ws], masked: [join(ws, ".env")] };
+    const state = join(root, "bosun-state");
+    mkdirSync(state, { recursive: true });
+    const masked: Confinement = { kind: "masked", visible: [ws], masked: [join(ws, ".env")], readOnly: [state] };
     const proc = spawnShell(
-      `cat .env; umount .env 2>/dev/null; cat .env; cat /proc/1/root${ws}/.env; echo out > ${join(outside, "m.txt")}; ps -e | wc -l`,
+      `cat .env; umount .env 2>/dev/null; cat .env; cat /proc/1/root${ws}/.env; echo out > ${join(outside, "m.txt")}; echo evil > ${join(state, "bosun.json")}; ps -e | wc -l`,
       { cwd: ws, confine: masked },
     );
     await proc.finished;
     const output = proc.output.text();
     assert.doesNotMatch(output, /masked-secret/);
     assert.equal(readFileSync(join(outside, "m.txt"), "utf8"), "out\n", "it writes where its user may");
+    assert.equal(existsSync(join(state, "bosun.json")), false, "but not bosun's own state");
     const processes = Number(output.trim().split("\n").at(-1));
     assert.ok(processes <= 6, `only its own processes: ${output}`);
   });

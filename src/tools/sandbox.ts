@@ -33,6 +33,8 @@ export interface Confinement {
   network?: boolean;
   /** Files shown empty, read-only: ones the rules do not let the model read without asking (`.env`). */
   masked?: string[];
+  /** masked: folders that stay read-only — bosun's own config and data, which no command may rewrite. */
+  readOnly?: string[];
 }
 
 /** Folders replaced by empty ones inside the sandbox: other people's and the user's files, sockets, temp files. */
@@ -86,7 +88,7 @@ const MASKED_DEVICES = ["/dev/kvm", "/dev/fuse", "/dev/dri", "/dev/net/tun"];
 
 /** The bwrap arguments that run `argv` under `confinement`, from `cwd`. */
 export function confinedArgv(confinement: Confinement, cwd: string, argv: string[]): string[] {
-  const args = confinement.kind === "masked" ? maskedArgs() : sealedArgs(confinement);
+  const args = confinement.kind === "masked" ? maskedArgs(confinement) : sealedArgs(confinement);
   const masked = (confinement.masked ?? []).filter((file) => existsSync(file));
   if (masked.length > 0) {
     const empty = emptyFile();
@@ -140,8 +142,9 @@ function sealedArgs(confinement: Confinement): string[] {
   return args;
 }
 
-function maskedArgs(): string[] {
+function maskedArgs(confinement: Confinement): string[] {
   const root = process.getuid?.() === 0;
+  const readOnly = (confinement.readOnly ?? []).filter((folder) => existsSync(folder));
   return [
     "--die-with-parent",
     // Root keeps what an allowed command may need (file ownership, other users' files) but not
@@ -159,6 +162,8 @@ function maskedArgs(): string[] {
     ...MASKED_DEVICES.flatMap((device) => ["--dev-bind-try", device, device]),
     "--proc",
     "/proc",
+    // bosun's own state (saved approvals, the user's config) would let a command allow itself more.
+    ...readOnly.flatMap((folder) => ["--ro-bind", folder, folder]),
   ];
 }
 
