@@ -1,0 +1,211 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { globSync } from "tinyglobby";
+import type { Reason } from "../seats/types.js";
+import { type AuthorityContext, authorize } from "./authorize.js";
+import { type Policy, policyDenials } from "./policy.js";
+import { isInside, type Request, resolveRequestPath } from "./requests.js";
+
+/**
+ * What may be read into what the model is sent without a tool call: instruction files, skills
+ * and the files a skill lists, `{file:}` references of config. Each path is judged as a `read`
+ * call of it would be — resolved through links, the read rules of every layer, the policy, a
+ * second name (hard link) of a protected file counting as that file, a path outside the
+ * workspace asking `external_directory` — and then by who brings it (the approval model):
+ *
+ * - **repository**: the repository's own files and its config's references. Nobody approved
+ *   them, so the rules must allow them outright: an ask is a refusal, and so is a path outside
+ *   the workspace unless a rule allows it.
+ * - **user**: what the user's own config names (global config, BOSUN_CONFIG, BOSUN_CONFIG_CONTENT)
+ *   and the user's own folders (the global AGENTS.md, the global skills). Naming it is the
+ *   user's approval of an ask, never of a deny: a link to a file the rules deny is refused.
+ *
+ * The mode is left out: it decides about calls (auto allows what asks, chat denies every call),
+ * not about which files the rules protect. Pure but for reading the file system.
+ */
+export type ReadOrigin = "repository" | "user";
+
+export interface ReadQuery {
+  origin: ReadOrigin;
+  /**
+   * A folder of the user's own that bosun looks in (the global config folder, a global skills
+   * folder): outside the workspace by nature, so what lies in it asks no `external_directory`.
+   */
+  own?: string;
+}
+
+/** The file judged: its identity, so what is read later is the file that was checked. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+export type ReadVerdict =
+  | { ok: true; real: string; identity?: FileIdentity }
+  | { ok: false; real?: string; reason: string };
+
+export type ReadCheck = (path: string, query: ReadQuery) => ReadVerdict;
+
+/** The run's read check: one function every route into the model's context asks. */
+export function readCheck(deps: { authority: AuthorityContext; policy: Policy }): ReadCheck {
+  const authority: AuthorityContext = { ...deps.authority, mode: { ...deps.authority.mode, name: "approve" } };
+  const { workspace, home } = deps.authority;
+  return (path, query) => {
+    let real: string;
+    try {
+      real = resolveRequestPath(path, deps.authority.cwd);
+    } catch (error) {
+      return { ok: false, reason: `cannot be resolved: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    let info: Stats | undefined;
+    try {
+      info = statSync(real);
+    } catch {
+      // Not there (yet): the rules are still asked; reading it will say what is missing.
+    }
+    const twins = info ? protectedTwins(real, info, deps) : [];
+    const requests: Request[] = [
+      { action: "read", resource: real },
+      ...twins.map((twin): Request => ({ action: "read", resource: twin })),
+    ];
+    if (!isInside(real, workspace) && !ownFolderHolds(query.own, real, deps.authority.cwd)) {
+      requests.push({ action: "external_directory", resource: real });
+    }
+    const how = [
+      ...(real !== resolve(deps.authority.cwd, path) ? [`a link to ${real}`] : []),
+      ...twins.map((twin) => `another name (a hard link) of ${twin}`),
+    ]
+      .map((part) => `${part}: `)
+      .join("");
+    const refused = (reason: string): ReadVerdict => ({ ok: false, real, reason: `${how}${reason}` });
+
+    const policy = policyDenials(requests, deps.policy.rules, { workspace, home });
+    if (policy[0]) {
+      const { request, rule } = policy[0];
+      return refused(
+        `${request.action}:${request.resource} denied by policy rule "${rule.pattern}" (${rule.source.file ?? "policy"})`,
+      );
+    }
+    const answer = authorize({ requests }, authority);
+    if (answer.answer === "deny") return refused(decisive(answer.reasons));
+    if (answer.answer === "ask" && query.origin === "repository") {
+      return refused(
+        `${decisive(answer.reasons)}; what a repository brings into the model's context must be allowed by the rules outright (nobody approved it)`,
+      );
+    }
+    return { ok: true, real, ...(info ? { identity: { dev: info.dev, ino: info.ino } } : {}) };
+  };
+}
+
+export type CheckedRead = { text: string } | { tooBig: number } | { refused: string };
+
+/**
+ * Reads a file the check allowed: the real path it judged, opened without following a link
+ * (O_NOFOLLOW) or blocking on a pipe, and refused unless it is the regular file that was judged
+ * (same device and inode) — a link or file swapped in after the check is never read.
+ * At most `maxBytes`; `tooBig` gives the size of a larger one.
+ */
+export function readChecked(verdict: Extract<ReadVerdict, { ok: true }>, maxBytes: number): CheckedRead {
+  let fd: number;
+  try {
+    fd = openSync(verdict.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { refused: "became a link after it was checked" };
+    return { refused: fileErrorReason(error) };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) return { refused: "a directory, not a file" };
+    if (!info.isFile()) return { refused: "not a regular file" };
+    const judged = verdict.identity;
+    if (judged && (judged.dev !== info.dev || judged.ino !== info.ino)) {
+      return { refused: "changed after it was checked (another file is there now)" };
+    }
+    if (!judged) return { refused: "appeared after it was checked" };
+    if (info.size > maxBytes) return { tooBig: info.size };
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > maxBytes) return { tooBig: length };
+      if (length === buffer.length) break;
+    }
+    return { text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { refused: fileErrorReason(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Why a file could not be read, in words (the error code kept where it helps). */
+export function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return "not found";
+  if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
+  if (code === "EISDIR") return "a directory, not a file";
+  if (code === "ELOOP") return "a symlink loop (ELOOP)";
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+function ownFolderHolds(own: string | undefined, real: string, cwd: string): boolean {
+  if (!own) return false;
+  try {
+    return isInside(real, resolveRequestPath(own, cwd));
+  } catch {
+    return false;
+  }
+}
+
+/** The first decisive reason, as one line: `read:/w/.env: ask — default rule read "**\/.env" → ask, last match`. */
+function decisive(reasons: readonly Reason[]): string {
+  const reason = reasons.find((r) => r.decisive) ?? reasons[0];
+  if (!reason) return "the rules refuse it";
+  return `${reason.rule}${reason.detail ? `: ${reason.detail}` : ""}`;
+}
+
+/**
+ * The other names of `real` (a file with more than one) that the read rules protect: a hard
+ * link to `.env` is `.env`. Found as confine.ts's unreadableFiles finds the files to mask — the
+ * workspace globbed with the patterns of the read rules that ask or deny — synchronously, and
+ * only for a file that has other names.
+ */
+function protectedTwins(real: string, info: Stats, deps: { authority: AuthorityContext; policy: Policy }): string[] {
+  if (!info.isFile() || info.nlink < 2) return [];
+  const { workspace } = deps.authority;
+  const layers = Array.isArray(deps.authority.rules)
+    ? deps.authority.rules
+    : deps.authority.rules.sets.flatMap((set) => set.layers);
+  const patterns = new Set<string>();
+  for (const rule of [...layers.flat(), ...deps.policy.rules]) {
+    if (rule.action !== "read" || rule.effect === "allow" || rule.pattern === "*") continue;
+    const relative = rule.pattern.startsWith(`${workspace}/`) ? rule.pattern.slice(workspace.length + 1) : rule.pattern;
+    if (!relative.startsWith("/") && !relative.startsWith("~")) patterns.add(relative);
+  }
+  if (patterns.size === 0) return [];
+  let found: string[];
+  try {
+    found = globSync([...patterns], {
+      cwd: workspace,
+      absolute: true,
+      dot: true,
+      onlyFiles: true,
+      followSymbolicLinks: false,
+      ignore: ["**/node_modules/**", "**/.git/**"],
+    });
+  } catch {
+    return [];
+  }
+  return found.filter((file) => {
+    if (file === real) return false;
+    try {
+      const other = statSync(file);
+      return other.dev === info.dev && other.ino === info.ino;
+    } catch {
+      return false;
+    }
+  });
+}
