@@ -8,6 +8,7 @@ import type { ApprovalPrompt } from "../permission/approval.js";
 import type { GateDeps } from "../permission/gate.js";
 import { MODES } from "../permission/modes.js";
 import type { TrustPrompt } from "../permission/project-trust.js";
+import { readCheck } from "../permission/read-check.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import type { UserMessage } from "../session/events.js";
@@ -231,6 +232,8 @@ export async function openLiveSession(input: {
       workspace: prepared.authority.workspace,
       store,
       sessionId: session.id,
+      // Every file read into the context is judged as a read of it would be (permission/read-check.ts).
+      check: readCheck({ authority: prepared.authority, policy: prepared.policy }),
     });
     // One synced commit for both decisions: each commit costs a disk flush at start-up.
     store.atomically(() => {

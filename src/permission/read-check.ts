@@ -55,7 +55,8 @@ export function readCheck(deps: { authority: AuthorityContext; policy: Policy })
     try {
       real = resolveRequestPath(path, deps.authority.cwd);
     } catch (error) {
-      return { ok: false, reason: `cannot be resolved: ${error instanceof Error ? error.message : String(error)}` };
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: /too many symbolic links/.test(message) ? "a symlink loop (ELOOP)" : message };
     }
     let info: Stats | undefined;
     try {
