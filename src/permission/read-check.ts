@@ -1,6 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { globSync } from "tinyglobby";
+import type { LayerName, ReferenceRead } from "../config/load.js";
+import { isCredentialKey } from "../config/references.js";
 import type { Reason } from "../seats/types.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { type Policy, policyDenials } from "./policy.js";
@@ -139,6 +141,40 @@ export function readChecked(verdict: Extract<ReadVerdict, { ok: true }>, maxByte
     return { refused: fileErrorReason(error) };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Largest file a `{file:}` reference of config reads. */
+export const REFERENCE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * How config's `{file:}` references read under the run's rules (loadConfig's readReference): a
+ * repository's (the project layer) only what the rules allow outright; your own layers' like any
+ * file you name — an ask approved, a deny refused — except the keys bosun uses itself and shows
+ * to nobody (a provider's key or headers, an MCP server's env): a rule keeping the model away
+ * from your key file is not meant to keep bosun from your key.
+ */
+export function referenceReader(
+  check: ReadCheck,
+): (path: string, where: { layer: LayerName; key: readonly string[] }) => ReferenceRead {
+  return (path, where) => {
+    const repository = where.layer === "project";
+    const verdict = check(path, { origin: repository ? "repository" : "user" });
+    if (!verdict.ok && (repository || !isCredentialKey(where.key))) return { refused: verdict.reason };
+    const real = verdict.real ?? path;
+    const read = readChecked(verdict.ok ? verdict : { ok: true, real, ...identityOf(real) }, REFERENCE_MAX_BYTES);
+    if ("tooBig" in read) return { refused: `${read.tooBig} bytes, over ${REFERENCE_MAX_BYTES / 1024 / 1024} MiB` };
+    if ("refused" in read) return { refused: read.refused };
+    return { value: read.text };
+  };
+}
+
+function identityOf(path: string): { identity?: FileIdentity } {
+  try {
+    const info = statSync(path);
+    return { identity: { dev: info.dev, ino: info.ino } };
+  } catch {
+    return {};
   }
 }
 
