@@ -71,7 +71,7 @@ const judge = await timeEach(2000, () => authorize(described, authority));
 
 const run = async (confine: boolean) =>
   timeEach(20, async () => {
-    const proc = spawnShell("true", { cwd: ws, ...(confine ? { confine: { kind: "read-only", visible: [ws] } } : {}) });
+    const proc = spawnShell("true", { cwd: ws, ...(confine ? { confine: { kind: "sealed", visible: [ws] } } : {}) });
     await proc.finished;
   });
 const plain = await run(false);

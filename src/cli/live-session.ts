@@ -240,9 +240,11 @@ export async function openLiveSession(input: {
     });
     if (input.prompt) gate.prompt = input.prompt;
     // What the repository's own config would run (hooks, MCP servers) runs only once judged.
-    const skipped = await trustProjectCommands(config, gate, record, warn);
-    gate.hooks = gate.hooks.filter((hook) => !skipped.has(hook.key));
-    mcp = await connectMcpServers(config, cwd, skipped);
+    const allowed = await trustProjectCommands(config, gate, record, warn);
+    gate.hooks = gate.hooks
+      .filter((hook) => !allowed.skipped.has(hook.key))
+      .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook));
+    mcp = await connectMcpServers(config, cwd, allowed.skipped, allowed.confinements);
     // What the model is told besides the conversation (seats context.instructions, context.skills).
     const { prepareRunContext } = await import("./run-context.js");
     const runContext = await prepareRunContext({

@@ -5,6 +5,7 @@ import { dataDir } from "../config/paths.js";
 import { UsageError } from "../errors.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import type { AuthorityContext } from "../permission/authorize.js";
+import { type RepositoryGrant, repositoryConfinement } from "../permission/confine.js";
 import type { GateDeps } from "../permission/gate.js";
 import { type Hook, hooksFromConfig } from "../permission/hooks.js";
 import {
@@ -29,6 +30,7 @@ import type { Answer, Decision } from "../seats/types.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
+import type { Confinement } from "../tools/sandbox.js";
 import { workspaceOf } from "../util/repo.js";
 import { warn as warnOnStderr } from "./output.js";
 
@@ -241,32 +243,55 @@ export function gateDeps(input: {
   };
 }
 
+/** What seat project.command (and exec.sandbox) settled for the repository's own commands. */
+export interface ProjectCommandsAllowed {
+  /** Keys (`hooks.pre_tool[0]`, `mcp.<name>`) of those that must not run. */
+  skipped: Set<string>;
+  /** Who let each of the others run (its hook's confinement is made from it at every run). */
+  grants: Map<string, RepositoryGrant>;
+  /** Each MCP server's confinement, made once, as it starts (undefined: shell.sandbox off). */
+  confinements: Map<string, Confinement | undefined>;
+}
+
 /**
  * Seat `project.command` for each hook and MCP server the repository's config names: judged
- * before any of them runs, each answer recorded. Returns the keys of those that must not run
- * (`hooks.pre_tool[0]`, `mcp.<name>`).
+ * before any of them runs, each answer recorded; one let run is then confined (seat
+ * exec.sandbox, recorded too), and one that cannot be confined does not run.
  */
 export async function trustProjectCommands(
   config: LoadedConfig,
   gate: GateDeps,
   record: (decision: Decision) => void,
   warn: (text: string) => void = warnOnStderr,
-): Promise<Set<string>> {
-  const skipped = new Set<string>();
+): Promise<ProjectCommandsAllowed> {
+  const allowed: ProjectCommandsAllowed = { skipped: new Set(), grants: new Map(), confinements: new Map() };
   for (const command of projectCommands(config, gate.hooks)) {
-    const answer = await judgeProjectCommand(command, {
+    const { grant, ...answer } = await judgeProjectCommand(command, {
       authority: gate.authority,
       ...(gate.prompt ? { prompt: gate.prompt } : {}),
       saveAlways: gate.saveAlways,
       signal: gate.signal,
     });
     record({ seat: "project.command", ...answer, subject: { key: command.key } });
-    if (answer.answer === "skip") {
-      skipped.add(command.key);
-      warn(
-        `not running ${command.key} from ${command.source} (${answer.reasons.find((r) => r.decisive)?.detail ?? "not approved"})`,
-      );
+    let why = answer.reasons.find((r) => r.decisive)?.detail ?? "not approved";
+    if (answer.answer === "run" && grant) {
+      const sandbox = await repositoryConfinement(grant, gate);
+      record({
+        seat: "exec.sandbox",
+        holder: sandbox.holder,
+        answer: sandbox.answer,
+        reasons: sandbox.reasons,
+        subject: { key: command.key },
+      });
+      if (sandbox.answer !== "unavailable" && sandbox.answer !== "denied") {
+        allowed.grants.set(command.key, grant);
+        allowed.confinements.set(command.key, sandbox.confine);
+        continue;
+      }
+      why = sandbox.reasons[0]?.detail ?? "it cannot be confined here";
     }
+    allowed.skipped.add(command.key);
+    warn(`not running ${command.key} from ${command.source} (${why})`);
   }
-  return skipped;
+  return allowed;
 }

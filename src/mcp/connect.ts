@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { BosunError } from "../errors.js";
+import { bwrapProgram, type Confinement, confinedArgv } from "../tools/sandbox.js";
 import type { Tool } from "../tools/types.js";
 import { type McpToolInfo, mcpTool } from "./tool.js";
 
@@ -22,6 +23,8 @@ export async function connectMcpServers(
   cwd: string,
   /** `mcp.<name>` keys not to start (not approved: seat project.command). */
   skip: ReadonlySet<string> = new Set(),
+  /** A repository's servers, by key, and how each is confined (seat exec.sandbox; undefined: shell.sandbox off). */
+  confinements: ReadonlyMap<string, Confinement | undefined> = new Map(),
 ): Promise<McpConnections> {
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => server.enabled !== false && !skip.has(`mcp.${name}`),
@@ -39,9 +42,13 @@ export async function connectMcpServers(
   try {
     for (const [name, server] of servers) {
       const client = new Client({ name: "bosun", version: "0" });
+      // A repository's server runs inside its confinement: bwrap runs the server's own command.
+      const confine = confinements.get(`mcp.${name}`);
+      const argv = [server.command, ...(server.args ?? [])];
+      const [command, ...args] = confine ? [bwrapProgram(), ...confinedArgv(confine, cwd, argv)] : argv;
       const transport = new StdioClientTransport({
-        command: server.command,
-        args: server.args ?? [],
+        command: command as string,
+        args,
         // The SDK's short list (PATH, HOME, ...) and what the config gives: never the user's keys.
         env: { ...getDefaultEnvironment(), ...server.env },
         cwd,

@@ -11,8 +11,15 @@ import {
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { formatRequests, sameRequests } from "./call-requests.js";
-import { confinementFor, guardHardLinks, mayReadFound, reliesOnProof } from "./confine.js";
-import { type Hook, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
+import {
+  confinementFor,
+  guardHardLinks,
+  maskingFor,
+  mayReadFound,
+  reliesOnProof,
+  repositoryConfinement,
+} from "./confine.js";
+import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
 import type { CallDescription } from "./requests.js";
@@ -89,7 +96,7 @@ export async function gate(
   const where = { cwd: deps.authority.cwd, workspace: deps.authority.workspace };
   const description = described ?? (await describe(call, where));
 
-  let permission = await guardHardLinks(authorize(description, deps.authority), deps);
+  let permission = guardHardLinks(authorize(description, deps.authority), deps);
   deps.record({
     seat: "call.permission",
     holder: permission.holder,
@@ -109,11 +116,12 @@ export async function gate(
     permission = await judge(permission, step, deps, subject);
   }
 
-  // A shell command allowed only on the strength of an analysis (or a judge) runs confined.
+  // A shell command allowed only on the strength of an analysis (or a judge) runs sealed; one a
+  // rule allowed runs masked (protected files shown empty). Either is recorded before it runs.
   const proof = reliesOnProof(call.tool, permission, deps.authority);
   let confine: Confinement | undefined;
-  if (proof) {
-    const sandbox = await confinementFor(proof, description, deps);
+  if (proof || (call.tool.kind === "shell" && permission.answer === "allow")) {
+    const sandbox = proof ? await confinementFor(proof, description, deps) : await maskingFor(description, deps);
     deps.record({
       seat: "exec.sandbox",
       holder: sandbox.holder,
@@ -122,6 +130,7 @@ export async function gate(
       subject,
     });
     confine = sandbox.confine;
+    if (sandbox.answer === "denied") return denied(call, sandbox.reasons, "denied: a protected file has other names");
     if (sandbox.answer === "unavailable") {
       if (proof === "read-only agent") return denied(call, sandbox.reasons, "denied: cannot be confined");
       permission = { ...permission, answer: "ask" };
@@ -130,7 +139,7 @@ export async function gate(
 
   let effect = permission.answer;
   for (const hook of hooksFor(deps.hooks, "pre_tool", call.tool.name)) {
-    const run = await runHook(hook, payload("pre_tool", call, deps, description, effect), where.cwd, deps.signal);
+    const run = await runConfinedHook(hook, payload("pre_tool", call, deps, description, effect), deps);
     const verdict = judgePreHook(hook, run);
     deps.record({
       seat: "call.hook",
@@ -159,11 +168,23 @@ export async function gate(
   if (effect === "ask") {
     const refused = await approve(call, step, deps, description, permission);
     if (refused) return refused;
-    // Someone allowed it who saw or pre-approved it: it runs as they would run it, unconfined.
-    if (proof !== "read-only agent") confine = undefined;
     approved = description.requests
       .filter((r) => (r.action === "read" || r.action === "external_directory") && r.resource !== "*")
       .map((r) => r.resource);
+    // Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
+    // files it was approved to read shown, the rest of what the read rules protect not.
+    if (call.tool.kind === "shell" && proof !== "read-only agent") {
+      const masking = await maskingFor(description, deps, approved, true);
+      deps.record({
+        seat: "exec.sandbox",
+        holder: masking.holder,
+        answer: masking.answer,
+        reasons: masking.reasons,
+        subject,
+      });
+      if (masking.answer === "denied") return denied(call, masking.reasons, "denied: a protected file has other names");
+      confine = masking.confine;
+    }
   }
   return { run: true, description, ...(confine ? { confine } : {}), ...(approved ? { approved } : {}) };
 }
@@ -201,14 +222,13 @@ export async function afterCall(
   if (hooks.length === 0) return result;
   const notes: string[] = [];
   for (const hook of hooks) {
-    const run = await runHook(
+    const run = await runConfinedHook(
       hook,
       {
         ...payload("post_tool", call, deps, description, "allow"),
         result: { output: result.output, is_error: result.isError ?? false, summary: result.summary },
       },
-      deps.authority.cwd,
-      deps.signal,
+      deps,
     );
     const { context, ...verdict } = judgePostHook(hook, run);
     deps.record({
@@ -219,6 +239,20 @@ export async function afterCall(
     if (context) notes.push(`[hook ${hook.key}] ${context}`);
   }
   return notes.length > 0 ? { ...result, output: `${result.output}\n\n${notes.join("\n")}` } : result;
+}
+
+/**
+ * Runs a hook: a repository's inside the confinement its grant allows, made now (so files the
+ * rules protect that appeared since are shown empty too); one that cannot be confined any more
+ * has failed, which its on_error answers (deny, by default).
+ */
+async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
+  if (!hook.fromProject) return runHook(hook, input, deps.authority.cwd, deps.signal);
+  const sandbox = await repositoryConfinement(hook.grant ?? "proof", deps);
+  if (sandbox.answer === "unavailable" || sandbox.answer === "denied") {
+    return { kind: "failed", why: `it cannot run confined: ${sandbox.reasons[0]?.detail ?? sandbox.answer}` };
+  }
+  return runHook(hook, input, deps.authority.cwd, deps.signal, sandbox.confine);
 }
 
 async function describe(call: GateCall, where: { cwd: string; workspace: string }): Promise<CallDescription> {

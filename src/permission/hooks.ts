@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import type { LoadedConfig } from "../config/load.js";
 import type { Answer, Holder, Reason } from "../seats/types.js";
+import { bwrapProgram, type Confinement, confinedArgv } from "../tools/sandbox.js";
 import { toolEnvironment } from "../util/withheld-env.js";
+import type { RepositoryGrant } from "./confine.js";
 import { matchName } from "./match.js";
 
 export type HookEvent = "pre_tool" | "post_tool";
@@ -17,6 +19,8 @@ export interface Hook {
   onErrorWritten: boolean;
   /** Written in a repository's bosun.json: it runs only once judged (seat project.command). */
   fromProject: boolean;
+  /** A repository's hook that project.command let run: who let it, which sets its confinement. */
+  grant?: RepositoryGrant;
   source: string;
   key: string;
   line?: number;
@@ -65,14 +69,23 @@ export type HookRun =
 
 /**
  * Runs a hook: `bash -c command` in the workspace, in its own process group, `payload` as JSON on
- * stdin, the tools' environment (no keys). A hook that overruns its timeout is killed (its whole
+ * stdin, the tools' environment (no keys); a repository's hook inside its confinement. A hook that overruns its timeout is killed (its whole
  * group) and has failed.
  */
-export function runHook(hook: Hook, payload: unknown, cwd: string, signal: AbortSignal): Promise<HookRun> {
+export function runHook(
+  hook: Hook,
+  payload: unknown,
+  cwd: string,
+  signal: AbortSignal,
+  /** A repository's hook runs confined (seat exec.sandbox, decided when project.command let it run). */
+  confine?: Confinement,
+): Promise<HookRun> {
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
+    const argv = ["bash", "-c", hook.command];
+    const [program, ...args] = confine ? [bwrapProgram(), ...confinedArgv(confine, cwd, argv)] : argv;
     try {
-      child = spawn("bash", ["-c", hook.command], {
+      child = spawn(program as string, args, {
         cwd,
         env: { ...toolEnvironment(), BOSUN_HOOK: hook.event },
         detached: true,

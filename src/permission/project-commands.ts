@@ -5,6 +5,7 @@ import { alwaysOffer } from "./always.js";
 import type { ApprovalPrompt } from "./approval.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { formatRequests, shellRequests } from "./call-requests.js";
+import { type RepositoryGrant, repositoryGrant } from "./confine.js";
 import type { Hook } from "./hooks.js";
 import type { Rule } from "./rules.js";
 
@@ -70,7 +71,7 @@ export async function judgeProjectCommand(
     saveAlways: (rules: AlwaysRule[], tool: string) => void;
     signal: AbortSignal;
   },
-): Promise<Answer<ProjectCommandAnswer>> {
+): Promise<Answer<ProjectCommandAnswer> & { grant?: RepositoryGrant }> {
   const authority = withoutProjectRules(deps.authority);
   const description = await shellRequests(command.command, { cwd: authority.cwd, workspace: authority.workspace });
   const permission = authorize(description, authority);
@@ -87,7 +88,9 @@ export async function judgeProjectCommand(
     answer: run ? "run" : "skip",
     reasons: [...reasons, written, requests],
   });
-  if (permission.answer !== "ask") return answer(permission.holder, permission.answer === "allow", permission.reasons);
+  if (permission.answer === "allow")
+    return { ...answer(permission.holder, true, permission.reasons), grant: repositoryGrant(permission) };
+  if (permission.answer === "deny") return answer(permission.holder, false, permission.reasons);
   if (!deps.prompt) {
     const fix = description.requests.find((r) => r.action === "shell" && r.prefix)?.prefix;
     return answer("code", false, [
@@ -111,9 +114,10 @@ export async function judgeProjectCommand(
   );
   if (reply.kind === "always") deps.saveAlways(reply.option.rules, command.key);
   const yes = reply.kind === "once" || reply.kind === "always";
-  return answer("person", yes, [
+  const decided = answer("person", yes, [
     { rule: yes ? `the person allowed it ${reply.kind}` : "the person denied it", decisive: true },
   ]);
+  return yes ? { ...decided, grant: repositoryGrant("person") } : decided;
 }
 
 function withoutProjectRules(ctx: AuthorityContext): AuthorityContext {

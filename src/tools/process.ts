@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { toolEnvironment } from "../util/withheld-env.js";
 import { bwrapProgram, type Confinement, confinedArgv } from "./sandbox.js";
 
@@ -269,7 +269,9 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
   let settled = false;
   const terminate = (): void => {
     if (pid === undefined || killTimer) return;
-    if (!killGroup(pid, "SIGTERM")) return;
+    // Confined, bubblewrap's own processes would die of SIGTERM and take the command down at
+    // once: the grace period is the command's, so only its processes are asked to stop.
+    if (!(options.confine ? signalCommand(pid, "SIGTERM") : killGroup(pid, "SIGTERM"))) return;
     // Unref'd: it must not keep bosun alive. If bosun exits first, the exit hook sends SIGKILL instead.
     killTimer = setTimeout(() => {
       if (groupAlive(pid)) killGroup(pid, "SIGKILL");
@@ -360,6 +362,36 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
   });
 
   return { pid, output, finished, terminate };
+}
+
+/**
+ * Sends `signal` to the members of group `pgid` that are not bubblewrap itself (the sandbox's
+ * monitor and its pid-namespace init); false when the group no longer exists. Where /proc cannot
+ * be read, the whole group gets it.
+ */
+function signalCommand(pgid: number, signal: NodeJS.Signals): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return killGroup(pgid, signal);
+  }
+  let alive = false;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The process group is the 5th field after the command's name, which may hold spaces.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== pgid) continue;
+      alive = true;
+      if (basename(readlinkSync(`/proc/${entry}/exe`)) === "bwrap") continue;
+      process.kill(Number(entry), signal);
+    } catch {
+      // Gone meanwhile, or not ours to look at.
+    }
+  }
+  return alive || groupAlive(pgid);
 }
 
 function startError(error: unknown, cwd: string): string {

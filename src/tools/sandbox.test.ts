@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ describe("confined shell commands (bubblewrap)", () => {
     mkdirSync(outside);
     writeFileSync(join(ws, "a.txt"), "inside\n");
     writeFileSync(join(outside, "secret.txt"), "SECRET\n");
-    confine = { kind: "read-only", visible: [ws] };
+    confine = { kind: "sealed", visible: [ws] };
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -81,5 +81,58 @@ describe("confined shell commands (bubblewrap)", () => {
     } finally {
       delete process.env.BOSUN_SANDBOX_TEST_TOKEN;
     }
+  });
+
+  it("binds writable exactly the paths it is given (a file; a folder for a new file), never a writable folder's .git", async () => {
+    mkdirSync(join(ws, "docs"), { recursive: true });
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    writeFileSync(join(ws, "notes.md"), "old\n");
+    writeFileSync(join(ws, "docs", "keep.md"), "keep\n");
+    writeFileSync(join(ws, ".envrc"), "# direnv\n");
+    const named: Confinement = { kind: "sealed", visible: [ws], writable: [join(ws, "notes.md"), join(ws, "docs")] };
+    const proc = spawnShell(
+      [
+        "echo new > notes.md",
+        "echo made > docs/made.md",
+        "echo evil > .envrc",
+        "echo evil > bosun.json",
+        "echo evil > .git/config",
+        "rm -f docs/../a.txt",
+        `echo evil > ${join(outside, "w.txt")}`,
+        "true",
+      ].join("; "),
+      { cwd: ws, confine: named },
+    );
+    await proc.finished;
+    assert.equal(readFileSync(join(ws, "notes.md"), "utf8"), "new\n");
+    assert.equal(readFileSync(join(ws, "docs", "made.md"), "utf8"), "made\n");
+    assert.equal(readFileSync(join(ws, ".envrc"), "utf8"), "# direnv\n");
+    assert.equal(existsSync(join(ws, "bosun.json")), false);
+    assert.equal(existsSync(join(ws, ".git", "config")), false);
+    assert.equal(existsSync(join(ws, "a.txt")), true);
+    assert.equal(existsSync(join(outside, "w.txt")), false);
+    assert.match(proc.output.text(), /Read-only file system/);
+
+    const whole: Confinement = { kind: "sealed", visible: [ws], writable: [ws] };
+    const again = spawnShell("echo x > w.txt; echo evil > .git/config; true", { cwd: ws, confine: whole });
+    await again.finished;
+    assert.equal(readFileSync(join(ws, "w.txt"), "utf8"), "x\n");
+    assert.equal(existsSync(join(ws, ".git", "config")), false, "a writable folder's .git stays read-only");
+    rmSync(join(ws, "w.txt"));
+  });
+
+  it("masked: the file system as it is, but the masked files empty, unmounting them refused, bosun's processes unseen", async () => {
+    writeFileSync(join(ws, ".env"), "TOKEN=masked-secret\n");
+    const masked: Confinement = { kind: "masked", visible: [ws], masked: [join(ws, ".env")] };
+    const proc = spawnShell(
+      `cat .env; umount .env 2>/dev/null; cat .env; cat /proc/1/root${ws}/.env; echo out > ${join(outside, "m.txt")}; ps -e | wc -l`,
+      { cwd: ws, confine: masked },
+    );
+    await proc.finished;
+    const output = proc.output.text();
+    assert.doesNotMatch(output, /masked-secret/);
+    assert.equal(readFileSync(join(outside, "m.txt"), "utf8"), "out\n", "it writes where its user may");
+    const processes = Number(output.trim().split("\n").at(-1));
+    assert.ok(processes <= 6, `only its own processes: ${output}`);
   });
 });

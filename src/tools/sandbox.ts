@@ -1,23 +1,37 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
- * A shell command run only because the analysis proved it read-only (or by a read-only agent)
- * runs confined, so that an analysis that is wrong — bash has a long tail of ways to run code —
- * still cannot change anything: the whole file system read-only, the home folders, /tmp and /run
- * replaced by empty ones (only the workspace and bosun's own files shown again), no network, its
- * own user (without capabilities, even for root), process, IPC and host-name namespaces (so
- * bosun's own environment, which holds keys, is out of sight).
- * Done with bubblewrap (`bwrap`), where user namespaces allow it.
+ * How a command bosun runs is confined, with bubblewrap (`bwrap`), where user namespaces allow it.
+ *
+ * `sealed` — for a command that runs only because the analysis proved it read-only (or by a
+ * read-only agent), and for every command a repository brings (its hooks and MCP servers), so
+ * that an analysis that is wrong — bash has a long tail of ways to run code — still cannot change
+ * what it was not allowed to: the whole file system read-only but for the paths in `writable`,
+ * the home folders, /tmp and /run replaced by empty ones (only `visible` shown again), no network
+ * unless `network`, its own user (without capabilities, even for root), process, IPC and
+ * host-name namespaces (so bosun's own environment, which holds keys, is out of sight).
+ *
+ * `masked` — for a command someone allowed (a rule, the person, --auto): it runs as they would
+ * run it — the file system as it is, writable where they may write, the network — but in its own
+ * process namespace, without the capabilities that could unmask a file, and with the files the
+ * read rules protect shown empty: an allowed `cat *` still does not show a denied `.env`.
  */
 export interface Confinement {
-  /** workspace-write: the workspace (not its .git) writable, for files the rules let the call write. */
-  kind: "read-only" | "workspace-write";
-  /** Folders shown (read-only) even though they lie under a hidden one: the workspace first, then bosun's overflow files. */
+  kind: "sealed" | "masked";
+  /** sealed: folders shown (read-only) under the hidden ones: the workspace first, then bosun's overflow files. */
   visible: string[];
-  /** Files in those folders shown empty: ones the rules do not let the model read without asking (`.env`). */
+  /**
+   * sealed: files and folders bound writable — exactly what the rules let the call write (a new
+   * file: its folder), or the workspace for a repository's command someone allowed. A writable
+   * folder's `.git` stays read-only.
+   */
+  writable?: string[];
+  /** sealed: keep the machine's network (a repository's command someone allowed by name). */
+  network?: boolean;
+  /** Files shown empty, read-only: ones the rules do not let the model read without asking (`.env`). */
   masked?: string[];
 }
 
@@ -49,8 +63,40 @@ function emptyFile(): string {
   return empty;
 }
 
+/**
+ * Capabilities a masked command run by root must not keep: each could unmask a file or reach
+ * around the mount namespace — mount and unmount (SYS_ADMIN), open files by handle
+ * (DAC_READ_SEARCH), device nodes and raw I/O (MKNOD, SYS_RAWIO), other processes (SYS_PTRACE),
+ * kernel code (SYS_MODULE, BPF, PERFMON), and the machine itself (SYS_BOOT).
+ */
+const MASKED_ROOT_DROPS = [
+  "CAP_SYS_ADMIN",
+  "CAP_DAC_READ_SEARCH",
+  "CAP_MKNOD",
+  "CAP_SYS_RAWIO",
+  "CAP_SYS_PTRACE",
+  "CAP_SYS_MODULE",
+  "CAP_BPF",
+  "CAP_PERFMON",
+  "CAP_SYS_BOOT",
+];
+
+/** Devices a masked command may still use besides the basic ones (`--dev`): virtualization, FUSE, graphics. */
+const MASKED_DEVICES = ["/dev/kvm", "/dev/fuse", "/dev/dri", "/dev/net/tun"];
+
 /** The bwrap arguments that run `argv` under `confinement`, from `cwd`. */
 export function confinedArgv(confinement: Confinement, cwd: string, argv: string[]): string[] {
+  const args = confinement.kind === "masked" ? maskedArgs() : sealedArgs(confinement);
+  const masked = (confinement.masked ?? []).filter((file) => existsSync(file));
+  if (masked.length > 0) {
+    const empty = emptyFile();
+    for (const file of masked) args.push("--ro-bind", empty, file);
+  }
+  args.push("--chdir", cwd, "--", ...argv);
+  return args;
+}
+
+function sealedArgs(confinement: Confinement): string[] {
   const args = [
     "--die-with-parent",
     // A user namespace of its own and no capabilities, even when bosun runs as root: nothing in
@@ -61,7 +107,7 @@ export function confinedArgv(confinement: Confinement, cwd: string, argv: string
     "ALL",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    "--unshare-net",
+    ...(confinement.network ? [] : ["--unshare-net"]),
     "--unshare-pid",
     "--unshare-ipc",
     "--ro-bind",
@@ -76,25 +122,54 @@ export function confinedArgv(confinement: Confinement, cwd: string, argv: string
     "/proc/sys",
     "/proc/sys",
   ];
-  for (const folder of hiddenFolders()) args.push("--tmpfs", folder);
-  const [workspace, ...others] = confinement.visible;
-  if (workspace !== undefined && existsSync(workspace)) {
-    if (confinement.kind === "workspace-write") {
-      args.push("--bind", workspace, workspace);
-      // Git's config and hooks make programs run later: never writable from here.
-      if (existsSync(`${workspace}/.git`)) args.push("--ro-bind", `${workspace}/.git`, `${workspace}/.git`);
-    } else {
-      args.push("--ro-bind", workspace, workspace);
-    }
+  const hidden = hiddenFolders();
+  for (const folder of hidden) args.push("--tmpfs", folder);
+  if (confinement.network) {
+    // Name resolution often lives under /run (systemd-resolved's stub): show that one folder.
+    const resolver = resolverFolder();
+    if (resolver && hidden.some((folder) => resolver.startsWith(`${folder}/`)))
+      args.push("--ro-bind", resolver, resolver);
   }
-  for (const folder of others) if (existsSync(folder)) args.push("--ro-bind", folder, folder);
-  const masked = (confinement.masked ?? []).filter((file) => existsSync(file));
-  if (masked.length > 0) {
-    const empty = emptyFile();
-    for (const file of masked) args.push("--ro-bind", empty, file);
+  for (const folder of confinement.visible) if (existsSync(folder)) args.push("--ro-bind", folder, folder);
+  for (const path of confinement.writable ?? []) {
+    if (!existsSync(path)) continue;
+    args.push("--bind", path, path);
+    // Git's config and hooks make programs run later: never writable from here.
+    if (existsSync(`${path}/.git`)) args.push("--ro-bind", `${path}/.git`, `${path}/.git`);
   }
-  args.push("--chdir", cwd, "--", ...argv);
   return args;
+}
+
+function maskedArgs(): string[] {
+  const root = process.getuid?.() === 0;
+  return [
+    "--die-with-parent",
+    // Root keeps what an allowed command may need (file ownership, other users' files) but not
+    // what could unmask; anyone else gets a user namespace without capabilities.
+    ...(root
+      ? MASKED_ROOT_DROPS.flatMap((cap) => ["--cap-drop", cap])
+      : ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]),
+    // Its own processes only: /proc/<bosun>/root would show the files unmasked.
+    "--unshare-pid",
+    "--bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    ...MASKED_DEVICES.flatMap((device) => ["--dev-bind-try", device, device]),
+    "--proc",
+    "/proc",
+  ];
+}
+
+/** The folder holding the resolver configuration /etc/resolv.conf leads to, if it is a link. */
+function resolverFolder(): string | undefined {
+  try {
+    const real = realpathSync("/etc/resolv.conf");
+    return real === "/etc/resolv.conf" ? undefined : dirname(real);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The bubblewrap program: `BOSUN_BWRAP` when set (another install), else `bwrap` on PATH. */
@@ -112,7 +187,7 @@ export function sandboxProblem(): Promise<string | undefined> {
   available ??= new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(bwrapProgram(), confinedArgv({ kind: "read-only", visible: [] }, "/", ["true"]), {
+      child = spawn(bwrapProgram(), confinedArgv({ kind: "sealed", visible: [] }, "/", ["true"]), {
         stdio: ["ignore", "ignore", "pipe"],
       });
     } catch (error) {
