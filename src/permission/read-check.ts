@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { globSync } from "tinyglobby";
 import type { LayerName, ReferenceRead } from "../config/load.js";
 import { isCredentialKey } from "../config/references.js";
 import type { Reason } from "../seats/types.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
+import { protectedOriginal } from "./confine.js";
 import { type Policy, policyDenials } from "./policy.js";
 import { isInside, type Request, resolveRequestPath } from "./requests.js";
 
@@ -66,7 +66,9 @@ export function readCheck(deps: { authority: AuthorityContext; policy: Policy })
     } catch {
       // Not there (yet): the rules are still asked; reading it will say what is missing.
     }
-    const twins = info ? protectedTwins(real, info, deps) : [];
+    // A second name (a hard link) of a file the rules protect is that file (confine.ts).
+    const original = info ? protectedOriginal(deps, real) : undefined;
+    const twins = original ? [original] : [];
     const requests: Request[] = [
       { action: "read", resource: real },
       ...twins.map((twin): Request => ({ action: "read", resource: twin })),
@@ -202,47 +204,4 @@ function decisive(reasons: readonly Reason[]): string {
   const reason = reasons.find((r) => r.decisive) ?? reasons[0];
   if (!reason) return "the rules refuse it";
   return `${reason.rule}${reason.detail ? `: ${reason.detail}` : ""}`;
-}
-
-/**
- * The other names of `real` (a file with more than one) that the read rules protect: a hard
- * link to `.env` is `.env`. Found as confine.ts's unreadableFiles finds the files to mask — the
- * workspace globbed with the patterns of the read rules that ask or deny — synchronously, and
- * only for a file that has other names.
- */
-function protectedTwins(real: string, info: Stats, deps: { authority: AuthorityContext; policy: Policy }): string[] {
-  if (!info.isFile() || info.nlink < 2) return [];
-  const { workspace } = deps.authority;
-  const layers = Array.isArray(deps.authority.rules)
-    ? deps.authority.rules
-    : deps.authority.rules.sets.flatMap((set) => set.layers);
-  const patterns = new Set<string>();
-  for (const rule of [...layers.flat(), ...deps.policy.rules]) {
-    if (rule.action !== "read" || rule.effect === "allow" || rule.pattern === "*") continue;
-    const relative = rule.pattern.startsWith(`${workspace}/`) ? rule.pattern.slice(workspace.length + 1) : rule.pattern;
-    if (!relative.startsWith("/") && !relative.startsWith("~")) patterns.add(relative);
-  }
-  if (patterns.size === 0) return [];
-  let found: string[];
-  try {
-    found = globSync([...patterns], {
-      cwd: workspace,
-      absolute: true,
-      dot: true,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      ignore: ["**/node_modules/**", "**/.git/**"],
-    });
-  } catch {
-    return [];
-  }
-  return found.filter((file) => {
-    if (file === real) return false;
-    try {
-      const other = statSync(file);
-      return other.dev === info.dev && other.ino === info.ino;
-    } catch {
-      return false;
-    }
-  });
 }
