@@ -8,7 +8,13 @@ import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import { mergeInto } from "./merge.js";
 import { globalConfigFile } from "./paths.js";
-import { type ReferenceRules, repositoryEnvRule, resolveReferences, type Substitution } from "./references.js";
+import {
+  type ReferenceRules,
+  repositoryEnvRule,
+  repositoryKeyRule,
+  resolveReferences,
+  type Substitution,
+} from "./references.js";
 import { type Config, ConfigSchema, ENV_KEYS } from "./schema.js";
 import { type LayerSource, validateLayer } from "./validate.js";
 
@@ -237,7 +243,11 @@ function referenceRules(
       yours.add(match[1] as string);
     }
   }
-  return { ...rules, envRefusal: repositoryEnvRule((name) => isWithheld(name) || yours.has(name)) };
+  return {
+    ...rules,
+    envRefusal: repositoryEnvRule((name) => isWithheld(name) || yours.has(name)),
+    keyRefusal: repositoryKeyRule,
+  };
 }
 
 function mergeLayers(

@@ -25,6 +25,8 @@ import { formatKey, isPlainObject } from "./keypath.js";
  *   patterns — it stays unresolved, with the reason, trusted or not: a repository must never
  *   expand your keys into text the model, a log or another program sees.
  * - any other `{env:NAME}`: what your tools may see anyway.
+ * - nothing at all in `instructions.files`: its paths are the repository's own, and a URL there is
+ *   fetched with no web rule asked, so a reference would carry what it read to any host.
  */
 const REFERENCE = /\{(env|file):([^}]+)\}/g;
 
@@ -43,6 +45,15 @@ export interface ReferenceRules {
   readFile?: (path: string, key: readonly string[]) => { value: string } | { refused: string };
   /** Why `{env:name}` may not expand at `key`; undefined when it may. */
   envRefusal?: (name: string, key: readonly string[]) => string | undefined;
+  /** Why no reference at all may expand at `key`; undefined when they may. */
+  keyRefusal?: (key: readonly string[]) => string | undefined;
+}
+
+/** Where a repository's config may hold no reference at all. */
+export function repositoryKeyRule(key: readonly string[]): string | undefined {
+  return key[0] === "instructions" && key[1] === "files"
+    ? "is not expanded in a repository's instructions.files (a URL there is fetched with no web rule asked)"
+    : undefined;
 }
 
 /** The `{env:}` rule of a repository's config: a withheld variable expands only into credential keys. */
@@ -70,6 +81,8 @@ export function resolveReferences(
   const { fileRoot } = rules;
 
   const resolveOne = (kind: string, name: string, key: readonly string[]): { value: string } | { reason: string } => {
+    const nowhere = rules.keyRefusal?.(key);
+    if (nowhere) return { reason: `${kind === "env" ? "environment variable" : "file"} ${name} ${nowhere}` };
     if (kind === "env") {
       const refused = rules.envRefusal?.(name, key);
       if (refused) return { reason: `environment variable ${name} ${refused}` };
