@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { checkFor } from "../../test/support/read-check.js";
-import { readChecked } from "./read-check.js";
+import { readChecked, referenceReader } from "./read-check.js";
 import { rulesFromConfig } from "./rules.js";
 
 describe("readCheck: what may be read into the model's context", () => {
@@ -151,5 +151,43 @@ describe("readChecked: reads the file that was judged, not one swapped in after"
     const verdict = check(join(root, "big.md"), { origin: "repository" });
     assert.ok(verdict.ok);
     assert.deepEqual(readChecked(verdict, 10), { tooBig: 50 });
+  });
+});
+
+describe("referenceReader: config's {file:} references under the run's rules", () => {
+  let root: string;
+  before(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "bosun-refreader-")));
+    mkdirSync(join(root, ".git"));
+    writeFileSync(join(root, ".env"), "SECRET=hunter2\n");
+    writeFileSync(join(root, "key.txt"), "sk-key\n");
+    writeFileSync(join(root, "prompt.md"), "Review.\n");
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it("a repository's {file:.env} is refused; its plain file is read", () => {
+    const read = referenceReader(checkFor(root).check);
+    const where = { layer: "project" as const, key: ["agent", "a", "prompt"] };
+    assert.match(JSON.stringify(read(join(root, ".env"), where)), /refused.*nobody approved it/);
+    assert.deepEqual(read(join(root, "prompt.md"), where), { value: "Review.\n" });
+  });
+
+  it("your own config reads what the rules ask about, not what they deny — but for keys bosun uses itself", () => {
+    const read = referenceReader(checkFor(root, { flags: { deny: ["read:**/key.txt"] } }).check);
+    assert.deepEqual(read(join(root, ".env"), { layer: "global", key: ["agent", "a", "prompt"] }), {
+      value: "SECRET=hunter2\n",
+    });
+    assert.match(
+      JSON.stringify(read(join(root, "key.txt"), { layer: "global", key: ["agent", "a", "prompt"] })),
+      /deny/,
+    );
+    assert.deepEqual(read(join(root, "key.txt"), { layer: "global", key: ["provider", "p", "apiKey"] }), {
+      value: "sk-key\n",
+    });
+    assert.match(
+      JSON.stringify(read(join(root, "key.txt"), { layer: "project", key: ["provider", "p", "apiKey"] })),
+      /deny/,
+      "a repository's credential key gets no such exception",
+    );
   });
 });
