@@ -20,6 +20,9 @@ import { fitImages } from "../src/context/images.js";
 import { loadInstructions, renderInstructions } from "../src/context/instructions.js";
 import { discoverSkills, renderSkills } from "../src/context/skills.js";
 import { systemPrompt } from "../src/context/system-prompt.js";
+import { buildAuthority } from "../src/permission/layers.js";
+import { readCheck } from "../src/permission/read-check.js";
+import { configFrom } from "../test/support/config.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-bench-context-"));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
@@ -41,6 +44,18 @@ for (let i = 0; i < 20; i++) {
 spawnSync("git", ["init", "-q", ws]);
 spawnSync("git", ["-C", ws, "add", "-A"]);
 spawnSync("git", ["-C", ws, "-c", "user.name=b", "-c", "user.email=b@e", "commit", "-qm", "bench"]);
+
+// Every file passes the run's read check (the built-in rules here), as in a real run.
+const check = readCheck({
+  authority: buildAuthority({
+    config: configFrom(),
+    agent: { name: "build" },
+    mode: { name: "approve", holder: "code" },
+    cwd: ws,
+    workspace: ws,
+  }),
+  policy: { rules: [], files: [] },
+});
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -81,12 +96,13 @@ const instructions = await time(30, () =>
     repoRoot: ws,
     cwd: sub,
     claudeMd: true,
-    extra: [{ value: "docs/*.md", baseDir: ws, source: "bench" }],
+    extra: [{ value: "docs/*.md", baseDir: ws, source: "bench", owner: "repository" }],
     cacheDir: join(root, "cache"),
+    check,
   }),
 );
 const skills = await time(30, () => {
-  const set = discoverSkills({ workspace: ws, globalDir: join(root, "home"), home: join(root, "home") });
+  const set = discoverSkills({ workspace: ws, globalDir: join(root, "home"), home: join(root, "home"), check });
   return systemPrompt({
     tools: ["read", "shell"],
     skills: renderSkills(set.skills),

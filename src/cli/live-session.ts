@@ -8,6 +8,7 @@ import type { ApprovalPrompt } from "../permission/approval.js";
 import type { GateDeps } from "../permission/gate.js";
 import { MODES } from "../permission/modes.js";
 import type { TrustPrompt } from "../permission/project-trust.js";
+import { type ReadCheck, readCheck, referenceReader } from "../permission/read-check.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import type { UserMessage } from "../session/events.js";
@@ -133,11 +134,16 @@ export async function openLiveSession(input: {
   let config: LoadedConfig;
   let agentChoice: ReturnType<typeof decideAgent>;
   let prepared: RunAuthority;
+  let check: ReadCheck;
   try {
     // What the repository's own config would loosen applies only once trusted (seat project.trust).
+    let filterProject: ((data: unknown) => unknown) | undefined;
     const trusted = await settleTrust({
       config: loaded,
-      reload: (filterProject) => loadConfig({ cwd, flags, filterProject }),
+      reload: (filter) => {
+        filterProject = filter;
+        return loadConfig({ cwd, flags, filterProject: filter });
+      },
       trustFlag: options.trustProject === true,
       interactive: input.interactive,
       ...(input.trustPrompt ? { trustPrompt: input.trustPrompt } : {}),
@@ -146,22 +152,37 @@ export async function openLiveSession(input: {
       cwd,
       signal: input.signal,
     });
-    config = trusted.config;
-    agentChoice = decideAgent(options.agent, config, commandAgent);
-    prepared = prepareAuthority({
-      config,
-      agent: agentChoice.agent,
-      ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
-      flags: {
-        ...(options.allow ? { allow: options.allow } : {}),
-        ...(options.ask ? { ask: options.ask } : {}),
-        ...(options.deny ? { deny: options.deny } : {}),
-      },
-      store,
-      cwd,
-      ...(trusted.decision ? { trust: trusted.decision } : {}),
-      ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
-    });
+    const settle = (settled: LoadedConfig) => {
+      const choice = decideAgent(options.agent, settled, commandAgent);
+      const authority = prepareAuthority({
+        config: settled,
+        agent: choice.agent,
+        ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
+        flags: {
+          ...(options.allow ? { allow: options.allow } : {}),
+          ...(options.ask ? { ask: options.ask } : {}),
+          ...(options.deny ? { deny: options.deny } : {}),
+        },
+        store,
+        cwd,
+        ...(trusted.decision ? { trust: trusted.decision } : {}),
+        ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
+      });
+      // Everything read into the model's context is judged as a read of it would be (permission/read-check.ts).
+      const judge = readCheck({ authority: authority.authority, policy: authority.policy });
+      return { config: settled, agentChoice: choice, prepared: authority, check: judge };
+    };
+    const first = settle(trusted.config);
+    // Config's {file:} references, read before the rules existed, are read again under them (a
+    // repository's `{file:.env}` stays unresolved), and the run is settled on what that leaves.
+    ({ config, agentChoice, prepared, check } = settle(
+      loadConfig({
+        cwd,
+        flags,
+        ...(filterProject ? { filterProject } : {}),
+        readReference: referenceReader(first.check),
+      }),
+    ));
   } catch (error) {
     store.close();
     throw error;
@@ -233,6 +254,7 @@ export async function openLiveSession(input: {
       workspace: prepared.authority.workspace,
       store,
       sessionId: session.id,
+      check,
     });
     // One synced commit for both decisions: each commit costs a disk flush at start-up.
     store.atomically(() => {

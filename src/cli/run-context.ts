@@ -12,6 +12,7 @@ import {
 import { discoverSkills, renderSkills, skillsDecision } from "../context/skills.js";
 import type { RunContext } from "../loop/step-context.js";
 import { nestedAlreadyAdded } from "../loop/step-context.js";
+import type { ReadCheck } from "../permission/read-check.js";
 import type { Decision } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import { skillTool } from "../tools/skill.js";
@@ -21,7 +22,10 @@ import { findRepoRoot } from "../util/repo.js";
 /**
  * What a run settles once about the model's context (seats context.instructions and
  * context.skills): the instruction files, the skills and their tool. Nothing here fails the run:
- * a file that cannot be read is skipped and listed in the decision.
+ * a file that cannot be read is skipped and listed in the decision. Every file passes `check`,
+ * the run's read check, first: what the repository brings (its files, its bosun.json's
+ * instructions.files) only when the rules allow it outright; what is the user's own (the global
+ * folder and skills, the files their config names) also when the rules would ask.
  */
 export async function prepareRunContext(input: {
   config: LoadedConfig;
@@ -30,6 +34,8 @@ export async function prepareRunContext(input: {
   workspace: string;
   store: SessionStore;
   sessionId: string;
+  /** The run's read check (permission/read-check.ts), made from its authority and policy. */
+  check: ReadCheck;
 }): Promise<{ context: RunContext; tools: Tool[]; decisions: Decision[] }> {
   const { config, cwd } = input;
   const globalDir = dirname(globalConfigFile());
@@ -41,6 +47,7 @@ export async function prepareRunContext(input: {
       value,
       baseDir: doc.file ? dirname(doc.file) : cwd,
       source: doc.file ?? doc.source,
+      owner: doc.layer === "project" ? "repository" : "user",
     })),
   );
   const loaded = await loadInstructions({
@@ -50,6 +57,7 @@ export async function prepareRunContext(input: {
     claudeMd,
     extra,
     cacheDir: join(dataDir(), "instructions-cache"),
+    check: input.check,
     ...(config.config.instructions?.fetch_timeout_ms
       ? { fetchTimeoutMs: config.config.instructions.fetch_timeout_ms }
       : {}),
@@ -61,19 +69,19 @@ export async function prepareRunContext(input: {
   }
   const claudeOrigin = config.origins.get("instructions.claude_md");
   const filesOrigin = extra[0]?.source;
-  const skills = discoverSkills({ workspace: input.workspace, globalDir, home: homedir() });
+  const skills = discoverSkills({ workspace: input.workspace, globalDir, home: homedir(), check: input.check });
   const context: RunContext = {
     cwd,
     readOnly: input.agent.readOnly !== undefined,
     ...(input.agent.prompt ? { agentPrompt: input.agent.prompt } : {}),
     skills: renderSkills(skills.skills),
     instructions: loaded.files,
-    nested: { repoRoot, claudeMd, loaded: loaded.loaded, cwd },
+    nested: { repoRoot, claudeMd, loaded: loaded.loaded, cwd, check: input.check },
     render: renderInstructions,
   };
   return {
     context,
-    tools: skills.skills.length > 0 ? [skillTool(skills.skills)] : [],
+    tools: skills.skills.length > 0 ? [skillTool(skills.skills, input.check)] : [],
     decisions: [
       instructionsDecision(loaded, {
         ...(claudeOrigin && claudeOrigin.layer !== "default"

@@ -2,12 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
+import { isWithheld } from "../util/withheld-env.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import { mergeInto } from "./merge.js";
 import { globalConfigFile } from "./paths.js";
-import { resolveReferences, type Substitution } from "./references.js";
+import {
+  type ReferenceRules,
+  repositoryEnvRule,
+  repositoryKeyRule,
+  resolveReferences,
+  type Substitution,
+} from "./references.js";
 import { type Config, ConfigSchema, ENV_KEYS } from "./schema.js";
 import { type LayerSource, validateLayer } from "./validate.js";
 
@@ -73,7 +80,14 @@ export interface LoadOptions {
    * untrusted repository's bosun.json would loosen (permission/project-trust.ts).
    */
   filterProject?: (data: unknown) => unknown;
+  /**
+   * Reads a `{file:}` reference of a layer through the run's read rules (permission/read-check.ts),
+   * or says why not; without it (before the rules exist) files are read as they are.
+   */
+  readReference?: (path: string, where: { layer: LayerName; key: readonly string[] }) => ReferenceRead;
 }
+
+export type ReferenceRead = { value: string } | { refused: string };
 
 export interface LoadedConfig {
   config: Config;
@@ -97,6 +111,8 @@ export interface ConfigDocument {
   source: string;
   file?: string;
   data: Config;
+  /** The layer as written (references unresolved), after filterProject: what the trust check reads. */
+  written: unknown;
   lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
@@ -202,10 +218,44 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     raw.push({ layer: "flag", source: flag.flag, data: nest(flag.path, flag.value), baseDir: cwd });
   }
 
-  return mergeLayers(raw, layers, env);
+  return mergeLayers(raw, layers, env, options.readReference);
 }
 
-function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.ProcessEnv): LoadedConfig {
+/**
+ * How each layer's references are read (references.ts says the rule). A repository's config: files
+ * only inside the repository, and no variable bosun withholds from its tools — nor any your own
+ * config reads by `{env:}`, which may hold a key under any name — outside credential keys.
+ */
+function referenceRules(
+  layer: RawLayer,
+  rawLayers: readonly RawLayer[],
+  readReference: LoadOptions["readReference"],
+): ReferenceRules {
+  const rules: ReferenceRules = {
+    ...(layer.fileRoot ? { fileRoot: layer.fileRoot } : {}),
+    ...(readReference ? { readFile: (path, key) => readReference(path, { layer: layer.layer, key }) } : {}),
+  };
+  if (layer.layer !== "project") return rules;
+  const yours = new Set(["BOSUN_CONFIG_CONTENT"]);
+  for (const other of rawLayers) {
+    if (other.layer === "project" || other.layer === "default") continue;
+    for (const match of JSON.stringify(other.data ?? null).matchAll(/\{env:\s*([^}\s]+)\s*\}/g)) {
+      yours.add(match[1] as string);
+    }
+  }
+  return {
+    ...rules,
+    envRefusal: repositoryEnvRule((name) => isWithheld(name) || yours.has(name)),
+    keyRefusal: repositoryKeyRule,
+  };
+}
+
+function mergeLayers(
+  rawLayers: RawLayer[],
+  layers: LayerReport[],
+  env: NodeJS.ProcessEnv,
+  readReference?: LoadOptions["readReference"],
+): LoadedConfig {
   const merged: Record<string, unknown> = {};
   const origins = new Map<string, Origin>();
   const shadowed = new Map<string, ShadowedValue[]>();
@@ -217,7 +267,10 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
     if (!isPlainObject(layer.data)) {
       throw new ConfigError(`${layer.source}: config must be a JSON object, not ${describeTop(layer.data)}`);
     }
-    const { data, substitutions } = resolveReferences(layer.data, layer.baseDir, env, layer.fileRoot);
+    const resolved = resolveReferences(layer.data, layer.baseDir, env, referenceRules(layer, rawLayers, readReference));
+    const { substitutions } = resolved;
+    const broken = brokenServers(substitutions);
+    const data = withoutServers(resolved.data, broken);
     const valid = validateLayer(
       data,
       { label: layer.source, ...(layer.lineOf ? { lineOf: layer.lineOf } : {}) },
@@ -228,6 +281,7 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
       source: layer.source,
       ...(layer.file ? { file: layer.file } : {}),
       data: valid,
+      written: layer.data,
       ...(layer.lineOf ? { lineOf: layer.lineOf } : {}),
     });
     for (const [key, sub] of substitutions) {
@@ -236,6 +290,14 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
       const where = { key, source: layer.source, raw: sub.raw, ...(line ? { line } : {}) };
       if (!sub.unresolved) {
         references.push(where);
+        continue;
+      }
+      const server = serverOf(path);
+      if (server && broken.has(server)) {
+        unresolved.push({ ...where, reason: `${sub.unresolved}; the MCP server ${server} is left out` });
+        // Not run with a part of its command missing, nor as a lower layer wrote it.
+        deleteAt(merged, ["mcp", server]);
+        for (const known of [...origins.keys()]) if (known.startsWith(`mcp.${server}.`)) origins.delete(known);
         continue;
       }
       unresolved.push({ ...where, reason: sub.unresolved });
@@ -261,6 +323,27 @@ function mergeLayers(rawLayers: RawLayer[], layers: LayerReport[], env: NodeJS.P
   const config = validateLayer(merged, { label: "merged config" });
   const parsed = ConfigSchema.parse(config);
   return { config: parsed, origins, layers, unresolved, references, shadowed, documents };
+}
+
+/** `mcp.<name>.command` or `.args`: the server's name. */
+function serverOf(path: readonly string[]): string | undefined {
+  return path.length === 3 && path[0] === "mcp" && (path[2] === "command" || path[2] === "args") ? path[1] : undefined;
+}
+
+/** MCP servers of a layer whose command or args did not resolve: left out whole. */
+function brokenServers(substitutions: ReadonlyMap<string, Substitution>): Set<string> {
+  const names = new Set<string>();
+  for (const [key, sub] of substitutions) {
+    const server = sub.unresolved ? serverOf(parseKey(key)) : undefined;
+    if (server) names.add(server);
+  }
+  return names;
+}
+
+function withoutServers(data: unknown, names: ReadonlySet<string>): unknown {
+  if (names.size === 0 || !isPlainObject(data) || !isPlainObject(data.mcp)) return data;
+  const mcp = Object.fromEntries(Object.entries(data.mcp).filter(([name]) => !names.has(name)));
+  return { ...data, mcp };
 }
 
 function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { resolveReferences } from "./references.js";
+import { isCredentialKey, repositoryEnvRule, resolveReferences } from "./references.js";
 
 describe("resolveReferences", () => {
   let dir: string;
@@ -96,5 +96,44 @@ describe("resolveReferences", () => {
     const input = { a: "{env:KEY}", list: ["{env:A}"] };
     resolveReferences(input, dir, env);
     assert.deepEqual(input, { a: "{env:KEY}", list: ["{env:A}"] });
+  });
+});
+
+describe("a repository's {env:} of a withheld variable", () => {
+  const env = { ANTHROPIC_API_KEY: "sk-SECRET", HOME: "/home/me" };
+  const rules = { envRefusal: repositoryEnvRule((name) => name === "ANTHROPIC_API_KEY") };
+
+  it("expands only into credential keys: a provider's apiKey, baseURL and headers, an MCP server's env", () => {
+    const { data, substitutions } = resolveReferences(
+      {
+        provider: { p: { apiKey: "{env:ANTHROPIC_API_KEY}", headers: { "x-key": "{env:ANTHROPIC_API_KEY}" } } },
+        mcp: { m: { command: "m", env: { K: "{env:ANTHROPIC_API_KEY}" }, args: ["{env:ANTHROPIC_API_KEY}"] } },
+        agent: { a: { prompt: "{env:ANTHROPIC_API_KEY}", description: "home {env:HOME}" } },
+      },
+      "/",
+      env,
+      rules,
+    );
+    assert.deepEqual(data, {
+      provider: { p: { apiKey: "sk-SECRET", headers: { "x-key": "sk-SECRET" } } },
+      mcp: { m: { command: "m", env: { K: "sk-SECRET" } } },
+      agent: { a: { description: "home /home/me" } },
+    });
+    assert.match(
+      substitutions.get("agent.a.prompt")?.unresolved ?? "",
+      /^environment variable ANTHROPIC_API_KEY is withheld/,
+    );
+    assert.match(substitutions.get("mcp.m.args")?.unresolved ?? "", /withheld/);
+  });
+
+  it("knows the credential keys exactly", () => {
+    assert.equal(isCredentialKey(["provider", "p", "apiKey"]), true);
+    assert.equal(isCredentialKey(["provider", "p", "baseURL"]), true);
+    assert.equal(isCredentialKey(["provider", "p", "headers", "h"]), true);
+    assert.equal(isCredentialKey(["mcp", "m", "env", "K"]), true);
+    assert.equal(isCredentialKey(["provider", "p", "models", "apiKey"]), false);
+    assert.equal(isCredentialKey(["mcp", "m", "args"]), false);
+    assert.equal(isCredentialKey(["mcp", "m", "command"]), false);
+    assert.equal(isCredentialKey(["agent", "a", "prompt"]), false);
   });
 });

@@ -6,12 +6,63 @@ import { formatKey, isPlainObject } from "./keypath.js";
 /**
  * `{env:NAME}` and `{file:path}` inside string values are replaced at load time. The original
  * text is kept, so whatever prints config shows the reference, never the secret it resolved to.
- * A reference that cannot be resolved (variable unset, file missing) leaves its key unset —
- * also masking what lower layers said, so nothing falls through silently — and says so.
- * A layer may be confined to a folder for `{file:}` (a project's config may not read files
- * outside its repository: a cloned repository must not pull ~/.ssh into a request header).
+ * A reference that cannot be resolved (variable unset, file missing or refused) leaves its key
+ * unset — also masking what lower layers said, so nothing falls through silently — and says so.
+ * Strings inside arrays of objects (a hook's `command`) are never resolved: a hook's command is
+ * shell text, passed as written.
+ *
+ * What a repository's config (the project layer) may read, since whoever wrote it is anyone:
+ * - `{file:}` only inside its repository (a cloned repository must not pull ~/.ssh into a request
+ *   header), and once the run's rules exist, only what they allow outright (the read check of
+ *   permission/read-check.ts: a `{file:.env}` stays unresolved; your own config's references
+ *   pass it as your approval of an ask, never of a deny).
+ * - `{env:NAME}` of a variable bosun withholds from its tools (provider keys, `*_API_KEY`,
+ *   `*_TOKEN`, …, and whatever your own config reads by `{env:}`) only where bosun itself uses
+ *   the value and shows it to nobody: a provider's `apiKey`, `baseURL` and `headers`, and an MCP
+ *   server's `env` (CREDENTIAL_KEYS). Those keys apply only once you trust the repository's
+ *   config (permission/project-trust.ts). Everywhere else — an agent's prompt or description,
+ *   instructions.files, an MCP server's command and args (shown in decisions and in `ps`), rule
+ *   patterns — it stays unresolved, with the reason, trusted or not: a repository must never
+ *   expand your keys into text the model, a log or another program sees.
+ * - any other `{env:NAME}`: what your tools may see anyway.
+ * - nothing at all in `instructions.files`: its paths are the repository's own, and a URL there is
+ *   fetched with no web rule asked, so a reference would carry what it read to any host.
  */
 const REFERENCE = /\{(env|file):([^}]+)\}/g;
+
+/** Keys whose values bosun uses itself and never shows: where a repository may expand a withheld variable, once trusted. */
+export function isCredentialKey(path: readonly string[]): boolean {
+  const [top, , key] = path;
+  if (top === "provider") return path.length === 3 ? key === "apiKey" || key === "baseURL" : key === "headers";
+  return top === "mcp" && key === "env" && path.length === 4;
+}
+
+/** How a layer's references are read. */
+export interface ReferenceRules {
+  /** `{file:}` must stay inside this folder (through links). */
+  fileRoot?: string;
+  /** Reads a referenced file at `key`, or says why it may not (the run's read check); default: read it. */
+  readFile?: (path: string, key: readonly string[]) => { value: string } | { refused: string };
+  /** Why `{env:name}` may not expand at `key`; undefined when it may. */
+  envRefusal?: (name: string, key: readonly string[]) => string | undefined;
+  /** Why no reference at all may expand at `key`; undefined when they may. */
+  keyRefusal?: (key: readonly string[]) => string | undefined;
+}
+
+/** Where a repository's config may hold no reference at all. */
+export function repositoryKeyRule(key: readonly string[]): string | undefined {
+  return key[0] === "instructions" && key[1] === "files"
+    ? "is not expanded in a repository's instructions.files (a URL there is fetched with no web rule asked)"
+    : undefined;
+}
+
+/** The `{env:}` rule of a repository's config: a withheld variable expands only into credential keys. */
+export function repositoryEnvRule(withheld: (name: string) => boolean): NonNullable<ReferenceRules["envRefusal"]> {
+  return (name, key) =>
+    withheld(name) && !isCredentialKey(key)
+      ? "is withheld from a repository's config: it expands only into a provider's apiKey, baseURL or headers or an MCP server's env, once the repository is trusted"
+      : undefined;
+}
 
 export interface Substitution {
   /** The leaf as written, references and all. */
@@ -24,22 +75,42 @@ export function resolveReferences(
   data: unknown,
   baseDir: string,
   env: NodeJS.ProcessEnv,
-  fileRoot?: string,
+  rules: ReferenceRules = {},
 ): { data: unknown; substitutions: Map<string, Substitution> } {
   const substitutions = new Map<string, Substitution>();
+  const { fileRoot } = rules;
 
-  const substituteLeaf = (value: unknown): { value: unknown; changed: boolean; unresolved?: string } => {
+  const resolveOne = (kind: string, name: string, key: readonly string[]): { value: string } | { reason: string } => {
+    const nowhere = rules.keyRefusal?.(key);
+    if (nowhere) return { reason: `${kind === "env" ? "environment variable" : "file"} ${name} ${nowhere}` };
+    if (kind === "env") {
+      const refused = rules.envRefusal?.(name, key);
+      if (refused) return { reason: `environment variable ${name} ${refused}` };
+      const value = env[name];
+      return value === undefined ? { reason: `environment variable ${name} is not set` } : { value };
+    }
+    const found = referencedFile(name, baseDir, fileRoot);
+    if (found === "outside") return { reason: `file ${name} is outside ${fileRoot}, where this layer may read` };
+    if (found === undefined) return { reason: `file ${name} cannot be read` };
+    const read = (rules.readFile ?? readPlain)(found, key);
+    if ("refused" in read) {
+      return { reason: rules.readFile ? `file ${name} is not read: ${read.refused}` : `file ${name} cannot be read` };
+    }
+    return { value: read.value.replace(/\r?\n$/, "") };
+  };
+
+  const substituteLeaf = (
+    value: unknown,
+    key: readonly string[],
+  ): { value: unknown; changed: boolean; unresolved?: string } => {
     if (typeof value === "string") {
       let unresolved: string | undefined;
       let changed = false;
       const out = value.replace(REFERENCE, (_match, kind: string, name: string) => {
         changed = true;
-        const found = kind === "env" ? { value: env[name.trim()] } : readReferencedFile(name.trim(), baseDir, fileRoot);
-        if (found.value === undefined) {
-          unresolved ??=
-            kind === "env"
-              ? `environment variable ${name.trim()} is not set`
-              : `file ${name.trim()} ${"outside" in found ? `is outside ${fileRoot}, where this layer may read` : "cannot be read"}`;
+        const found = resolveOne(kind, name.trim(), key);
+        if ("reason" in found) {
+          unresolved ??= found.reason;
           return "";
         }
         return found.value;
@@ -50,7 +121,7 @@ export function resolveReferences(
       let changed = false;
       let unresolved: string | undefined;
       const items = value.map((item) => {
-        const result = substituteLeaf(item);
+        const result = substituteLeaf(item, key);
         changed ||= result.changed;
         unresolved ??= result.unresolved;
         return result.value;
@@ -62,7 +133,7 @@ export function resolveReferences(
 
   const walk = (value: unknown, path: string[]): unknown => {
     if (!isPlainObject(value)) {
-      const result = substituteLeaf(value);
+      const result = substituteLeaf(value, path);
       if (result.changed) {
         substitutions.set(formatKey(path), {
           raw: value,
@@ -82,21 +153,23 @@ export function resolveReferences(
   return { data: walk(data, []), substitutions };
 }
 
-function readReferencedFile(
-  path: string,
-  baseDir: string,
-  fileRoot: string | undefined,
-): { value: string | undefined } | { value: undefined; outside: true } {
+/** The absolute path a reference names; "outside" when it leads (through links) out of `fileRoot`; undefined when it is not there. */
+function referencedFile(path: string, baseDir: string, fileRoot: string | undefined): string | "outside" | undefined {
   const expanded = path.startsWith("~/") ? resolve(homedir(), path.slice(2)) : path;
   const full = isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
   try {
-    if (fileRoot) {
-      // Through symlinks: a link inside the repository must not lead out of it.
-      const inside = relative(realpathSync(fileRoot), realpathSync(full));
-      if (inside.startsWith("..") || isAbsolute(inside)) return { value: undefined, outside: true };
-    }
-    return { value: readFileSync(full, "utf8").replace(/\r?\n$/, "") };
+    // Through symlinks: a link inside the repository must not lead out of it.
+    const inside = fileRoot ? relative(realpathSync(fileRoot), realpathSync(full)) : "";
+    return inside.startsWith("..") || isAbsolute(inside) ? "outside" : full;
   } catch {
-    return { value: undefined };
+    return undefined;
+  }
+}
+
+function readPlain(path: string): { value: string } | { refused: string } {
+  try {
+    return { value: readFileSync(path, "utf8") };
+  } catch {
+    return { refused: "cannot be read" };
   }
 }

@@ -1,14 +1,25 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { checkFor } from "../../test/support/read-check.js";
 import {
   type ExtraInstruction,
   errnoReason,
   type InstructionFile,
+  type InstructionSkip,
   type Instructions,
   instructionsDecision,
   loadInstructions,
@@ -64,16 +75,19 @@ function load(
     extra: more.extra ?? [],
     cacheDir: s.cacheDir,
     home: more.home ?? join(s.base, "home"),
+    // The workspace is the repository, or the working directory outside one (as workspaceOf says).
+    check: checkFor(more.cwd && !more.cwd.startsWith(s.repo) ? more.cwd : s.repo).check,
     ...(more.fetchTimeoutMs !== undefined ? { fetchTimeoutMs: more.fetchTimeoutMs } : {}),
   });
 }
 
 const paths = (files: readonly InstructionFile[]) => files.map((file) => file.path);
-const extra = (value: string, baseDir: string, source = "/cfg/bosun.json"): ExtraInstruction => ({
-  value,
-  baseDir,
-  source,
-});
+const extra = (
+  value: string,
+  baseDir: string,
+  source = "/cfg/bosun.json",
+  owner: ExtraInstruction["owner"] = "user",
+): ExtraInstruction => ({ value, baseDir, source, owner });
 
 describe("loadInstructions: the walk", () => {
   it("reads the global AGENTS.md first, then root down to cwd, nearest last", async () => {
@@ -273,6 +287,7 @@ describe("loadInstructions: config instructions.files", () => {
       claudeMd: true,
       extra: [],
       cacheDir: s.cacheDir,
+      check: checkFor(s.repo).check,
     });
     assert.deepEqual(
       result.files.map((file) => [file.path, file.origin]),
@@ -404,7 +419,7 @@ describe("nestedInstructions", () => {
     });
     const loaded = await load(s);
     assert.deepEqual(paths(loaded.files), [join(s.repo, "AGENTS.md")]);
-    const state = { repoRoot: s.repo, claudeMd: true, loaded: loaded.loaded };
+    const state = { repoRoot: s.repo, claudeMd: true, loaded: loaded.loaded, check: checkFor(s.repo).check };
 
     const added = nestedInstructions(join(s.repo, "sub", "deep", "file.ts"), state);
     assert.deepEqual(
@@ -422,10 +437,11 @@ describe("nestedInstructions", () => {
 
   it("respects claudeMd false, resolves relative paths from cwd, and lists skips when asked", () => {
     const s = setup({ "repo/a/CLAUDE.md": "claude", "repo/b/AGENTS.md/": "", "repo/b/x.ts": "" });
-    const off = { repoRoot: s.repo, claudeMd: false, loaded: new Set<string>() };
+    const { check } = checkFor(s.repo);
+    const off = { repoRoot: s.repo, claudeMd: false, loaded: new Set<string>(), check };
     assert.deepEqual(nestedInstructions(join(s.repo, "a", "x.ts"), off), []);
     const skipped: { path: string; reason: string }[] = [];
-    const on = { repoRoot: s.repo, claudeMd: true, loaded: new Set<string>(), cwd: join(s.repo, "a"), skipped };
+    const on = { repoRoot: s.repo, claudeMd: true, loaded: new Set<string>(), cwd: join(s.repo, "a"), skipped, check };
     assert.deepEqual(paths(nestedInstructions("x.ts", on)), [join(s.repo, "a", "CLAUDE.md")]);
     assert.deepEqual(nestedInstructions("../b/x.ts", on), []);
     assert.deepEqual(skipped, [{ path: join(s.repo, "b", "AGENTS.md"), reason: "a directory, not a file" }]);
@@ -433,7 +449,7 @@ describe("nestedInstructions", () => {
 
   it("gives nothing for files outside the repository", () => {
     const s = setup({ "repo/AGENTS.md": "root", "outside/AGENTS.md": "outside", "outside/f.ts": "" });
-    const state = { repoRoot: s.repo, claudeMd: true, loaded: new Set<string>() };
+    const state = { repoRoot: s.repo, claudeMd: true, loaded: new Set<string>(), check: checkFor(s.repo).check };
     assert.deepEqual(nestedInstructions(join(s.base, "outside", "f.ts"), state), []);
     assert.deepEqual(nestedInstructions("/etc/passwd", state), []);
     assert.equal(state.loaded.size, 0);
@@ -545,5 +561,73 @@ describe("instructionsDecision", () => {
     assert.deepEqual(decision.answer, ["/repo/sub/AGENTS.md"]);
     assert.equal(decision.reasons.at(-1)?.decisive, true);
     assert.equal(decision.reasons.at(-1)?.detail, "1 added on reading /repo/sub/f.ts, 0 skipped");
+  });
+});
+
+describe("instruction files pass the read rules (a repository's must be allowed outright)", () => {
+  it("skips a repository's AGENTS.md linked to .env, a CLAUDE.md linked out of the workspace, and a hard link to .env, each with why", async () => {
+    const s = setup({ "repo/.env": "SECRET=hunter2\n", "outside/private.md": "PRIVATE\n", "repo/b/.keep": "" });
+    symlinkSync(join(s.repo, ".env"), join(s.repo, "AGENTS.md"));
+    mkdirSync(join(s.repo, "a"));
+    symlinkSync(join(s.base, "outside", "private.md"), join(s.repo, "a", "CLAUDE.md"));
+    linkSync(join(s.repo, ".env"), join(s.repo, "b", "AGENTS.md"));
+    const result = await load(s, { cwd: join(s.repo, "a") });
+    assert.deepEqual(result.files, []);
+    const reasons = Object.fromEntries(result.skipped.map((skip) => [skip.path, skip.reason]));
+    assert.match(reasons[join(s.repo, "AGENTS.md")] ?? "", /^a link to .*\/repo\/\.env: read:.*: ask — default rule/);
+    assert.match(
+      reasons[join(s.repo, "a", "CLAUDE.md")] ?? "",
+      /^a link to .*\/outside\/private\.md: external_directory:/,
+    );
+
+    const skipped: InstructionSkip[] = [];
+    const state = { repoRoot: s.repo, claudeMd: true, loaded: result.loaded, skipped, check: checkFor(s.repo).check };
+    assert.deepEqual(nestedInstructions(join(s.repo, "b", "x.ts"), state), []);
+    assert.match(skipped[0]?.reason ?? "", /^another name \(a hard link\) of .*\/repo\/\.env: /);
+  });
+
+  it("a repository's instructions.files glob that matches .env (or a link to it) is skipped; the user's own config naming it is the user's approval", async () => {
+    const s = setup({ "repo/.env": "SECRET=hunter2\n", "repo/docs/ok.md": "OK\n" });
+    symlinkSync(join(s.repo, ".env"), join(s.repo, "docs", "leak.md"));
+    const fromRepo = await load(s, {
+      extra: [
+        extra("docs/*.md", s.repo, join(s.repo, "bosun.json"), "repository"),
+        extra(".env*", s.repo, join(s.repo, "bosun.json"), "repository"),
+      ],
+    });
+    assert.deepEqual(paths(fromRepo.files), [join(s.repo, "docs", "ok.md")]);
+    assert.deepEqual(
+      fromRepo.skipped.map((skip) => [skip.path, /nobody approved it/.test(skip.reason), skip.source]),
+      [
+        [join(s.repo, "docs", "leak.md"), true, join(s.repo, "bosun.json")],
+        [join(s.repo, ".env"), true, join(s.repo, "bosun.json")],
+      ],
+    );
+    const fromUser = await load(s, { extra: [extra(".env", s.repo, "/home/me/bosun.json", "user")] });
+    assert.deepEqual(paths(fromUser.files), [join(s.repo, ".env")]);
+  });
+
+  it("never reads a file the rules deny, even for the user's own config or the global folder", async () => {
+    const s = setup({ "repo/.env": "SECRET=hunter2\n" });
+    symlinkSync(join(s.repo, ".env"), join(s.globalDir, "AGENTS.md"));
+    const check = checkFor(s.repo, { flags: { deny: ["read:**/.env"] } }).check;
+    const result = await loadInstructions({
+      globalDir: s.globalDir,
+      repoRoot: s.repo,
+      cwd: s.repo,
+      claudeMd: true,
+      extra: [extra(".env", s.repo, "/home/me/bosun.json", "user")],
+      cacheDir: s.cacheDir,
+      check,
+    });
+    assert.deepEqual(result.files, []);
+    assert.equal(result.skipped.length, 2);
+    for (const skip of result.skipped) assert.match(skip.reason, /deny/);
+  });
+
+  it("reads the global AGENTS.md, outside the workspace by nature", async () => {
+    const s = setup({ "global/AGENTS.md": "GLOBAL\n" });
+    const result = await load(s);
+    assert.deepEqual(paths(result.files), [join(s.globalDir, "AGENTS.md")]);
   });
 });

@@ -3,11 +3,23 @@
  * were skipped. AGENTS.md from the global config dir, then from the repository root down to the
  * working directory (nearest last), CLAUDE.md where no AGENTS.md sits beside it, then config
  * `instructions.files` (paths, globs, URLs); a subfolder's AGENTS.md once the model reads there.
+ * Every file passes the run's read check first (permission/read-check.ts), as a `read` of it
+ * would: the repository's files (its AGENTS.md, CLAUDE.md, nested ones, its config's
+ * instructions.files) only when the rules allow them outright; the global AGENTS.md and the
+ * files your own config names also when the rules would ask, never when they deny. A link to a
+ * denied file, or out of the workspace, is skipped and listed with why.
  * Nothing here throws for a bad file: it is skipped and listed.
  */
-import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import {
+  fileErrorReason,
+  type ReadCheck,
+  type ReadOrigin,
+  type ReadQuery,
+  readChecked,
+} from "../permission/read-check.js";
 import type { Decision, Reason } from "../seats/types.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
@@ -47,6 +59,8 @@ export interface ExtraInstruction {
   value: string;
   baseDir: string;
   source: string;
+  /** Whose config names it: the repository's (its bosun.json) or the user's own. */
+  owner: ReadOrigin;
 }
 
 export interface NestedState {
@@ -57,6 +71,8 @@ export interface NestedState {
   cwd?: string;
   /** Where skipped nested files are listed, when given. */
   skipped?: InstructionSkip[];
+  /** The run's read check: a subfolder's file is the repository's, read only when the rules allow it. */
+  check: ReadCheck;
 }
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -70,6 +86,8 @@ export async function loadInstructions(options: {
   cacheDir: string;
   fetchTimeoutMs?: number;
   home?: string;
+  /** The run's read check (permission/read-check.ts): every file passes it before it is read. */
+  check: ReadCheck;
 }): Promise<Instructions> {
   const timeout = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   // URLs are fetched side by side from the start; their results are taken in config order below.
@@ -77,11 +95,14 @@ export async function loadInstructions(options: {
     URL_LIKE.test(entry.value) ? fetchInstruction(entry.value, options.cacheDir, timeout) : undefined,
   );
   const result: Instructions = { files: [], skipped: [], loaded: new Set(), searched: [], claudeMd: options.claudeMd };
-  const collect = collector(result.files, result.skipped, result.loaded);
+  const collect = collector(result.files, result.skipped, result.loaded, options.check);
 
-  const folders = [resolve(options.globalDir), ...folderChain(options.repoRoot, options.cwd)];
+  // The global folder is the user's own; the walk from the repository root is the repository's.
+  const globalDir = resolve(options.globalDir);
+  const folders = [globalDir, ...folderChain(options.repoRoot, options.cwd)];
   folders.forEach((folder, i) => {
-    if (lookIn(folder, options.claudeMd, i === 0 ? "global" : "project", collect, result.loaded)) {
+    const query: ReadQuery = i === 0 ? { origin: "user", own: globalDir } : { origin: "repository" };
+    if (lookIn(folder, options.claudeMd, i === 0 ? "global" : "project", query, collect, result.loaded)) {
       result.searched.push(folder);
     }
   });
@@ -112,16 +133,17 @@ export async function loadInstructions(options: {
       continue;
     }
     const target = resolve(entry.baseDir, expandHome(entry.value, home));
+    const query: ReadQuery = { origin: entry.owner };
     globber ??= await import("tinyglobby");
     if (exists(target) || !globber.isDynamicPattern(entry.value)) {
-      collect(target, "config", entry.source);
+      collect(target, "config", query, entry.source);
       continue;
     }
     const matches = await expandGlob(globber, target);
     if (typeof matches === "string") result.skipped.push({ path: target, reason: matches, source: entry.source });
     else if (matches.length === 0) {
       result.skipped.push({ path: target, reason: "no file matches the glob", source: entry.source });
-    } else for (const match of matches) collect(match, "config", entry.source);
+    } else for (const match of matches) collect(match, "config", query, entry.source);
   }
   return result;
 }
@@ -142,8 +164,10 @@ export function nestedInstructions(readPath: string, state: NestedState): Instru
     if (!inside(root, folder)) return [];
   }
   const files: InstructionFile[] = [];
-  const collect = collector(files, state.skipped ?? [], state.loaded);
-  for (const at of folderChain(root, folder)) lookIn(at, state.claudeMd, "nested", collect, state.loaded);
+  const collect = collector(files, state.skipped ?? [], state.loaded, state.check);
+  for (const at of folderChain(root, folder)) {
+    lookIn(at, state.claudeMd, "nested", { origin: "repository" }, collect, state.loaded);
+  }
   return files;
 }
 
@@ -236,12 +260,17 @@ function countBy(values: readonly string[]): string {
   return [...counts].map(([value, n]) => `${value} ${n}`).join(", ");
 }
 
-type Collect = (path: string, origin: InstructionFile["origin"], source?: string) => void;
+type Collect = (path: string, origin: InstructionFile["origin"], query: ReadQuery, source?: string) => void;
 
 /** Reads one file into `files`, or lists it in `skipped`; a file already loaded (same real path) is not added again. */
-function collector(files: InstructionFile[], skipped: InstructionSkip[], loaded: Set<string>): Collect {
-  return (path, origin, source) => {
-    const read = readInstructionFile(path);
+function collector(
+  files: InstructionFile[],
+  skipped: InstructionSkip[],
+  loaded: Set<string>,
+  check: ReadCheck,
+): Collect {
+  return (path, origin, query, source) => {
+    const read = readInstructionFile(path, query, check);
     const from = source ? { source } : {};
     if (!read.ok) {
       skipped.push({ path, reason: read.reason, ...from });
@@ -266,6 +295,7 @@ function lookIn(
   folder: string,
   claudeMd: boolean,
   origin: InstructionFile["origin"],
+  query: ReadQuery,
   collect: Collect,
   loaded: Set<string>,
 ): boolean {
@@ -274,40 +304,28 @@ function lookIn(
   if (loaded.has(key)) return false;
   loaded.add(key);
   const agents = join(folder, "AGENTS.md");
-  if (exists(agents)) collect(agents, origin);
-  else if (claudeMd && exists(join(folder, "CLAUDE.md"))) collect(join(folder, "CLAUDE.md"), origin);
+  if (exists(agents)) collect(agents, origin, query);
+  else if (claudeMd && exists(join(folder, "CLAUDE.md"))) collect(join(folder, "CLAUDE.md"), origin, query);
   return true;
 }
 
 type Read = { ok: true; content: string; real: string } | { ok: false; reason: string };
 
-function readInstructionFile(path: string): Read {
-  try {
-    const real = realpathSync(path);
-    const stat = statSync(real);
-    if (stat.isDirectory()) return { ok: false, reason: "a directory, not a file" };
-    if (!stat.isFile()) return { ok: false, reason: "not a regular file" };
-    if (stat.size > MAX_INSTRUCTION_BYTES) {
-      return { ok: false, reason: `over ${MAX_INSTRUCTION_BYTES / 1024} KiB (${stat.size} bytes)` };
-    }
-    const content = stripBom(readFileSync(real, "utf8"));
-    if (content.includes("\0")) return { ok: false, reason: "not text" };
-    if (!content.trim()) return { ok: false, reason: "empty" };
-    return { ok: true, content, real };
-  } catch (error) {
-    return { ok: false, reason: errnoReason(error) };
-  }
+/** Checked first, then read from the very file the check judged. */
+function readInstructionFile(path: string, query: ReadQuery, check: ReadCheck): Read {
+  const verdict = check(path, query);
+  if (!verdict.ok) return { ok: false, reason: verdict.reason };
+  const read = readChecked(verdict, MAX_INSTRUCTION_BYTES);
+  if ("refused" in read) return { ok: false, reason: read.refused };
+  if ("tooBig" in read) return { ok: false, reason: `over ${MAX_INSTRUCTION_BYTES / 1024} KiB (${read.tooBig} bytes)` };
+  const content = stripBom(read.text);
+  if (content.includes("\0")) return { ok: false, reason: "not text" };
+  if (!content.trim()) return { ok: false, reason: "empty" };
+  return { ok: true, content, real: verdict.real };
 }
 
 /** Why a file could not be read, in words (the error code kept where it helps). */
-export function errnoReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") return "not found";
-  if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
-  if (code === "EISDIR") return "a directory, not a file";
-  if (code === "ELOOP") return "a symlink loop (ELOOP)";
-  return code ?? (error instanceof Error ? error.message : String(error));
-}
+export const errnoReason = fileErrorReason;
 
 /** The folders from the repository root down to cwd, outermost first; cwd alone when it is outside. */
 export function folderChain(repoRoot: string, cwd: string): string[] {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { checkFor } from "../../test/support/read-check.js";
 import { tempFolder } from "../../test/support/tools.js";
 import {
   discoverSkills,
@@ -21,7 +22,7 @@ function places() {
   const globalDir = join(temp.path, "home", ".config", "bosun");
   const home = join(temp.path, "home");
   mkdirSync(workspace, { recursive: true });
-  return { workspace, globalDir, home };
+  return { workspace, globalDir, home, check: checkFor(workspace, { home: globalDir }).check };
 }
 
 function skillMd(name: string, description: string, body = "Do the thing."): string {
@@ -79,15 +80,44 @@ describe("discoverSkills", () => {
     assert.deepEqual(set.skipped, []);
   });
 
-  it("follows a symlinked skill folder", () => {
+  it("follows a symlinked skill folder within the workspace, and a global one anywhere (the user's own)", () => {
     const where = places();
-    const real = temp.put("elsewhere/linked/SKILL.md", skillMd("linked", "via a link"));
+    const inside = temp.put("work/skills-src/linked/SKILL.md", skillMd("linked", "via a link"));
     mkdirSync(join(where.workspace, ".claude", "skills"), { recursive: true });
-    symlinkSync(join(real, ".."), join(where.workspace, ".claude", "skills", "linked"));
+    symlinkSync(join(inside, ".."), join(where.workspace, ".claude", "skills", "linked"));
+    const global = temp.put("elsewhere/mine/SKILL.md", skillMd("mine", "the user's"));
+    mkdirSync(join(where.home, ".agents", "skills"), { recursive: true });
+    symlinkSync(join(global, ".."), join(where.home, ".agents", "skills", "mine"));
     assert.deepEqual(
       discoverSkills(where).skills.map((s) => s.name),
-      ["linked"],
+      ["linked", "mine"],
     );
+  });
+
+  it("skips a project's skill whose folder or SKILL.md leads out of the workspace or to .env, with why", () => {
+    const where = places();
+    const out = temp.put("elsewhere/away/SKILL.md", skillMd("away", "outside"));
+    temp.put("work/.env", skillMd("secret", "SECRET=hunter2"));
+    const root = join(where.workspace, ".bosun", "skills");
+    mkdirSync(join(root, "env"), { recursive: true });
+    symlinkSync(join(out, ".."), join(root, "away"));
+    symlinkSync(join(where.workspace, ".env"), join(root, "env", "SKILL.md"));
+    const set = discoverSkills(where);
+    assert.deepEqual(set.skills, []);
+    assert.deepEqual(
+      set.skipped.map(({ file, reason }) => [
+        file,
+        reason.replace(/^(SKILL\.md is not read: a link to \S+?): .*/, "$1"),
+      ]),
+      [
+        [join(root, "away", "SKILL.md"), `SKILL.md is not read: a link to ${out}`],
+        [join(root, "env", "SKILL.md"), `SKILL.md is not read: a link to ${join(where.workspace, ".env")}`],
+      ],
+    );
+    assert.match(set.skipped[0]?.reason ?? "", /external_directory:.*nobody approved it/);
+    assert.match(set.skipped[1]?.reason ?? "", /read:.*\.env: ask/);
+    const decision = skillsDecision(set);
+    assert.ok(decision.reasons.some((r) => r.rule === "skipped" && /a link to .*\.env/.test(r.detail ?? "")));
   });
 
   it("lets the first root win a name and lists the shadowed ones with both files", () => {
@@ -112,7 +142,12 @@ describe("discoverSkills", () => {
   it("searches a folder reached twice only once (the workspace is the home folder)", () => {
     const home = join(temp.path, "home");
     temp.put("home/.agents/skills/one/SKILL.md", skillMd("one", "once"));
-    const set = discoverSkills({ workspace: home, globalDir: join(home, ".config", "bosun"), home });
+    const set = discoverSkills({
+      workspace: home,
+      globalDir: join(home, ".config", "bosun"),
+      home,
+      check: checkFor(home).check,
+    });
     assert.deepEqual(
       set.skills.map((s) => [s.name, s.scope]),
       [["one", "project"]],

@@ -1,11 +1,15 @@
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { type ReadCheck, type ReadQuery, readChecked } from "../permission/read-check.js";
 import type { Decision, Reason } from "../seats/types.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter as split } from "../util/front-matter.js";
 
 /**
  * Skills (seat `context.skills`): folders holding a `SKILL.md` whose front matter names and
  * describes them. The system prompt lists each skill in one line; the `skill` tool loads one.
+ * Every SKILL.md passes the run's read check first (permission/read-check.ts): a project's
+ * skill is the repository's (the rules must allow it outright, so a SKILL.md linked to `.env`
+ * or out of the workspace is skipped with why); a global one is the user's own.
  */
 
 export interface Skill {
@@ -60,7 +64,13 @@ export function skillRoots(options: {
  * SKILL.md. The first root wins a name; a broken SKILL.md is skipped with its reason. Never
  * throws for what it finds on disk.
  */
-export function discoverSkills(options: { workspace: string; globalDir: string; home: string }): SkillSet {
+export function discoverSkills(options: {
+  workspace: string;
+  globalDir: string;
+  home: string;
+  /** The run's read check: every SKILL.md passes it before it is read. */
+  check: ReadCheck;
+}): SkillSet {
   const set: SkillSet = { skills: [], shadowed: [], skipped: [], roots: [] };
   const byName = new Map<string, Skill>();
   // The same folder reached twice (the workspace is the home folder) is searched once.
@@ -88,7 +98,7 @@ export function discoverSkills(options: { workspace: string; globalDir: string; 
     for (const folder of folders) {
       const dir = join(root, folder);
       const file = join(dir, "SKILL.md");
-      const loaded = loadSkillFile(file);
+      const loaded = loadSkillFile(file, options.check, skillQuery({ scope, root }));
       if (loaded === undefined) continue; // not a skill folder
       if (!loaded.ok) {
         set.skipped.push({ file, reason: loaded.reason });
@@ -109,28 +119,32 @@ export function discoverSkills(options: { workspace: string; globalDir: string; 
 
 export type SkillFile = { ok: true; name: string; description: string; body: string } | { ok: false; reason: string };
 
-/** Reads and checks a SKILL.md: undefined when there is none; else its front matter and body, or why it is unusable. */
-export function loadSkillFile(file: string): SkillFile | undefined {
-  let size: number;
+/** How the read check is asked about a skill's files: a project's are the repository's; a global root is the user's own folder. */
+export function skillQuery(skill: Pick<Skill, "scope" | "root">): ReadQuery {
+  return skill.scope === "project" ? { origin: "repository" } : { origin: "user", own: skill.root };
+}
+
+/**
+ * Reads and checks a SKILL.md: undefined when there is none; else its front matter and body, or
+ * why it is unusable — the read rules' refusal included (read only from the file they judged).
+ */
+export function loadSkillFile(file: string, check: ReadCheck, query: ReadQuery): SkillFile | undefined {
   try {
     const info = statSync(file);
     if (!info.isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
-    size = info.size;
   } catch (error) {
     const code = errorCode(error);
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     return { ok: false, reason: `SKILL.md cannot be read: ${describe(error)}` };
   }
-  if (size > SKILL_MAX_BYTES) {
-    return { ok: false, reason: `SKILL.md is ${size} bytes, over the limit of ${SKILL_MAX_BYTES} (256 KiB)` };
+  const verdict = check(file, query);
+  if (!verdict.ok) return { ok: false, reason: `SKILL.md is not read: ${verdict.reason}` };
+  const read = readChecked(verdict, SKILL_MAX_BYTES);
+  if ("tooBig" in read) {
+    return { ok: false, reason: `SKILL.md is ${read.tooBig} bytes, over the limit of ${SKILL_MAX_BYTES} (256 KiB)` };
   }
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    return { ok: false, reason: `SKILL.md cannot be read: ${describe(error)}` };
-  }
-  return parseSkill(text);
+  if ("refused" in read) return { ok: false, reason: `SKILL.md cannot be read: ${read.refused}` };
+  return parseSkill(read.text);
 }
 
 /** Splits and checks a SKILL.md's text: front matter between `---` lines at the top, then the body. */

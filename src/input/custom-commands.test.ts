@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempFolder } from "../../test/support/tools.js";
@@ -105,6 +105,41 @@ describe("discoverCustomCommands", () => {
     assert.match(reasons["num.md"] ?? "", /invalid description/);
     assert.match(reasons["empty.md"] ?? "", /template .* is empty/);
     assert.match(reasons["huge.md"] ?? "", /over the limit/);
+  });
+
+  it("skips a repository's command file that is a link or has other names (it could be .env), and a commands folder out of the workspace; your own may link", () => {
+    const where = places();
+    const env = temp.put("work/.env", "SECRET=hunter2\n");
+    temp.put("work/.bosun/commands/good.md", "Good.\n");
+    symlinkSync(env, join(where.workspace, ".bosun", "commands", "review.md"));
+    linkSync(env, join(where.workspace, ".bosun", "commands", "twin.md"));
+    const mine = temp.put("elsewhere/mine.md", "Mine.\n");
+    mkdirSync(join(where.globalDir, "commands"), { recursive: true });
+    symlinkSync(mine, join(where.globalDir, "commands", "mine.md"));
+    const set = discoverCustomCommands(where);
+    assert.deepEqual(
+      set.commands.map((c) => [c.name, c.scope, c.template]),
+      [
+        ["good", "project", "Good."],
+        ["mine", "global", "Mine."],
+      ],
+    );
+    assert.doesNotMatch(JSON.stringify(set), /hunter2/);
+    assert.deepEqual(
+      set.skipped.map(({ file, reason }) => [file.slice(file.lastIndexOf("/") + 1), reason.replace(/:.*/, "")]),
+      [
+        ["review.md", "a link"],
+        ["twin.md", "it has other names (hard links)"],
+      ],
+    );
+
+    temp.put("outside/commands/x.md", "From outside.\n");
+    const other = { workspace: join(temp.path, "work2"), globalDir: join(temp.path, "global2") };
+    mkdirSync(join(other.workspace, ".bosun"), { recursive: true });
+    symlinkSync(join(temp.path, "outside", "commands"), join(other.workspace, ".bosun", "commands"));
+    const outside = discoverCustomCommands(other);
+    assert.deepEqual(outside.commands, []);
+    assert.match(outside.skipped[0]?.reason ?? "", /^outside the workspace/);
   });
 
   it("searches a folder reached twice only once", () => {

@@ -1,11 +1,19 @@
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { readChecked } from "../permission/read-check.js";
+import { isInside } from "../permission/requests.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
 
 /**
  * Custom slash commands (seat `input.command`): markdown files in `<workspace>/.bosun/commands/`
  * (project) and `<globalDir>/commands/` (global). `/name args` expands the file's body, a
- * template, and sends the result to the model as the person's message.
+ * template, and sends the result to the model as the person's message. A template holds text,
+ * `$ARGUMENTS`/`$1…` and `` !`cmd` `` spans (run as shell calls, judged like any); no file
+ * includes. A project's command file is the repository's: its text becomes your message when you
+ * type its name, so it must be the file it seems — a regular file in the workspace with no other
+ * name. A link (to `.env`, out of the workspace) or a hard link is skipped with why: these are
+ * found before the run's rules exist, and a file the repository brings is never read on a rule's
+ * say-so alone (permission/read-check.ts).
  */
 
 export interface CustomCommand {
@@ -60,10 +68,17 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
   const byName = new Map<string, CustomCommand>();
   // The same folder reached twice (the global dir is the workspace's .bosun) is searched once.
   const searched = new Set<string>();
+  let workspace: string | undefined;
+  try {
+    workspace = realpathSync(options.workspace);
+  } catch {
+    workspace = undefined;
+  }
   for (const { root, scope } of commandRoots(options)) {
     let entries: Dirent[];
+    let real: string;
     try {
-      const real = realpathSync(root);
+      real = realpathSync(root);
       if (searched.has(real)) continue;
       searched.add(real);
       entries = readdirSync(root, { withFileTypes: true });
@@ -88,7 +103,8 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
         });
         continue;
       }
-      const loaded = loadCommandFile(file);
+      const loaded =
+        scope === "project" ? loadProjectCommandFile(join(real, fileName), workspace) : loadCommandFile(file);
       if (!loaded.ok) {
         set.skipped.push({ file, reason: loaded.reason });
         continue;
@@ -124,6 +140,28 @@ export function loadCommandFile(file: string): CommandFile {
     return { ok: false, reason: `the file cannot be read: ${describe(error)}` };
   }
   return parseCommand(text);
+}
+
+/** A project's command file: only a regular file with one name whose real folder lies in the workspace. */
+function loadProjectCommandFile(file: string, workspace: string | undefined): CommandFile {
+  let info: ReturnType<typeof lstatSync>;
+  try {
+    info = lstatSync(file);
+  } catch (error) {
+    return { ok: false, reason: `the file cannot be read: ${describe(error)}` };
+  }
+  if (info.isSymbolicLink())
+    return { ok: false, reason: "a link: a repository's command file must be the file itself" };
+  if (!info.isFile()) return { ok: false, reason: "not a regular file" };
+  if (info.nlink > 1)
+    return { ok: false, reason: "it has other names (hard links): it may be another file, such as .env" };
+  if (!workspace || !isInside(file, workspace)) return { ok: false, reason: `outside the workspace (${file})` };
+  const read = readChecked({ ok: true, real: file, identity: { dev: info.dev, ino: info.ino } }, COMMAND_MAX_BYTES);
+  if ("tooBig" in read) {
+    return { ok: false, reason: `the file is ${read.tooBig} bytes, over the limit of ${COMMAND_MAX_BYTES} (256 KiB)` };
+  }
+  if ("refused" in read) return { ok: false, reason: `the file cannot be read: ${read.refused}` };
+  return parseCommand(read.text);
 }
 
 /** Splits and checks a command file's text: optional front matter between `---` lines at the top, then the template. */

@@ -1,6 +1,11 @@
 import { applyCheckpoint } from "../compaction/checkpoint.js";
 import { readEnvironment, renderEnvironment } from "../context/environment.js";
-import { type InstructionFile, type NestedState, nestedInstructions } from "../context/instructions.js";
+import {
+  type InstructionFile,
+  type InstructionSkip,
+  type NestedState,
+  nestedInstructions,
+} from "../context/instructions.js";
 import { systemPrompt } from "../context/system-prompt.js";
 import { EV, type Notice } from "../session/events.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
@@ -49,16 +54,19 @@ export async function environmentNotice(events: readonly StoredEvent[], cwd: str
 
 /**
  * After a read, a subfolder's own AGENTS.md (or CLAUDE.md) not yet loaded is added to the
- * conversation, once: returned so the caller records it (seat context.instructions).
+ * conversation, once — if the read rules allow it outright (it is the repository's): returned,
+ * with the ones skipped and why, so the caller records them (seat context.instructions).
  */
 export function noteNestedInstructions(
   store: SessionStore,
   sessionId: string,
   context: RunContext,
   readPath: string,
-): InstructionFile[] {
-  if (!context.nested) return [];
-  const added = nestedInstructions(readPath, context.nested);
+): { added: InstructionFile[]; skipped: InstructionSkip[] } {
+  if (!context.nested) return { added: [], skipped: [] };
+  // This read's skips only: the folders looked in (state.loaded) are shared, so each is judged once.
+  const skipped: InstructionSkip[] = [];
+  const added = nestedInstructions(readPath, { ...context.nested, skipped });
   for (const file of added) {
     store.append(sessionId, EV.notice, {
       text: context.render([file]),
@@ -66,7 +74,7 @@ export function noteNestedInstructions(
       path: file.path,
     } satisfies Notice);
   }
-  return added;
+  return { added, skipped };
 }
 
 /** Instruction files this session was already given on a read (a resumed session is not given them twice). */

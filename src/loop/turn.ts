@@ -482,8 +482,10 @@ async function runCalls(
     // A read in a subfolder with its own AGENTS.md: that file joins the conversation, once.
     if (tool.name === "read" && !result.isError) {
       const read = description.requests.find((r) => r.action === "read")?.resource;
-      const added = read ? noteNestedInstructions(store, session.id, deps.context, read) : [];
-      if (added.length > 0 && read) record({ ...nestedDecision(added, read), subject: { step, call: call.id } });
+      const nested = read ? noteNestedInstructions(store, session.id, deps.context, read) : undefined;
+      if (read && nested && nested.added.length + nested.skipped.length > 0) {
+        record({ ...nestedDecision(nested.added, read, nested.skipped), subject: { step, call: call.id } });
+      }
     }
   }
 }

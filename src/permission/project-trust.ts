@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../config/load.js";
 import type { Answer, Reason } from "../seats/types.js";
 import { isPlainObject } from "../util/object.js";
+import { referenceLoosening, withoutReferences } from "./project-references.js";
 
 /**
  * What a repository's own `bosun.json` would loosen: allow rules, a mode that asks less than
@@ -92,7 +93,8 @@ export function projectLoosening(config: LoadedConfig): Loosening | undefined {
   const files: string[] = [];
   for (const doc of config.documents) {
     if (doc.layer !== "project") continue;
-    const found = looseningOf(doc.data);
+    // MCP servers reading your environment or files: seen in the file as written (project-references.ts).
+    const found = [...looseningOf(doc.data), ...referenceLoosening(doc.written)];
     if (found.length === 0) continue;
     items.push(...found);
     files.push(doc.file ?? doc.source);
@@ -146,7 +148,7 @@ export function withoutLoosening(data: unknown): unknown {
       }),
     );
   }
-  return out;
+  return withoutReferences(out);
 }
 
 export type TrustAnswer = "trusted" | "untrusted";

@@ -14,7 +14,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which config layers and files were read, and which were absent?",
     holders: ["code"],
     default:
-      "read every layer that exists, lowest first: default, global, project, BOSUN_CONFIG, BOSUN_CONFIG_CONTENT, env, flag",
+      "read every layer that exists, lowest first: default, global, project, BOSUN_CONFIG, BOSUN_CONFIG_CONTENT, env, flag; a {env:}/{file:} reference that cannot be resolved — or, in a repository's config, names a variable bosun withholds (outside credential keys) or a file the read rules do not allow outright — leaves its key unset, listed with why",
     fail: "closed",
     config: ["BOSUN_HOME", "BOSUN_CONFIG", "BOSUN_CONFIG_CONTENT", "XDG_CONFIG_HOME"],
   },
@@ -75,7 +75,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which instruction files does the model see, in which order, and which were skipped?",
     holders: ["config", "code"],
     default:
-      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; a subfolder's AGENTS.md is added once when the model reads a file there; missing or unreadable files are skipped and listed",
+      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; a subfolder's AGENTS.md is added once when the model reads a file there; each file is checked as a read of it would be (through links, hard links too): the repository's only when the rules allow it outright, the global one and your config's unless they deny it; missing, unreadable or refused files are skipped and listed with why",
     fail: "soft",
     config: ["instructions.files", "instructions.claude_md", "instructions.fetch_timeout_ms"],
   },
@@ -84,7 +84,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which skills are offered to the model, and which are shadowed by another of the same name?",
     holders: ["code"],
     default:
-      "every folder with a SKILL.md under .bosun/skills, .agents/skills, .claude/skills (project, then global); the first root in that order wins a name; a broken SKILL.md is skipped and listed",
+      "every folder with a SKILL.md under .bosun/skills, .agents/skills, .claude/skills (project, then global); the first root in that order wins a name; a project's SKILL.md only when the read rules allow it outright (a link to .env or out of the workspace is not), a global one unless they deny it; a broken or refused SKILL.md is skipped and listed with why",
     fail: "soft",
     config: [],
   },
@@ -231,12 +231,12 @@ export const SEATS: readonly Seat[] = [
   {
     id: "project.trust",
     question:
-      "Does this run apply what the repository's own bosun.json would loosen (allow rules, an auto or smart mode, a judge model)?",
+      "Does this run apply what the repository's own bosun.json would loosen (allow rules, an auto or smart mode, a judge model, MCP servers reading your environment or files)?",
     holders: ["person", "code"],
     default:
-      "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides), and the repository's rules — its permission and its agents' — only tighten: per request, its answer applies only where it is at least as strict as the layers below it",
+      "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides; an MCP server whose env, command or args reads {env:} or {file:} gets no such env entry, or does not run), and the repository's rules — its permission and its agents' — only tighten: per request, its answer applies only where it is at least as strict as the layers below it",
     fail: "closed",
-    config: ["permission", "mode", "agent.<name>.mode", "judge_model"],
+    config: ["permission", "mode", "agent.<name>.mode", "judge_model", "mcp"],
   },
   {
     id: "project.command",

@@ -1,13 +1,16 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { loadSkillFile, type Skill } from "../context/skills.js";
+import { loadSkillFile, type Skill, skillQuery } from "../context/skills.js";
+import type { ReadCheck, ReadQuery } from "../permission/read-check.js";
 import type { Tool } from "./types.js";
 
 /** Files of a skill's folder listed with its instructions. */
 export const SKILL_MAX_FILES = 200;
 /** Entries walked in a skill's folder before the count of files is given as "more than". */
 const WALK_LIMIT = 5000;
+/** Files left out by the read rules that the result names (the rest are counted). */
+const LEFT_OUT_SHOWN = 20;
 
 const schema = z.strictObject({
   name: z.string().describe("The skill's name"),
@@ -18,9 +21,12 @@ export type SkillInput = z.infer<typeof schema>;
 /**
  * The `skill` tool for one run's skills (found by `discoverSkills`): loads a skill's
  * instructions (its SKILL.md without the front matter) and lists the other files of its
- * folder, which the model reads by path when the instructions refer to them.
+ * folder, which the model reads by path when the instructions refer to them. The SKILL.md and
+ * every file listed pass the run's read check, as at discovery: a link to a file the rules do
+ * not let in (`.env`, a file out of the workspace, for a project's skill) is left out of the
+ * list, and the result says which and why.
  */
-export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
+export function skillTool(skills: readonly Skill[], check: ReadCheck): Tool<SkillInput> {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));
   return {
     name: "skill",
@@ -43,7 +49,8 @@ export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
         };
       }
       // Read now, not at discovery: the file may have changed since the run began.
-      const loaded = loadSkillFile(skill.file);
+      const query = skillQuery(skill);
+      const loaded = loadSkillFile(skill.file, check, query);
       if (!loaded?.ok) {
         const why = loaded ? loaded.reason : "SKILL.md no longer exists";
         return {
@@ -52,7 +59,7 @@ export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
           summary: `skill ${skill.name} (failed)`,
         };
       }
-      const files = skillFiles(skill.dir);
+      const files = skillFiles(skill.dir, check, query);
       const lines = [
         `Skill ${skill.name} (${skill.file}). Its folder is ${skill.dir}: paths in it are relative to that folder.`,
         "",
@@ -64,6 +71,12 @@ export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
         const more = files.total - files.listed.length;
         if (more > 0) lines.push(`(${files.complete ? "" : "at least "}${more} more not listed)`);
       }
+      if (files.leftOut.length > 0) {
+        lines.push("", "Left out, as the read rules do not let them into the context:");
+        lines.push(...files.leftOut.slice(0, LEFT_OUT_SHOWN).map(({ file, reason }) => `- ${file}: ${reason}`));
+        const more = files.leftOut.length - LEFT_OUT_SHOWN;
+        if (more > 0) lines.push(`(${more} more left out)`);
+      }
       const count = `${files.total}${files.complete ? "" : "+"} other ${files.total === 1 ? "file" : "files"}`;
       return {
         output: lines.join("\n"),
@@ -74,6 +87,7 @@ export function skillTool(skills: readonly Skill[]): Tool<SkillInput> {
           dir: skill.dir,
           files: files.total,
           listed: files.listed.length,
+          ...(files.leftOut.length > 0 ? { leftOut: files.leftOut } : {}),
         },
       };
     },
@@ -87,11 +101,16 @@ export interface SkillFiles {
   total: number;
   /** False when the walk stopped early (a very large folder). */
   complete: boolean;
+  /** Files and folders the read check refused (relative, with why): neither listed nor counted. */
+  leftOut: Array<{ file: string; reason: string }>;
 }
 
-/** The files of a skill's folder but its SKILL.md, recursively, leaving out dot-folders (.git). */
-export function skillFiles(dir: string): SkillFiles {
-  const found: SkillFiles = { listed: [], total: 0, complete: true };
+/**
+ * The files of a skill's folder but its SKILL.md, recursively, leaving out dot-folders (.git)
+ * and whatever the read check refuses (a folder refused is not walked).
+ */
+export function skillFiles(dir: string, check: ReadCheck, query: ReadQuery): SkillFiles {
+  const found: SkillFiles = { listed: [], total: 0, complete: true, leftOut: [] };
   const visited = new Set<string>();
   let walked = 0;
   const walk = (folder: string, prefix: string) => {
@@ -113,12 +132,19 @@ export function skillFiles(dir: string): SkillFiles {
       }
       const path = join(folder, entry.name);
       const relative = `${prefix}${entry.name}`;
-      if (isFolder(path, entry)) {
-        if (!entry.name.startsWith(".")) walk(path, `${relative}/`);
+      if (relative === "SKILL.md") continue;
+      const folderEntry = isFolder(path, entry);
+      if (folderEntry && entry.name.startsWith(".")) continue;
+      const verdict = check(path, query);
+      if (!verdict.ok) {
+        found.leftOut.push({ file: folderEntry ? `${relative}/` : relative, reason: verdict.reason });
+        continue;
+      }
+      if (folderEntry) {
+        walk(path, `${relative}/`);
         if (!found.complete) return;
         continue;
       }
-      if (relative === "SKILL.md") continue;
       found.total++;
       if (found.listed.length < SKILL_MAX_FILES) found.listed.push(relative);
     }

@@ -1,0 +1,207 @@
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { LayerName, ReferenceRead } from "../config/load.js";
+import { isCredentialKey } from "../config/references.js";
+import type { Reason } from "../seats/types.js";
+import { type AuthorityContext, authorize } from "./authorize.js";
+import { protectedOriginal } from "./confine.js";
+import { type Policy, policyDenials } from "./policy.js";
+import { isInside, type Request, resolveRequestPath } from "./requests.js";
+
+/**
+ * What may be read into what the model is sent without a tool call: instruction files, skills
+ * and the files a skill lists, `{file:}` references of config. Each path is judged as a `read`
+ * call of it would be — resolved through links, the read rules of every layer, the policy, a
+ * second name (hard link) of a protected file counting as that file, a path outside the
+ * workspace asking `external_directory` — and then by who brings it (the approval model):
+ *
+ * - **repository**: the repository's own files and its config's references. Nobody approved
+ *   them, so the rules must allow them outright: an ask is a refusal, and so is a path outside
+ *   the workspace unless a rule allows it.
+ * - **user**: what the user's own config names (global config, BOSUN_CONFIG, BOSUN_CONFIG_CONTENT)
+ *   and the user's own folders (the global AGENTS.md, the global skills). Naming it is the
+ *   user's approval of an ask, never of a deny: a link to a file the rules deny is refused.
+ *
+ * The mode is left out: it decides about calls (auto allows what asks, chat denies every call),
+ * not about which files the rules protect. Pure but for reading the file system.
+ */
+export type ReadOrigin = "repository" | "user";
+
+export interface ReadQuery {
+  origin: ReadOrigin;
+  /**
+   * A folder of the user's own that bosun looks in (the global config folder, a global skills
+   * folder): outside the workspace by nature, so what lies in it asks no `external_directory`.
+   */
+  own?: string;
+}
+
+/** The file judged: its identity, so what is read later is the file that was checked. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+}
+
+export type ReadVerdict =
+  | { ok: true; real: string; identity?: FileIdentity }
+  | { ok: false; real?: string; reason: string };
+
+export type ReadCheck = (path: string, query: ReadQuery) => ReadVerdict;
+
+/** The run's read check: one function every route into the model's context asks. */
+export function readCheck(deps: { authority: AuthorityContext; policy: Policy }): ReadCheck {
+  const authority: AuthorityContext = { ...deps.authority, mode: { ...deps.authority.mode, name: "approve" } };
+  const { workspace, home } = deps.authority;
+  return (path, query) => {
+    let real: string;
+    try {
+      real = resolveRequestPath(path, deps.authority.cwd);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, reason: /too many symbolic links/.test(message) ? "a symlink loop (ELOOP)" : message };
+    }
+    let info: Stats | undefined;
+    try {
+      info = statSync(real);
+    } catch {
+      // Not there (yet): the rules are still asked; reading it will say what is missing.
+    }
+    // A second name (a hard link) of a file the rules protect is that file (confine.ts).
+    const original = info ? protectedOriginal(deps, real) : undefined;
+    const twins = original ? [original] : [];
+    const requests: Request[] = [
+      { action: "read", resource: real },
+      ...twins.map((twin): Request => ({ action: "read", resource: twin })),
+    ];
+    if (!isInside(real, workspace) && !ownFolderHolds(query.own, real, deps.authority.cwd)) {
+      requests.push({ action: "external_directory", resource: real });
+    }
+    const how = [
+      ...(real !== resolve(deps.authority.cwd, path) ? [`a link to ${real}`] : []),
+      ...twins.map((twin) => `another name (a hard link) of ${twin}`),
+    ]
+      .map((part) => `${part}: `)
+      .join("");
+    const refused = (reason: string): ReadVerdict => ({ ok: false, real, reason: `${how}${reason}` });
+
+    const policy = policyDenials(requests, deps.policy.rules, { workspace, home });
+    if (policy[0]) {
+      const { request, rule } = policy[0];
+      return refused(
+        `${request.action}:${request.resource} denied by policy rule "${rule.pattern}" (${rule.source.file ?? "policy"})`,
+      );
+    }
+    const answer = authorize({ requests }, authority);
+    if (answer.answer === "deny") return refused(decisive(answer.reasons));
+    if (answer.answer === "ask" && query.origin === "repository") {
+      return refused(
+        `${decisive(answer.reasons)}; what a repository brings into the model's context must be allowed by the rules outright (nobody approved it)`,
+      );
+    }
+    return { ok: true, real, ...(info ? { identity: { dev: info.dev, ino: info.ino } } : {}) };
+  };
+}
+
+export type CheckedRead = { text: string } | { tooBig: number } | { refused: string };
+
+/**
+ * Reads a file the check allowed: the real path it judged, opened without following a link
+ * (O_NOFOLLOW) or blocking on a pipe, and refused unless it is the regular file that was judged
+ * (same device and inode) — a link or file swapped in after the check is never read.
+ * At most `maxBytes`; `tooBig` gives the size of a larger one.
+ */
+export function readChecked(verdict: Extract<ReadVerdict, { ok: true }>, maxBytes: number): CheckedRead {
+  let fd: number;
+  try {
+    fd = openSync(verdict.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") return { refused: "became a link after it was checked" };
+    return { refused: fileErrorReason(error) };
+  }
+  try {
+    const info = fstatSync(fd);
+    if (info.isDirectory()) return { refused: "a directory, not a file" };
+    if (!info.isFile()) return { refused: "not a regular file" };
+    const judged = verdict.identity;
+    if (judged && (judged.dev !== info.dev || judged.ino !== info.ino)) {
+      return { refused: "changed after it was checked (another file is there now)" };
+    }
+    if (!judged) return { refused: "appeared after it was checked" };
+    if (info.size > maxBytes) return { tooBig: info.size };
+    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > maxBytes) return { tooBig: length };
+      if (length === buffer.length) break;
+    }
+    return { text: buffer.subarray(0, length).toString("utf8") };
+  } catch (error) {
+    return { refused: fileErrorReason(error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Largest file a `{file:}` reference of config reads. */
+export const REFERENCE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * How config's `{file:}` references read under the run's rules (loadConfig's readReference): a
+ * repository's (the project layer) only what the rules allow outright; your own layers' like any
+ * file you name — an ask approved, a deny refused — except the keys bosun uses itself and shows
+ * to nobody (a provider's key or headers, an MCP server's env): a rule keeping the model away
+ * from your key file is not meant to keep bosun from your key.
+ */
+export function referenceReader(
+  check: ReadCheck,
+): (path: string, where: { layer: LayerName; key: readonly string[] }) => ReferenceRead {
+  return (path, where) => {
+    const repository = where.layer === "project";
+    const verdict = check(path, { origin: repository ? "repository" : "user" });
+    if (!verdict.ok && (repository || !isCredentialKey(where.key))) return { refused: verdict.reason };
+    const real = verdict.real ?? path;
+    const read = readChecked(verdict.ok ? verdict : { ok: true, real, ...identityOf(real) }, REFERENCE_MAX_BYTES);
+    if ("tooBig" in read) return { refused: `${read.tooBig} bytes, over ${REFERENCE_MAX_BYTES / 1024 / 1024} MiB` };
+    if ("refused" in read) return { refused: read.refused };
+    return { value: read.text };
+  };
+}
+
+function identityOf(path: string): { identity?: FileIdentity } {
+  try {
+    const info = statSync(path);
+    return { identity: { dev: info.dev, ino: info.ino } };
+  } catch {
+    return {};
+  }
+}
+
+/** Why a file could not be read, in words (the error code kept where it helps). */
+export function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return "not found";
+  if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
+  if (code === "EISDIR") return "a directory, not a file";
+  if (code === "ELOOP") return "a symlink loop (ELOOP)";
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
+function ownFolderHolds(own: string | undefined, real: string, cwd: string): boolean {
+  if (!own) return false;
+  try {
+    return isInside(real, resolveRequestPath(own, cwd));
+  } catch {
+    return false;
+  }
+}
+
+/** The first decisive reason, as one line: `read:/w/.env: ask — default rule read "**\/.env" → ask, last match`. */
+function decisive(reasons: readonly Reason[]): string {
+  const reason = reasons.find((r) => r.decisive) ?? reasons[0];
+  if (!reason) return "the rules refuse it";
+  return `${reason.rule}${reason.detail ? `: ${reason.detail}` : ""}`;
+}
