@@ -104,6 +104,8 @@ export function writeFileAt(target: string, content: string | Uint8Array, option
     renameSync(folder.at(temp), folder.at(name));
     temp = undefined;
     folder.sync();
+  } catch (error) {
+    throw folder.explain(error);
   } finally {
     if (temp !== undefined) removeQuietly(folder.at(temp));
     folder.close();
@@ -143,6 +145,8 @@ export function readFileAt(target: string): Existing {
     } finally {
       closeSync(fd);
     }
+  } catch (error) {
+    throw folder.explain(error);
   } finally {
     folder.close();
   }
@@ -181,6 +185,8 @@ export function appendFileAt(target: string, text: string, options: WriteOptions
     } finally {
       closeSync(fd);
     }
+  } catch (error) {
+    throw folder.explain(error);
   } finally {
     folder.close();
   }
@@ -233,6 +239,8 @@ interface Folder {
   at(name: string): string;
   /** Just before the rename: throws PathChangedError if the folder is no longer the judged one. */
   verify(): void;
+  /** An error met inside it, told in the folder's own path (not /proc/self/fd/N), and whether it was removed meanwhile. */
+  explain(error: unknown): unknown;
   /** Makes a rename in it durable (best effort: some file systems cannot sync a folder). */
   sync(): void;
   close(): void;
@@ -252,6 +260,7 @@ function openFolderFd(folder: string, target: string, parents: boolean): Folder 
   return {
     at,
     verify() {},
+    explain: (error) => explainAt(error, fd, folder),
     sync() {
       syncQuietly(fd);
     },
@@ -280,29 +289,53 @@ function openVerifiedFd(folder: string, target: string, parents: boolean): numbe
   return fd;
 }
 
-/** Makes `folder` inside its verified parent and opens it without following a link put there meanwhile. */
+/** Makes `folder` inside its verified parent (made first if missing too) and opens it. */
 function makeFolderFd(folder: string, target: string): number {
   const parent = openVerifiedFd(dirname(folder), target, true);
   try {
-    const inside = `/proc/self/fd/${parent}/${basename(folder)}`;
-    try {
-      mkdirSync(inside, 0o777);
-    } catch (error) {
-      // Made meanwhile by someone else: used if it is a real folder, as the open below proves.
-      if (codeOf(error) !== "EEXIST") throw error;
-    }
-    try {
-      return openSync(inside, FOLDER_FLAGS);
-    } catch (error) {
-      const code = codeOf(error);
-      if (code === "ELOOP" || (code === "ENOTDIR" && isLink(inside))) {
-        throw new PathChangedError(target, leadsTo(target));
-      }
-      throw error;
-    }
+    return makeInside(parent, folder, target);
+  } catch (error) {
+    throw explainAt(error, parent, dirname(folder));
   } finally {
     closeSync(parent);
   }
+}
+
+/** Makes `folder` inside the verified descriptor `parent` and opens it, refusing a link put there meanwhile. */
+function makeInside(parent: number, folder: string, target: string): number {
+  const inside = `/proc/self/fd/${parent}/${basename(folder)}`;
+  try {
+    mkdirSync(inside, 0o777);
+  } catch (error) {
+    // Made meanwhile by someone else: used if it is a real folder, as the open below proves.
+    if (codeOf(error) !== "EEXIST") throw error;
+  }
+  try {
+    return openSync(inside, FOLDER_FLAGS);
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === "ELOOP" || (code === "ENOTDIR" && isLink(inside))) throw new PathChangedError(target, leadsTo(target));
+    throw error;
+  }
+}
+
+/**
+ * An error met inside the folder open as `fd`, told in the folder's own path rather than
+ * /proc/self/fd/N (which the model cannot act on), and said plainly when the folder was removed
+ * meanwhile.
+ */
+function explainAt(error: unknown, fd: number, folder: string): unknown {
+  if (!(error instanceof Error) || error instanceof PathChangedError) return error;
+  let removed = false;
+  try {
+    removed = fdPath(fd).endsWith(" (deleted)");
+  } catch {
+    // Cannot tell; the error stands as it is.
+  }
+  const message = removed
+    ? `${folder} was removed while it was being written`
+    : error.message.split(`/proc/self/fd/${fd}`).join(folder);
+  return Object.assign(new Error(message), { code: removed ? "ENOENT" : codeOf(error) });
 }
 
 function openFolderByPath(folder: string, target: string, parents: boolean): Folder {
@@ -321,6 +354,7 @@ function openFolderByPath(folder: string, target: string, parents: boolean): Fol
   return {
     at: (name) => join(folder, name),
     verify,
+    explain: (error) => error,
     sync() {
       try {
         const fd = openSync(folder, FOLDER_FLAGS);

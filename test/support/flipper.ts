@@ -21,9 +21,37 @@ export function flipScript(outside: string): string {
   ].join("\n");
 }
 
-/** Starts the flipping loop in `workspace`; stop it with `stop()`. */
-export function startFlipper(workspace: string, outside: string): { child: ChildProcess; stop(): Promise<void> } {
-  const child = spawn("bash", ["-c", flipScript(outside)], { cwd: workspace, stdio: "ignore", detached: true });
+/**
+ * The same loop as `flipScript`, in a Node process: each swap takes microseconds instead of a
+ * fork, so a unit test's window between a check and a write is crossed often.
+ */
+function nodeFlipper(outside: string): string {
+  const secret = JSON.stringify(join(outside, "secret.txt"));
+  const out = JSON.stringify(outside);
+  return `
+    const fs = require("node:fs");
+    // Every step may fail (a write lands in a folder being removed): the loop goes on, as bash's would.
+    const quiet = (f) => { try { f(); } catch {} };
+    const gone = (p) => quiet(() => fs.rmSync(p, { recursive: true, force: true }));
+    for (;;) {
+      gone("notes.md"); quiet(() => fs.symlinkSync(${secret}, "notes.md"));
+      gone("sub"); quiet(() => fs.symlinkSync(${out}, "sub"));
+      gone("deep"); quiet(() => fs.symlinkSync(${out}, "deep"));
+      gone("notes.md"); quiet(() => fs.writeFileSync("notes.md", "base", { flag: "wx" }));
+      gone("sub"); quiet(() => { fs.mkdirSync("sub"); fs.writeFileSync("sub/notes.md", "base", { flag: "wx" }); });
+      gone("deep");
+    }`;
+}
+
+/** Starts the flipping loop in `workspace` (in bash, or in Node for speed); stop it with `stop()`. */
+export function startFlipper(
+  workspace: string,
+  outside: string,
+  how: "bash" | "node" = "node",
+): { child: ChildProcess; stop(): Promise<void> } {
+  const [command, args] =
+    how === "bash" ? ["bash", ["-c", flipScript(outside)]] : [process.execPath, ["-e", nodeFlipper(outside)]];
+  const child = spawn(command as string, args as string[], { cwd: workspace, stdio: "ignore", detached: true });
   return {
     child,
     stop: () =>
