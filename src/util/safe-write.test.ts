@@ -133,11 +133,20 @@ describe("appendFileAt", () => {
 });
 
 describe("writeFileAtomic", () => {
-  it("follows a link that is there when it starts, and writes its target atomically", () => {
+  it("writes below a linked folder, but never through a link at the name unless told to", () => {
+    const { ws, out } = setup();
+    symlinkSync(ws, join(temp.path, "alias"));
+    assert.equal(writeFileAtomic(join(temp.path, "alias/own.txt"), "x"), join(ws, "own.txt"));
+    symlinkSync(join(out, "secret.txt"), join(ws, "planted.txt"));
+    assert.throws(() => writeFileAtomic(join(ws, "planted.txt"), "stolen"), PathChangedError);
+    assert.equal(readFileSync(join(out, "secret.txt"), "utf8"), "untouched\n");
+  });
+
+  it("with followLink, writes the target of a link that is there when it starts, atomically", () => {
     const { ws } = setup();
     writeFileSync(join(ws, "real.txt"), "old");
     symlinkSync("real.txt", join(ws, "mine.txt"));
-    assert.equal(writeFileAtomic(join(ws, "mine.txt"), "new"), join(ws, "real.txt"));
+    assert.equal(writeFileAtomic(join(ws, "mine.txt"), "new", { followLink: true }), join(ws, "real.txt"));
     assert.equal(readFileSync(join(ws, "real.txt"), "utf8"), "new");
     assert.ok(lstatSync(join(ws, "mine.txt")).isSymbolicLink());
   });

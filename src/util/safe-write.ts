@@ -192,22 +192,35 @@ export function appendFileAt(target: string, text: string, options: WriteOptions
   }
 }
 
+export interface OwnFileOptions extends WriteOptions {
+  /**
+   * Follow a link that stands at the name when the write starts (a path the person named, such
+   * as an export's `-o`). By default a link there is refused: a fresh name of bosun's (an
+   * overflow file) is never written through a link someone put in its place.
+   */
+  followLink?: boolean;
+}
+
 /**
  * For bosun's own files (overflow output, history, exports, caches), which no rule judged: the
- * path is resolved through links now (a link the person made to their own file is followed),
- * and the result is written exactly there, atomically, as `writeFileAt` does.
+ * folder is resolved through links now (a data folder under a linked home still works), and the
+ * file is written exactly there, atomically, as `writeFileAt` does. Returns where it was written.
  */
-export function writeFileAtomic(path: string, content: string | Uint8Array, options: WriteOptions = {}): string {
-  const target = realLocation(resolve(path));
+export function writeFileAtomic(path: string, content: string | Uint8Array, options: OwnFileOptions = {}): string {
+  const target = settle(resolve(path), options.followLink ?? false);
   writeFileAt(target, content, options);
   return target;
 }
 
-/** `appendFileAt` for bosun's own files: the path resolved through links now. */
-export function appendFileAtomic(path: string, text: string, options: WriteOptions = {}): string {
-  const target = realLocation(resolve(path));
+/** `appendFileAt` for bosun's own files: the folder resolved through links now. */
+export function appendFileAtomic(path: string, text: string, options: OwnFileOptions = {}): string {
+  const target = settle(resolve(path), options.followLink ?? false);
   appendFileAt(target, text, options);
   return target;
+}
+
+function settle(path: string, followLink: boolean): string {
+  return followLink ? realLocation(path) : join(realLocation(dirname(path)), basename(path));
 }
 
 /**
