@@ -3,34 +3,19 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * A shell loop, run as a separate process, that keeps swapping names in `workspace` between a
- * real file or folder and a link to `outside`: `notes.md` ↔ a link to `outside/secret.txt`, and
- * `sub` (a folder holding `notes.md`) and `deep` (missing) ↔ links to `outside`. It is what a
- * background job racing the file tools does; the same script runs in scenario tests.
+ * A loop, for a separate Node process (CommonJS), that keeps swapping names in its working folder
+ * between a real file or folder and a link to `outside`: `notes.md` ↔ a link to
+ * `outside/secret.txt`, `sub` (a folder holding `notes.md`) ↔ a link to `outside`, and `deep`
+ * missing ↔ a link to `outside`. It is what a background job racing the file tools does; each
+ * swap takes microseconds (no fork), so even a short window between a check and a write is
+ * crossed often. Scenario tests run it as a background shell job (`node flip.cjs`).
  */
-export function flipScript(outside: string): string {
-  const secret = JSON.stringify(join(outside, "secret.txt"));
-  const out = JSON.stringify(outside);
-  return [
-    "while :; do",
-    `  rm -rf notes.md; ln -s ${secret} notes.md`,
-    `  rm -rf sub; ln -s ${out} sub; rm -rf deep; ln -s ${out} deep`,
-    "  rm -rf notes.md; printf base > notes.md",
-    "  rm -rf sub; mkdir sub; printf base > sub/notes.md; rm -rf deep",
-    "done",
-  ].join("\n");
-}
-
-/**
- * The same loop as `flipScript`, in a Node process: each swap takes microseconds instead of a
- * fork, so a unit test's window between a check and a write is crossed often.
- */
-function nodeFlipper(outside: string): string {
+export function flipperSource(outside: string): string {
   const secret = JSON.stringify(join(outside, "secret.txt"));
   const out = JSON.stringify(outside);
   return `
     const fs = require("node:fs");
-    // Every step may fail (a write lands in a folder being removed): the loop goes on, as bash's would.
+    // Every step may fail (a write lands in a folder being removed): the loop goes on.
     const quiet = (f) => { try { f(); } catch {} };
     const gone = (p) => quiet(() => fs.rmSync(p, { recursive: true, force: true }));
     for (;;) {
@@ -43,15 +28,13 @@ function nodeFlipper(outside: string): string {
     }`;
 }
 
-/** Starts the flipping loop in `workspace` (in bash, or in Node for speed); stop it with `stop()`. */
-export function startFlipper(
-  workspace: string,
-  outside: string,
-  how: "bash" | "node" = "node",
-): { child: ChildProcess; stop(): Promise<void> } {
-  const [command, args] =
-    how === "bash" ? ["bash", ["-c", flipScript(outside)]] : [process.execPath, ["-e", nodeFlipper(outside)]];
-  const child = spawn(command as string, args as string[], { cwd: workspace, stdio: "ignore", detached: true });
+/** Starts the flipping loop in `workspace`; stop it with `stop()`. */
+export function startFlipper(workspace: string, outside: string): { child: ChildProcess; stop(): Promise<void> } {
+  const child = spawn(process.execPath, ["-e", flipperSource(outside)], {
+    cwd: workspace,
+    stdio: "ignore",
+    detached: true,
+  });
   return {
     child,
     stop: () =>
