@@ -395,6 +395,11 @@ function makeFoldersByPath(folder: string, target: string): void {
 
 let fdPaths: boolean | undefined;
 
+/** For tests: take the path without /proc/self/fd (macOS's) on Linux too, or (undefined) detect again. */
+export function useDescriptorPaths(available: boolean | undefined): void {
+  fdPaths = available;
+}
+
 /** Whether /proc/self/fd names open descriptors by their real path (Linux). Asked once. */
 function hasFdPaths(): boolean {
   if (fdPaths === undefined) {
