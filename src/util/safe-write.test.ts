@@ -102,6 +102,17 @@ for (const fallback of [false, true]) {
         assert.equal(readFileSync(join(out, "secret.txt"), "utf8"), "untouched\n");
       });
 
+      it("leaves a file it may not write as it is", {
+        skip: process.getuid?.() === 0 && "root may write anything",
+      }, () => {
+        const { ws } = setup();
+        const file = join(ws, "kept.txt");
+        writeFileSync(file, "kept");
+        chmodSync(file, 0o444);
+        assert.throws(() => writeFileAt(file, "x"), { code: "EACCES" });
+        assert.equal(readFileSync(file, "utf8"), "kept");
+      });
+
       it("says a folder is a folder", () => {
         const { ws } = setup();
         mkdirSync(join(ws, "dir"));

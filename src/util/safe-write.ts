@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  accessSync,
   closeSync,
   constants,
   existsSync,
@@ -85,6 +86,8 @@ export function writeFileAt(target: string, content: string | Uint8Array, option
     if (existing?.isSymbolicLink()) throw new PathChangedError(path, leadsTo(path));
     if (existing?.isDirectory()) throw fsError("EISDIR", `${path} is a folder`);
     if (existing && !existing.isFile()) throw fsError("EINVAL", `${path} is not a regular file`);
+    // A rename would replace a file we may not write (one made read-only to keep it as it is): as a write would, refuse.
+    if (existing) accessSync(folder.at(name), constants.W_OK);
 
     temp = `.${name.slice(0, 64)}.${randomBytes(6).toString("hex")}.bosun-tmp`;
     // A replaced file's content is never more exposed than the file was: 0o600 until its mode is set.
