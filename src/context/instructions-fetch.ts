@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/safe-write.js";
 
 /** Instruction files (and fetched copies) larger than this are skipped: they are sent on every step. */
 export const MAX_INSTRUCTION_BYTES = 64 * 1024;
@@ -94,10 +95,7 @@ function fetchError(error: unknown, timeoutMs: number): string {
 /** Writes the cache file atomically; returns why it could not, or undefined. */
 function writeCache(file: string, content: string): string | undefined {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, content);
-    renameSync(temp, file);
+    writeFileAtomic(file, content, { parents: true });
     return undefined;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code ?? String(error);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -17,6 +17,15 @@ describe("the prompt history", () => {
     assert.deepEqual(loadHistory(file, "/work/a"), ["first in a", "second\\nline in a"]);
     assert.deepEqual(loadHistory(file, "/work/b"), ["in b"]);
     assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  it("never appends through a link put where the file should be", () => {
+    const victim = join(dir, "victim.txt");
+    writeFileSync(victim, "untouched\n");
+    const file = join(dir, "linked.jsonl");
+    symlinkSync(victim, file);
+    appendHistory(file, "/w", "typed");
+    assert.equal(readFileSync(victim, "utf8"), "untouched\n");
   });
 
   it("skips a line cut short and reads nothing from a missing or unreadable file", () => {

@@ -1,4 +1,5 @@
-import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { appendFileAtomic, writeFileAtomic } from "../util/safe-write.js";
 
 /** Entries read back per project; the file is trimmed to HISTORY_KEEP lines once it grows past twice that. */
 const HISTORY_READ = 500;
@@ -21,7 +22,8 @@ export function loadHistory(file: string, project: string): string[] {
   if (lines.length > 2 * HISTORY_KEEP) {
     lines = lines.slice(-HISTORY_KEEP);
     try {
-      writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+      // Whole or not at all: a crash while trimming must not cost the history.
+      writeFileAtomic(file, `${lines.join("\n")}\n`, { mode: 0o600 });
     } catch {
       // Trimming is housekeeping: the history read stands.
     }
@@ -40,10 +42,10 @@ export function loadHistory(file: string, project: string): string[] {
 
 export function appendHistory(file: string, project: string, text: string): void {
   try {
-    const fresh = !existsSync(file);
-    // A leading newline: a line a crash cut short ends there instead of swallowing this one.
-    appendFileSync(file, `\n${JSON.stringify({ project, text, at: new Date().toISOString() })}`, { mode: 0o600 });
-    if (fresh) chmodSync(file, 0o600);
+    // A leading newline: a line a crash cut short ends there instead of swallowing this one. An
+    // append, not a rewrite (each line whole), through the verified folder and never through a link
+    // at the name; a new file is made owner-only.
+    appendFileAtomic(file, `\n${JSON.stringify({ project, text, at: new Date().toISOString() })}`, { mode: 0o600 });
   } catch {
     // No history this time; the session goes on.
   }

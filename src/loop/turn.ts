@@ -414,6 +414,7 @@ async function runCalls(
         ...deps.toolContext,
         callId: call.id,
         signal,
+        judged,
         ...(confine ? { confine } : {}),
         mayRead: (path) => mayReadFound(deps.gate, path, shown),
         protectedFiles: async () => (await unreadableFiles(deps.gate)).files,

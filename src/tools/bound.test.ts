@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
 import { tempFolder } from "../../test/support/tools.js";
@@ -15,6 +15,31 @@ beforeEach(() => {
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join("");
 
 describe("boundOutput", () => {
+  it("never writes the overflow file through a link put at its name", () => {
+    const outside = temp.put("outside/victim.txt", "untouched\n");
+    mkdirSync(overflowDir, { recursive: true });
+    symlinkSync(outside, join(overflowDir, "c9.txt"));
+    const result = boundOutput(numbered(10), {
+      maxLines: 3,
+      maxBytes: 10_000,
+      keep: "head",
+      overflowDir,
+      callId: "c9",
+    });
+    assert.equal(readFileSync(outside, "utf8"), "untouched\n");
+    assert.equal(result.overflowPath, undefined);
+    assert.match(result.text, /The full output could not be saved \(.*c9\.txt changed after it was checked/);
+  });
+
+  it("writes the overflow file whole, with no temporary file left beside it", () => {
+    mkdirSync(overflowDir, { recursive: true });
+    writeFileSync(join(overflowDir, "c8.txt"), "an older run's\n");
+    const text = numbered(10);
+    boundOutput(text, { maxLines: 3, maxBytes: 10_000, keep: "head", overflowDir, callId: "c8" });
+    assert.equal(readFileSync(join(overflowDir, "c8.txt"), "utf8"), text);
+    assert.deepEqual(readdirSync(overflowDir), ["c8.txt"]);
+  });
+
   it("passes text within both limits through unchanged and writes no file", () => {
     const text = numbered(5);
     const result = boundOutput(text, { maxLines: 5, maxBytes: 1000, keep: "head", overflowDir, callId: "c1" });

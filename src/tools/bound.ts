@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/safe-write.js";
 
 export interface BoundOptions {
   /** Most lines the model sees. */
@@ -73,10 +73,10 @@ export function boundOutput(text: string, options: BoundOptions): BoundResult {
   let overflowPath: string | undefined;
   let saveError: string | undefined;
   try {
-    mkdirSync(options.overflowDir, { recursive: true });
-    const path = resolve(join(options.overflowDir, `${safeName(options.callId)}.txt`));
-    writeFileSync(path, text, "utf8");
-    overflowPath = path;
+    // Atomically, in the verified folder, and never through a link someone put at the name.
+    overflowPath = writeFileAtomic(join(options.overflowDir, `${safeName(options.callId)}.txt`), text, {
+      parents: true,
+    });
   } catch (error) {
     saveError = error instanceof Error ? error.message : String(error);
   }

@@ -1,10 +1,20 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { structuredPatch } from "diff";
 import { z } from "zod";
 import { pathRequests } from "../permission/call-requests.js";
-import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath, staleReason } from "./paths.js";
+import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
+import {
+  approvedTarget,
+  changedAfterApproval,
+  describeError,
+  displayPath,
+  failure,
+  notFoundMessage,
+  resolvePath,
+  staleReason,
+} from "./paths.js";
 import { currentText, diffPreview } from "./preview.js";
-import { binaryReason } from "./read.js";
+import { binaryContentReason } from "./read.js";
 import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
@@ -76,16 +86,28 @@ export const editTool: Tool<EditInput> = {
       return fail("old_string and new_string are the same; nothing would change.", "no change");
     }
 
+    const changed = (leadsTo: string | undefined) =>
+      fail(changedAfterApproval(ctx, "edited", shown, leadsTo), "changed after approval");
+    // Read and written where the gate judged, never where a link swapped in since would lead.
+    const where = approvedTarget(ctx, input.path);
+    if ("problem" in where) return fail(`Not edited: ${where.problem}.`, "not approved");
+    if ("leadsTo" in where) return changed(where.leadsTo);
+    const target = where.target;
+
+    // A file with a binary name is not read at all (it may be huge); only whether it exists is asked.
+    const byName = binaryContentReason(absolute, undefined);
+    if (byName && existsSync(target)) return fail(`Cannot edit ${shown}: it is a binary file (${byName}).`, "binary");
     let before: string;
     try {
-      const info = await stat(absolute);
-      if (info.isDirectory()) return fail(`${shown} is a folder, not a file.`, "a folder");
-      if (!info.isFile()) return fail(`${shown} is not a regular file.`, "not a file");
-      const binary = await binaryReason(absolute);
+      const existing = readFileAt(target);
+      if (existing.kind === "none") return fail(notFoundMessage(ctx.cwd, absolute), "not found");
+      if (existing.kind === "folder") return fail(`${shown} is a folder, not a file.`, "a folder");
+      if (existing.kind === "other") return fail(`${shown} is not a regular file.`, "not a file");
+      const raw = existing.data;
+      const binary = binaryContentReason(absolute, raw);
       if (binary) return fail(`Cannot edit ${shown}: it is a binary file (${binary}).`, "binary");
       const stale = staleReason(ctx, absolute);
       if (stale) return fail(`Not edited: ${stale}.`, "not read");
-      const raw = await readFile(absolute);
       before = raw.toString("utf8");
       // Writing back text that did not decode cleanly would replace every bad byte with U+FFFD.
       if (before.includes("\uFFFD") && !Buffer.from(before, "utf8").equals(raw)) {
@@ -95,7 +117,7 @@ export const editTool: Tool<EditInput> = {
         );
       }
     } catch (error) {
-      if (errorCode(error) === "ENOENT") return fail(notFoundMessage(ctx.cwd, absolute), "not found");
+      if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       return fail(`Cannot edit ${shown}: ${describeError(error)}`, "failed");
     }
 
@@ -132,8 +154,9 @@ export const editTool: Tool<EditInput> = {
 
     if (ctx.signal.aborted) return fail(`Editing ${shown} was cancelled.`, "cancelled");
     try {
-      await writeFile(absolute, after, "utf8");
+      writeFileAt(target, after);
     } catch (error) {
+      if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       return fail(`Cannot write ${shown}: ${describeError(error)}`, "failed");
     }
     ctx.files.seen(absolute);

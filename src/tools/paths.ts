@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { PathResolutionError, resolveRequestPath, UNKNOWN_PATH } from "../permission/requests.js";
 import { closest } from "../util/closest.js";
 import type { ToolContext, ToolResult } from "./types.js";
 
@@ -74,4 +75,38 @@ export function describeError(error: unknown): string {
 export function staleReason(ctx: ToolContext, absolute: string): string | undefined {
   const reason = ctx.files.staleReason(absolute);
   return reason?.split(absolute).join(displayPath(ctx.cwd, absolute));
+}
+
+/** Where a file tool's write must land, or why it may not write at all. */
+export type ApprovedTarget = { target: string } | { leadsTo: string } | { problem: string };
+
+/**
+ * Where a write of `path` must land: the `edit:` path the gate judged for this call, as long as
+ * `path` still resolves there; when it now leads elsewhere (a link swapped in after the check),
+ * where it leads. A tool run without a judged description (directly, not by the loop) writes
+ * where the path resolves now. The write itself must still not follow a link (safe-write.ts).
+ */
+export function approvedTarget(ctx: ToolContext, path: string): ApprovedTarget {
+  let now: string;
+  try {
+    now = resolveRequestPath(path, ctx.cwd);
+  } catch (error) {
+    // A link loop, or a link that changed while it was being followed: nothing to write to.
+    const why = error instanceof PathResolutionError ? error.message : describeError(error);
+    return { problem: `the path cannot be resolved (${why})` };
+  }
+  if (!ctx.judged) return { target: now };
+  const edits = ctx.judged.requests.filter((r) => r.action === "edit").map((r) => r.resource);
+  const judged = edits.length === 1 ? edits[0] : undefined;
+  if (judged === undefined || judged === UNKNOWN_PATH) return { problem: "no one path of it was approved for editing" };
+  return now === judged ? { target: judged } : { leadsTo: now };
+}
+
+/**
+ * The refusal for a path that changed between its approval and the write: `verb` is "written"
+ * or "edited"; `leadsTo`, where the path leads now, when known and not the approved place.
+ */
+export function changedAfterApproval(ctx: ToolContext, verb: string, shown: string, leadsTo?: string): string {
+  const where = leadsTo ? `it now leads to ${displayPath(ctx.cwd, leadsTo)}` : "a link was put in its way";
+  return `Not ${verb}: ${shown} changed after it was approved (${where}); read it again.`;
 }

@@ -118,17 +118,26 @@ const BINARY_EXTENSIONS = new Set(
 
 /** Why `absolute` is binary (its extension, or NUL bytes in its first 8 KB), or undefined for text. */
 export async function binaryReason(absolute: string): Promise<string | undefined> {
-  const extension = extname(absolute).slice(1).toLowerCase();
-  if (BINARY_EXTENSIONS.has(extension)) return `.${extension}`;
+  const byName = binaryContentReason(absolute, undefined);
+  if (byName) return byName;
   const handle = await open(absolute, "r").catch(() => undefined);
   if (!handle) return undefined; // The read itself will report why it cannot open the file.
   try {
-    const buffer = Buffer.alloc(8192);
+    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).includes(0) ? "it holds NUL bytes" : undefined;
+    return binaryContentReason(absolute, buffer.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
+}
+
+const BINARY_SNIFF_BYTES = 8192;
+
+/** `binaryReason` for content already read (its first bytes, or none to judge by the name alone). */
+export function binaryContentReason(path: string, data: Uint8Array | undefined): string | undefined {
+  const extension = extname(path).slice(1).toLowerCase();
+  if (BINARY_EXTENSIONS.has(extension)) return `.${extension}`;
+  return data?.subarray(0, BINARY_SNIFF_BYTES).includes(0) ? "it holds NUL bytes" : undefined;
 }
 
 interface Page {

@@ -62,6 +62,12 @@ export interface ToolContext {
   /** Background shell jobs of this session. */
   jobs: BackgroundJobs;
   limits: ToolLimits;
+  /**
+   * What the gate judged this call would do (the loop sets it for every call it runs). A file
+   * tool writes only where its `edit:` requests say: a path that leads elsewhere by the time it
+   * runs (a link swapped in after the check) was not approved.
+   */
+  judged?: CallDescription;
   /** Set when this call must run confined (a shell command run because it was proven read-only). */
   confine?: Confinement;
   /**

@@ -1,9 +1,16 @@
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { diffLines } from "diff";
 import { z } from "zod";
 import { pathRequests } from "../permission/call-requests.js";
-import { describeError, displayPath, errorCode, failure, resolvePath, staleReason } from "./paths.js";
+import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
+import {
+  approvedTarget,
+  changedAfterApproval,
+  describeError,
+  displayPath,
+  failure,
+  resolvePath,
+  staleReason,
+} from "./paths.js";
 import { currentText, diffPreview } from "./preview.js";
 import type { Tool } from "./types.js";
 
@@ -29,23 +36,28 @@ export const writeTool: Tool<WriteInput> = {
     const shown = displayPath(ctx.cwd, absolute);
     const fail = failure("write", shown);
     if (ctx.signal.aborted) return fail(`Writing ${shown} was cancelled.`, "cancelled");
+    const changed = (leadsTo: string | undefined) =>
+      fail(changedAfterApproval(ctx, "written", shown, leadsTo), "changed after approval");
+
+    // Written where the gate judged, never where a link swapped in since would lead.
+    const where = approvedTarget(ctx, input.path);
+    if ("problem" in where) return fail(`Not written: ${where.problem}.`, "not approved");
+    if ("leadsTo" in where) return changed(where.leadsTo);
+    const target = where.target;
 
     let before: string | undefined;
     try {
-      const info = await stat(absolute);
-      if (info.isDirectory()) return fail(`${shown} is a folder; give a file path.`, "a folder");
-      if (!info.isFile()) return fail(`${shown} is not a regular file.`, "not a file");
-      const stale = staleReason(ctx, absolute);
-      if (stale) return fail(`Not written: ${stale}.`, "not read");
-      before = await readFile(absolute, "utf8");
+      const existing = readFileAt(target);
+      if (existing.kind === "folder") return fail(`${shown} is a folder; give a file path.`, "a folder");
+      if (existing.kind === "other") return fail(`${shown} is not a regular file.`, "not a file");
+      if (existing.kind === "file") {
+        const stale = staleReason(ctx, absolute);
+        if (stale) return fail(`Not written: ${stale}.`, "not read");
+        before = existing.data.toString("utf8");
+      }
+      writeFileAt(target, input.content, { parents: before === undefined });
     } catch (error) {
-      if (errorCode(error) !== "ENOENT") return fail(`Cannot write ${shown}: ${describeError(error)}`, "failed");
-    }
-
-    try {
-      if (before === undefined) await mkdir(dirname(absolute), { recursive: true });
-      await writeFile(absolute, input.content, "utf8");
-    } catch (error) {
+      if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       return fail(`Cannot write ${shown}: ${describeError(error)}`, "failed");
     }
     ctx.files.seen(absolute);

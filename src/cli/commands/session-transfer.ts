@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { BosunError, UsageError } from "../../errors.js";
 import { findSession } from "../../store/lookup.js";
 import { exportSession, importSession } from "../../store/transfer.js";
+import { writeFileAtomic } from "../../util/safe-write.js";
 import { out } from "../output.js";
 import { withStore } from "./store.js";
 
@@ -33,26 +33,16 @@ export function importSessionCommand(file: string): void {
 }
 
 /**
- * Writes `text` to `file` whole or not at all: into a temporary file in the same folder, synced,
- * then renamed over `file`. A failure (no such folder, no space) leaves any earlier `file` as it
- * was and no temporary file behind. A path the person can fix is exit 2, anything else exit 1.
+ * Writes `text` to `file` whole or not at all (safe-write.ts: a temporary file in the same
+ * folder, synced, then renamed over `file`; a link the person named is followed, one swapped in
+ * meanwhile is not). A failure (no such folder, no space) leaves any earlier `file` as it was
+ * and no temporary file behind. A path the person can fix is exit 2, anything else exit 1.
  */
 function writeAtomically(file: string, text: string): void {
-  const target = resolve(file);
-  const folder = dirname(target);
-  const temp = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  let fd: number | undefined;
   try {
-    fd = openSync(temp, "wx");
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, target);
+    writeFileAtomic(file, text, { followLink: true });
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(temp, { force: true });
-    throw writeError(file, folder, error as NodeJS.ErrnoException);
+    throw writeError(file, dirname(resolve(file)), error as NodeJS.ErrnoException);
   }
 }
 
