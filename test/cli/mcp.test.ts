@@ -123,6 +123,9 @@ describe("MCP tools under the authority layer", () => {
       ]);
       assert.equal(trusted.code, 0, trusted.stderr);
       expectDecision(s.latest().decisions, "project.command", "person", "run");
+      // It ran sealed: allowed by name, so the workspace was writable (its note is there).
+      const sealed = s.latest().decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "mcp.notes");
+      assert.equal(sealed?.answer, "workspace-write", JSON.stringify(sealed));
       assert.ok(existsSync(join(s.ws.dir, "todo.note")));
     } finally {
       await s.close();
