@@ -283,7 +283,7 @@ export async function openLiveSession(input: {
         gate.signal = signal;
         gate.record = record;
         const { gate: judgeCall } = await import("../permission/gate.js");
-        const verdict = await judgeCall({ id, tool: shell, input }, 0, gate);
+        const verdict = await judgeCall({ id, tool: shell, input, repository: true }, 0, gate);
         if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
         const result = await shell.execute(input, {
           cwd,

@@ -342,6 +342,21 @@ describe("loadInstructions: URLs", () => {
     assert.equal(readFileSync(cachePath(s.cacheDir, `${url}/good`), "utf8"), "remote rules");
   });
 
+  it("a repository's URL is a web request: fetched only when a web rule allows its host outright", async () => {
+    const s = setup({});
+    const before = flakyCalls;
+    const refused = await load(s, { extra: [extra(`${url}/flaky`, s.repo, "/repo/bosun.json", "repository")] });
+    assert.deepEqual(refused.files, []);
+    assert.equal(flakyCalls, before, "nothing was fetched");
+    assert.match(
+      refused.skipped[0]?.reason ?? "",
+      /not fetched: .*web rules?|instruction URL is fetched only when a web rule allows/,
+    );
+    // Your own config's URL is your approval of the ask: it is fetched.
+    const yours = await load(s, { extra: [extra(`${url}/good`, s.repo)] });
+    assert.equal(yours.files[0]?.content, "remote rules");
+  });
+
   it("serves the last cached copy when the fetch fails, and says so", async () => {
     const s = setup({});
     const first = await load(s, { extra: [extra(`${url}/flaky`, s.repo)] });

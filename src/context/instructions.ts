@@ -91,9 +91,17 @@ export async function loadInstructions(options: {
 }): Promise<Instructions> {
   const timeout = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
   // URLs are fetched side by side from the start; their results are taken in config order below.
-  const fetches = options.extra.map((entry) =>
-    URL_LIKE.test(entry.value) ? fetchInstruction(entry.value, options.cacheDir, timeout) : undefined,
-  );
+  // A URL is a web request: its host passes the web rules first (a repository's outright).
+  const refusedUrls = new Map<number, string>();
+  const fetches = options.extra.map((entry, i) => {
+    if (!URL_LIKE.test(entry.value)) return undefined;
+    const allowed = options.check.web?.(entry.value, { origin: entry.owner }) ?? { ok: true };
+    if (!allowed.ok) {
+      refusedUrls.set(i, allowed.reason);
+      return undefined;
+    }
+    return fetchInstruction(entry.value, options.cacheDir, timeout);
+  });
   const result: Instructions = { files: [], skipped: [], loaded: new Set(), searched: [], claudeMd: options.claudeMd };
   const collect = collector(result.files, result.skipped, result.loaded, options.check);
 
@@ -110,6 +118,11 @@ export async function loadInstructions(options: {
   const home = options.home ?? homedir();
   let globber: typeof import("tinyglobby") | undefined;
   for (const [i, entry] of options.extra.entries()) {
+    const refused = refusedUrls.get(i);
+    if (refused !== undefined) {
+      result.skipped.push({ path: entry.value, reason: `not fetched: ${refused}`, source: entry.source });
+      continue;
+    }
     const fetching = fetches[i];
     if (fetching) {
       if (result.loaded.has(entry.value)) {

@@ -18,6 +18,7 @@ import {
   mayReadFound,
   reliesOnProof,
   repositoryConfinement,
+  repositoryGrant,
 } from "./confine.js";
 import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-claude.js";
 import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
@@ -69,6 +70,8 @@ export interface GateCall {
   id: string;
   tool: Tool;
   input: Record<string, unknown>;
+  /** A command the repository brings (a span of its custom command): it runs sealed, as its hooks do. */
+  repository?: true;
 }
 
 export type GateResult =
@@ -126,7 +129,11 @@ export async function gate(
   const proof = reliesOnProof(call.tool, permission, deps.authority);
   let confine: Confinement | undefined;
   if (proof || (call.tool.kind === "shell" && permission.answer === "allow")) {
-    const sandbox = proof ? await confinementFor(proof, description, deps) : await maskingFor(description, deps);
+    const sandbox = call.repository
+      ? await repositoryConfinement(repositoryGrant(permission), deps)
+      : proof
+        ? await confinementFor(proof, description, deps)
+        : await maskingFor(description, deps);
     deps.record({
       seat: "exec.sandbox",
       holder: sandbox.holder,
@@ -137,7 +144,8 @@ export async function gate(
     confine = sandbox.confine;
     if (sandbox.answer === "denied") return denied(call, sandbox.reasons, "denied: a protected file has other names");
     if (sandbox.answer === "unavailable") {
-      if (proof === "read-only agent") return denied(call, sandbox.reasons, "denied: cannot be confined");
+      if (proof === "read-only agent" || call.repository)
+        return denied(call, sandbox.reasons, "denied: cannot be confined");
       permission = { ...permission, answer: "ask" };
     }
   }
@@ -188,7 +196,10 @@ export async function gate(
     // Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
     // files it was approved to read shown, the rest of what the read rules protect not.
     if (call.tool.kind === "shell" && proof !== "read-only agent") {
-      const masking = await maskingFor(description, deps, approved, true);
+      // A repository's command the person approved is let run by name: sealed, the workspace writable.
+      const masking = call.repository
+        ? await repositoryConfinement("named", deps)
+        : await maskingFor(description, deps, approved, true);
       deps.record({
         seat: "exec.sandbox",
         holder: masking.holder,
@@ -197,6 +208,7 @@ export async function gate(
         subject,
       });
       if (masking.answer === "denied") return denied(call, masking.reasons, "denied: a protected file has other names");
+      if (masking.answer === "unavailable") return denied(call, masking.reasons, "denied: cannot be confined");
       confine = masking.confine;
     }
   }

@@ -46,60 +46,89 @@ export type ReadVerdict =
   | { ok: true; real: string; identity?: FileIdentity }
   | { ok: false; real?: string; reason: string };
 
-export type ReadCheck = (path: string, query: ReadQuery) => ReadVerdict;
+export type ReadCheck = ((path: string, query: ReadQuery) => ReadVerdict) & {
+  /**
+   * Whether an instruction URL may be fetched into the model's context: `web:<host>` judged as a
+   * web request would be, with the same approval model (a repository's must be allowed outright).
+   */
+  web?: (url: string, query: ReadQuery) => { ok: true } | { ok: false; reason: string };
+};
 
 /** The run's read check: one function every route into the model's context asks. */
 export function readCheck(deps: { authority: AuthorityContext; policy: Policy }): ReadCheck {
   const authority: AuthorityContext = { ...deps.authority, mode: { ...deps.authority.mode, name: "approve" } };
   const { workspace, home } = deps.authority;
-  return (path, query) => {
-    let real: string;
+  const web: NonNullable<ReadCheck["web"]> = (url, query) => {
+    let host: string;
     try {
-      real = resolveRequestPath(path, deps.authority.cwd);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: /too many symbolic links/.test(message) ? "a symlink loop (ELOOP)" : message };
-    }
-    let info: Stats | undefined;
-    try {
-      info = statSync(real);
+      host = new URL(url).hostname;
     } catch {
-      // Not there (yet): the rules are still asked; reading it will say what is missing.
+      return { ok: false, reason: "not a URL" };
     }
-    // A second name (a hard link) of a file the rules protect is that file (confine.ts).
-    const original = info ? protectedOriginal(deps, real) : undefined;
-    const twins = original ? [original] : [];
-    const requests: Request[] = [
-      { action: "read", resource: real },
-      ...twins.map((twin): Request => ({ action: "read", resource: twin })),
-    ];
-    if (!isInside(real, workspace) && !ownFolderHolds(query.own, real, deps.authority.cwd)) {
-      requests.push({ action: "external_directory", resource: real });
-    }
-    const how = [
-      ...(real !== resolve(deps.authority.cwd, path) ? [`a link to ${real}`] : []),
-      ...twins.map((twin) => `another name (a hard link) of ${twin}`),
-    ]
-      .map((part) => `${part}: `)
-      .join("");
-    const refused = (reason: string): ReadVerdict => ({ ok: false, real, reason: `${how}${reason}` });
-
+    const requests: Request[] = [{ action: "web", resource: host }];
     const policy = policyDenials(requests, deps.policy.rules, { workspace, home });
-    if (policy[0]) {
-      const { request, rule } = policy[0];
-      return refused(
-        `${request.action}:${request.resource} denied by policy rule "${rule.pattern}" (${rule.source.file ?? "policy"})`,
-      );
-    }
+    if (policy[0]) return { ok: false, reason: `web:${host} denied by policy rule "${policy[0].rule.pattern}"` };
     const answer = authorize({ requests }, authority);
-    if (answer.answer === "deny") return refused(decisive(answer.reasons));
+    if (answer.answer === "deny") return { ok: false, reason: decisive(answer.reasons) };
     if (answer.answer === "ask" && query.origin === "repository") {
-      return refused(
-        `${decisive(answer.reasons)}; what a repository brings into the model's context must be allowed by the rules outright (nobody approved it)`,
-      );
+      return {
+        ok: false,
+        reason: `${decisive(answer.reasons)}; a repository's instruction URL is fetched only when a web rule allows its host outright (nobody approved it)`,
+      };
     }
-    return { ok: true, real, ...(info ? { identity: { dev: info.dev, ino: info.ino } } : {}) };
+    return { ok: true };
   };
+  return Object.assign(
+    (path: string, query: ReadQuery): ReadVerdict => {
+      let real: string;
+      try {
+        real = resolveRequestPath(path, deps.authority.cwd);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, reason: /too many symbolic links/.test(message) ? "a symlink loop (ELOOP)" : message };
+      }
+      let info: Stats | undefined;
+      try {
+        info = statSync(real);
+      } catch {
+        // Not there (yet): the rules are still asked; reading it will say what is missing.
+      }
+      // A second name (a hard link) of a file the rules protect is that file (confine.ts).
+      const original = info ? protectedOriginal(deps, real) : undefined;
+      const twins = original ? [original] : [];
+      const requests: Request[] = [
+        { action: "read", resource: real },
+        ...twins.map((twin): Request => ({ action: "read", resource: twin })),
+      ];
+      if (!isInside(real, workspace) && !ownFolderHolds(query.own, real, deps.authority.cwd)) {
+        requests.push({ action: "external_directory", resource: real });
+      }
+      const how = [
+        ...(real !== resolve(deps.authority.cwd, path) ? [`a link to ${real}`] : []),
+        ...twins.map((twin) => `another name (a hard link) of ${twin}`),
+      ]
+        .map((part) => `${part}: `)
+        .join("");
+      const refused = (reason: string): ReadVerdict => ({ ok: false, real, reason: `${how}${reason}` });
+
+      const policy = policyDenials(requests, deps.policy.rules, { workspace, home });
+      if (policy[0]) {
+        const { request, rule } = policy[0];
+        return refused(
+          `${request.action}:${request.resource} denied by policy rule "${rule.pattern}" (${rule.source.file ?? "policy"})`,
+        );
+      }
+      const answer = authorize({ requests }, authority);
+      if (answer.answer === "deny") return refused(decisive(answer.reasons));
+      if (answer.answer === "ask" && query.origin === "repository") {
+        return refused(
+          `${decisive(answer.reasons)}; what a repository brings into the model's context must be allowed by the rules outright (nobody approved it)`,
+        );
+      }
+      return { ok: true, real, ...(info ? { identity: { dev: info.dev, ino: info.ino } } : {}) };
+    },
+    { web },
+  );
 }
 
 export type CheckedRead = { text: string } | { tooBig: number } | { refused: string };
