@@ -216,7 +216,7 @@ export async function maskingFor(
       `${why}, and it runs ${sudo.resource.split(/\s+/)[0]}, which a confinement would break: it runs unmasked`,
     );
   }
-  const problem = await sandboxProblem();
+  const problem = await sandboxProblem("masked");
   if (problem)
     return verdict(
       "none",

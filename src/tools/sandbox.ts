@@ -182,17 +182,20 @@ export function bwrapProgram(): string {
   return process.env.BOSUN_BWRAP || "bwrap";
 }
 
-let available: Promise<string | undefined> | undefined;
+const available = new Map<Confinement["kind"], Promise<string | undefined>>();
 
 /**
- * Whether confinement works here: undefined when it does, else why not (no bwrap, no user
- * namespaces). Checked once per process, by confining `true`.
+ * Whether confinement of this kind works here: undefined when it does, else why not (no bwrap, no
+ * user namespaces, a bind bwrap may not make). Checked once per process and kind, by confining
+ * `true` — a masked command that could not start must not be every allowed command failing.
  */
-export function sandboxProblem(): Promise<string | undefined> {
-  available ??= new Promise((resolve) => {
+export function sandboxProblem(kind: Confinement["kind"] = "sealed"): Promise<string | undefined> {
+  let probe = available.get(kind);
+  if (probe) return probe;
+  probe = new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(bwrapProgram(), confinedArgv({ kind: "sealed", visible: [] }, "/", ["true"]), {
+      child = spawn(bwrapProgram(), confinedArgv({ kind, visible: [] }, "/", ["true"]), {
         stdio: ["ignore", "ignore", "pipe"],
       });
     } catch (error) {
@@ -214,5 +217,6 @@ export function sandboxProblem(): Promise<string | undefined> {
       resolve(code === 0 ? undefined : `bwrap does not work here: ${stderr.trim() || `exit ${code}`}`),
     );
   });
-  return available;
+  available.set(kind, probe);
+  return probe;
 }
