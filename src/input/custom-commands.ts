@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { readChecked } from "../permission/read-check.js";
+import { readChecked } from "../permission/checked-read.js";
 import { isInside } from "../permission/requests.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
 
@@ -156,7 +156,7 @@ function loadProjectCommandFile(file: string, workspace: string | undefined): Co
   if (info.nlink > 1)
     return { ok: false, reason: "it has other names (hard links): it may be another file, such as .env" };
   if (!workspace || !isInside(file, workspace)) return { ok: false, reason: `outside the workspace (${file})` };
-  const read = readChecked({ ok: true, real: file, identity: { dev: info.dev, ino: info.ino } }, COMMAND_MAX_BYTES);
+  const read = readChecked({ real: file, identity: { dev: info.dev, ino: info.ino } }, COMMAND_MAX_BYTES);
   if ("tooBig" in read) {
     return { ok: false, reason: `the file is ${read.tooBig} bytes, over the limit of ${COMMAND_MAX_BYTES} (256 KiB)` };
   }

@@ -1,9 +1,10 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { LayerName, ReferenceRead } from "../config/load.js";
 import { isCredentialKey } from "../config/references.js";
 import type { Reason } from "../seats/types.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
+import { type FileIdentity, readChecked } from "./checked-read.js";
 import { protectedOriginal } from "./confine.js";
 import { type Policy, policyDenials } from "./policy.js";
 import { isInside, type Request, resolveRequestPath } from "./requests.js";
@@ -36,11 +37,7 @@ export interface ReadQuery {
   own?: string;
 }
 
-/** The file judged: its identity, so what is read later is the file that was checked. */
-export interface FileIdentity {
-  dev: number;
-  ino: number;
-}
+export { type CheckedRead, type FileIdentity, fileErrorReason, readChecked } from "./checked-read.js";
 
 export type ReadVerdict =
   | { ok: true; real: string; identity?: FileIdentity }
@@ -131,50 +128,6 @@ export function readCheck(deps: { authority: AuthorityContext; policy: Policy })
   );
 }
 
-export type CheckedRead = { text: string } | { tooBig: number } | { refused: string };
-
-/**
- * Reads a file the check allowed: the real path it judged, opened without following a link
- * (O_NOFOLLOW) or blocking on a pipe, and refused unless it is the regular file that was judged
- * (same device and inode) — a link or file swapped in after the check is never read.
- * At most `maxBytes`; `tooBig` gives the size of a larger one.
- */
-export function readChecked(verdict: Extract<ReadVerdict, { ok: true }>, maxBytes: number): CheckedRead {
-  let fd: number;
-  try {
-    fd = openSync(verdict.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") return { refused: "became a link after it was checked" };
-    return { refused: fileErrorReason(error) };
-  }
-  try {
-    const info = fstatSync(fd);
-    if (info.isDirectory()) return { refused: "a directory, not a file" };
-    if (!info.isFile()) return { refused: "not a regular file" };
-    const judged = verdict.identity;
-    if (judged && (judged.dev !== info.dev || judged.ino !== info.ino)) {
-      return { refused: "changed after it was checked (another file is there now)" };
-    }
-    if (!judged) return { refused: "appeared after it was checked" };
-    if (info.size > maxBytes) return { tooBig: info.size };
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
-    let length = 0;
-    for (;;) {
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
-      length += n;
-      if (length > maxBytes) return { tooBig: length };
-      if (length === buffer.length) break;
-    }
-    return { text: buffer.subarray(0, length).toString("utf8") };
-  } catch (error) {
-    return { refused: fileErrorReason(error) };
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Largest file a `{file:}` reference of config reads. */
 export const REFERENCE_MAX_BYTES = 1024 * 1024;
 
@@ -193,7 +146,7 @@ export function referenceReader(
     const verdict = check(path, { origin: repository ? "repository" : "user" });
     if (!verdict.ok && (repository || !isCredentialKey(where.key))) return { refused: verdict.reason };
     const real = verdict.real ?? path;
-    const read = readChecked(verdict.ok ? verdict : { ok: true, real, ...identityOf(real) }, REFERENCE_MAX_BYTES);
+    const read = readChecked(verdict.ok ? verdict : { real, ...identityOf(real) }, REFERENCE_MAX_BYTES);
     if ("tooBig" in read) return { refused: `${read.tooBig} bytes, over ${REFERENCE_MAX_BYTES / 1024 / 1024} MiB` };
     if ("refused" in read) return { refused: read.refused };
     return { value: read.text };
@@ -207,16 +160,6 @@ function identityOf(path: string): { identity?: FileIdentity } {
   } catch {
     return {};
   }
-}
-
-/** Why a file could not be read, in words (the error code kept where it helps). */
-export function fileErrorReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT" || code === "ENOTDIR") return "not found";
-  if (code === "EACCES" || code === "EPERM") return `not readable (${code})`;
-  if (code === "EISDIR") return "a directory, not a file";
-  if (code === "ELOOP") return "a symlink loop (ELOOP)";
-  return code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function ownFolderHolds(own: string | undefined, real: string, cwd: string): boolean {
