@@ -97,6 +97,15 @@ describe("confinement: what a command may write and see (seat exec.sandbox)", ()
       deps(),
     );
     assert.equal(written.confine?.masked, undefined);
+    // A deny is never lifted: approving a read of the folder (`grep -r .`) or a write of the file leaves it masked.
+    const denying = deps({ read: { "**/.env": "deny" } });
+    const folder = await maskingFor(shell("grep -r x ."), denying, [ws], true);
+    assert.deepEqual(folder.confine?.masked, [join(ws, ".env")]);
+    const writeDenied = await maskingFor(
+      shell("echo A=1 >> .env", [{ action: "edit", resource: join(ws, ".env") }]),
+      denying,
+    );
+    assert.deepEqual(writeDenied.confine?.masked, [join(ws, ".env")]);
     const sudo = await maskingFor(shell("sudo make install"), deps());
     assert.equal(sudo.answer, "none");
     assert.match(sudo.reasons[0]?.detail ?? "", /sudo/);

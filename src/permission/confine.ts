@@ -228,8 +228,13 @@ export async function maskingFor(
   if (hidden.problem && afterApproval)
     return verdict("none", "cannot mask", `it was approved, but ${hidden.problem}: it runs unmasked, as approved`);
   if (hidden.problem) return verdict("unavailable", "cannot mask", `${why}, but ${hidden.problem}: it asks instead`);
+  // What this call was approved to read (a file, or a folder holding it) or allowed to write is
+  // shown — but never a file the rules deny: no approval lifts a deny.
   const written = new Set(description.requests.filter((r) => r.action === "edit").map((r) => r.resource));
-  const files = hidden.files.filter((file) => !written.has(file) && !approved.some((path) => isInside(file, path)));
+  const files = hidden.files.filter(
+    (file) =>
+      readVerdict(deps, file) === "deny" || (!written.has(file) && !approved.some((path) => isInside(file, path))),
+  );
   return {
     holder: "code",
     answer: "masked",
