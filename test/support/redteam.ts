@@ -303,10 +303,10 @@ function besideWorkspace(root: string): string[] {
     .map((name) => join(root, name));
 }
 
-type Snapshot = Map<string, string>;
+export type Snapshot = Map<string, string>;
 
 /** Every file's type, mode and content (or link target) under `paths`; git's index is left out (git status refreshes it). */
-function snapshot(paths: readonly string[]): Snapshot {
+export function snapshot(paths: readonly string[]): Snapshot {
   const out: Snapshot = new Map();
   const visit = (path: string) => {
     if (path.endsWith("/.git/index")) return;
@@ -334,7 +334,7 @@ function snapshot(paths: readonly string[]): Snapshot {
   return out;
 }
 
-function compare(before: Snapshot, after: Snapshot): Map<string, string> {
+export function compare(before: Snapshot, after: Snapshot): Map<string, string> {
   const changed = new Map<string, string>();
   for (const [path, state] of before) {
     const now = after.get(path);
