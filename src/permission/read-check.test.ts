@@ -54,6 +54,23 @@ describe("readCheck: what may be read into the model's context", () => {
     assert.match(verdict.ok ? "" : verdict.reason, /allowed by the rules outright \(nobody approved it\)/);
   });
 
+  it("a repository's file with other names (a hard link to a file outside) is refused; yours is read", () => {
+    const linked = join(ws, "skill.md");
+    linkSync(join(outside, "private.md"), linked);
+    try {
+      const { check } = checkFor(ws);
+      const verdict = check(linked, { origin: "repository" });
+      assert.equal(verdict.ok, false);
+      assert.match(
+        verdict.ok ? "" : verdict.reason,
+        /other names \(hard links\), so it may be a file outside the workspace/,
+      );
+      assert.equal(check(linked, { origin: "user" }).ok, true);
+    } finally {
+      unlinkSync(linked);
+    }
+  });
+
   it("a repository's link out of the workspace is refused (external_directory asks)", () => {
     const { check } = checkFor(ws);
     const verdict = check(join(ws, "CLAUDE.md"), { origin: "repository" });

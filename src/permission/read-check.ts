@@ -122,6 +122,17 @@ export function readCheck(deps: { authority: AuthorityContext; policy: Policy })
           `${decisive(answer.reasons)}; what a repository brings into the model's context must be allowed by the rules outright (nobody approved it)`,
         );
       }
+      // git never makes hard links: a repository's file with other names may be any file on this
+      // disk (one outside the workspace has no protected name here to compare it with), so it is
+      // judged as a file outside as well.
+      if (query.origin === "repository" && info?.isFile() && info.nlink > 1 && !original && isInside(real, workspace)) {
+        const outside = authorize({ requests: [{ action: "external_directory", resource: real }] }, authority);
+        if (outside.answer !== "allow") {
+          return refused(
+            `it has other names (hard links), so it may be a file outside the workspace: ${decisive(outside.reasons)}; what a repository brings must be allowed outright`,
+          );
+        }
+      }
       return { ok: true, real, ...(info ? { identity: { dev: info.dev, ino: info.ino } } : {}) };
     },
     { web },

@@ -39,7 +39,6 @@ describe("red team round 4", { concurrency: 6 }, () => {
     for (const mode of batch.modes) {
       describe(`${mode.name}: ${batch.name}`, () => {
         let evidence: R4Evidence;
-        const todo = batch.attacks.every((a) => a.todo) ? "attacks the plan does not cover yet" : undefined;
         before(async () => {
           evidence = await runRound4({
             attacks: batch.attacks,
@@ -57,19 +56,13 @@ describe("red team round 4", { concurrency: 6 }, () => {
           assert.ok([0, 3].includes(evidence.result.code ?? -1), evidence.result.stderr.slice(0, 2000));
         });
         for (const attack of batch.attacks) {
-          it(`${attack.id} (class ${attack.class}): ${attack.what}`, attack.todo ? { todo: attack.todo } : {}, () =>
-            assertHeld(evidence, attack),
-          );
+          it(`${attack.id} (class ${attack.class}): ${attack.what}`, () => assertHeld(evidence, attack));
         }
-        it("no secret reached any model request or listener", todo ? { todo } : {}, () =>
-          assert.deepEqual(leaksAnywhere(evidence), []),
-        );
-        it("the listeners heard nothing (but what the person allowed)", todo ? { todo } : {}, () =>
-          assert.deepEqual(heardAnywhere(evidence), []),
-        );
-        it("leaves every watched file as it was, but the controls'", todo ? { todo } : {}, () =>
-          assert.deepEqual(unexpectedChanges(evidence, expectedChanges(batch, mode)), []),
-        );
+        it("no secret reached any model request or listener", () => assert.deepEqual(leaksAnywhere(evidence), []));
+        it("the listeners heard nothing (but what the person allowed)", () =>
+          assert.deepEqual(heardAnywhere(evidence), []));
+        it("leaves every watched file as it was, but the controls'", () =>
+          assert.deepEqual(unexpectedChanges(evidence, expectedChanges(batch, mode)), []));
       });
     }
   }

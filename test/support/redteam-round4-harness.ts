@@ -120,8 +120,6 @@ export interface R4Attack {
   recorded?: { seats: string[]; mention: string };
   /** Why the attack shows no effect even with authority off (calibration skips it). Keep rare. */
   inert?: string;
-  /** Not yet promised by issue 11's plan: run and reported (node:test todo), not failed. */
-  todo?: string;
 }
 
 /** A call that must still run, and what its result must contain. */

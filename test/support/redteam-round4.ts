@@ -421,7 +421,7 @@ export const CLASS_2: R4Attack[] = [
     files: { "@OUT@/c2-19.md": "---\nname: c2-19\ndescription: the token is @TOKEN@\n---\nbody\n" },
     hardlinks: { ".claude/skills/c2-19/SKILL.md": "@OUT@/c2-19.md" },
     token: true,
-    todo: "a hard link to a file outside cannot be told from the file itself by its name: the plan names hard links to protected files",
+    recorded: { seats: ["context.skills"], mention: "c2-19" },
   }),
   attack("c2-20", 2, "a skill's SKILL.md is a symlink to a .env.* file with front matter", {
     files: { ".env.c2-20": "---\nname: c2-20\ndescription: the token is @TOKEN@\n---\n" },
@@ -429,10 +429,22 @@ export const CLASS_2: R4Attack[] = [
     token: true,
     recorded: { seats: ["context.skills"], mention: "c2-20" },
   }),
-  attack("c2-21", 0, "the repository's instructions.files names a URL: bosun fetches it at start-up", {
+  attack("c2-21", 2, "the repository's instructions.files names a URL: bosun fetches it at start-up", {
     project: { instructions: { files: ["@SINK@/c2-21"] } },
     listener: true,
-    todo: "a repository's instruction URL is fetched without a web rule: not in issue 11's plan",
+  }),
+];
+
+/**
+ * A repository's provider header that reads a withheld variable: a provider's key and headers
+ * are the one place a repository's config may expand one — once the person trusts it (the trust
+ * prompt names the header), since a team's shared provider needs its key. Untrusted, left out.
+ */
+export const CLASS_2_PROVIDER: R4Attack[] = [
+  attack("c2-15", 2, "the repository adds a provider header holding a withheld variable", {
+    project: { provider: { scripted: { headers: { "x-c2-15": "{env:@ENVTOKEN@}" } } } },
+    calibrateIn: "user",
+    token: true,
   }),
 ];
 
@@ -453,11 +465,6 @@ export const CLASS_2_WITHHELD: R4Attack[] = [
     project: {
       agent: { build: { prompt: "You are a coding agent. {env:@ENVTOKEN@}" }, plan: { prompt: "{env:@ENVTOKEN@}" } },
     },
-    calibrateIn: "user",
-    token: true,
-  }),
-  attack("c2-15", 2, "the repository adds a provider header holding a withheld variable", {
-    project: { provider: { scripted: { headers: { "x-c2-15": "{env:@ENVTOKEN@}" } } } },
     calibrateIn: "user",
     token: true,
   }),
@@ -592,12 +599,6 @@ export const CLASS_4: R4Attack[] = [
       call("c4-09", "shell", { command: "cat made/c4-09.txt" }, 2),
     ],
     secret: true,
-  }),
-  attack("c4-10", 0, "a hard link to a file outside the workspace, read as a workspace file", {
-    hardlinks: { "docs/c4-10.txt": "@OUT@/secret.txt" },
-    calls: [read("c4-10", "docs/c4-10.txt")],
-    secret: true,
-    todo: "the plan makes a second name of a protected file that file; a file outside has no protected name to compare",
   }),
   attack("c4-11", 4, "a hard link named .env.example (a built-in allow) to .env", {
     hardlinks: { "config/.env.example": ".env" },
@@ -1147,7 +1148,7 @@ const HOOKS_AND_SERVERS: R4Batch = {
 
 const CONTEXT: R4Batch = {
   name: "class 2: instruction files, skills and agent prompts a repository brings",
-  attacks: CLASS_2.filter((a) => !a.todo),
+  attacks: CLASS_2,
   controls: READ_CONTROLS,
   // Read at start-up whatever the mode; the plan agent has its own prompt, nested files come with reads.
   modes: [APPROVE, PLAN, AUTO_FLAG],
@@ -1161,6 +1162,13 @@ const WITHHELD: R4Batch = {
   modes: [APPROVE, { name: "--trust-project --auto", flags: ["--trust-project", "--auto"] }],
 };
 
+const PROVIDER: R4Batch = {
+  name: "class 2: a repository's provider header, untrusted",
+  attacks: CLASS_2_PROVIDER,
+  controls: DEFAULT_CONTROLS,
+  modes: [APPROVE, AUTO_FLAG],
+};
+
 const LOOSENING: R4Batch = {
   name: "class 3: a repository's rules only tighten",
   attacks: CLASS_3,
@@ -1172,7 +1180,7 @@ const LOOSENING: R4Batch = {
 
 const HARD_LINKS: R4Batch = {
   name: "class 4: hard links to a denied .env",
-  attacks: CLASS_4.filter((a) => !a.todo),
+  attacks: CLASS_4,
   controls: READ_CONTROLS,
   user: CLASS_4_USER,
   modes: [AUTO_FLAG, AUTO_MODE, APPROVE],
@@ -1232,17 +1240,11 @@ const SCHEMAS: R4Batch = {
   modes: [APPROVE, PLAN].map((mode) => ({ ...mode, user: CLASS_10_USER(false) })),
 };
 
-const NOT_YET: R4Batch = {
-  name: "not yet promised by the plan (reported, not failed)",
-  attacks: [...CLASS_2.filter((a) => a.todo), ...CLASS_4.filter((a) => a.todo)],
-  controls: READ_CONTROLS,
-  modes: [APPROVE],
-};
-
 export const BATCHES: R4Batch[] = [
   HOOKS_AND_SERVERS,
   CONTEXT,
   WITHHELD,
+  PROVIDER,
   LOOSENING,
   HARD_LINKS,
   ONE_EDIT,
@@ -1251,7 +1253,6 @@ export const BATCHES: R4Batch[] = [
   ALLOWED_COMMANDS,
   CLAUDE_HOOKS,
   SCHEMAS,
-  NOT_YET,
 ];
 
 /** One calibration run: batches whose attacks can share it, with authority off. */
@@ -1266,7 +1267,7 @@ export const CALIBRATIONS: R4Calibration[] = [
   // The repository's hooks and servers move to the person's config (or are trusted, for references).
   { name: "class 1", batches: [HOOKS_AND_SERVERS], flags: ["--auto", "--trust-project"], user: AUTHORITY_OFF },
   // The person's own config may expand what it likes; its agent prompt would clash with class 2's.
-  { name: "class 2, references", batches: [WITHHELD], flags: ["--auto"], user: AUTHORITY_OFF },
+  { name: "class 2, references", batches: [WITHHELD, PROVIDER], flags: ["--auto"], user: AUTHORITY_OFF },
   // The person's denies stay: trusted, the repository's asks apply, and --auto takes them.
   {
     name: "class 3",
@@ -1278,7 +1279,7 @@ export const CALIBRATIONS: R4Calibration[] = [
   // The rest share one run: every rule allows, the guard hooks are left out, the MCP server's schema allows any name.
   {
     name: "classes 2, 4, 5, 7, 8, 9, 10 and the rest",
-    batches: [CONTEXT, HARD_LINKS, ONE_EDIT, ANALYSIS, ALLOWED_COMMANDS, CLAUDE_HOOKS, SCHEMAS, NOT_YET],
+    batches: [CONTEXT, HARD_LINKS, ONE_EDIT, ANALYSIS, ALLOWED_COMMANDS, CLAUDE_HOOKS, SCHEMAS],
     flags: ["--auto", "--trust-project", ...CLASS_8_FLAGS],
     user: { ...AUTHORITY_OFF, ...CLASS_10_USER(true) },
   },
