@@ -15,6 +15,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { harmlessVariable, inspectCommand, isHarmlessDevice, type Nested, UNKNOWN_REASON } from "./commands.js";
+import { ALIAS_VARIABLES, CWD_VARIABLES, GLOB_VARIABLES, type LineEffects, lineEffects } from "./effects.js";
 import {
   type Assignment,
   loadParser,
@@ -50,6 +51,8 @@ export interface ShellAnalysis {
   /** why not, when parsed is false */
   problem?: string;
   requests: ShellRequest[];
+  /** Something in the line may widen pathname expansion: match glob operands the widest way bash could. */
+  wideGlobs?: boolean;
 }
 
 /** How many commands may run inside each other (`bash -c` strings, `eval`, wrappers like `sudo`). */
@@ -71,6 +74,13 @@ interface State {
    * working directory is not known.
    */
   cwdUntracked: boolean;
+  /**
+   * Something in the line may define an alias or turn alias expansion on (effects.ts): any command
+   * the line names may then be another one. Applied to the whole line once it is read.
+   */
+  aliasing: boolean;
+  /** Something in the line may widen pathname expansion (dotglob, nocaseglob, extglob, globstar, GLOBIGNORE). */
+  wideGlobs: boolean;
 }
 
 /** Names whose redefinition makes `cd`, `pushd` and `popd` mean something else. */
@@ -97,9 +107,36 @@ export async function analyzeShell(
   const cwd = path.resolve(workspace, context.cwd);
   try {
     const script = parseShell(parser, command);
-    const state: State = { parser, workspace, home: path.resolve(homedir()), out: [], sinks: [], cwdUntracked: false };
+    // Names bash reads wherever they are set, however the line spells the setting (`${CDPATH:=x}`,
+    // `read POSIXLY_CORRECT`, `export "GLOBIGNORE=x"`): seen in the text itself, quotes removed.
+    const bare = command.replace(/['"\\]/g, "");
+    const fresh = (aliasing: boolean): State => ({
+      parser,
+      workspace,
+      home: path.resolve(homedir()),
+      out: [],
+      sinks: [],
+      cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd/.test(bare),
+      aliasing: aliasing || ALIAS_VARIABLES.test(bare) || /expand_aliases/.test(bare),
+      wideGlobs: GLOB_VARIABLES.test(bare) || /dotglob|nocaseglob|extglob|globstar|nullglob/.test(bare),
+    });
+    let state = fresh(false);
     run(state, script, [cwd], 0);
-    return { parsed: true, requests: dedupe(state.out) };
+    if (state.aliasing) {
+      // An alias may stand for any command, `cd` included, and bash expands it in text parsed
+      // after its definition, which need not come later in the line (`f(){ eval ls; }; alias ls=...; f`).
+      // So: the whole line again with the working directory unknown, and no command in it proven
+      // read-only or offered for "always" (its name may not be the command that runs).
+      state = fresh(true);
+      run(state, script, [cwd], 0);
+      for (const request of state.out) {
+        if (request.action !== "shell") continue;
+        request.readOnly = false;
+        delete request.prefix;
+        delete request.unclassified;
+      }
+    }
+    return { parsed: true, requests: dedupe(state.out), ...(state.wideGlobs ? { wideGlobs: true } : {}) };
   } catch (error) {
     if (error instanceof ShellParseError) return { parsed: false, problem: error.message, requests: [] };
     throw error;
@@ -205,14 +242,17 @@ function run(state: State, stmt: Stmt, cwds: Cwd[], depth: number): Flow {
       }
       return same(union(...ends));
     }
-    case "function":
-      // Analyzed where it is defined: it may be called later in the line.
-      run(state, stmt.body, cwds, depth);
-      if (CD_NAMES.has(stmt.name)) {
+    case "function": {
+      // Analyzed where it is defined: it may be called later in the line. One that changes the
+      // directory (`f(){ cd /tmp; }`) may do so wherever it is called: from here on it is not known.
+      const body = run(state, stmt.body, cwds, depth);
+      const moves = union(body.ok, body.fail).some((c) => !cwds.includes(c));
+      if (CD_NAMES.has(stmt.name) || moves) {
         state.cwdUntracked = true;
         return same([null]);
       }
       return same(cwds);
+    }
     case "eval":
       for (const sub of stmt.subs) run(state, sub, cwds, depth);
       return same(cwds);
@@ -228,10 +268,15 @@ function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd
   if (stmt.words.length > 0) {
     flow = command(state, stmt.assigns, stmt.words, cwds, depth);
   } else if (stmt.assigns.length > 0) {
-    if (stmt.assigns.some((a) => a.name === "CDPATH")) {
-      state.cwdUntracked = true;
-      flow = same([null]);
-    }
+    applyEffects(
+      state,
+      lineEffects(
+        [],
+        [],
+        stmt.assigns.map((a) => a.text),
+      ),
+    );
+    if (state.cwdUntracked) flow = same([null]);
     const readOnly = stmt.assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
     emitShell(state, stmt.assigns.map((a) => a.text).join(" "), readOnly);
   }
@@ -245,11 +290,31 @@ function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd
 // ---------------------------------------------------------------------------------------------
 // Commands
 
+const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
+
+/**
+ * A declaration's `name=value` word whose value is not plain literal text: unknown before it runs,
+ * or quoted text starting with `(` that bash reads as a compound assignment (see commands.ts `declaration`).
+ */
+function compoundValue(word: Word): boolean {
+  if (word.array) return false;
+  const name = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+  if (word.value === null) return name.test(word.prefix);
+  const m = name.exec(word.value);
+  return m !== null && word.value.slice(m[0].length).startsWith("(");
+}
+
 /** A word the shell may turn into an option or into several words: its value is not to be trusted. */
 function risky(word: Word): boolean {
   if (word.splits) return true;
   if (word.value !== null || word.notOption) return false;
   return word.prefix.length === 0 || word.prefix.startsWith("-");
+}
+
+function applyEffects(state: State, effects: LineEffects): void {
+  if (effects.aliases || effects.opaque) state.aliasing = true;
+  if (effects.globs || effects.opaque) state.wideGlobs = true;
+  if (effects.cwd || effects.opaque) state.cwdUntracked = true;
 }
 
 function emitShell(state: State, resource: string, readOnly: boolean): ShellRequest {
@@ -315,14 +380,27 @@ function command(
     throw new ShellParseError(`unsupported shell syntax: ${JSON.stringify(name.value)} where a command should be`);
   }
   if (name.value === null || name.splits) {
+    // `$cmd x` may be `cd`, `eval`, `alias`, `shopt`: nothing about the rest of the line is known.
+    applyEffects(state, lineEffects(["$"], [true]));
     finish(state, request, false);
-    return same(cwds);
+    return same([null]);
   }
 
   const argv = words.map((w) => w.value ?? w.text);
   const flags = words.map(risky);
+  if (DECLARATIONS.has(name.value)) {
+    for (let i = 1; i < words.length; i++) flags[i] ||= compoundValue(words[i] as Word);
+  }
   // `xargs cmd` appends input words: unknown arguments that may be options (`-delete`).
   const info = appends ? inspectCommand([...argv, ""], [...flags, true]) : inspectCommand(argv, flags);
+  applyEffects(
+    state,
+    lineEffects(
+      words.map((w) => w.value ?? w.prefix),
+      flags,
+      assigns.map((a) => a.text),
+    ),
+  );
   let readOnly = info.readOnly && assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
   if (info.reason === UNKNOWN_REASON && info.nested.length === 0) request.unclassified = true;
   if (info.nested.length > 0) {
@@ -411,8 +489,10 @@ function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], dep
   const parts = words.slice(nested.from, nested.to);
   if (parts.length === 0) return;
   if (parts.some((w) => w.value === null && w.template === undefined)) {
-    // `bash -c "$X"`, `eval "$(curl x)"`: the text is only known when it runs.
+    // `bash -c "$X"`, `eval "$(curl x)"`: the text is only known when it runs. Run by this
+    // shell (`eval`), it may also define aliases, functions named cd, glob options.
     for (const sink of state.sinks) sink.readOnly = false;
+    if (nested.current) applyEffects(state, lineEffects(["$"], [true]));
     return;
   }
   if (parts.some((w) => w.value === null)) {

@@ -375,11 +375,12 @@ describe("classifyCommand: wrappers", () => {
   it("reports shell text for bash -c, eval, trap and alias, and env's assignments and directory", () => {
     assert.deepEqual(inspectCommand(argv("bash -e -c ls x y")).nested, [{ kind: "script", from: 3, to: 4 }]);
     assert.deepEqual(inspectCommand(argv("sh -xc ls")).nested, [{ kind: "script", from: 2, to: 3 }]);
-    assert.deepEqual(inspectCommand(argv("eval a b")).nested, [{ kind: "script", from: 1, to: 3 }]);
-    assert.deepEqual(inspectCommand(argv("trap x EXIT")).nested, [{ kind: "script", from: 1, to: 2 }]);
+    // eval, trap and alias text runs in this shell (`current`): it can change this shell.
+    assert.deepEqual(inspectCommand(argv("eval a b")).nested, [{ kind: "script", from: 1, to: 3, current: true }]);
+    assert.deepEqual(inspectCommand(argv("trap x EXIT")).nested, [{ kind: "script", from: 1, to: 2, current: true }]);
     assert.deepEqual(inspectCommand(argv("trap - EXIT")).nested, []);
     assert.deepEqual(inspectCommand(["alias", "a=ls -l"]).nested, [
-      { kind: "script", from: 1, to: 2, afterEquals: true },
+      { kind: "script", from: 1, to: 2, afterEquals: true, current: true },
     ]);
     assert.deepEqual(inspectCommand(argv("env -i A=1 B=2 ls")).nested, [{ kind: "argv", from: 2, to: 5, assigns: 2 }]);
     assert.deepEqual(inspectCommand(argv("env -C /tmp ls")).nested, [

@@ -35,6 +35,8 @@ export type Nested =
       from: number;
       to: number;
       afterEquals?: boolean;
+      /** The text runs in this shell (`eval`, a trap, an alias), not in a child: it can change this shell. */
+      current?: boolean;
     };
 
 export interface Inspection extends Classification {
@@ -436,7 +438,7 @@ const SPECIAL: Record<string, Special> = {
     a.length === 0
       ? ro("eval: nothing to evaluate")
       : ro("eval: runs its arguments as shell code", {
-          nested: [{ kind: "script", from: 1, to: a.length + 1 }],
+          nested: [{ kind: "script", from: 1, to: a.length + 1, current: true }],
           transparent: true,
         }),
   trap,
@@ -728,17 +730,53 @@ export function unsafeVariableReason(name: string): string {
   return `sets ${name}, which can change what commands run or read`;
 }
 
+/**
+ * `declare`, `typeset`, `local`, `export`, `readonly`. `risky[i]` for an assignment word means its
+ * value is not plain literal text: not known before it runs (`a=$x`), or quoted text that reads as
+ * a compound assignment (`'a=(...)'`). bash evaluates such a value as `(...)`, substitutions and
+ * subscripts included, whenever the variable is an array: with `-a`/`-A`, or (declare, typeset,
+ * local) when it already is one, which the line may have arranged anywhere (verified in bash 5.2:
+ * `x='($(cmd))'; declare -a a=$x` runs cmd, so does `a=(); declare a=$x`; `export a=$x` does not).
+ */
+/** Variables every program already gets from its environment: exporting them again changes nothing. */
+const ALWAYS_EXPORTED = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL"]);
+
 function declaration(name: string, args: string[], risky: boolean[]): Inspection {
+  let options = "";
+  let exporting = name === "export";
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (risky[i] && (a.startsWith("-") || a.startsWith("+"))) return rw(`${name}: a non-literal option`);
     // -n makes a name a reference to another variable (`p=` then sets PS4, PATH, ...); -i makes
     // every assignment arithmetic, which runs code hidden in the value.
-    if (/^[-+][a-zA-Z]*[ni]/.test(a)) return rw(`${name} ${a}: name references and integer variables can run code`);
-    if (a.startsWith("-") || a.startsWith("+")) continue;
+    if (/^[-+][a-zA-Z]*[ni]/.test(a)) {
+      if (!(name === "export" && a === "-n")) {
+        return rw(`${name} ${a}: name references and integer variables can run code`);
+      }
+      exporting = false;
+    }
+    if (a.startsWith("-") || a.startsWith("+")) {
+      if (a.startsWith("-")) options += a.slice(1);
+      if (/^-[a-zA-Z]*x/.test(a)) exporting = true;
+      continue;
+    }
     const eq = a.indexOf("=");
     const variable = eq >= 0 ? a.slice(0, eq) : a;
     if (risky[i] && eq < 0) return rw(`${name}: a non-literal variable name`);
+    if (risky[i] && (name === "declare" || name === "typeset" || name === "local" || /[aA]/.test(options))) {
+      return rw(
+        `${name}: bash evaluates a value not known before it runs (or quoted as (...)) as a compound array assignment, which can run code`,
+      );
+    }
+    // `export BASH_ENV` (set earlier by `${BASH_ENV:=f}`, read, ...) hands it to every child.
+    if (
+      eq < 0 &&
+      exporting &&
+      !ALWAYS_EXPORTED.has(variable) &&
+      !harmlessVariable(variable.replace(/\[.*$/, ""), null)
+    ) {
+      return rw(`${name}: exports ${variable}, which can change what later commands run or read`);
+    }
     if (evaluatedSubscript(variable))
       return rw(`${name}: bash evaluates the subscript of ${variable}, which can run code`);
     if (eq >= 0 && !harmlessVariable(variable.replace(/\[.*$/, ""), risky[i] ? null : a.slice(eq + 1))) {
@@ -1102,7 +1140,7 @@ function trap(name: string, args: string[], risky: boolean[]): Inspection {
   if (args.length - i < 2 || action === "-" || action === "") return ro(`${name}: resets or ignores signals`);
   if (risky[i]) return rw(`${name}: a non-literal trap command`);
   return ro(`${name}: runs a command on a signal`, {
-    nested: [{ kind: "script", from: i + 1, to: i + 2 }],
+    nested: [{ kind: "script", from: i + 1, to: i + 2, current: true }],
     transparent: true,
   });
 }
@@ -1112,11 +1150,13 @@ function alias(name: string, args: string[], risky: boolean[]): Inspection {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "-p") continue;
-    if (a.includes("=")) nested.push({ kind: "script", from: i + 1, to: i + 2, afterEquals: true });
+    if (a.includes("=")) nested.push({ kind: "script", from: i + 1, to: i + 2, afterEquals: true, current: true });
     else if (risky[i]) return rw(`${name}: a non-literal alias`);
   }
   if (nested.length === 0) return ro(`${name}: lists aliases`);
-  return ro(`${name}: defines aliases (their text is analyzed as commands)`, { nested, transparent: true });
+  // The alias's text is analyzed as commands too, but a defined alias can also make any later
+  // command name (`ls`) run something else: see effects.ts.
+  return rw(`${name}: defines aliases, so later command names may run other commands`, { nested });
 }
 
 /** POSIX shells: `-c` text is analyzed; a script file or standard input is arbitrary code. */

@@ -69,7 +69,8 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["echo $(rm -rf x)", ["shell:echo $(rm -rf x):ro", "shell:rm -rf x:rw"]],
   ['echo "$(rm -rf x)"', ['shell:echo "$(rm -rf x)":ro', "shell:rm -rf x:rw"]],
   ["echo `rm z`", ["shell:echo `rm z`:ro", "shell:rm z:rw"]],
-  ["$(echo rm) -rf x", ["shell:$(echo rm) -rf x:rw", "shell:echo rm:ro"]],
+  // A command name known only when it runs may be `alias`, `eval`, `cd`: nothing in the line is proven.
+  ["$(echo rm) -rf x", ["shell:$(echo rm) -rf x:rw", "shell:echo rm:rw"]],
   ['"$(x)" y', ['shell:"$(x)" y:rw', "shell:x:rw"]],
   ["$CMD args", ["shell:$CMD args:rw"]],
   ["a=$(rm b) ls", ["shell:a=$(rm b) ls:ro", "shell:rm b:rw"]],
@@ -124,7 +125,8 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["command rm x", ["shell:command rm x:rw", "shell:rm x:rw"]],
   ["exec rm x", ["shell:exec rm x:rw", "shell:rm x:rw"]],
   ["trap 'rm -f lock' EXIT", ["shell:trap 'rm -f lock' EXIT:rw", "shell:rm -f lock:rw"]],
-  ["alias ll='ls -l'", ["shell:alias ll='ls -l':ro", "shell:ls -l:ro"]],
+  // An alias definition: any command name in the line may then run something else.
+  ["alias ll='ls -l'", ["shell:alias ll='ls -l':rw", "shell:ls -l:rw"]],
   ["watch -n 1 'rm x'", ["shell:watch -n 1 'rm x':rw", "shell:rm x:rw"]],
   ["bash script.sh", ["shell:bash script.sh:rw"]],
   ["curl -s https://example.com | sh", ["shell:curl -s https://example.com:rw", "shell:sh:rw"]],
@@ -336,6 +338,68 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ], // a function named cd: where later commands run is not known
   ["jobs -x rm k", ["shell:jobs -x rm k:rw"]],
   ["git ls-remote origin", ["shell:git ls-remote origin:rw"]], // the network
+  // Issue 11, aliases: a definition, or turning expansion on, makes every command in the line
+  // unknown (never read-only, no prefix), and the working directory with it.
+  ["alias ls='rm -rf x'; ls", ["shell:alias ls='rm -rf x':rw", "shell:rm -rf x:rw", "shell:ls:rw"]],
+  ["shopt -s expand_aliases\nls", ["shell:shopt -s expand_aliases:rw", "shell:ls:rw"]],
+  ["set -o posix; cat a", ["shell:set -o posix:rw", "shell:cat a:rw", "external_directory:*"]], // an alias may be a cd
+  ["bash -O expand_aliases -c 'ls'", ["shell:bash -O expand_aliases -c 'ls':rw", "shell:ls:rw"]],
+  ["bash --posix -c ls", ["shell:bash --posix -c ls:rw", "shell:ls:rw"]],
+  ['POSIX""LY_CORRECT=1; ls', ['shell:POSIX""LY_CORRECT=1:rw', "shell:ls:rw"]],
+  [
+    "f(){ eval ls; }; alias ls=cat; f",
+    ["shell:eval ls:rw", "shell:ls:rw", "shell:alias ls=cat:rw", "shell:cat:rw", "shell:f:rw"],
+  ],
+  [
+    "alias ls='cd /tmp'; ls; echo > f",
+    [
+      "shell:alias ls='cd /tmp':rw",
+      "shell:cd /tmp:rw",
+      "external_directory:/tmp",
+      "shell:ls:rw",
+      "shell:echo:rw",
+      "edit:*",
+      "external_directory:*",
+    ],
+  ],
+  ["alias; alias -p; alias ll", ["shell:alias:ro", "shell:alias -p:ro", "shell:alias ll:ro"]],
+  ["unalias ls; ls", ["shell:unalias ls:ro", "shell:ls:ro"]],
+  [
+    'eval "$x"; cd sub; echo > f',
+    ['shell:eval "$x":rw', "shell:cd sub:rw", "external_directory:*", "shell:echo:rw", "edit:*"],
+  ],
+  [
+    "d=cd; $d /tmp; echo > f",
+    ["shell:d=cd:rw", "shell:$d /tmp:rw", "external_directory:/tmp", "shell:echo:rw", "edit:*", "external_directory:*"],
+  ],
+  // Issue 11, what bash evaluates: subscripts, substring offsets, indirection, compound assignments
+  ["a=([i]=1)", ["shell:a=([i]=1):ro", "shell:([i]=1):rw"]],
+  ["a=([$k]=1 [0]=2)", ["shell:a=([$k]=1 [0]=2):ro", "shell:([$k]=1 [0]=2):rw"]],
+  ["a=([0]=x [1]=y)", ["shell:a=([0]=x [1]=y):ro"]],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+  ["echo ${@:x}", ["shell:echo ${@:x}:ro", "shell:${@:x}:rw"]],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+  ["echo ${a[0]:n} ${1:2}", ["shell:echo ${a[0]:n} ${1:2}:ro", "shell:${a[0]:n}:rw"]],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+  ['echo ${a["k"]}', ['shell:echo ${a["k"]}:ro', 'shell:${a["k"]}:rw']],
+  ["declare -a a=$x", ["shell:declare -a a=$x:rw"]],
+  ["declare a=$x", ["shell:declare a=$x:rw"]],
+  ['local -a a="($x)"', ['shell:local -a a="($x)":rw']],
+  ["declare -a 'a=($(rm x))'", ["shell:declare -a 'a=($(rm x))':rw"]],
+  ["readonly -a a=$x", ["shell:readonly -a a=$x:rw"]],
+  ["export a=$x; declare -a b=(1 2)", ["shell:export a=$x:ro", "shell:declare -a b=(1 2):ro"]],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion
+  [": ${BASH_ENV:=x}", ["shell:: ${BASH_ENV:=x}:ro", "shell:${BASH_ENV:=x}:rw"]], // assigns BASH_ENV when unset
+  ["export BASH_ENV; bash -c ls", ["shell:export BASH_ENV:rw", "shell:bash -c ls:ro", "shell:ls:ro"]],
+  [
+    `: \${CDPATH=/t}; cd x`,
+    [`shell:: \${CDPATH=/t}:ro`, "shell:cd x:ro", "external_directory:*", `shell:\${CDPATH=/t}:rw`],
+  ],
+  ["CDPATH=/tmp cd x; echo > f", ["shell:CDPATH=/tmp cd x:rw", "shell:echo:ro", "edit:*", "external_directory:*"]],
+  [
+    "f(){ cd /tmp; }; f; echo > x",
+    ["shell:cd /tmp:ro", "external_directory:/tmp", "shell:f:rw", "shell:echo:ro", "edit:*", "external_directory:*"],
+  ],
 ];
 
 const W = "/work/proj";

@@ -7,6 +7,7 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Node, Parser } from "web-tree-sitter";
+import { harmlessVariable } from "./commands.js";
 
 /** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
 export class ShellParseError extends Error {
@@ -60,6 +61,8 @@ export interface Word {
   notOption?: boolean;
   /** For a word not known only because input replaces a placeholder: its text with `$BOSUN_INPUT` there. */
   template?: string;
+  /** A declaration's `name=(...)` written as a real compound assignment (not text bash reads as one later). */
+  array?: boolean;
 }
 
 export interface Assignment {
@@ -169,18 +172,53 @@ function codeEvaluations(root: Node): string[] {
       case "expansion":
         // Backticks and process substitutions inside `${...}` are not parsed as commands: refuse.
         if (/`|[<>]\(/.test(text)) throw new ShellParseError(`a substitution inside \${...}: ${clip(text)}`);
-        // `${a[i]}` evaluates i; `${s:off:len}` and `${a[@]:off}` evaluate off and len (`:-`, `:=`,
-        // `:?`, `:+` do not); `${!x}` goes through x's value, subscript and all; `${x@P}` runs the
-        // value's substitutions as a prompt would.
-        if (/\[[^\]]*[A-Za-z_][^\]]*\]/.test(text) && !/\[[@*]\]/.test(text)) found.push(text);
-        else if (/^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?:(?![-=?+])[^}]*[A-Za-z_]/.test(text)) found.push(text);
-        else if (/^\$\{!/.test(text) || /@[PEAKaku]?\}$/.test(text)) found.push(text);
+        if (expansionEvaluates(text)) found.push(text);
+        break;
+      case "array":
+        // `a=([i]=1)`: bash evaluates each unquoted `[...]` key of a compound assignment as arithmetic.
+        if (node.namedChildren.some((c) => c !== null && arrayKeyEvaluates(c.text))) found.push(text);
         break;
     }
     for (const child of node.children) if (child) visit(child);
   };
   visit(root);
   return found;
+}
+
+/** A parameter name: a variable, a positional parameter or a special one (`${@:x}` takes an offset too). */
+const PARAMETER = "(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])";
+/** `${name[sub]...`: the subscript, when there is one. */
+const SUBSCRIPTED = new RegExp(String.raw`^\$\{#?${PARAMETER}\[([^\]]*)\]`);
+/** `${name:off}`, `${name[sub]:off:len}`: a substring (not `:-`, `:=`, `:?`, `:+`). */
+const SUBSTRING = new RegExp(String.raw`^\$\{${PARAMETER}(?:\[[^\]]*\])?:(?![-=?+])([^}]*)`);
+/** `${name:=word}`, `${name=word}`: assigns the variable when it is unset (or empty). */
+const DEFAULT_ASSIGN = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?:?=/;
+
+/**
+ * Whether bash evaluates part of a `${...}` expansion as code or assigns through it (verified in
+ * bash 5.2 with a marker file): a subscript other than `@`, `*` or a number (`${a[i]}`, `${a["k"]}`:
+ * i's value is evaluated as arithmetic, subscripts and all); a substring offset or length with a
+ * name, `$` or a substitution (`${s:x}`, `${@:x}`, `${a[0]:$(cmd)}`: the result is evaluated too);
+ * indirection `${!x}` (through x's value, subscript and all); any `@` transformation (`@P` runs
+ * the value's substitutions as a prompt would; the others are refused with it rather than sorted
+ * out one by one); and `${NAME:=w}` / `${NAME=w}` on a variable that changes what later commands do
+ * (`${CDPATH:=/tmp}`, `${BASH_ENV:=x}`, `${GLOBIGNORE:=x}`): the same rule as `NAME=w`.
+ */
+function expansionEvaluates(text: string): boolean {
+  const sub = SUBSCRIPTED.exec(text);
+  if (sub && !/^\s*([@*]|-?\d+)\s*$/.test(sub[1] as string)) return true;
+  const substring = SUBSTRING.exec(text);
+  if (substring && /[A-Za-z_$]/.test(arithmeticBody(`((${substring[1]}))`))) return true;
+  if (/^\$\{!/.test(text) || /^\$\{[^}]+@[A-Za-z]?\}$/.test(text)) return true;
+  const assign = DEFAULT_ASSIGN.exec(text);
+  if (assign && (assign[2] !== undefined || !harmlessVariable(assign[1] as string, null))) return true;
+  return false;
+}
+
+/** An unquoted `[key]=` (or `[key]+=`) element of a compound assignment whose key is not a plain number. */
+function arrayKeyEvaluates(element: string): boolean {
+  if (!element.startsWith("[")) return false;
+  return !/^\[\s*-?\d+\s*\]\+?=/.test(element);
 }
 
 /** The expression of `$(( ... ))`, `(( ... ))` or `for (( ... ))`, without its brackets and `$` expansions' own names. */
@@ -597,6 +635,7 @@ function declaration(node: Node, walk: Walk, depth: number): Stmt {
         expands: false,
         splits: false,
         subs: a.value?.subs ?? [],
+        ...(child.childForFieldName("value")?.type === "array" ? { array: true } : {}),
       });
     } else if (isRedirectNode(child)) {
       redirects.push(...redirect(child, walk, depth));
