@@ -91,6 +91,17 @@ describe("describeCall", () => {
     assert.ok(text.includes(`edit:${join(work, "out.txt")}`), text);
   });
 
+  it("describes a /dev/tcp redirection as network: a command not proven read-only and a web request", async () => {
+    const described = await describeCall("shell", { command: "cat < /dev/tcp/example.com/80" }, work);
+    assert.deepEqual(
+      described.requests.filter((r) => r.action === "web" || r.readOnly === false),
+      [
+        { action: "shell", resource: "< /dev/tcp/example.com/80", readOnly: false },
+        { action: "web", resource: "example.com" },
+      ],
+    );
+  });
+
   it("says when a shell line cannot be described", async () => {
     const described = await describeCall("shell", { command: "echo 'unclosed" }, work);
     assert.ok(described.problem);

@@ -85,6 +85,11 @@ export async function shellRequests(command: string, where: RequestContext): Pro
       for (const operand of request.operands ?? []) if (existsSync(operand)) addPath("read", operand);
       continue;
     }
+    if (request.action === "web") {
+      // A host the line connects to (`< /dev/tcp/host/port`): judged by the web rules.
+      add({ action: "web", resource: request.resource });
+      continue;
+    }
     addPath(request.action, request.resource);
   }
   return { requests: out };

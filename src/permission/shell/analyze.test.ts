@@ -114,6 +114,7 @@ describe("analyzeShell: every simple command is its own request", () => {
     assert.deepEqual(await shells("ls > $(a) < <(b); cat <<< $(c); cat <<EOF\n$(d)\nEOF"), [
       "shell:ls:ro",
       "shell:a:rw",
+      "shell:> $(a):rw", // may be /dev/tcp/...
       "shell:b:rw",
       "shell:cat:ro",
       "shell:c:rw",
@@ -258,6 +259,8 @@ describe("analyzeShell: commands that run other commands", () => {
       "shell:xargs -I{} sh -c 'echo x > {}':rw",
       "shell:sh -c 'echo x > {}':rw",
       "shell:echo x:ro",
+      "shell:> $BOSUN_INPUT:rw", // input may name /dev/tcp/...
+      "web:*",
       "edit:*",
       "external_directory:*",
     ]);
@@ -401,10 +404,16 @@ describe("analyzeShell: redirections", () => {
   });
 
   it("uses * for a target only known when the line runs", async () => {
-    // Any file, outside the workspace too: `$F` may be `../x`.
+    // Any file, outside the workspace too: `$F` may be `../x`, or a socket (`/dev/tcp/h/p`).
     const unknown = ["edit:*", "external_directory:*"];
-    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", ...unknown]);
-    assert.deepEqual(await requests("echo x > $(mktemp)"), ["shell:echo x:ro", "shell:mktemp:rw", ...unknown]);
+    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", 'shell:> "$F":rw', "web:*", ...unknown]);
+    assert.deepEqual(await requests("echo x > $(mktemp)"), [
+      "shell:echo x:ro",
+      "shell:mktemp:rw",
+      "shell:> $(mktemp):rw",
+      "web:*",
+      ...unknown,
+    ]);
     assert.deepEqual(await requests("echo x > *.txt"), ["shell:echo x:ro", ...unknown]);
     assert.deepEqual(await requests("echo x > /etc/$F"), ["shell:echo x:ro", ...unknown]);
   });

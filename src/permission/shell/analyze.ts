@@ -30,7 +30,7 @@ import { prefixLength } from "./prefix.js";
 export { classifyCommand } from "./commands.js";
 
 export interface ShellRequest {
-  action: "shell" | "edit" | "external_directory" | "read";
+  action: "shell" | "edit" | "external_directory" | "read" | "web";
   resource: string;
   /** for shell: the simple command's classification */
   readOnly?: boolean;
@@ -667,6 +667,42 @@ function readTarget(state: State, word: Word, cwds: Cwd[]): void {
   }
 }
 
+/** `/dev/tcp/<host>/<port>` or `/dev/udp/...`, however the path is spelled (`//dev/./tcp`, `/dev/../dev/tcp`). */
+const NETWORK_PATH = /^\/dev\/(tcp|udp)\/([^/]*)/;
+
+/**
+ * The hosts a redirection target may connect to: bash itself matches the literal text
+ * `/dev/tcp/` (and `/dev/udp/`), but every spelling that lands there is counted, and a target not
+ * known before it runs (`< "$f"`, `> /dev/$x/h/p`, `< /dev/tc?/h/p`) counts as any host (`*`)
+ * unless its known beginning rules that out (`> out/$x`, `< "$HOME/x"`).
+ */
+function networkHosts(target: Word, cwds: Cwd[]): string[] {
+  if (target.value !== null) {
+    const hosts = new Set<string>();
+    const candidates = path.isAbsolute(target.value)
+      ? [path.resolve(target.value)]
+      : cwds.filter((c): c is string => c !== null).map((c) => path.resolve(c, target.value as string));
+    for (const candidate of candidates) {
+      const m = NETWORK_PATH.exec(candidate);
+      if (m) hosts.add(m[2] || "*");
+    }
+    return [...hosts];
+  }
+  const prefix = target.prefix;
+  // A path `find` found exists; nothing exists under /dev/tcp.
+  if (target.notOption && prefix === "") return [];
+  // A pattern over literal text (`*.txt`) that does not start at `/` stays relative.
+  const lead = target.text.replace(/^['"]+/, "")[0];
+  if (!target.dynamic && target.template === undefined && lead !== "/" && lead !== "{" && lead !== "\\") return [];
+  if (prefix === "") return ["*"];
+  if (!prefix.startsWith("/")) return [];
+  if (prefix.split("/").includes("..")) return ["*"];
+  const squeezed = prefix.replace(/\/(\.\/)+/g, "/").replace(/\/+/g, "/");
+  const m = NETWORK_PATH.exec(squeezed);
+  if (m) return [squeezed.length > m[0].length && m[2] ? m[2] : "*"];
+  return ["/dev/tcp/", "/dev/udp/"].some((p) => p.startsWith(squeezed)) ? ["*"] : [];
+}
+
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
 
@@ -677,6 +713,13 @@ function redirect(state: State, r: Redirect, cwds: Cwd[], depth: number): void {
   for (const sub of target.subs) run(state, sub, cwds, depth);
   // `2>&1`, `>&-`, `<&0`: descriptor duplication, not a file.
   if ((r.op === ">&" || r.op === "<&") && target.value !== null && /^(\d+-?|-)$/.test(target.value)) return;
+  const hosts = networkHosts(target, cwds);
+  if (hosts.length > 0) {
+    // bash opens `/dev/tcp/host/port` and `/dev/udp/host/port` as sockets, in any direction
+    // (`< `, `>`, `>>`, `&>`, `>&`): a connection, and a host name that can carry data by DNS.
+    emitShell(state, `${r.fd ?? ""}${r.op} ${target.text}`, false);
+    for (const host of hosts) state.out.push({ action: "web", resource: host });
+  }
   if (WRITE_REDIRECTS.has(r.op)) {
     editTarget(state, target, cwds);
   } else if (READ_REDIRECTS.has(r.op)) {

@@ -76,7 +76,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["a=$(rm b) ls", ["shell:a=$(rm b) ls:ro", "shell:rm b:rw"]],
   ["x=$(rm b)", ["shell:x=$(rm b):ro", "shell:rm b:rw"]],
   ["diff <(ls) <(rm x)", ["shell:diff <(ls) <(rm x):ro", "shell:ls:ro", "shell:rm x:rw"]],
-  ["ls > $(rm y)", ["shell:ls:ro", "shell:rm y:rw", "edit:*", "external_directory:*"]],
+  ["ls > $(rm y)", ["shell:ls:ro", "shell:rm y:rw", "shell:> $(rm y):rw", "web:*", "edit:*", "external_directory:*"]],
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
   ["echo ${x:-$(rm y)}", ["shell:echo ${x:-$(rm y)}:ro", "shell:rm y:rw"]],
   ["echo $((1 + $(rm z)))", ["shell:echo $((1 + $(rm z))):ro", "shell:rm z:rw", "shell:$((1 + $(rm z))):rw"]],
@@ -140,7 +140,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["ls >| forced", ["shell:ls:ro", "edit:{W}/forced"]],
   ["ls > /dev/null 2>&1", ["shell:ls:ro"]],
   ["ls 2>/dev/stderr >/dev/stdout", ["shell:ls:ro"]],
-  ['echo x > "$F"', ["shell:echo x:ro", "edit:*", "external_directory:*"]],
+  ['echo x > "$F"', ["shell:echo x:ro", 'shell:> "$F":rw', "web:*", "edit:*", "external_directory:*"]],
   ["cat <<EOF > f\nx\nEOF", ["shell:cat:ro", "edit:{W}/f"]],
   ['cat <<< "hi" > f', ["shell:cat:ro", "edit:{W}/f"]],
   ["cat a | tee /tmp/b", ["shell:cat a:ro", "shell:tee /tmp/b:rw", "edit:/tmp/b", "external_directory:/tmp/b"]],
@@ -264,6 +264,8 @@ const CORPUS: [line: string, expected: string[] | null][] = [
       "shell:xargs -I{} sh -c 'echo x > {}':rw",
       "shell:sh -c 'echo x > {}':rw",
       "shell:echo x:ro",
+      "shell:> $BOSUN_INPUT:rw",
+      "web:*",
       "edit:*",
       "external_directory:*",
     ],
@@ -278,6 +280,8 @@ const CORPUS: [line: string, expected: string[] | null][] = [
       "shell:find . -exec sh -c 'cat {} > {}.bak' \\;:rw",
       "shell:sh -c 'cat {} > {}.bak':rw",
       "shell:cat $BOSUN_INPUT:ro",
+      "shell:> $BOSUN_INPUT.bak:rw", // a file name spliced into shell text may be anything
+      "web:*",
       "edit:*",
       "external_directory:*",
     ],
@@ -400,6 +404,47 @@ const CORPUS: [line: string, expected: string[] | null][] = [
     "f(){ cd /tmp; }; f; echo > x",
     ["shell:cd /tmp:ro", "external_directory:/tmp", "shell:f:rw", "shell:echo:ro", "edit:*", "external_directory:*"],
   ],
+  // Issue 11, /dev/tcp and /dev/udp: bash opens them as sockets in any direction; every spelling
+  // that lands there, and a target not known before it runs, is network (a web: request too).
+  [
+    "cat < /dev/tcp/10.0.0.1/80",
+    [
+      "shell:cat:ro",
+      "shell:< /dev/tcp/10.0.0.1/80:rw",
+      "web:10.0.0.1",
+      "external_directory:/dev/tcp/10.0.0.1/80",
+      "read:/dev/tcp/10.0.0.1/80",
+    ],
+  ],
+  [
+    "echo x >> /dev/udp/h/53",
+    ["shell:echo x:ro", "shell:>> /dev/udp/h/53:rw", "web:h", "edit:/dev/udp/h/53", "external_directory:/dev/udp/h/53"],
+  ],
+  [
+    "exec 3</dev/tcp/h/80",
+    ["shell:exec:ro", "shell:3< /dev/tcp/h/80:rw", "web:h", "external_directory:/dev/tcp/h/80", "read:/dev/tcp/h/80"],
+  ],
+  [
+    "ls &> //dev/./tcp/h/1",
+    ["shell:ls:ro", "shell:&> //dev/./tcp/h/1:rw", "web:h", "edit:/dev/tcp/h/1", "external_directory:/dev/tcp/h/1"],
+  ],
+  [
+    "ls > /dev/../dev/tcp/h/1",
+    [
+      "shell:ls:ro",
+      "shell:> /dev/../dev/tcp/h/1:rw",
+      "web:h",
+      "edit:/dev/../dev/tcp/h/1",
+      "external_directory:/dev/tcp/h/1",
+    ],
+  ],
+  [
+    "cd /dev && cat < tcp/h/1",
+    ["shell:cd /dev:ro", "external_directory:/dev", "shell:cat:ro", "shell:< tcp/h/1:rw", "web:h", "read:/dev/tcp/h/1"],
+  ],
+  ['cat < "$f"', ["shell:cat:ro", 'shell:< "$f":rw', "web:*", "external_directory:*"]],
+  ["cat < /dev/tcp/$h/1", ["shell:cat:ro", "shell:< /dev/tcp/$h/1:rw", "web:*", "external_directory:*"]],
+  ["cat < out/$x; ls > /dev/null", ["shell:cat:ro", "external_directory:*", "shell:ls:ro"]], // cannot become /dev/tcp
 ];
 
 const W = "/work/proj";
