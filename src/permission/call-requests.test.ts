@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -99,6 +99,15 @@ describe("describeCall", () => {
         { action: "shell", resource: "< /dev/tcp/example.com/80", readOnly: false },
         { action: "web", resource: "example.com" },
       ],
+    );
+  });
+
+  it("reads the files a sed script's r and R commands name, as read requests", async () => {
+    writeFileSync(join(work, ".env"), "SECRET=1\n");
+    const described = await describeCall("shell", { command: "sed -n '1r .env' notes.txt" }, work);
+    assert.ok(
+      described.requests.some((r) => r.action === "read" && r.resource === join(work, ".env")),
+      formatRequests(described),
     );
   });
 

@@ -420,6 +420,7 @@ function command(
     const target = words[index];
     if (target) editTarget(state, target, cwds);
   }
+  if (info.files) namedFiles(state, request, info.files, cwds);
   return directoryChange(state, argv, words, cwds);
 }
 
@@ -652,6 +653,51 @@ function editTarget(state: State, word: Word, cwds: Cwd[]): void {
     emitEdit(state, target);
     if (!insideRaw(state.workspace, target)) emitExternal(state, path.resolve(target));
   }
+}
+
+/**
+ * Files a command reads or writes that no word of its own names (`sed '1r f; w g'`, `xargs -a f`):
+ * a written one is an edit request, a read one an operand (a read request when it exists), `*`
+ * any file; outside the workspace, external_directory too.
+ */
+function namedFiles(
+  state: State,
+  request: ShellRequest,
+  files: { reads: string[]; writes: string[] },
+  cwds: Cwd[],
+): void {
+  for (const file of files.writes) {
+    if (file === "*") {
+      emitEdit(state, "*");
+      emitExternal(state, "*");
+    } else {
+      editTarget(state, literal(file), cwds);
+    }
+  }
+  for (const file of files.reads) {
+    if (file === "*") {
+      state.out.push({ action: "read", resource: "*" });
+      emitExternal(state, "*");
+      continue;
+    }
+    if (isHarmlessDevice(file)) continue;
+    const operands = new Set(request.operands ?? []);
+    for (const cwd of cwds) {
+      const target = rawJoin(cwd, file);
+      if (target === null) {
+        state.out.push({ action: "read", resource: "*" });
+        emitExternal(state, "*");
+        continue;
+      }
+      operands.add(target);
+      if (!insideRaw(state.workspace, target)) emitExternal(state, path.resolve(target));
+    }
+    if (operands.size > 0) request.operands = [...operands];
+  }
+}
+
+function literal(text: string): Word {
+  return { text, value: text, prefix: text, expands: false, splits: false, subs: [] };
 }
 
 /** A file a redirection reads (`< .env`): `read:<absolute path>` when the path is known. */

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { classifyCommand, harmlessVariable, inspectCommand, sedScriptProblem, UNKNOWN_REASON } from "./commands.js";
+import {
+  classifyCommand,
+  harmlessVariable,
+  inspectCommand,
+  readSedScript,
+  sedScriptProblem,
+  UNKNOWN_REASON,
+} from "./commands.js";
 
 const argv = (line: string): string[] => line.split(" ");
 
@@ -154,8 +161,8 @@ describe("classifyCommand: writing table", () => {
     writing("sed -i s/a/b/ f", /-i/);
     writing("sed -ni s/a/b/p f", /-i/);
     writing("sed -i.bak s/a/b/ f", /-i/);
-    writing("sed --in-place s/a/b/ f", /in-place/);
-    writing("sed --in-place=.bak s/a/b/ f", /in-place/);
+    writing("sed --in-place s/a/b/ f", /in place/);
+    writing("sed --in-place=.bak s/a/b/ f", /in place/);
     writing("sed -f script.sed f", /script file/);
     readOnly("sed -n 1,20p f");
     readOnly("sed -E -e s/a/b/g -e 3d f");
@@ -180,6 +187,39 @@ describe("classifyCommand: writing table", () => {
     assert.match(sedScriptProblem("s/a") ?? "", /unreadable/);
     assert.match(sedScriptProblem("k") ?? "", /unknown/);
     writing("sed s/a/b/w\\ out f");
+  });
+
+  it("finds sed's file commands in every script form, as GNU sed reads them", () => {
+    assert.deepEqual(readSedScript("1r .env"), { problem: null, reads: [".env"], writes: [], runs: false });
+    // A file name runs to the end of the line, `;` and `}` included.
+    assert.deepEqual(readSedScript("1r a;p\nR b").reads, ["a;p", "b"]);
+    assert.deepEqual(readSedScript("1{w out}").writes, ["out}"]);
+    // A bracket expression may hold the delimiter: `[/]` does not end the regex.
+    assert.deepEqual(readSedScript("s/[/]/b/w out").writes, ["out"]);
+    assert.deepEqual(readSedScript("s/[]/]x/b/;s/a/b/ w o2").writes, ["o2"]);
+    assert.deepEqual(readSedScript("/x/,/y/!W o3").writes, ["o3"]);
+    assert.deepEqual(readSedScript("s/a/b/w /dev/stdout").writes, []);
+    assert.equal(readSedScript("$!N;e date").runs, true);
+    assert.equal(readSedScript("s/x/y/ge").runs, true);
+    assert.equal(readSedScript("0,/re/{p;q}").problem, null);
+    assert.match(readSedScript("s/[/b/").problem ?? "", /unreadable/);
+    assert.match(readSedScript("w").problem ?? "", /without a file name/);
+  });
+
+  it("turns sed's file commands into files read and written, and runs -f scripts as unknown", () => {
+    const read = inspectCommand(["sed", "-n", "1r .env", "f"]);
+    assert.equal(read.readOnly, true, read.reason);
+    assert.deepEqual(read.files, { reads: [".env"], writes: [] });
+    const written = inspectCommand(["sed", "-e", "p", "--expression=1w out", "f"]);
+    assert.equal(written.readOnly, false);
+    assert.deepEqual(written.files, { reads: [], writes: ["out"] });
+    const file = inspectCommand(["sed", "-nf", "script.sed", "f"]);
+    assert.equal(file.readOnly, false);
+    assert.deepEqual(file.files, { reads: ["script.sed", "*"], writes: ["*"] });
+    assert.deepEqual(inspectCommand(["sed", "-i.bak", "s/a/b/", "f", "g"]).writes, [3, 4]);
+    // A word known only when it runs may be `-i` even after the files (GNU getopt permutes).
+    assert.equal(classifyCommand(["sed", "p", "f", "$x"], [false, false, false, true]).readOnly, false);
+    assert.equal(classifyCommand(["sed", "p", "--", "$x"], [false, false, false, true]).readOnly, true);
   });
 
   it("reads awk programs for system(), pipes and output redirection", () => {

@@ -46,6 +46,11 @@ export interface Inspection extends Classification {
   transparent: boolean;
   /** Indices of words naming files the command writes (`tee f`, `find -fprint f`). */
   writes: number[];
+  /**
+   * Files the command reads or writes that no word of its own names (`sed '1r f'`, `xargs -a f`):
+   * literal paths relative to its working directory, or `*` for any file.
+   */
+  files?: { reads: string[]; writes: string[] };
 }
 
 export const UNKNOWN_REASON = "unknown command: treated as writing";
@@ -1277,67 +1282,108 @@ export function isHarmlessDevice(path: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// sed, awk
+// sed
 
+/**
+ * sed. Scripts come from `-e X`, `-eX`, `--expression=X`, `--expression X` (several join with
+ * newlines, as GNU sed does), else the first operand; `-f file`/`--file=file` reads a script
+ * nobody has read: writing, and it may read or write any file. Every script is read for its
+ * file commands (see readSedScript): `r`/`R` files are read requests, `w`/`W` files and the `w`
+ * flag are edit requests, `e` and the `e` flag run commands. `-i` edits its input files.
+ */
 function sed(name: string, args: string[], risky: boolean[]): Inspection {
   const scripts: string[] = [];
   let explicit = false;
+  let inPlace = false;
+  const scriptFiles: string[] = [];
+  const inputs: number[] = [];
   let i = 0;
+  let options = true;
   for (; i < args.length; i++) {
     const a = args[i] as string;
-    if (risky[i]) return rw(`${name}: a non-literal argument could change what it does`);
-    if (a === "--") {
-      i++;
-      break;
+    if (risky[i]) {
+      // After `--` only an input file; before it even a later word may be an option (GNU
+      // getopt permutes: `sed p f -i` edits f).
+      if (!options && explicit) {
+        inputs.push(i);
+        continue;
+      }
+      return rw(`${name}: a non-literal argument could be a script or an option`, {
+        files: { reads: ["*"], writes: ["*"] },
+      });
     }
-    if (!a.startsWith("-") || a === "-") {
+    if (options && a === "--") {
+      options = false;
+      continue;
+    }
+    if (!options || !a.startsWith("-") || a === "-") {
       if (!explicit) {
         scripts.push(a);
         explicit = true;
+      } else {
+        inputs.push(i);
       }
       continue;
     }
     if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       const key = eq >= 0 ? a.slice(0, eq) : a;
-      if (key === "--in-place") return rw(`${name}: --in-place edits files`);
-      if (key === "--file") return rw(`${name}: runs a script file`);
-      if (key === "--expression") {
+      const value = (): string => (eq >= 0 ? a.slice(eq + 1) : (args[++i] ?? ""));
+      if (key === "--in-place") inPlace = true;
+      else if (key === "--file") {
         explicit = true;
-        if (eq >= 0) scripts.push(a.slice(eq + 1));
-        else scripts.push(args[++i] ?? "");
-        continue;
-      }
-      if (key === "--line-length") {
+        scriptFiles.push(value());
+      } else if (key === "--expression") {
+        explicit = true;
+        scripts.push(value());
+      } else if (key === "--line-length") {
         if (eq < 0) i++;
-        continue;
-      }
-      if (SED_LONG_FLAGS.has(key)) continue;
-      return rw(`${name}: unknown option ${a}`);
+      } else if (!SED_LONG_FLAGS.has(key)) return rw(`${name}: unknown option ${a}`);
+      continue;
     }
     for (let k = 1; k < a.length; k++) {
       const c = a[k] as string;
-      if (c === "i") return rw(`${name}: -i edits files in place`);
-      if (c === "f") return rw(`${name}: runs a script file`);
-      if (c === "e" || c === "l") {
+      if (c === "i") {
+        // -i[SUFFIX]: the rest of the word is the suffix.
+        inPlace = true;
+        break;
+      }
+      if (c === "e" || c === "f" || c === "l") {
         const rest = a.slice(k + 1);
         const value = rest.length > 0 ? rest : (args[++i] ?? "");
         if (c === "e") {
           explicit = true;
           scripts.push(value);
+        } else if (c === "f") {
+          explicit = true;
+          scriptFiles.push(value);
         }
         break;
       }
-      if (!"nErsuz".includes(c)) return rw(`${name}: unknown option -${c}`);
+      if (!"nErsuzb".includes(c)) return rw(`${name}: unknown option -${c}`);
     }
   }
-  for (let k = i; k < args.length; k++) if (risky[k]) return rw(`${name}: a non-literal argument`);
-  if (scripts.length === 0 && !explicit) return rw(`${name}: no script`);
-  for (const s of scripts) {
-    const problem = sedScriptProblem(s);
-    if (problem) return rw(`${name}: ${problem}`);
+  if (!explicit) return rw(`${name}: no script`);
+  const reads: string[] = [];
+  const writes: string[] = [];
+  const problems: string[] = [];
+  if (scriptFiles.length > 0) {
+    // The script file is read (a read request), and what it does is not known.
+    reads.push(...scriptFiles, "*");
+    writes.push("*");
+    problems.push("runs a script file nobody has read: it may write files or run commands");
   }
-  return ro(`${name}: prints edited text (no -i, no w or e commands)`);
+  const script = readSedScript(scripts.join("\n"));
+  if (script.problem) problems.push(script.problem);
+  reads.push(...script.reads);
+  writes.push(...script.writes);
+  if (script.writes.length > 0) problems.push("its script writes files (w, W, the w flag of s)");
+  if (script.runs) problems.push("its script runs commands (e, the e flag of s)");
+  if (inPlace) problems.push("-i edits files in place");
+  const files = reads.length > 0 || writes.length > 0 ? { files: { reads, writes } } : {};
+  const edited = inPlace ? { writes: inputs.map((k) => k + 1) } : {};
+  if (problems.length > 0) return rw(`${name}: ${problems.join("; ")}`, { ...files, ...edited });
+  return ro(`${name}: prints edited text (no -i, no w or e commands)`, files);
 }
 
 const SED_LONG_FLAGS = new Set([
@@ -1347,30 +1393,82 @@ const SED_LONG_FLAGS = new Set([
   "--separate",
   "--unbuffered",
   "--null-data",
+  "--zero-terminated",
   "--posix",
   "--debug",
   "--sandbox",
   "--follow-symlinks",
+  "--binary",
 ]);
 
-/**
- * Reads a sed script well enough to find the commands that write files (`w`, `W`, the `w` flag of
- * `s`) or run commands (`e`, the `e` flag of `s`). Anything it cannot read is a problem too.
- */
+/** What a sed script does besides printing, as far as it could be read. */
+export interface SedScript {
+  /** The script could not be read (then nothing else here is complete): treated as writing. */
+  problem: string | null;
+  /** Files `r` and `R` read. */
+  reads: string[];
+  /** Files `w`, `W` and the `w` flag of `s` write (`/dev/stdout` and `/dev/stderr` left out). */
+  writes: string[];
+  /** `e` or the `e` flag of `s` runs a command. */
+  runs: boolean;
+}
+
+/** A problem for sed: what makes a script writing or unreadable, or null (kept for callers that want one answer). */
 export function sedScriptProblem(script: string): string | null {
+  const read = readSedScript(script);
+  if (read.problem) return read.problem;
+  if (read.writes.length > 0) return "the w command or the w flag writes a file";
+  if (read.runs) return "the e command or the e flag runs a command";
+  return null;
+}
+
+/**
+ * Reads a GNU sed script (commands separated by `;` or newlines, addresses, `!`, `{ }`) well
+ * enough to find its file commands. As GNU sed does (checked with sed 4.9): a file name runs to the
+ * end of the line, `;` and `}` included (`1r a;p` reads `a;p`); a bracket expression in a regex
+ * may hold the delimiter (`s/[/]/x/w f` writes f); blanks may come between `s`'s flags. Anything
+ * it cannot read is a problem, never a guess.
+ */
+export function readSedScript(script: string): SedScript {
   const s = script;
+  const out: SedScript = { problem: null, reads: [], writes: [], runs: false };
   let i = 0;
   const n = s.length;
-  const skipRegex = (delim: string): boolean => {
+  const fail = (problem: string): SedScript => ({ ...out, problem });
+  /** Skips a regex (brackets honored) or, with `brackets` false, a replacement, up to and past `delim`. */
+  const skipPart = (delim: string, brackets: boolean): boolean => {
     while (i < n) {
-      const c = s[i];
+      const c = s[i] as string;
       if (c === "\\") {
         i += 2;
         continue;
       }
-      if (c === "\n") return false;
+      if (c === "\n" && brackets) return false;
+      if (brackets && c === "[") {
+        if (!skipBracket()) return false;
+        continue;
+      }
       i++;
       if (c === delim) return true;
+    }
+    return false;
+  };
+  /** `[...]`: `]` first (after `^`) is literal; `[:class:]`, `[=x=]`, `[.x.]` inside. */
+  const skipBracket = (): boolean => {
+    i++;
+    if (s[i] === "^") i++;
+    if (s[i] === "]") i++;
+    while (i < n) {
+      const c = s[i];
+      if (c === "\n") return false;
+      if (c === "[" && (s[i + 1] === ":" || s[i + 1] === "=" || s[i + 1] === ".")) {
+        const close = s.indexOf(`${s[i + 1]}]`, i + 2);
+        if (close < 0) return false;
+        i = close + 2;
+        continue;
+      }
+      i++;
+      if (c === "]") return true;
     }
     return false;
   };
@@ -1379,6 +1477,13 @@ export function sedScriptProblem(script: string): string | null {
       if (s[i] === "\\") i++;
       i++;
     }
+  };
+  /** A file name: blanks skipped, then everything to the end of the line. */
+  const fileName = (): string => {
+    while (i < n && (s[i] === " " || s[i] === "\t")) i++;
+    const start = i;
+    while (i < n && s[i] !== "\n") i++;
+    return s.slice(start, i);
   };
   const label = (): void => {
     while (i < n && s[i] !== "\n" && s[i] !== ";") i++;
@@ -1397,7 +1502,7 @@ export function sedScriptProblem(script: string): string | null {
     if (c === "/" || c === "\\") {
       const delim = c === "\\" ? s[i + 1] : "/";
       i += c === "\\" ? 2 : 1;
-      if (delim === undefined || !skipRegex(delim)) return false;
+      if (delim === undefined || delim === "\n" || !skipPart(delim, true)) return false;
       while (i < n && /[IM]/.test(s[i] as string)) i++;
       return true;
     }
@@ -1409,21 +1514,22 @@ export function sedScriptProblem(script: string): string | null {
   };
   while (true) {
     while (i < n && /[\s;]/.test(s[i] as string)) i++;
-    if (i >= n) return null;
+    if (i >= n) return out;
     if (s[i] === "#") {
       toLineEnd();
       continue;
     }
-    if (!address()) return "an unreadable address";
+    if (!address()) return fail("an unreadable address");
     if (s[i] === ",") {
       i++;
-      if (!address()) return "an unreadable address";
+      while (i < n && /[ \t]/.test(s[i] as string)) i++;
+      if (!address()) return fail("an unreadable address");
     }
     while (i < n && /[ \t]/.test(s[i] as string)) i++;
     while (s[i] === "!") i++;
     while (i < n && /[ \t]/.test(s[i] as string)) i++;
     const cmd = s[i++];
-    if (cmd === undefined) return "an address without a command";
+    if (cmd === undefined) return fail("an address without a command");
     switch (cmd) {
       case "{":
       case "}":
@@ -1431,12 +1537,19 @@ export function sedScriptProblem(script: string): string | null {
       case "s":
       case "y": {
         const delim = s[i++];
-        if (delim === undefined || delim === "\\" || delim === "\n") return `an unreadable ${cmd} command`;
-        if (!skipRegex(delim) || !skipRegex(delim)) return `an unreadable ${cmd} command`;
+        if (delim === undefined || delim === "\\" || delim === "\n") return fail(`an unreadable ${cmd} command`);
+        // y has no bracket expressions; s's regex does, its replacement does not.
+        if (!skipPart(delim, cmd === "s") || !skipPart(delim, false)) return fail(`an unreadable ${cmd} command`);
         if (cmd === "y") break;
-        while (i < n && /[gpiImMe0-9w]/.test(s[i] as string)) {
-          if (s[i] === "w") return "the w flag writes a file";
-          if (s[i] === "e") return "the e flag runs a command";
+        while (i < n && /[gpiImMe0-9w \t]/.test(s[i] as string)) {
+          if (s[i] === "e") out.runs = true;
+          if (s[i] === "w") {
+            i++;
+            const file = fileName();
+            if (file === "") return fail("the w flag without a file name");
+            if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+            break;
+          }
           i++;
         }
         break;
@@ -1444,15 +1557,25 @@ export function sedScriptProblem(script: string): string | null {
       case "a":
       case "i":
       case "c":
-      case "r":
-      case "R":
         toLineEnd();
         break;
+      case "r":
+      case "R": {
+        const file = fileName();
+        if (file !== "" && file !== "/dev/stdin") out.reads.push(file);
+        break;
+      }
       case "w":
-      case "W":
-        return `the ${cmd} command writes a file`;
+      case "W": {
+        const file = fileName();
+        if (file === "") return fail(`the ${cmd} command without a file name`);
+        if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+        break;
+      }
       case "e":
-        return "the e command runs a command";
+        out.runs = true;
+        toLineEnd();
+        break;
       case "b":
       case "t":
       case "T":
@@ -1467,10 +1590,16 @@ export function sedScriptProblem(script: string): string | null {
         while (i < n && /[ \t0-9]/.test(s[i] as string)) i++;
         break;
       default:
-        if (!"pPdDnNgGhHxz=F".includes(cmd)) return `an unknown command ${JSON.stringify(cmd)}`;
+        if (!"pPdDnNgGhHxz=F".includes(cmd)) return fail(`an unknown command ${JSON.stringify(cmd)}`);
     }
   }
 }
+
+/** File names GNU sed's `w` takes for its own output streams. */
+const SED_OUTPUT_DEVICES = new Set(["/dev/stdout", "/dev/stderr"]);
+
+// ---------------------------------------------------------------------------------------------
+// awk
 
 function awk(name: string, args: string[], risky: boolean[]): Inspection {
   const programs: string[] = [];

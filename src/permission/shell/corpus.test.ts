@@ -202,9 +202,9 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["git config user.name bob", ["shell:git config user.name bob:rw"]],
   ["git branch feature", ["shell:git branch feature:rw"]],
   ["git stash list", ["shell:git stash list:ro"]],
-  ["sed -i s/a/b/ f", ["shell:sed -i s/a/b/ f:rw"]],
-  ["sed --in-place 's/a/b/' f", ["shell:sed --in-place 's/a/b/' f:rw"]],
-  ["sed 's/a/b/w out' f", ["shell:sed 's/a/b/w out' f:rw"]],
+  ["sed -i s/a/b/ f", ["shell:sed -i s/a/b/ f:rw", "edit:{W}/f"]],
+  ["sed --in-place 's/a/b/' f", ["shell:sed --in-place 's/a/b/' f:rw", "edit:{W}/f"]],
+  ["sed 's/a/b/w out' f", ["shell:sed 's/a/b/w out' f:rw", "edit:{W}/out"]],
   ["perl -i -pe 's/a/b/' f", ["shell:perl -i -pe 's/a/b/' f:rw"]],
   ['python -c \'open("f","w")\'', ['shell:python -c \'open("f","w")\':rw']],
   ["python3 --version", ["shell:python3 --version:ro"]],
@@ -445,6 +445,20 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ['cat < "$f"', ["shell:cat:ro", 'shell:< "$f":rw', "web:*", "external_directory:*"]],
   ["cat < /dev/tcp/$h/1", ["shell:cat:ro", "shell:< /dev/tcp/$h/1:rw", "web:*", "external_directory:*"]],
   ["cat < out/$x; ls > /dev/null", ["shell:cat:ro", "external_directory:*", "shell:ls:ro"]], // cannot become /dev/tcp
+  // Issue 11, sed's file commands: r/R read (a read request when the file exists: call-requests),
+  // w/W and the w flag write (edit requests), e runs; -f runs a script nobody read.
+  ["sed -n '1r .env' f", ["shell:sed -n '1r .env' f:ro"]],
+  ["sed 'R /etc/passwd' f", ["shell:sed 'R /etc/passwd' f:ro", "external_directory:/etc/passwd"]],
+  ["sed 's/[/]/b/w out' f", ["shell:sed 's/[/]/b/w out' f:rw", "edit:{W}/out"]],
+  [
+    "sed -n -e p -e '$w ../x' f",
+    ["shell:sed -n -e p -e '$w ../x' f:rw", "edit:{W}/../x", "external_directory:/work/x"],
+  ],
+  ["sed --expression='1{W o}' f", ["shell:sed --expression='1{W o}' f:rw", "edit:{W}/o}"]],
+  ["sed '1e id' f", ["shell:sed '1e id' f:rw"]],
+  ["sed 's/a/b/ e' f", ["shell:sed 's/a/b/ e' f:rw"]],
+  ["sed -f s.sed f", ["shell:sed -f s.sed f:rw", "edit:*", "external_directory:*", "read:*"]],
+  ['sed "$s" f', ['shell:sed "$s" f:rw', "edit:*", "external_directory:*", "read:*"]],
 ];
 
 const W = "/work/proj";
