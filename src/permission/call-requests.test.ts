@@ -111,6 +111,15 @@ describe("describeCall", () => {
     );
   });
 
+  it("reads the file xargs -a takes its arguments from", async () => {
+    writeFileSync(join(work, ".env"), "SECRET=1\n");
+    const described = await describeCall("shell", { command: "xargs -a .env echo" }, work);
+    assert.ok(
+      described.requests.some((r) => r.action === "read" && r.resource === join(work, ".env")),
+      formatRequests(described),
+    );
+  });
+
   it("says when a shell line cannot be described", async () => {
     const described = await describeCall("shell", { command: "echo 'unclosed" }, work);
     assert.ok(described.problem);

@@ -189,6 +189,19 @@ describe("classifyCommand: writing table", () => {
     writing("sed s/a/b/w\\ out f");
   });
 
+  it("reads xargs's -a file and refuses --process-slot-var of a variable that changes programs", () => {
+    assert.deepEqual(inspectCommand(argv("xargs -a list.txt cat")).files, { reads: ["list.txt"], writes: [] });
+    assert.deepEqual(inspectCommand(argv("xargs -0alist.txt")).files, { reads: ["list.txt"], writes: [] });
+    assert.deepEqual(inspectCommand(argv("xargs --arg-file=l echo")).files, { reads: ["l"], writes: [] });
+    assert.deepEqual(inspectCommand(["xargs", "-a", "$f", "echo"], [false, false, true, false]).files, {
+      reads: ["*"],
+      writes: [],
+    });
+    writing("xargs --process-slot-var=BASH_ENV bash -c ls", /BASH_ENV/);
+    writing("xargs --process-slot-var LD_PRELOAD echo", /LD_PRELOAD/);
+    readOnly("xargs --process-slot-var=slot echo");
+  });
+
   it("finds sed's file commands in every script form, as GNU sed reads them", () => {
     assert.deepEqual(readSedScript("1r .env"), { problem: null, reads: [".env"], writes: [], runs: false });
     // A file name runs to the end of the line, `;` and `}` included.

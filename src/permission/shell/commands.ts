@@ -1101,7 +1101,21 @@ function xargs(name: string, args: string[], risky: boolean[]): Inspection {
   const normalized = args.map((a) => (/^-[eil]/.test(a) ? "-0" : a));
   const start = skipOptions(normalized, risky, spec);
   if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
-  if (start >= args.length) return ro(`${name}: runs echo on its input`);
+  // Audited, GNU xargs 4.9: -0 -d -E -e -I -i -L -l -n -P -s -r -t -x -o (reopens the terminal
+  // as input) -p (asks at the terminal) --show-limits: nothing beyond the command it runs.
+  // -a/--arg-file reads a file (its lines become arguments); --process-slot-var=NAME sets NAME in
+  // every command it runs (BASH_ENV=0 makes bash source a file named 0). Abbreviated long options
+  // (--arg=f, --process=X) are unknown above, hence writing.
+  const reads: string[] = [];
+  let problem: string | null = null;
+  for (const { option, value } of optionValues(normalized.slice(0, start), risky, spec)) {
+    if (option === "-a" || option === "--arg-file") reads.push(value ?? "*");
+    if (option === "--process-slot-var" && (value === null || !harmlessVariable(value, "0"))) {
+      problem = `${name} --process-slot-var: ${unsafeVariableReason(value ?? "a variable")} in every command it runs`;
+    }
+  }
+  const files = reads.length > 0 ? { files: { reads, writes: [] } } : {};
+  if (start >= args.length) return problem ? rw(problem, files) : ro(`${name}: runs echo on its input`, files);
   let replace: string | null = null;
   for (let i = 0; i < start; i++) {
     const a = args[i] as string;
@@ -1114,7 +1128,39 @@ function xargs(name: string, args: string[], risky: boolean[]): Inspection {
   const nested: Nested = { kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 };
   if (replace) nested.placeholder = { text: replace, pathOnly: false };
   else nested.appends = true;
-  return ro(`${name}: runs a command on its input`, { nested: [nested], transparent: true });
+  if (problem) return rw(problem, { nested: [nested], ...files });
+  return ro(`${name}: runs a command on its input`, { nested: [nested], transparent: true, ...files });
+}
+
+/**
+ * The value options among a wrapper's options (already checked by skipOptions): each with its
+ * value, or null when the value is not literal (`-a "$f"`, marked by a leading `$` or quote).
+ */
+function optionValues(
+  args: string[],
+  risky: readonly boolean[],
+  spec: OptionSpec,
+): { option: string; value: string | null }[] {
+  const out: { option: string; value: string | null }[] = [];
+  const next = (i: number): string | null => (risky[i] || args[i] === undefined ? null : (args[i] as string));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") break;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const key = eq >= 0 ? a.slice(0, eq) : a;
+      if (spec.values.includes(key)) out.push({ option: key, value: eq >= 0 ? a.slice(eq + 1) : next(++i) });
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const opt = `-${a[k]}`;
+      if (!spec.values.includes(opt)) continue;
+      const rest = a.slice(k + 1);
+      out.push({ option: opt, value: rest.length > 0 ? rest : next(++i) });
+      break;
+    }
+  }
+  return out;
 }
 
 function watch(name: string, args: string[], risky: boolean[]): Inspection {

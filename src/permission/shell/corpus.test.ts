@@ -459,6 +459,25 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["sed 's/a/b/ e' f", ["shell:sed 's/a/b/ e' f:rw"]],
   ["sed -f s.sed f", ["shell:sed -f s.sed f:rw", "edit:*", "external_directory:*", "read:*"]],
   ['sed "$s" f', ['shell:sed "$s" f:rw', "edit:*", "external_directory:*", "read:*"]],
+  // Issue 11, xargs: -a/--arg-file reads a file (an operand: a read request when it exists, read:*
+  // when not known); --process-slot-var=NAME sets NAME in every command it runs.
+  ["xargs -a .env", ["shell:xargs -a .env:ro"]],
+  [
+    "xargs --arg-file=/etc/passwd echo",
+    ["shell:xargs --arg-file=/etc/passwd echo:ro", "shell:echo:ro", "external_directory:/etc/passwd"],
+  ],
+  ['xargs -0a "$f" echo', ['shell:xargs -0a "$f" echo:ro', "shell:echo:ro", "read:*", "external_directory:*"]],
+  [
+    "xargs --process-slot-var=BASH_ENV bash -c ls",
+    [
+      "shell:xargs --process-slot-var=BASH_ENV bash -c ls:rw",
+      "shell:bash -c ls:ro",
+      "shell:ls:ro",
+      "external_directory:*",
+    ],
+  ],
+  ["xargs -P2 --process-slot-var=slot echo", ["shell:xargs -P2 --process-slot-var=slot echo:ro", "shell:echo:ro"]],
+  ["xargs --process=PATH echo", ["shell:xargs --process=PATH echo:rw"]], // an abbreviation: unknown here
 ];
 
 const W = "/work/proj";
