@@ -120,6 +120,26 @@ describe("describeCall", () => {
     );
   });
 
+  it("does not call git read-only where it would use a bare repository committed to the tree", async () => {
+    // git walks up from where it runs; a folder with HEAD, objects/ and refs/ is a repository
+    // whose config (core.fsmonitor, diff.external, ...) makes even `git status` run programs.
+    mkdirSync(join(work, ".git"), { recursive: true });
+    const bare = join(work, "fixtures", "evil");
+    mkdirSync(join(bare, "objects"), { recursive: true });
+    mkdirSync(join(bare, "refs"), { recursive: true });
+    writeFileSync(join(bare, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(bare, "config"), "[core]\n\tfsmonitor = touch pwned\n");
+    const readOnly = async (command: string) =>
+      (await describeCall("shell", { command }, work)).requests
+        .filter((r) => r.action === "shell")
+        .map((r) => r.readOnly);
+    assert.deepEqual(await readOnly("git status"), [true]);
+    assert.deepEqual(await readOnly("git log -p"), [true]);
+    assert.deepEqual(await readOnly("git -C fixtures/evil status"), [false]);
+    assert.deepEqual(await readOnly("cd fixtures/evil/refs && git log"), [true, false]);
+    assert.deepEqual(await readOnly("git -C .git/refs log"), [true]); // the workspace's own .git
+  });
+
   it("says when a shell line cannot be described", async () => {
     const described = await describeCall("shell", { command: "echo 'unclosed" }, work);
     assert.ok(described.problem);

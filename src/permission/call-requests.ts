@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import {
   type CallDescription,
   isInside,
@@ -75,10 +76,12 @@ export async function shellRequests(command: string, where: RequestContext): Pro
   };
   for (const request of analysis.requests) {
     if (request.action === "shell") {
+      const foreign = request.gitDirs?.map(foreignRepository).find((why) => why !== null);
       add({
         action: "shell",
         resource: request.resource,
-        readOnly: request.readOnly === true,
+        // A read-only git command is read-only only in a repository whose config nobody committed.
+        readOnly: request.readOnly === true && foreign === undefined,
         ...(request.unclassified ? { unclassified: true } : {}),
         ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
       });
@@ -93,6 +96,44 @@ export async function shellRequests(command: string, where: RequestContext): Pro
     addPath(request.action, request.resource);
   }
   return { requests: out };
+}
+
+/**
+ * Why git run in `dir` would use a repository whose config anyone could have committed, or null.
+ * git walks up from `dir` and takes the first folder that is a repository: one holding `.git`
+ * (made by git itself: a path named .git cannot be committed), or a bare repository, which can:
+ * a folder with `HEAD`, `objects/` and `refs/`, committed as plain files, whose `config` may set
+ * core.fsmonitor, core.worktree, diff.external, textconv or filters, programs that plain
+ * `git status` or `git log -p` run (checked with git 2.39). A `.git` folder itself is the first
+ * kind. Also when where git runs is not known (`*`).
+ */
+function foreignRepository(dir: string): string | null {
+  if (dir === UNKNOWN_PATH) return "where git runs is not known";
+  let current = dir;
+  while (true) {
+    if (existsSync(join(current, ".git"))) return null;
+    if (isGitDirectory(current)) {
+      return basename(current) === ".git"
+        ? null
+        : `git would use the bare repository ${current}, whose config can run programs`;
+    }
+    const parent = dirname(current);
+    if (parent === current) return null;
+    current = parent;
+  }
+}
+
+/** git's own test (setup.c): a HEAD file, an objects folder and a refs folder. */
+function isGitDirectory(dir: string): boolean {
+  try {
+    return (
+      statSync(join(dir, "HEAD")).isFile() &&
+      statSync(join(dir, "objects")).isDirectory() &&
+      statSync(join(dir, "refs")).isDirectory()
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** `read:/w/a.txt, shell:git status (read-only), edit:/w/out.txt` */

@@ -44,6 +44,12 @@ export interface ShellRequest {
    * `cat .env` as they do for the read tool.
    */
   operands?: string[];
+  /**
+   * for a git command proven read-only: the folders it runs in (after `-C`), `*` when not known.
+   * git reads the config of the repository it finds from there, which can name programs to run;
+   * the caller checks that repository (call-requests.ts).
+   */
+  gitDirs?: string[];
 }
 
 export interface ShellAnalysis {
@@ -414,6 +420,7 @@ function command(
     if (info.transparent) readOnly &&= sink.readOnly;
   }
   finish(state, request, readOnly);
+  if (readOnly && /(^|\/)git$/.test(name.value)) request.gitDirs = gitDirs(words, cwds);
   // `xargs cat`: the words it appends come from its input, and may name any file.
   if (appends && !NOT_FILES.has(name.value)) emitExternal(state, "*");
   for (const index of info.writes) {
@@ -422,6 +429,24 @@ function command(
   }
   if (info.files) namedFiles(state, request, info.files, cwds);
   return directoryChange(state, argv, words, cwds);
+}
+
+/** Where `git [-C dir]... sub` runs: every known cwd with each `-C` applied in turn (`*` when not known). */
+function gitDirs(words: Word[], cwds: Cwd[]): string[] {
+  let dirs: Cwd[] = cwds;
+  for (let i = 1; i < words.length; i++) {
+    const value = words[i]?.value;
+    if (value === "-C") {
+      const dir = words[i + 1] as Word | undefined;
+      dirs = dirs.map((c) => (dir ? resolveWord(dir, c) : null));
+      i++;
+    } else if (value === "-c") {
+      i++;
+    } else if (value === null || value === undefined || !value.startsWith("-")) {
+      break;
+    }
+  }
+  return [...new Set(dirs.map((d) => d ?? "*"))];
 }
 
 /**

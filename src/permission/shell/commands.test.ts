@@ -189,6 +189,70 @@ describe("classifyCommand: writing table", () => {
     writing("sed s/a/b/w\\ out f");
   });
 
+  it("knows every option of git's read-only subcommands that writes, runs a program or connects", () => {
+    for (const line of [
+      "git log --output=f",
+      "git range-diff --output=f a...b",
+      "git diff-tree --outp=f HEAD",
+      "git whatchanged --output=f",
+      "git stash show --output=f",
+      "git stash list --output=f",
+      "git reflog --output=f",
+      "git reflog show --output=f",
+      "git diff --ext-diff",
+      "git log -p --ext-diff",
+      "git show --textconv HEAD",
+      "git blame --textconv f",
+      "git grep --textconv x",
+      "git cat-file --textconv HEAD:f",
+      "git cat-file --filters HEAD:f",
+      "git log --show-signature",
+      "git show --pretty=format:%GK HEAD",
+      "git rev-list --format=%GG HEAD",
+      "git shortlog --format=%G?",
+      "git for-each-ref --format=%(signature:key)",
+      "git tag -l --format=%(signature)",
+      "git branch --format=%(signature)",
+      "git verify-commit HEAD",
+      "git verify-tag v1",
+      "git grep -O x",
+      "git grep --open-files-in-pager=vi x",
+      "git help -w log",
+      "git ls-remote origin",
+      "git -c diff.external=x diff",
+      "git --exec-path=/tmp status",
+      "git --git-dir=/tmp/r log",
+      "git difftool",
+      "git mergetool",
+      "git archive HEAD",
+      "git bundle create b HEAD",
+      "git format-patch -1",
+      "git fetch",
+      "git instaweb",
+      "git send-email x",
+      "git request-pull a b",
+      "git credential fill",
+    ]) {
+      writing(line);
+    }
+    for (const line of [
+      "git log -p --no-ext-diff --no-textconv",
+      "git log -O order.txt -p",
+      "git show --format=%H%n%an HEAD",
+      "git diff --stat --output-indicator-new=+",
+      "git cat-file -p HEAD",
+      "git blame -L 1,5 f",
+      "git stash show -p",
+      "git reflog show -5",
+      "git for-each-ref --format=%(refname)",
+      "git describe --tags",
+    ]) {
+      readOnly(line);
+    }
+    assert.deepEqual(inspectCommand(argv("git diff --output=out.txt")).files, { reads: [], writes: ["out.txt"] });
+    assert.deepEqual(inspectCommand(argv("git log --output o2")).files, { reads: [], writes: ["o2"] });
+  });
+
   it("reads xargs's -a file and refuses --process-slot-var of a variable that changes programs", () => {
     assert.deepEqual(inspectCommand(argv("xargs -a list.txt cat")).files, { reads: ["list.txt"], writes: [] });
     assert.deepEqual(inspectCommand(argv("xargs -0alist.txt")).files, { reads: ["list.txt"], writes: [] });

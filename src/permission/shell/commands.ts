@@ -1726,8 +1726,6 @@ const GIT_READ: Record<string, string> = {
   "range-diff": "compares ranges",
   cherry: "finds unmerged commits",
   grep: "searches files",
-  "verify-commit": "verifies signatures",
-  "verify-tag": "verifies signatures",
 };
 
 /** Subcommands that run hooks (or other configured programs) as well as writing. */
@@ -1836,22 +1834,15 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
 
   const read = GIT_READ[sub];
   if (read !== undefined) {
-    if (optionRisky) return rw(`${label}: a non-literal argument could be an option that writes`);
+    if (optionRisky) {
+      // Such a word may be `--output=<any file>`.
+      return rw(`${label}: a non-literal argument could be an option that writes`, {
+        files: { reads: [], writes: ["*"] },
+      });
+    }
     const options = dashdash < 0 ? rest : rest.slice(0, dashdash);
-    if (options.some((a) => isLongOption(a, ["output"]))) return rw(`${label}: --output writes a file`);
-    if (options.some((a) => isLongOption(a, ["upload-pack", "exec", "receive-pack"]))) {
-      return rw(`${label}: names a program for git to run`);
-    }
-    if (sub === "ls-remote" && options.some((a) => /^-[a-zA-Z]*u/.test(a) && !a.startsWith("--"))) {
-      return rw(`${label}: -u names a program for git to run`);
-    }
-    if (
-      sub === "grep" &&
-      options.some((a) => isLongOption(a, ["open-files-in-pager"]) || (!a.startsWith("--") && /^-[a-zA-Z]*O/.test(a)))
-    ) {
-      return rw(`${label}: -O runs a program on the results`);
-    }
-    if (sub === "help" && rest.some((a) => a === "-w" || a === "--web")) return rw(`${label}: opens a browser`);
+    const problem = gitReadOptionProblem(sub, options);
+    if (problem) return rw(`${label}: ${problem}`, gitOutputs(options));
     return ro(`${label}: ${read}`);
   }
   if (optionRisky && sub !== "commit") return rw(`${label}: a non-literal argument could change what it does`);
@@ -1884,13 +1875,23 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
       return rw(`${label}: changes remotes`);
     }
     case "stash":
-      if (rest[0] === "list" || rest[0] === "show") return ro(`${label} ${rest[0]}: shows stashes`);
+      if (rest[0] === "list" || rest[0] === "show") {
+        // They take log and diff options: `git stash show --output=f` writes f.
+        const problem = gitReadOptionProblem(rest[0], rest.slice(1));
+        if (problem) return rw(`${label} ${rest[0]}: ${problem}`, gitOutputs(rest.slice(1)));
+        return ro(`${label} ${rest[0]}: shows stashes`);
+      }
       return rw(`${label}: changes the working tree and stashes`);
     case "config":
       return gitConfig(label, rest);
     case "reflog":
-      if (rest.length === 0 || rest[0] === "show" || (rest[0] as string).startsWith("-"))
+      if (rest.length === 0 || rest[0] === "show" || (rest[0] as string).startsWith("-")) {
+        // `git reflog show` is `git log -g`: log options, `--output=f` included.
+        const options = rest[0] === "show" ? rest.slice(1) : rest;
+        const problem = gitReadOptionProblem("log", options);
+        if (problem) return rw(`${label}: ${problem}`, gitOutputs(options));
         return ro(`${label}: shows the reflog`);
+      }
       return rw(`${label}: changes the reflog`);
     case "notes":
       if (rest.length === 0 || rest[0] === "list" || rest[0] === "show") return ro(`${label}: shows notes`);
@@ -1903,9 +1904,75 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
       break;
   }
   if (sub === "ls-remote" || sub === "archive") return rw(`${label}: reaches a remote over the network`);
+  if (sub === "verify-commit" || sub === "verify-tag") {
+    return rw(`${label}: runs gpg, which writes its trust database and may fetch keys over the network`);
+  }
   if (GIT_HOOKS.has(sub)) return rw(`${label}: writes the repository and runs hooks`);
   if (GIT_WRITE.has(sub)) return rw(`${label}: changes the repository or working tree`);
   return rw(`${label}: unknown git subcommand (maybe an alias): treated as writing`);
+}
+
+/**
+ * What an option of a read-only git subcommand does beyond reading, or null. Audited against git
+ * 2.39's documentation and checked where it could be (issue 11), subcommand by subcommand:
+ *
+ * - every subcommand that takes diff or log options (log, show, diff, diff-tree, diff-files,
+ *   diff-index, range-diff, whatchanged, shortlog, rev-list, stash show/list, reflog show):
+ *   `--output=f` writes f; `--ext-diff` runs the configured external diff program;
+ *   `--textconv` runs textconv filters (also accepted by blame, grep and cat-file);
+ *   `--show-signature` and the `%G…` placeholders of `--format`/`--pretty` run gpg (gpg.program);
+ *   `-O<file>` only reads a file (an operand, judged by the read rules);
+ * - cat-file: `--filters` runs the configured clean/smudge filters;
+ * - grep: `-O`/`--open-files-in-pager` runs a program on the results;
+ * - ls-remote (not read-only anyway): `--upload-pack`/`-u` names a program;
+ * - help: `-w`/`--web` opens a browser (`-m`/`-i` run man and info, read-only themselves);
+ * - for-each-ref, branch, tag: `%(signature…)` in `--format` runs gpg;
+ * - verify-commit and verify-tag always run gpg (which writes its trust database and may fetch
+ *   keys): no longer read-only;
+ * - status, ls-files, ls-tree, rev-parse, blame, annotate, describe, cat-file, merge-base,
+ *   name-rev, count-objects, show-ref, show-branch, check-ignore, check-attr,
+ *   check-ref-format, var, cherry, version: no option that writes, runs or connects (status and
+ *   `describe --dirty` refresh the index, a cache).
+ *
+ * Not options, so not here: a repository's own config can make even `git status` run programs
+ * (core.fsmonitor, diff.external, filters, textconv): shellRequests refuses to call git
+ * read-only where the repository it would use is not the workspace's kind (a bare repository
+ * found in the tree, whose config anyone can commit), and bubblewrap confines what remains. A
+ * partial clone may fetch missing objects from its promisor remote: confinement has no network.
+ */
+function gitReadOptionProblem(sub: string, options: string[]): string | null {
+  for (const a of options) {
+    if (isLongOption(a, ["output"])) return "--output writes a file";
+    if (isLongOption(a, ["ext-diff"])) return "--ext-diff runs the configured external diff program";
+    if (isLongOption(a, ["textconv"])) return "--textconv runs the configured textconv programs";
+    if (sub === "cat-file" && isLongOption(a, ["filters"])) return "--filters runs the configured filter programs";
+    if (isLongOption(a, ["show-signature"])) return "--show-signature runs gpg";
+    if (/%G|%\(signature/.test(a)) return "a signature placeholder in the format runs gpg";
+    if (isLongOption(a, ["upload-pack", "exec", "receive-pack"])) return "names a program for git to run";
+  }
+  if (sub === "ls-remote" && options.some((a) => /^-[a-zA-Z]*u/.test(a) && !a.startsWith("--"))) {
+    return "-u names a program for git to run";
+  }
+  if (
+    sub === "grep" &&
+    options.some((a) => isLongOption(a, ["open-files-in-pager"]) || (!a.startsWith("--") && /^-[a-zA-Z]*O/.test(a)))
+  ) {
+    return "-O runs a program on the results";
+  }
+  if (sub === "help" && options.some((a) => a === "-w" || a === "--web")) return "opens a browser";
+  return null;
+}
+
+/** The files `--output=f` (or `--output f`, abbreviations too) names: written, so edit requests. */
+function gitOutputs(options: string[]): Partial<Inspection> {
+  const writes: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i] as string;
+    if (!isLongOption(a, ["output"])) continue;
+    const eq = a.indexOf("=");
+    writes.push(eq >= 0 ? a.slice(eq + 1) : (options[++i] ?? "*"));
+  }
+  return writes.length > 0 ? { files: { reads: [], writes } } : {};
 }
 
 function listOnly(
@@ -1914,6 +1981,7 @@ function listOnly(
   spec: { flags: RegExp; values: RegExp; list: RegExp; what: string; write: string },
 ): Inspection {
   const listing = args.some((a) => spec.list.test(a));
+  if (args.some((a) => /%\(signature/.test(a))) return rw(`${label}: a signature placeholder in the format runs gpg`);
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (spec.list.test(a) || spec.flags.test(a)) continue;

@@ -239,7 +239,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ["tar -tzf a.tgz", ["shell:tar -tzf a.tgz:ro"]],
   ["sudo -s 'rm x'", ["shell:sudo -s 'rm x':rw", "shell:rm x:rw"]],
   ["env -C /tmp rm x", ["shell:env -C /tmp rm x:rw", "shell:rm x:rw", "external_directory:/tmp"]],
-  ["git log --output=x", ["shell:git log --output=x:rw"]],
+  ["git log --output=x", ["shell:git log --output=x:rw", "edit:{W}/x"]],
   ["rg --pre rm x", ["shell:rg --pre rm x:rw"]],
   [
     "cd /tmp; cd -; echo > f",
@@ -478,6 +478,28 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ],
   ["xargs -P2 --process-slot-var=slot echo", ["shell:xargs -P2 --process-slot-var=slot echo:ro", "shell:echo:ro"]],
   ["xargs --process=PATH echo", ["shell:xargs --process=PATH echo:rw"]], // an abbreviation: unknown here
+  // Issue 11, git: every read-only subcommand's options that write, run programs or connect
+  // (audited in commands.ts, gitReadOptionProblem).
+  ["git diff --output=../x", ["shell:git diff --output=../x:rw", "edit:{W}/../x", "external_directory:/work/x"]],
+  ["git show --outp o.txt HEAD", ["shell:git show --outp o.txt HEAD:rw", "edit:{W}/o.txt"]],
+  ["git stash show -p --output=s", ["shell:git stash show -p --output=s:rw", "edit:{W}/s"]],
+  ["git reflog show --output=r", ["shell:git reflog show --output=r:rw", "edit:{W}/r"]],
+  ['git log --output="$f"', ['shell:git log --output="$f":rw', "edit:*", "external_directory:*"]],
+  ["git log -p --ext-diff", ["shell:git log -p --ext-diff:rw"]],
+  ["git diff --no-ext-diff --no-textconv", ["shell:git diff --no-ext-diff --no-textconv:ro"]],
+  ["git show --textconv HEAD", ["shell:git show --textconv HEAD:rw"]],
+  ["git cat-file --filters HEAD:a", ["shell:git cat-file --filters HEAD:a:rw"]],
+  ["git grep --textconv x", ["shell:git grep --textconv x:rw"]],
+  ["git log --show-signature -1", ["shell:git log --show-signature -1:rw"]],
+  ["git log '--format=%G?' -3", ["shell:git log '--format=%G?' -3:rw"]],
+  ["git for-each-ref '--format=%(signature)'", ["shell:git for-each-ref '--format=%(signature)':rw"]],
+  ["git verify-commit HEAD", ["shell:git verify-commit HEAD:rw"]],
+  ["git -c core.pager=cat log", ["shell:git -c core.pager=cat log:rw"]],
+  ["git --config-env=core.pager=P log", ["shell:git --config-env=core.pager=P log:rw"]],
+  ["git grep -O x", ["shell:git grep -O x:rw"]],
+  ["git difftool HEAD", ["shell:git difftool HEAD:rw"]],
+  ["git format-patch -o out HEAD~1", ["shell:git format-patch -o out HEAD~1:rw"]],
+  ["git -C sub log --oneline", ["shell:git -C sub log --oneline:ro"]],
 ];
 
 const W = "/work/proj";
