@@ -122,7 +122,7 @@ export async function analyzeShell(
       home: path.resolve(homedir()),
       out: [],
       sinks: [],
-      cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd/.test(bare),
+      cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd|lastpipe/.test(bare),
       aliasing: aliasing || ALIAS_VARIABLES.test(bare) || /expand_aliases/.test(bare),
       wideGlobs: GLOB_VARIABLES.test(bare) || /dotglob|nocaseglob|extglob|globstar|nullglob/.test(bare),
     });
@@ -422,7 +422,10 @@ function command(
   finish(state, request, readOnly);
   if (readOnly && /(^|\/)git$/.test(name.value)) request.gitDirs = gitDirs(words, cwds);
   // `xargs cat`: the words it appends come from its input, and may name any file.
-  if (appends && !NOT_FILES.has(name.value)) emitExternal(state, "*");
+  if (appends && !NOT_FILES.has(name.value)) {
+    state.out.push({ action: "read", resource: "*" });
+    emitExternal(state, "*");
+  }
   for (const index of info.writes) {
     const target = words[index];
     if (target) editTarget(state, target, cwds);

@@ -354,6 +354,72 @@ describe("classifyCommand: writing table", () => {
     assert.deepEqual(inspectCommand(argv("tee -a x -- -y")).writes, [2, 4]);
   });
 
+  it("knows the arguments and options of read-only commands that set system state", () => {
+    for (const line of [
+      "date 0101000023",
+      "date -u 010100002023.00",
+      "date -s now",
+      "date -us now",
+      "date --set=now",
+      "date --se now",
+      "hostname x",
+      "hostname -F file",
+      "hostname -Ffile",
+      "hostname --file=f",
+      "hostname --file f",
+      "hostname -b x",
+      "domainname x",
+      "nisdomainname -F f",
+      "ulimit -c unlimited",
+      "ulimit -Hn 10",
+      "hwclock -w",
+      "hwclock --set --date=x",
+      "timedatectl set-ntp false",
+      "hostnamectl set-hostname x",
+      "sysctl -p",
+      "sysctl kernel.x=1",
+      "ip addr add 10.0.0.1/24 dev lo",
+      "ifconfig lo up",
+      "setterm -powersave on",
+      "dmesg -n 1",
+      "swapon -a",
+      "stty raw",
+      "modprobe x",
+    ]) {
+      writing(line);
+    }
+    for (const line of [
+      "date",
+      "date +%s",
+      "date -d tomorrow +%F",
+      "date --date now +%F",
+      "date -r f",
+      "date -I",
+      "date -Iseconds",
+      "hostname",
+      "hostname -s",
+      "hostname --fqdn",
+      "dnsdomainname",
+      "ulimit -a",
+      "ulimit -Hn",
+    ]) {
+      readOnly(line);
+    }
+  });
+
+  it("reads the files a list names: read:* (wc --files0-from, sha256sum -c, file -f)", () => {
+    for (const line of [
+      "wc --files0-from=l",
+      "du --files0-from l",
+      "sort --files0-from=l",
+      "file -f l",
+      "md5sum -c l",
+    ]) {
+      assert.deepEqual(inspectCommand(argv(line)).files, { reads: ["*"], writes: [] }, line);
+    }
+    assert.equal(inspectCommand(argv("sha256sum -b f")).files, undefined);
+  });
+
   it("knows options that make read-only commands write", () => {
     writing("sort -o out f");
     writing("sort --output=out f");

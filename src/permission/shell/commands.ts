@@ -126,15 +126,19 @@ export function inspectCommand(argv: string[], risky: readonly boolean[] = []): 
     return rw(`${name}: ${JSON.stringify(coded)} holds a command in an array subscript, which bash may run`);
   }
 
+  const listed = readsFileList(name, args, argRisky) ? { files: { reads: ["*"], writes: [] } } : {};
   const simple = READ_ONLY[name];
   if (simple !== undefined) {
     if (anyRisky && !ARG_INSENSITIVE.has(name)) {
-      return rw(`${name}: a non-literal argument could change what it does`);
+      return rw(`${name}: a non-literal argument could change what it does`, listed);
     }
-    return ro(`${name}: ${simple}`);
+    return ro(`${name}: ${simple}`, listed);
   }
   const special = SPECIAL[name];
-  if (special) return special(name, args, argRisky);
+  if (special) {
+    const inspection = special(name, args, argRisky);
+    return listed.files ? { ...inspection, files: inspection.files ?? listed.files } : inspection;
+  }
   const writing = WRITING[name];
   if (writing !== undefined) return rw(`${name}: ${writing}`);
   const interpreter = interpreterName(name);
@@ -252,7 +256,6 @@ const READ_ONLY: Record<string, string> = {
   set: "sets shell options",
   shopt: "sets shell options",
   umask: "sets the file mode mask",
-  ulimit: "sets resource limits",
   times: "prints process times",
   caller: "prints the call stack",
   help: "prints help",
@@ -409,6 +412,50 @@ const WRITING: Record<string, string> = {
   disown: "detaches jobs",
   hostnamectl: "changes system settings",
   "update-alternatives": "changes system settings",
+  // System state: the clock, names, the kernel, devices, the network, terminals. Known (not
+  // unknown), so smart mode's judge is never asked about them.
+  hwclock: "reads or sets the hardware clock",
+  timedatectl: "changes the clock and time zone",
+  chronyc: "controls the time service",
+  ntpdate: "sets the clock from the network",
+  sysctl: "changes kernel settings (-w, -p, NAME=value)",
+  ip: "changes network interfaces, addresses and routes",
+  ifconfig: "changes network interfaces",
+  route: "changes routes",
+  arp: "changes the neighbour table",
+  iptables: "changes the firewall",
+  ip6tables: "changes the firewall",
+  nft: "changes the firewall",
+  ethtool: "changes network devices",
+  nmcli: "controls the network manager",
+  resolvectl: "changes name resolution",
+  localectl: "changes the system locale",
+  loginctl: "controls sessions",
+  setterm: "changes terminal settings",
+  stty: "changes terminal settings",
+  setfont: "changes the console font",
+  loadkeys: "changes the keyboard map",
+  dmesg: "reads or clears the kernel log (-C, -c, -n)",
+  swapon: "changes swap space",
+  swapoff: "changes swap space",
+  modprobe: "loads kernel modules",
+  insmod: "loads kernel modules",
+  rmmod: "unloads kernel modules",
+  rfkill: "switches radios",
+  // The network: even a lookup carries its name (and whatever is hidden in it) to a server.
+  ping: "reaches the network",
+  ping6: "reaches the network",
+  host: "reaches the network (DNS)",
+  dig: "reaches the network (DNS)",
+  nslookup: "reaches the network (DNS)",
+  getent: "may reach the network (DNS, LDAP)",
+  whois: "reaches the network",
+  traceroute: "reaches the network",
+  tracepath: "reaches the network",
+  mtr: "reaches the network",
+  socat: "opens network connections",
+  ncat: "opens network connections",
+  netcat: "opens network connections",
 };
 
 type Special = (name: string, args: string[], risky: boolean[]) => Inspection;
@@ -479,8 +526,7 @@ const SPECIAL: Record<string, Special> = {
     a.some((x, i) => r[i] || (x.includes("[") && !/^[A-Za-z_][A-Za-z0-9_]*\[\d+\]$/.test(x)))
       ? rw(`${n}: a name known only when it runs, or a subscript bash evaluates`)
       : ro(`${n}: unsets variables`),
-  date: (n, a, r) =>
-    optionGuard(n, a, r, "prints the date", { short: /^-[a-zA-Z]*s/, long: ["set"] }, "sets the system clock"),
+  date: dateCommand,
   tree: (n, a, r) =>
     optionGuard(n, a, r, "lists files", { short: /^-[a-zA-Z]*o/, long: ["output"] }, "writes its listing to a file"),
   file: (n, a, r) =>
@@ -538,10 +584,25 @@ const SPECIAL: Record<string, Special> = {
       "writes a file or runs a program",
     ),
   rg: (n, a, r) =>
-    optionGuard(n, a, r, "searches files", { long: ["pre"], exact: true }, "runs a preprocessor program"),
+    optionGuard(
+      n,
+      a,
+      r,
+      "searches files",
+      { long: ["pre", "hostname-bin"], exact: true },
+      "runs a program (--pre, --hostname-bin)",
+    ),
   uniq: (n, a, r) => positionalGuard(n, a, r, "filters repeated lines", 1, "writes its second file argument"),
   xxd: (n, a, r) => positionalGuard(n, a, r, "dumps files", 1, "writes its second file argument"),
-  hostname: (n, a, r) => positionalGuard(n, a, r, "prints the host name", 0, "sets the host name"),
+  hostname: hostnameCommand,
+  dnsdomainname: hostnameCommand,
+  domainname: hostnameCommand,
+  nisdomainname: hostnameCommand,
+  ypdomainname: hostnameCommand,
+  ulimit: (n, a, r) =>
+    !r.some(Boolean) && a.every((x) => /^-[a-zA-Z]+$/.test(x))
+      ? ro(`${n}: prints resource limits`)
+      : rw(`${n}: sets resource limits for the commands after it (a core file size lets a crash write a file)`),
   history: (_n, a) => (a.length === 0 ? ro("history: lists history") : rw("history: changes history or its file")),
   fd: fdCommand,
   fdfind: fdCommand,
@@ -572,6 +633,84 @@ const SPECIAL: Record<string, Special> = {
  * literal whole numbers is fine; a non-literal word is fine only as the operand of a file or
  * string test (`-f "$f"`, `"$a" = "$b"`), where it cannot turn into an arithmetic operator.
  */
+/**
+ * `date`: prints, unless it sets the system clock: `-s`/`--set`, or an operand that is not a
+ * `+FORMAT` (`date 0101000023`, the POSIX way). Values of -d, -f, -r, -I are not operands.
+ */
+function dateCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const sets = `${name}: sets the system clock`;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal argument could set the clock`);
+    if (a === "--") {
+      if (args.slice(i + 1).some((x, k) => risky[i + 1 + k] || !x.startsWith("+"))) return rw(sets);
+      break;
+    }
+    if (a.startsWith("--")) {
+      if (isLongOption(a, ["set"])) return rw(sets);
+      if (isLongOption(a, ["date", "file", "reference"]) && !a.includes("=")) i++;
+      continue;
+    }
+    if (a.startsWith("-") && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a[k] as string;
+        if (c === "s") return rw(sets);
+        if (c === "I") break; // -I[FMT]: an optional value, attached
+        if (c === "d" || c === "f" || c === "r") {
+          if (k === a.length - 1) i++;
+          break;
+        }
+      }
+      continue;
+    }
+    if (!a.startsWith("+")) return rw(sets);
+  }
+  return ro(`${name}: prints the date`);
+}
+
+/**
+ * hostname and its other names: only the options that print (`-a -A -d -f -i -I -s -y`, their long
+ * names, version and help); a name, `-F file`/`--file`, `-b` set the host or domain name.
+ */
+function hostnameCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const prints =
+    /^(-[aAdfiIsyVh]+|--(alias|all-fqdns|domain|fqdn|long|ip-address|all-ip-addresses|short|yp|nis|version|help))$/;
+  if (args.every((a, i) => !risky[i] && prints.test(a))) return ro(`${name}: prints the host or domain name`);
+  return rw(`${name}: sets the host or domain name (an operand, -F/--file, -b)`);
+}
+
+/**
+ * Options that make a command read files named inside another file (`wc --files0-from=list`,
+ * `sha256sum -c sums`, `file -f names`): the list is an operand, the files it names are not
+ * known before it runs, so `read:*`.
+ */
+const FILE_LISTS: Record<string, { short?: RegExp; long: string[] }> = {
+  wc: { long: ["files0-from"] },
+  du: { long: ["files0-from"] },
+  sort: { long: ["files0-from"] },
+  file: { short: /^-[a-zA-Z]*f/, long: ["files-from"] },
+  md5sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha1sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha224sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha256sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha384sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha512sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  b2sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  shasum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  cksum: { long: ["check"] },
+};
+
+/** Whether `args` hold one of `name`'s file-list options (see FILE_LISTS); a risky word may be one. */
+function readsFileList(name: string, args: string[], risky: boolean[]): boolean {
+  const spec = FILE_LISTS[name];
+  if (!spec) return false;
+  return args.some(
+    (a, i) =>
+      risky[i] ||
+      (a.startsWith("--") ? isLongOption(a, spec.long) : a.startsWith("-") && (spec.short?.test(a) ?? false)),
+  );
+}
+
 function testCommand(name: string, args: string[], risky: boolean[]): Inspection {
   const literal = (i: number) => risky[i] !== true;
   const arithmetic = /^-(eq|ne|lt|le|gt|ge)$/;

@@ -18,7 +18,7 @@ export interface LineEffects {
   aliases: boolean;
   /** May widen pathname expansion: `shopt -s dotglob|nocaseglob|extglob|globstar|...`, `GLOBIGNORE` (turns dotglob on). */
   globs: boolean;
-  /** May change what `cd` does or where later commands run: `CDPATH`, `shopt -s cdable_vars|autocd`. */
+  /** May change what `cd` does or where later commands run: `CDPATH`, `shopt -s cdable_vars|autocd|lastpipe`. */
   cwd: boolean;
   /**
    * Runs shell code in this shell that is not known before it runs, or sets a variable whose
@@ -43,7 +43,8 @@ const GLOB_OPTIONS = new Set([
   "globasciiranges",
   "globskipdots",
 ]);
-const CWD_OPTIONS = new Set(["cdable_vars", "autocd"]);
+/** `lastpipe` runs a pipeline's last command in this shell: `ls | cd /tmp` then changes its directory. */
+const CWD_OPTIONS = new Set(["cdable_vars", "autocd", "lastpipe"]);
 
 /** Variable names that change how bash reads or expands text, wherever they are set or named. */
 export const ALIAS_VARIABLES = /\b(POSIXLY_CORRECT|BASHOPTS|SHELLOPTS)\b/;
