@@ -3,9 +3,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { decideAgent } from "../agents/select.js";
+import { loadConfig } from "../config/load.js";
 import { builtinTools } from "../tools/registry.js";
-import { formatRequests } from "./call-requests.js";
+import { authorize } from "./authorize.js";
+import { formatRequests, shellRequests } from "./call-requests.js";
+import { buildAuthority } from "./layers.js";
 import type { CallDescription } from "./requests.js";
+import { GLOB_MATCH_LIMIT } from "./shell/glob.js";
 
 /** What a built-in tool says a call would do, run from `cwd` in workspace `cwd`. */
 function describeCall(name: string, input: Record<string, unknown>, cwd: string): Promise<CallDescription> {
@@ -144,5 +149,76 @@ describe("describeCall", () => {
     const described = await describeCall("shell", { command: "echo 'unclosed" }, work);
     assert.ok(described.problem);
     assert.match(formatRequests(described), /not fully described/);
+  });
+});
+
+describe("shellRequests: glob operands are the files they match", () => {
+  let root: string;
+  let ws: string;
+  let outside: string;
+  before(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "bosun-glob-requests-")));
+    ws = join(root, "ws");
+    outside = join(root, "outside");
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    mkdirSync(join(ws, "src"));
+    mkdirSync(join(ws, "many"));
+    mkdirSync(outside);
+    writeFileSync(join(ws, ".env"), "SECRET=1\n");
+    writeFileSync(join(ws, "src", "a.ts"), "");
+    writeFileSync(join(outside, "secret.txt"), "");
+    symlinkSync(outside, join(ws, "link"));
+    for (let i = 0; i <= GLOB_MATCH_LIMIT; i++) writeFileSync(join(ws, "many", `f${i}`), "");
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const reads = async (command: string): Promise<string[]> =>
+    (await shellRequests(command, { cwd: ws, workspace: ws })).requests
+      .filter((r) => r.action === "read" || r.action === "external_directory")
+      .map((r) => `${r.action}:${r.resource.startsWith(root) ? r.resource.slice(root.length) : r.resource}`);
+
+  it("reads each file a pattern matches, in every spelling bash expands", async () => {
+    for (const command of ["cat .en?", "cat .[e]nv", "head {.env,x}", "cat ./src/../.e*", "cat < .en*", "cat '.e'n?"]) {
+      assert.ok((await reads(command)).includes("read:/ws/.env"), `${command}: ${await reads(command)}`);
+    }
+    assert.deepEqual(await reads("cat *.env"), []); // `*` does not match a leading dot
+    assert.deepEqual(await reads("wc -l src/*.ts"), ["read:/ws/src/a.ts"]);
+  });
+
+  it("matches the widest way once the line may turn on dotglob, nocaseglob or globstar", async () => {
+    assert.ok((await reads("shopt -s dotglob; cat *nv")).includes("read:/ws/.env"));
+    assert.ok((await reads("GLOBIGNORE=x; cat *nv")).includes("read:/ws/.env"));
+    assert.ok((await reads("shopt -s nocaseglob; cat .EN?")).includes("read:/ws/.env"));
+  });
+
+  it("adds external_directory for a match outside the workspace", async () => {
+    assert.deepEqual(await reads("cat link/*.txt"), [
+      "read:/outside/secret.txt",
+      "external_directory:/outside/secret.txt",
+    ]);
+  });
+
+  it("treats an operand it cannot expand as any file: past the bound, or from an unknown directory", async () => {
+    assert.deepEqual(await reads("cat many/f*"), ["read:*", "external_directory:*"]);
+    assert.ok((await reads('cd "$d"; cat .en?')).includes("read:*"));
+  });
+
+  it("lets the read rules decide a matched file: --allow 'shell:cat *' still asks for .env, denies it when denied", async () => {
+    const loaded = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+    const ctx = (flags: { allow?: string[]; deny?: string[] }) =>
+      buildAuthority({
+        config: loaded,
+        agent: decideAgent(undefined, loaded).agent,
+        mode: { name: "approve", holder: "code" },
+        flags,
+        cwd: ws,
+        workspace: ws,
+        home: join(root, "home"),
+      });
+    const described = await shellRequests("cat .en?", { cwd: ws, workspace: ws });
+    assert.equal(authorize(described, ctx({ allow: ["shell:cat *"] })).answer, "ask");
+    assert.equal(authorize(described, ctx({ allow: ["shell:cat *"], deny: ["read:**/.env"] })).answer, "deny");
+    const plain = await shellRequests("cat src/*.ts", { cwd: ws, workspace: ws });
+    assert.equal(authorize(plain, ctx({ allow: ["shell:cat *"] })).answer, "allow");
   });
 });

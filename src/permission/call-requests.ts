@@ -43,9 +43,17 @@ export function pathRequests(action: "read" | "edit", path: string, where: Reque
  * here, in both spellings a shell may use (see `resolveRequestPaths`). A line that does not parse
  * is described as a problem, never as harmless.
  */
+let shellModules: Promise<[typeof import("./shell/analyze.js"), typeof import("./shell/glob.js")]> | undefined;
+
 export async function shellRequests(command: string, where: RequestContext): Promise<CallDescription> {
   // The analysis (its tables, the parser) loads with the first shell call, not at start-up.
-  const { analyzeShell } = await import("./shell/analyze.js");
+  // Kept once loaded: a dynamic import() per call costs more than the analysis itself. A failed
+  // load is not kept, so a later call retries.
+  shellModules ??= Promise.all([import("./shell/analyze.js"), import("./shell/glob.js")]).catch((error: unknown) => {
+    shellModules = undefined;
+    throw error;
+  });
+  const [{ analyzeShell }, { expandGlob }] = await shellModules;
   const analysis = await analyzeShell(command, where);
   if (!analysis.parsed) {
     return { requests: [], problem: analysis.problem ?? "the command line does not parse" };
@@ -86,6 +94,19 @@ export async function shellRequests(command: string, where: RequestContext): Pro
         ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
       });
       for (const operand of request.operands ?? []) if (existsSync(operand)) addPath("read", operand);
+      continue;
+    }
+    if (request.action === "read" && request.glob) {
+      // `cat .en?`: what bash will expand it to, from the file system now; each match is read.
+      const expansion = expandGlob(request.resource, { wide: analysis.wideGlobs === true });
+      if ("unknown" in expansion) {
+        // Any file it could match, outside the workspace too (a link, `..`).
+        add({ action: "read", resource: UNKNOWN_PATH });
+        add({ action: "external_directory", resource: UNKNOWN_PATH });
+        continue;
+      }
+      for (const match of expansion.matches) addPath("read", match);
+      for (const word of expansion.literals) if (existsSync(word)) addPath("read", word);
       continue;
     }
     if (request.action === "web") {

@@ -556,8 +556,12 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "external_directory:/etc/x",
     ]);
     // Known only when it runs, wherever it starts: `$F` may be `../../home/x`.
-    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "external_directory:*"]);
-    assert.deepEqual(await requests("cat $v {$v,x} ~+/x"), ["shell:cat $v {$v,x} ~+/x:ro", "external_directory:*"]);
+    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "read:*", "external_directory:*"]);
+    assert.deepEqual(await requests("cat $v {$v,x} ~+/x"), [
+      "shell:cat $v {$v,x} ~+/x:ro",
+      "read:*",
+      "external_directory:*",
+    ]);
     assert.deepEqual(await requests("echo $v; printf %s $v"), ["shell:echo $v:ro", "shell:printf %s $v:ro"]);
     // Paths glued to options, inside script arguments, as file:// URLs, in brace lists
     assert.deepEqual(await requests("date -f/etc/a; sed '1r /etc/b' x; curl file:///etc/c; cat {/etc/d,y}"), [
@@ -568,10 +572,14 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "shell:curl file:///etc/c:rw",
       "external_directory:/etc/c",
       "shell:cat {/etc/d,y}:ro",
+      "read:/etc/d", // brace and glob words: patterns the caller expands (call-requests.ts)
+      `read:${W}/y`,
       "external_directory:/etc/d",
     ]);
     assert.deepEqual(await requests("ls ../*.ts src/*.ts"), [
       "shell:ls ../*.ts src/*.ts:ro",
+      `read:${W}/../*.ts`,
+      `read:${W}/src/*.ts`,
       "external_directory:/work",
     ]);
     assert.deepEqual(await requests(`cat ${W}/a ${W}/../proj/b`), [`shell:cat ${W}/a ${W}/../proj/b:ro`]);

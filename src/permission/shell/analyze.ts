@@ -25,6 +25,7 @@ import {
   type Stmt,
   type Word,
 } from "./parse.js";
+import { escapeGlob, expandBraces, GLOB_MATCH_LIMIT, unescapeGlob } from "./pattern.js";
 import { prefixLength } from "./prefix.js";
 
 export { classifyCommand } from "./commands.js";
@@ -50,6 +51,11 @@ export interface ShellRequest {
    * the caller checks that repository (call-requests.ts).
    */
   gitDirs?: string[];
+  /**
+   * for read: the resource is a pathname pattern (pattern.ts syntax, absolute, braces expanded)
+   * that bash expands before the command runs; the caller matches it against the file system.
+   */
+  glob?: boolean;
 }
 
 export interface ShellAnalysis {
@@ -153,7 +159,7 @@ function dedupe(requests: ShellRequest[]): ShellRequest[] {
   const seen = new Set<string>();
   const out: ShellRequest[] = [];
   for (const r of requests) {
-    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}\u0000${r.operands?.join("\u0000") ?? ""}`;
+    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}\u0000${r.glob}\u0000${r.operands?.join("\u0000") ?? ""}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(r);
@@ -381,6 +387,9 @@ function command(
   if (prefix !== undefined) request.prefix = prefix;
   const operands = literalOperands(words, cwds);
   if (operands.length > 0) request.operands = operands;
+  if (name.value === null || !NOT_FILES.has(name.value)) {
+    for (const word of words.slice(1)) globRead(state, word, cwds);
+  }
   if (syntax && name.value !== null && name.text === name.value && RESERVED_WORDS.has(name.value)) {
     // tree-sitter-bash reads `time { rm x; }` or a stray `fi` as a command named `{` or `fi`.
     throw new ShellParseError(`unsupported shell syntax: ${JSON.stringify(name.value)} where a command should be`);
@@ -724,6 +733,34 @@ function namedFiles(
   }
 }
 
+/**
+ * A glob or brace operand over literal text (`.en?`, `{.env,x}`, `src/../.e*`): a `read:` pattern
+ * request per brace word and known working directory, which the caller expands against the file
+ * system (glob.ts). Where the directory is not known, or braces give too many words: `read:*`
+ * (pathArguments adds external_directory).
+ */
+function globRead(state: State, word: Word, cwds: Cwd[]): void {
+  if (word.glob === undefined) return;
+  let patterns: string[];
+  try {
+    patterns = expandBraces(word.glob, GLOB_MATCH_LIMIT);
+  } catch {
+    state.out.push({ action: "read", resource: "*" });
+    emitExternal(state, "*");
+    return;
+  }
+  for (const pattern of patterns) {
+    for (const cwd of cwds) {
+      if (!pattern.startsWith("/") && cwd === null) {
+        state.out.push({ action: "read", resource: "*" });
+        continue;
+      }
+      const absolute = pattern.startsWith("/") ? pattern : `${escapeGlob(cwd as string)}/${pattern}`;
+      state.out.push({ action: "read", resource: absolute, glob: true });
+    }
+  }
+}
+
 function literal(text: string): Word {
   return { text, value: text, prefix: text, expands: false, splits: false, subs: [] };
 }
@@ -731,7 +768,13 @@ function literal(text: string): Word {
 /** A file a redirection reads (`< .env`): `read:<absolute path>` when the path is known. */
 function readTarget(state: State, word: Word, cwds: Cwd[]): void {
   if (word.value === null) {
-    emitExternal(state, "*");
+    if (word.glob !== undefined) {
+      globRead(state, word, cwds);
+    } else {
+      // Not known before it runs: any file, outside the workspace too.
+      state.out.push({ action: "read", resource: "*" });
+      emitExternal(state, "*");
+    }
     return;
   }
   if (isHarmlessDevice(word.value)) return;
@@ -849,6 +892,9 @@ const NOT_FILES = new Set([
   "eval",
 ]);
 
+/** Commands whose path arguments are where to go or what to write, not files to read. */
+const NOT_READ = new Set(["cd", "pushd", "popd", "tee"]);
+
 /**
  * Arguments that name paths leaving the workspace: `external_directory:<absolute path>`. A path
  * is seen where it stands as the word (`/etc/x`, `../x`, `~/x`), after `=` (`--file=/etc/x`), glued to
@@ -863,11 +909,18 @@ function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void
     const word = words[i] as Word;
     if (!opensFiles) continue;
     if (word.value === null && (word.dynamic || word.template !== undefined)) {
-      if (!word.notOption) emitExternal(state, "*");
+      // `cat $f`: any file, outside the workspace too. (A path `find` found is not: like
+      // `grep -r`, what find walks into is not named before it runs.)
+      if (!word.notOption) {
+        if (command === null || command === undefined || !NOT_READ.has(command)) {
+          state.out.push({ action: "read", resource: "*" });
+        }
+        emitExternal(state, "*");
+      }
       continue;
     }
     // A glob or brace pattern over literal text (`src/*.ts`, `{a,/etc/b}`) stays where its literal parts say.
-    const literal = word.value ?? word.text;
+    const literal = word.value ?? (word.glob !== undefined ? unescapeGlob(word.glob) : word.text);
     // Where the working directory is not known, a relative path may be anywhere.
     if (cwds.includes(null) && !literal.startsWith("-") && !path.isAbsolute(literal) && !isHarmlessDevice(literal)) {
       emitExternal(state, "*");

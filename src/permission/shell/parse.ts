@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Node, Parser } from "web-tree-sitter";
 import { harmlessVariable } from "./commands.js";
+import { escapeGlob, hasGlob, unescapeGlob } from "./pattern.js";
 
 /** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
 export class ShellParseError extends Error {
@@ -63,6 +64,11 @@ export interface Word {
   template?: string;
   /** A declaration's `name=(...)` written as a real compound assignment (not text bash reads as one later). */
   array?: boolean;
+  /**
+   * For a word that expands (a glob or brace pattern) over text known before it runs: the word as
+   * a pattern (pattern.ts: quoted characters escaped), for matching against the file system.
+   */
+  glob?: string;
 }
 
 export interface Assignment {
@@ -694,66 +700,81 @@ export function substitutions(node: Node, walk: Walk, depth: number): Stmt[] {
 // Words
 
 type Piece =
-  /** Text known statically. Unquoted text may hold glob characters (`glob`) and brace syntax (`raw`). */
-  | { static: string; quoted: boolean; glob: boolean; raw: string }
+  /** Text known statically; `raw` as written (unquoted text: with its glob, brace and escape syntax). */
+  | { static: string; quoted: boolean; raw: string }
   /** Text only known when the command runs; `split` when unquoted (word splitting applies). */
   | { dynamic: true; split: boolean };
+
+/** Stands for a piece known only when the command runs, inside a word's pattern. */
+const DYNAMIC = "\u0000";
 
 function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
   const subs = substitutions(node, walk, depth);
   const pieces: Piece[] = [];
   wordPieces(node, false, walk, pieces);
-  let prefix = "";
-  let known = true;
   let value = "";
-  let expands = false;
   let splits = false;
   let dynamic = false;
   let braces = "";
+  // The word as a pattern (pattern.ts): unquoted text as written, quoted text escaped. Glob
+  // syntax is looked for in the whole word, not piece by piece: tree-sitter splits `.[e]nv`.
+  let pattern = "";
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as Piece;
     if ("dynamic" in p) {
       if (p.split) splits = true;
-      known = false;
       dynamic = true;
       braces += "\u0000";
+      pattern += DYNAMIC;
       continue;
     }
     let text = p.static;
-    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) text = expandTilde(text);
+    let raw = p.quoted ? escapeGlob(p.static) : p.raw.replace(/\\\n/g, "");
+    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) {
+      const expanded = expandTilde(text);
+      if (expanded !== text) raw = escapeGlob(walk.home) + raw.slice(1);
+      else if (dynamic) raw = DYNAMIC;
+      text = expanded;
+    }
     value += text;
+    pattern += raw;
     braces += p.quoted ? "\u0000" : p.raw.replace(/\\./gs, "_");
-    if (p.glob) {
-      expands = true;
-      if (known) prefix += text.slice(0, Math.max(0, text.search(/[*?[]/)));
-      known = false;
+  }
+  const globs = hasGlob(pattern.replaceAll(DYNAMIC, ""));
+  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order; `{1..3}` and
+  // `{a..c}` are sequences.
+  const brace = /\{[^}]*,[^}]*\}/.test(braces) || /\{(-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(\.\.-?\d+)?\}/.test(braces);
+  const expands = globs || brace;
+  // The known leading part: up to the first piece known only when it runs, the first wildcard,
+  // and (when braces expand) the first `{`.
+  let end = pattern.length;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      i++;
       continue;
     }
-    if (known) prefix += text;
+    if (c === DYNAMIC || (globs && (c === "*" || c === "?" || c === "[")) || (brace && c === "{")) {
+      end = i;
+      break;
+    }
   }
-  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order.
-  if (/\{[^}]*,[^}]*\}/.test(braces)) {
-    expands = true;
-    const brace = value.indexOf("{");
-    if (brace >= 0 && brace < prefix.length) prefix = prefix.slice(0, brace);
-  }
+  const prefix = unescapeGlob(pattern.slice(0, end));
   return {
     text: node.text,
-    value: expands || !known ? null : value,
+    value: expands || dynamic ? null : value,
     prefix,
     expands,
     splits,
     subs,
     ...(dynamic ? { dynamic } : {}),
+    ...(expands && !dynamic ? { glob: pattern } : {}),
   };
 
   function expandTilde(text: string): string {
     if (text === "~" || text.startsWith("~/")) return walk.home + text.slice(1);
     // `~+` (the working directory), `~-` (the previous one), `~user`: known only when it runs.
-    if (/^~[^/]/.test(text)) {
-      known = false;
-      dynamic = true;
-    }
+    if (/^~[^/]/.test(text)) dynamic = true;
     return text;
   }
 }
@@ -761,20 +782,18 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
 function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void {
   switch (node.type) {
     case "word":
-      if (quoted) out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
-      else out.push({ static: unescapeUnquoted(node.text), quoted: false, glob: hasGlob(node.text), raw: node.text });
+      if (quoted) out.push({ static: node.text, quoted: true, raw: node.text });
+      else out.push({ static: unescapeUnquoted(node.text), quoted: false, raw: node.text });
       return;
     case "number":
-      out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
+      out.push({ static: node.text, quoted: true, raw: node.text });
       return;
     case "raw_string":
-      out.push({ static: node.text.slice(1, -1), quoted: true, glob: false, raw: node.text });
+      out.push({ static: node.text.slice(1, -1), quoted: true, raw: node.text });
       return;
     case "ansi_c_string": {
       const decoded = decodeAnsiC(node.text.slice(2, -1));
-      out.push(
-        decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, glob: false, raw: "" },
-      );
+      out.push(decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, raw: "" });
       return;
     }
     case "string":
@@ -786,19 +805,19 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
           if (child.type === '"' || child.type === '$"') continue;
           empty = false;
           // A `$` not followed by a name is itself (`"5$"`).
-          if (child.type === "$") out.push({ static: "$", quoted: true, glob: false, raw: "$" });
+          if (child.type === "$") out.push({ static: "$", quoted: true, raw: "$" });
           else out.push({ dynamic: true, split: false });
           continue;
         }
         empty = false;
         if (child.type === "string_content") {
           const text = unescapeDoubleQuoted(child.text);
-          out.push({ static: text, quoted: true, glob: false, raw: text });
+          out.push({ static: text, quoted: true, raw: text });
         } else {
           wordPieces(child, true, walk, out);
         }
       }
-      if (empty) out.push({ static: "", quoted: true, glob: false, raw: "" });
+      if (empty) out.push({ static: "", quoted: true, raw: "" });
       return;
     }
     case "concatenation":
@@ -806,12 +825,12 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
       return;
     case "process_substitution":
       // `<(cmd)` becomes a pipe's path, /dev/fd/N (its command is analyzed as a substitution).
-      out.push({ static: "/dev/fd/63", quoted: true, glob: false, raw: "" });
+      out.push({ static: "/dev/fd/63", quoted: true, raw: "" });
       return;
     case "simple_expansion":
     case "expansion":
       if (isHome(node)) {
-        out.push({ static: walk.home, quoted: true, glob: false, raw: "" });
+        out.push({ static: walk.home, quoted: true, raw: "" });
         return;
       }
       out.push({ dynamic: true, split: !quoted });
@@ -826,20 +845,6 @@ function isHome(node: Node): boolean {
   if (named.length !== 1 || named[0]?.type !== "variable_name" || named[0].text !== HOME_VARIABLE) return false;
   // `${HOME}` or `$HOME`, nothing else (no operator, no default value).
   return node.text.replace(/^\$\{(.*)\}$/, "$$$1") === "$HOME";
-}
-
-/** Unescaped `*`, `?`, or `[` with a later `]`: pathname expansion may replace the word. */
-function hasGlob(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "*" || c === "?") return true;
-    if (c === "[" && text.indexOf("]", i + 1) > 0) return true;
-  }
-  return false;
 }
 
 function unescapeUnquoted(text: string): string {
