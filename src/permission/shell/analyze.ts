@@ -76,7 +76,8 @@ type Cwd = string | null;
 interface State {
   parser: Parser;
   workspace: string;
-  home: string;
+  /** What `~` and `$HOME` stand for; null when the line may set HOME. */
+  home: string | null;
   out: ShellRequest[];
   /** Wrappers waiting to learn whether everything they run is read-only. */
   sinks: { readOnly: boolean }[];
@@ -118,14 +119,18 @@ export async function analyzeShell(
   const workspace = path.resolve(context.workspace);
   const cwd = path.resolve(workspace, context.cwd);
   try {
-    const script = parseShell(parser, command);
     // Names bash reads wherever they are set, however the line spells the setting (`${CDPATH:=x}`,
     // `read POSIXLY_CORRECT`, `export "GLOBIGNORE=x"`): seen in the text itself, quotes removed.
     const bare = command.replace(/['"\\]/g, "");
+    // `HOME=/etc; cat ~/passwd` reads /etc/passwd: a HOME that is not only expanded ($HOME,
+    // ${HOME...}) makes `~` and `$HOME` unknown.
+    const setsHome = /(^|[^$A-Za-z0-9_{])HOME\b/.test(bare);
+    const home = (aliasing: boolean): string | null => (aliasing || setsHome ? null : path.resolve(homedir()));
+    let script = parseShell(parser, command, { home: home(false) });
     const fresh = (aliasing: boolean): State => ({
       parser,
       workspace,
-      home: path.resolve(homedir()),
+      home: home(aliasing),
       out: [],
       sinks: [],
       cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd|lastpipe/.test(bare),
@@ -140,6 +145,7 @@ export async function analyzeShell(
       // So: the whole line again with the working directory unknown, and no command in it proven
       // read-only or offered for "always" (its name may not be the command that runs).
       state = fresh(true);
+      script = parseShell(parser, command, { home: null });
       run(state, script, [cwd], 0);
       for (const request of state.out) {
         if (request.action !== "shell") continue;
@@ -544,7 +550,7 @@ function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], dep
   if (depth + 1 > MAX_NESTING) throw new ShellParseError(`commands nested more than ${MAX_NESTING} levels deep`);
   let script: Stmt;
   try {
-    script = parseShell(state.parser, text);
+    script = parseShell(state.parser, text, { home: state.home });
   } catch (error) {
     if (error instanceof ShellParseError) {
       const owner = words[0]?.value ?? "command";
@@ -602,7 +608,7 @@ function directoryChange(state: State, argv: string[], words: Word[], cwds: Cwd[
   const target = words[i];
   let next: Cwd[];
   if (!target) {
-    next = name === "cd" ? [state.home] : [null];
+    next = name === "cd" && state.home !== null ? [state.home] : [null];
   } else if (target.value === null || target.value === "-" || (name === "pushd" && /^[+-]\d+$/.test(target.value))) {
     next = [null];
   } else {
@@ -923,9 +929,15 @@ function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void
     const literal = word.value ?? (word.glob !== undefined ? unescapeGlob(word.glob) : word.text);
     // Where the working directory is not known, a relative path may be anywhere.
     if (cwds.includes(null) && !literal.startsWith("-") && !path.isAbsolute(literal) && !isHarmlessDevice(literal)) {
+      // `cd "$d"; cat .env` reads some .env: the read rules must see an unknown path.
+      if (command === null || command === undefined || !NOT_READ.has(command)) {
+        state.out.push({ action: "read", resource: "*" });
+      }
       emitExternal(state, "*");
     }
-    const candidates = pathCandidates(literal, state.home).map((c) => (word.value === null ? globFolder(c) : c));
+    // Where HOME may be set, `--file=~/x` may be anywhere.
+    if (state.home === null && /(^|[=:])~/.test(literal)) emitExternal(state, "*");
+    const candidates = pathCandidates(literal, state.home ?? "~").map((c) => (word.value === null ? globFolder(c) : c));
     for (const candidate of candidates) {
       if (!escapes(candidate) || isHarmlessDevice(candidate)) continue;
       for (const cwd of cwds) {

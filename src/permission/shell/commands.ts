@@ -811,6 +811,8 @@ function pager(name: string, args: string[], risky: boolean[]): Inspection {
 function isTarList(args: string[]): boolean {
   const first = args[0];
   if (first === undefined) return false;
+  // `-f host:file` is an archive on another machine, reached with rsh or ssh (--force-local aside).
+  if (args.some((a) => a.includes(":"))) return false;
   const cluster = first.startsWith("--") ? "" : first.replace(/^-/, "");
   const listing = first === "--list" || (/^[tvfzjJ]+$/.test(cluster) && cluster.includes("t"));
   if (!listing) return false;
@@ -1825,6 +1827,12 @@ function awk(name: string, args: string[], risky: boolean[]): Inspection {
     if (/system|\||>|<|getline|@|fflush|close|ENVIRON|PROCINFO/.test(p)) {
       return rw(`${name}: the program may read other files, write files or run commands (system, getline, |, <, >)`);
     }
+  }
+  // `BEGIN { ARGV[1] = ".env"; ARGC = 2 }` makes awk read a file no operand names.
+  if (programs.some((p) => /ARGV|ARGC/.test(p))) {
+    return ro(`${name}: prints computed text; its program chooses the files it reads (ARGV)`, {
+      files: { reads: ["*"], writes: [] },
+    });
   }
   return ro(`${name}: prints computed text (no system, pipes or output redirection)`);
 }

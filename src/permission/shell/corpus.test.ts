@@ -348,7 +348,7 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   // unknown (never read-only, no prefix), and the working directory with it.
   ["alias ls='rm -rf x'; ls", ["shell:alias ls='rm -rf x':rw", "shell:rm -rf x:rw", "shell:ls:rw"]],
   ["shopt -s expand_aliases\nls", ["shell:shopt -s expand_aliases:rw", "shell:ls:rw"]],
-  ["set -o posix; cat a", ["shell:set -o posix:rw", "shell:cat a:rw", "external_directory:*"]], // an alias may be a cd
+  ["set -o posix; cat a", ["shell:set -o posix:rw", "shell:cat a:rw", "read:*", "external_directory:*"]], // an alias may be a cd
   ["bash -O expand_aliases -c 'ls'", ["shell:bash -O expand_aliases -c 'ls':rw", "shell:ls:rw"]],
   ["bash --posix -c ls", ["shell:bash --posix -c ls:rw", "shell:ls:rw"]],
   ['POSIX""LY_CORRECT=1; ls', ['shell:POSIX""LY_CORRECT=1:rw', "shell:ls:rw"]],
@@ -557,6 +557,20 @@ const CORPUS: [line: string, expected: string[] | null][] = [
   ['cd "$d"; cat .en?', ['shell:cd "$d":ro', "external_directory:*", "shell:cat .en?:ro", "read:*", "read:{W}/.en?"]],
   ["echo .en? *", ["shell:echo .en? *:ro"]], // echo opens nothing
   ["cat $f; tee $g", ["shell:cat $f:ro", "read:*", "external_directory:*", "shell:tee $g:rw", "edit:*"]],
+  // Found while auditing the classes above (each checked in bash 5.2 or with the tool):
+  ["BASH_ALIASES[ls]='cat .env'; ls", ["shell:BASH_ALIASES[ls]='cat .env':rw", "shell:ls:rw"]], // defines an alias
+  [
+    "BASH_CMDS[ls]=/usr/bin/touch; ls x",
+    ["shell:BASH_CMDS[ls]=/usr/bin/touch:rw", "shell:ls x:rw", "read:*", "external_directory:*"],
+  ],
+  ["hash -p /usr/bin/touch ls; ls", ["shell:hash -p /usr/bin/touch ls:rw", "shell:ls:rw"]],
+  ["HOME=/etc; cat ~/passwd", ["shell:HOME=/etc:rw", "shell:cat ~/passwd:ro", "read:*", "external_directory:*"]],
+  ['cd "$d"; cat .env', ['shell:cd "$d":ro', "external_directory:*", "shell:cat .env:ro", "read:*"]],
+  [
+    "awk 'BEGIN{ARGV[1]=\".env\";ARGC=2}{print}'",
+    ["shell:awk 'BEGIN{ARGV[1]=\".env\";ARGC=2}{print}':ro", "read:*", "external_directory:*"],
+  ],
+  ["tar -tf evil.example:/a.tar", ["shell:tar -tf evil.example:/a.tar:rw", "external_directory:/a.tar"]], // rsh to a host
 ];
 
 const W = "/work/proj";

@@ -47,7 +47,11 @@ const GLOB_OPTIONS = new Set([
 const CWD_OPTIONS = new Set(["cdable_vars", "autocd", "lastpipe"]);
 
 /** Variable names that change how bash reads or expands text, wherever they are set or named. */
-export const ALIAS_VARIABLES = /\b(POSIXLY_CORRECT|BASHOPTS|SHELLOPTS)\b/;
+/**
+ * Also BASH_ALIASES (`BASH_ALIASES[ls]=...` defines an alias) and BASH_CMDS (`BASH_CMDS[ls]=/x`
+ * makes `ls` run /x, as `hash -p` does): a command name may then run another program.
+ */
+export const ALIAS_VARIABLES = /\b(POSIXLY_CORRECT|BASHOPTS|SHELLOPTS|BASH_ALIASES|BASH_CMDS)\b/;
 export const GLOB_VARIABLES = /\b(GLOBIGNORE|BASHOPTS|SHELLOPTS)\b/;
 export const CWD_VARIABLES = /\bCDPATH\b/;
 
@@ -103,6 +107,10 @@ export function lineEffects(argv: string[], risky: readonly boolean[], assigns: 
     case ".":
     case "enable":
       return { ...ALL };
+    case "hash":
+      // `hash -p /x ls`: `ls` now runs /x.
+      if (anyRisky || args.some((a) => /^-[a-zA-Z]*p/.test(a))) out.aliases = true;
+      break;
     case "trap":
       // The trap's text runs later in this shell; a text not known before it runs may be anything.
       if (anyRisky) return { ...ALL };

@@ -118,14 +118,20 @@ export type Stmt =
 const HOME_VARIABLE = "HOME";
 
 interface Walk {
-  home: string;
+  /** What `~` and `$HOME` stand for; null when the line may set HOME (they are then not known). */
+  home: string | null;
+}
+
+export interface ParseOptions {
+  /** The home folder `~` and `$HOME` expand to; null: not known (the line may set HOME). Default: the user's. */
+  home?: string | null;
 }
 
 /**
  * Parses `text` into a statement tree. Throws {@link ShellParseError} for a syntax error (tree-sitter
  * ERROR or MISSING nodes), an empty line, an unsupported construct or too deep nesting.
  */
-export function parseShell(parser: Parser, text: string): Stmt {
+export function parseShell(parser: Parser, text: string, options: ParseOptions = {}): Stmt {
   if (text.length > MAX_TEXT_LENGTH) throw new ShellParseError(`command longer than ${MAX_TEXT_LENGTH} characters`);
   // tree-sitter-bash reads a carriage return, vertical tab or form feed as a blank (and can then
   // take the rest of the line for a comment); bash does not. Other control characters likewise.
@@ -144,7 +150,7 @@ export function parseShell(parser: Parser, text: string): Stmt {
   try {
     const root = tree.rootNode;
     if (root.hasError) throw new ShellParseError(describeError(root));
-    const walk: Walk = { home: homedir() };
+    const walk: Walk = { home: options.home === undefined ? homedir() : options.home };
     const script = sequence(root.children, walk, 0);
     if (script.kind === "seq" && script.items.length === 0) throw new ShellParseError("empty command");
     const evaluations = codeEvaluations(root).map((text): Stmt => ({ kind: "evaluates", text }));
@@ -732,7 +738,7 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
     let raw = p.quoted ? escapeGlob(p.static) : p.raw.replace(/\\\n/g, "");
     if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) {
       const expanded = expandTilde(text);
-      if (expanded !== text) raw = escapeGlob(walk.home) + raw.slice(1);
+      if (expanded !== text) raw = escapeGlob(walk.home ?? "") + raw.slice(1);
       else if (dynamic) raw = DYNAMIC;
       text = expanded;
     }
@@ -772,9 +778,10 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
   };
 
   function expandTilde(text: string): string {
-    if (text === "~" || text.startsWith("~/")) return walk.home + text.slice(1);
-    // `~+` (the working directory), `~-` (the previous one), `~user`: known only when it runs.
-    if (/^~[^/]/.test(text)) dynamic = true;
+    if ((text === "~" || text.startsWith("~/")) && walk.home !== null) return walk.home + text.slice(1);
+    // `~+` (the working directory), `~-` (the previous one), `~user`, and `~` itself when the line
+    // may set HOME: known only when it runs.
+    if (text.startsWith("~")) dynamic = true;
     return text;
   }
 }
@@ -829,7 +836,7 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
       return;
     case "simple_expansion":
     case "expansion":
-      if (isHome(node)) {
+      if (isHome(node) && walk.home !== null) {
         out.push({ static: walk.home, quoted: true, raw: "" });
         return;
       }
