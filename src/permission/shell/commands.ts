@@ -169,7 +169,16 @@ function isVersionFlag(name: string, flag: string): boolean {
 }
 const SHORT_V_VERSION = new Set(["node", "nodejs", "npm", "pnpm", "yarn", "bun", "deno", "ruby", "perl", "php"]);
 
-/** Plain read-only commands: why each one is read-only. */
+/**
+ * Plain read-only commands: why each one is read-only. Every entry here and every read-only answer
+ * of SPECIAL is a promise; audited for issue 11 for options that write, run programs, reach the
+ * network or set system state, and for arguments that do (GNU coreutils, grep, findutils, bash
+ * builtins): none of these has such an option except where SPECIAL or FILE_LISTS says so (date
+ * operands and -s, hostname names and -F, ulimit values, sort -o/--compress-program, tree -o,
+ * file -C, rg --pre/--hostname-bin, less -o/-k/+cmd, man -P/-H, info -o, tar -I/-F/host:file,
+ * xxd and uniq output operands, git's, sed's, awk's, find's, xargs's); wc/du/sort --files0-from,
+ * `*sum -c` and `file -f` read files a list names (read:*).
+ */
 const READ_ONLY: Record<string, string> = {
   ls: "lists files",
   dir: "lists files",
