@@ -143,6 +143,8 @@ describe("describeCall", () => {
     assert.deepEqual(await readOnly("git -C fixtures/evil status"), [false]);
     assert.deepEqual(await readOnly("cd fixtures/evil/refs && git log"), [true, false]);
     assert.deepEqual(await readOnly("git -C .git/refs log"), [true]); // the workspace's own .git
+    // find -execdir runs it in every folder it finds: which repository is not known.
+    assert.deepEqual(await readOnly("find . -name HEAD -execdir git log \\;"), [true, false]);
   });
 
   it("says when a shell line cannot be described", async () => {

@@ -94,6 +94,8 @@ interface State {
   aliasing: boolean;
   /** Something in the line may widen pathname expansion (dotglob, nocaseglob, extglob, globstar, GLOBIGNORE). */
   wideGlobs: boolean;
+  /** Inside a command run in some folder below the known one (`find -execdir`): how deep. */
+  below: number;
 }
 
 /** Names whose redefinition makes `cd`, `pushd` and `popd` mean something else. */
@@ -136,6 +138,7 @@ export async function analyzeShell(
       cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd|lastpipe/.test(bare),
       aliasing: aliasing || ALIAS_VARIABLES.test(bare) || /expand_aliases/.test(bare),
       wideGlobs: GLOB_VARIABLES.test(bare) || /dotglob|nocaseglob|extglob|globstar|nullglob/.test(bare),
+      below: 0,
     });
     let state = fresh(false);
     run(state, script, [cwd], 0);
@@ -435,7 +438,7 @@ function command(
     if (info.transparent) readOnly &&= sink.readOnly;
   }
   finish(state, request, readOnly);
-  if (readOnly && /(^|\/)git$/.test(name.value)) request.gitDirs = gitDirs(words, cwds);
+  if (readOnly && /(^|\/)git$/.test(name.value)) request.gitDirs = state.below > 0 ? ["*"] : gitDirs(words, cwds);
   // `xargs cat`: the words it appends come from its input, and may name any file.
   if (appends && !NOT_FILES.has(name.value)) {
     state.out.push({ action: "read", resource: "*" });
@@ -527,7 +530,12 @@ function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], dep
       const dir = words[nested.cwd];
       innerCwds = dir ? cwds.map((c) => resolveWord(dir, c)) : [null];
     }
-    command(state, assigns, rest, innerCwds, depth + 1, KEYWORD_WRAPPERS.has(words[0]?.value ?? ""), nested.appends);
+    if (nested.below) state.below++;
+    try {
+      command(state, assigns, rest, innerCwds, depth + 1, KEYWORD_WRAPPERS.has(words[0]?.value ?? ""), nested.appends);
+    } finally {
+      if (nested.below) state.below--;
+    }
     return;
   }
   const parts = words.slice(nested.from, nested.to);

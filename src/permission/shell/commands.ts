@@ -28,6 +28,11 @@ export type Nested =
       placeholder?: { text: string; pathOnly: boolean };
       /** The runner appends input words to the inner command (`xargs` without `-I`): unknown arguments. */
       appends?: boolean;
+      /**
+       * The inner command runs in some folder below the current one (`find -execdir`): paths are
+       * judged from here, but which repository a git command would use is not known.
+       */
+      below?: boolean;
     }
   | {
       kind: "script";
@@ -1421,6 +1426,7 @@ function find(name: string, args: string[], risky: boolean[]): Inspection {
         to: end + 1,
         assigns: 0,
         placeholder: { text: "{}", pathOnly: true },
+        ...(a === "-execdir" || a === "-okdir" ? { below: true } : {}),
       });
       i = end;
     } else if (a === "-delete") {
