@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { expandGlob, GLOB_MATCH_LIMIT } from "./glob.js";
-import { escapeGlob, expandBraces, hasGlob, segmentRegex, unescapeGlob } from "./pattern.js";
+import { escapeGlob, expandBraces, hasGlob, segmentMatcher, unescapeGlob } from "./pattern.js";
 
 describe("pattern.ts: bash patterns as text", () => {
   it("escapes quoted text and finds wildcards only where they are unescaped", () => {
@@ -27,22 +27,31 @@ describe("pattern.ts: bash patterns as text", () => {
     assert.throws(() => expandBraces("{1..5000}", 1000), RangeError);
   });
 
-  it("turns a segment into a regular expression: wildcards, brackets, classes, extended patterns", () => {
+  it("matches a segment: wildcards, brackets, classes, extended patterns", () => {
     const plain = { extglob: false, nocase: false };
-    assert.equal(segmentRegex(".en?", plain).test(".env"), true);
-    assert.equal(segmentRegex(".[e]nv", plain).test(".env"), true);
-    assert.equal(segmentRegex("[!a]nv", plain).test("env"), true);
-    assert.equal(segmentRegex("[^e]nv", plain).test("env"), false);
-    assert.equal(segmentRegex("[[:alpha:]]nv", plain).test("env"), true);
-    assert.equal(segmentRegex("[]x]", plain).test("]"), true);
-    assert.equal(segmentRegex("\\*", plain).test("*"), true);
-    assert.equal(segmentRegex("\\*", plain).test("a"), false);
-    assert.equal(segmentRegex("[[=e=]]nv", plain).test("env"), true); // not translated: any character
-    assert.equal(segmentRegex(".ENV", { extglob: false, nocase: true }).test(".env"), true);
+    assert.equal(segmentMatcher(".en?", plain)(".env"), true);
+    assert.equal(segmentMatcher(".[e]nv", plain)(".env"), true);
+    assert.equal(segmentMatcher("[!a]nv", plain)("env"), true);
+    assert.equal(segmentMatcher("[^e]nv", plain)("env"), false);
+    assert.equal(segmentMatcher("[[:alpha:]]nv", plain)("env"), true);
+    assert.equal(segmentMatcher("[]x]", plain)("]"), true);
+    assert.equal(segmentMatcher("\\*", plain)("*"), true);
+    assert.equal(segmentMatcher("\\*", plain)("a"), false);
+    assert.equal(segmentMatcher("[[=e=]]nv", plain)("env"), true); // not translated: any character
+    assert.equal(segmentMatcher(".ENV", { extglob: false, nocase: true })(".env"), true);
     const ext = { extglob: true, nocase: false };
-    assert.equal(segmentRegex("@(.env|x)", ext).test(".env"), true);
-    assert.equal(segmentRegex("+(.e)nv", ext).test(".env"), true);
-    assert.equal(segmentRegex("!(x)", ext).test(".env"), true); // wider than bash, never narrower
+    assert.equal(segmentMatcher("@(.env|x)", ext)(".env"), true);
+    assert.equal(segmentMatcher("+(.e)nv", ext)(".env"), true);
+    assert.equal(segmentMatcher("!(x)", ext)(".env"), true); // wider than bash, never narrower
+  });
+
+  it("matches in linear time, whatever pattern the model writes", () => {
+    const name = "a".repeat(250);
+    const started = Date.now();
+    assert.equal(segmentMatcher(`${"*a".repeat(40)}b`, { extglob: false, nocase: false })(name), false);
+    assert.equal(segmentMatcher(`${"*".repeat(3000)}x`, { extglob: false, nocase: true })(name), false);
+    assert.equal(segmentMatcher("*a*a*", { extglob: false, nocase: false })(name), true);
+    assert.ok(Date.now() - started < 500, `${Date.now() - started} ms`);
   });
 });
 

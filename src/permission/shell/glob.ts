@@ -12,7 +12,7 @@
  * bounds), it says so: the caller then treats the operand as any file.
  */
 import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { expandBraces, GLOB_MATCH_LIMIT, hasExtglob, hasGlob, segmentRegex, unescapeGlob } from "./pattern.js";
+import { expandBraces, GLOB_MATCH_LIMIT, hasExtglob, hasGlob, segmentMatcher, unescapeGlob } from "./pattern.js";
 
 export { GLOB_MATCH_LIMIT } from "./pattern.js";
 /** At most this many folder entries read per operand (a `**` over a large tree). Past it: any file. */
@@ -160,9 +160,9 @@ function matchWord(word: string, wide: boolean, budget: Budget, limit: number): 
       if (typeof found === "string") return found;
       next.push(...found);
     } else {
-      let regex: RegExp;
+      let matches: (name: string) => boolean;
       try {
-        regex = segmentRegex(segment, { extglob: wide, nocase: wide });
+        matches = segmentMatcher(segment, { extglob: wide, nocase: wide });
       } catch {
         return `a pattern bosun cannot read: ${segment}`;
       }
@@ -174,7 +174,7 @@ function matchWord(word: string, wide: boolean, budget: Budget, limit: number): 
         if (explicitDot) names.push(".", "..");
         for (const name of names) {
           if (name.startsWith(".") && !explicitDot && (!wide || name === "." || name === "..")) continue;
-          if (regex.test(name)) next.push(join(dir, name));
+          if (matches(name)) next.push(join(dir, name));
         }
         if (next.length > limit) return `more than ${limit} matches`;
       }

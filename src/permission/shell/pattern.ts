@@ -13,6 +13,9 @@
  */
 export const GLOB_MATCH_LIMIT = 1000;
 
+/** Longest pattern read (PATH_MAX): past it, the operand counts as any file. */
+export const MAX_PATTERN_LENGTH = 4096;
+
 /** Characters that mean something in a pattern, a brace expansion or an extended pattern. */
 const SPECIAL = /[\\*?[\]{},()|@!+]/g;
 
@@ -94,6 +97,8 @@ function sequence(body: string, limit: number): string[] | null {
  * `limit` words.
  */
 export function expandBraces(pattern: string, limit: number): string[] {
+  // Longer than a path can be: not worth the quadratic search for braces (and it names no file).
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new RangeError("pattern too long");
   for (let open = unescapedIndex(pattern, "{"); open >= 0; open = unescapedIndex(pattern, "{", open + 1)) {
     let depth = 0;
     const commas: number[] = [];
@@ -156,8 +161,78 @@ const CLASSES: Record<string, string> = {
 
 const regexEscape = (c: string): string => c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
+type Token = { kind: "char"; char: string } | { kind: "any" } | { kind: "star" } | { kind: "set"; set: RegExp };
+
 /**
- * One path segment of a pattern (no `/`) as a regular expression over a name. `extglob` reads
+ * Whether a name matches one path segment of a pattern (no `/`). Linear-time for `*`, `?`,
+ * brackets and literal text (the classic two-pointer match, O(name × pattern)): a pattern the
+ * model writes must not make bosun backtrack for ever (`*a*a*a…b`). Extended patterns (only read
+ * when `extglob`) go through a regular expression (see segmentRegex).
+ */
+export function segmentMatcher(
+  segment: string,
+  options: { extglob: boolean; nocase: boolean },
+): (name: string) => boolean {
+  if (options.extglob && hasExtglob(segment)) {
+    const regex = segmentRegex(segment, options);
+    return (name) => regex.test(name);
+  }
+  const tokens: Token[] = [];
+  for (let i = 0; i < segment.length; ) {
+    const c = segment[i] as string;
+    if (c === "\\") {
+      tokens.push({ kind: "char", char: segment[i + 1] ?? "\\" });
+      i += 2;
+    } else if (c === "*") {
+      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
+      i++;
+    } else if (c === "?") {
+      tokens.push({ kind: "any" });
+      i++;
+    } else {
+      const bracket = c === "[" ? bracketExpression(segment, i) : null;
+      if (bracket) {
+        tokens.push({ kind: "set", set: new RegExp(`^${bracket.regex}$`, options.nocase ? "si" : "s") });
+        i = bracket.end;
+      } else {
+        tokens.push({ kind: "char", char: c });
+        i++;
+      }
+    }
+  }
+  const fold = (text: string): string => (options.nocase ? text.toLowerCase() : text);
+  const one = (token: Token, char: string): boolean =>
+    token.kind === "any" ||
+    (token.kind === "char" ? fold(token.char) === fold(char) : token.kind === "set" && token.set.test(char));
+  return (name) => {
+    const chars = Array.from(name);
+    let t = 0;
+    let n = 0;
+    let starT = -1;
+    let starN = 0;
+    while (n < chars.length) {
+      const token = tokens[t];
+      if (token && token.kind !== "star" && one(token, chars[n] as string)) {
+        t++;
+        n++;
+      } else if (token?.kind === "star") {
+        starT = t++;
+        starN = n;
+      } else if (starT >= 0) {
+        t = starT + 1;
+        n = ++starN;
+      } else {
+        return false;
+      }
+    }
+    while (tokens[t]?.kind === "star") t++;
+    return t === tokens.length;
+  };
+}
+
+/**
+ * One path segment of a pattern (no `/`) as a regular expression over a name, for extended
+ * patterns (segmentMatcher reads the rest without one). `extglob` reads
  * `?(a|b)`, `*(...)`, `+(...)`, `@(...)` as bash does and `!(...)` as anything (wider than bash,
  * never narrower). A bracket expression bosun cannot translate exactly (`[[=e=]]`, `[[.x.]]`, an
  * unknown class) matches any one character.
@@ -187,7 +262,7 @@ export function segmentRegex(segment: string, options: { extglob: boolean; nocas
         continue;
       }
       if (c === "*") {
-        out += ".*";
+        if (!out.endsWith(".*")) out += ".*";
         i++;
         continue;
       }
