@@ -35,16 +35,19 @@ export function pathRequests(action: "read" | "edit", path: string, where: Reque
   return { requests };
 }
 
+/** The shell analysis and glob matching, loaded with the first shell call (see shellRequests). */
+let shellModules: Promise<[typeof import("./shell/analyze.js"), typeof import("./shell/glob.js")]> | undefined;
+
 /**
  * A shell line: every simple command is its own `shell:` request (with whether it is proven
  * read-only and the prefix an "always" would cover); files it writes are `edit:` requests, files
- * it names that exist are `read:` requests; whatever lies outside the workspace is also
- * `external_directory:`. The analysis is lexical, so its paths are resolved through symlinks
- * here, in both spellings a shell may use (see `resolveRequestPaths`). A line that does not parse
- * is described as a problem, never as harmless.
+ * it names that exist, and the files its glob operands match now, are `read:` requests; hosts it
+ * connects to (`/dev/tcp/host/port`) are `web:` requests; whatever lies outside the workspace is
+ * also `external_directory:`. The analysis is lexical, so the file system is read here: paths
+ * resolved through symlinks in both spellings a shell may use (see `resolveRequestPaths`), globs
+ * matched (shell/glob.ts), and the repository a read-only git command would use looked at. A
+ * line that does not parse is described as a problem, never as harmless.
  */
-let shellModules: Promise<[typeof import("./shell/analyze.js"), typeof import("./shell/glob.js")]> | undefined;
-
 export async function shellRequests(command: string, where: RequestContext): Promise<CallDescription> {
   // The analysis (its tables, the parser) loads with the first shell call, not at start-up.
   // Kept once loaded: a dynamic import() per call costs more than the analysis itself. A failed
