@@ -278,11 +278,19 @@ describe("authorize (call.permission)", () => {
     // It may be outside the workspace too: only someone who allowed that as well allows it.
     const inside = authority({ content: { permission: { edit: "allow", shell: "allow" } } });
     assert.equal((await judge(inside, "shell", { command: 'echo x > "$OUT"' })).answer, "ask");
-    const open = authority({ content: { permission: { edit: "allow", shell: "allow", external_directory: "allow" } } });
+    // ...and the web: `$OUT` may be /dev/tcp/host/port (a web:* request, issue 11).
+    const open = authority({
+      content: { permission: { edit: "allow", shell: "allow", external_directory: "allow", web: "allow" } },
+    });
     assert.equal((await judge(open, "shell", { command: 'echo x > "$OUT"' })).answer, "allow");
     const guarded = authority({
       content: {
-        permission: { edit: { "*": "allow", "**/.git/**": "deny" }, shell: "allow", external_directory: "allow" },
+        permission: {
+          edit: { "*": "allow", "**/.git/**": "deny" },
+          shell: "allow",
+          external_directory: "allow",
+          web: "allow",
+        },
       },
     });
     const answer = await judge(guarded, "shell", { command: 'echo x > "$OUT"' });

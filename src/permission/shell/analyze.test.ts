@@ -114,6 +114,7 @@ describe("analyzeShell: every simple command is its own request", () => {
     assert.deepEqual(await shells("ls > $(a) < <(b); cat <<< $(c); cat <<EOF\n$(d)\nEOF"), [
       "shell:ls:ro",
       "shell:a:rw",
+      "shell:> $(a):rw", // may be /dev/tcp/...
       "shell:b:rw",
       "shell:cat:ro",
       "shell:c:rw",
@@ -258,6 +259,8 @@ describe("analyzeShell: commands that run other commands", () => {
       "shell:xargs -I{} sh -c 'echo x > {}':rw",
       "shell:sh -c 'echo x > {}':rw",
       "shell:echo x:ro",
+      "shell:> $BOSUN_INPUT:rw", // input may name /dev/tcp/...
+      "web:*",
       "edit:*",
       "external_directory:*",
     ]);
@@ -401,10 +404,16 @@ describe("analyzeShell: redirections", () => {
   });
 
   it("uses * for a target only known when the line runs", async () => {
-    // Any file, outside the workspace too: `$F` may be `../x`.
+    // Any file, outside the workspace too: `$F` may be `../x`, or a socket (`/dev/tcp/h/p`).
     const unknown = ["edit:*", "external_directory:*"];
-    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", ...unknown]);
-    assert.deepEqual(await requests("echo x > $(mktemp)"), ["shell:echo x:ro", "shell:mktemp:rw", ...unknown]);
+    assert.deepEqual(await requests('echo x > "$F"'), ["shell:echo x:ro", 'shell:> "$F":rw', "web:*", ...unknown]);
+    assert.deepEqual(await requests("echo x > $(mktemp)"), [
+      "shell:echo x:ro",
+      "shell:mktemp:rw",
+      "shell:> $(mktemp):rw",
+      "web:*",
+      ...unknown,
+    ]);
     assert.deepEqual(await requests("echo x > *.txt"), ["shell:echo x:ro", ...unknown]);
     assert.deepEqual(await requests("echo x > /etc/$F"), ["shell:echo x:ro", ...unknown]);
   });
@@ -547,8 +556,12 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "external_directory:/etc/x",
     ]);
     // Known only when it runs, wherever it starts: `$F` may be `../../home/x`.
-    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "external_directory:*"]);
-    assert.deepEqual(await requests("cat $v {$v,x} ~+/x"), ["shell:cat $v {$v,x} ~+/x:ro", "external_directory:*"]);
+    assert.deepEqual(await requests("cat /etc/$F"), ["shell:cat /etc/$F:ro", "read:*", "external_directory:*"]);
+    assert.deepEqual(await requests("cat $v {$v,x} ~+/x"), [
+      "shell:cat $v {$v,x} ~+/x:ro",
+      "read:*",
+      "external_directory:*",
+    ]);
     assert.deepEqual(await requests("echo $v; printf %s $v"), ["shell:echo $v:ro", "shell:printf %s $v:ro"]);
     // Paths glued to options, inside script arguments, as file:// URLs, in brace lists
     assert.deepEqual(await requests("date -f/etc/a; sed '1r /etc/b' x; curl file:///etc/c; cat {/etc/d,y}"), [
@@ -559,10 +572,14 @@ describe("analyzeShell: working directory and paths outside the workspace", () =
       "shell:curl file:///etc/c:rw",
       "external_directory:/etc/c",
       "shell:cat {/etc/d,y}:ro",
+      "read:/etc/d", // brace and glob words: patterns the caller expands (call-requests.ts)
+      `read:${W}/y`,
       "external_directory:/etc/d",
     ]);
     assert.deepEqual(await requests("ls ../*.ts src/*.ts"), [
       "shell:ls ../*.ts src/*.ts:ro",
+      `read:${W}/../*.ts`,
+      `read:${W}/src/*.ts`,
       "external_directory:/work",
     ]);
     assert.deepEqual(await requests(`cat ${W}/a ${W}/../proj/b`), [`shell:cat ${W}/a ${W}/../proj/b:ro`]);

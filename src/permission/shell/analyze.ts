@@ -15,6 +15,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import type { Parser } from "web-tree-sitter";
 import { harmlessVariable, inspectCommand, isHarmlessDevice, type Nested, UNKNOWN_REASON } from "./commands.js";
+import { ALIAS_VARIABLES, CWD_VARIABLES, GLOB_VARIABLES, type LineEffects, lineEffects } from "./effects.js";
 import {
   type Assignment,
   loadParser,
@@ -24,12 +25,13 @@ import {
   type Stmt,
   type Word,
 } from "./parse.js";
+import { escapeGlob, expandBraces, GLOB_MATCH_LIMIT, unescapeGlob } from "./pattern.js";
 import { prefixLength } from "./prefix.js";
 
 export { classifyCommand } from "./commands.js";
 
 export interface ShellRequest {
-  action: "shell" | "edit" | "external_directory" | "read";
+  action: "shell" | "edit" | "external_directory" | "read" | "web";
   resource: string;
   /** for shell: the simple command's classification */
   readOnly?: boolean;
@@ -43,6 +45,17 @@ export interface ShellRequest {
    * `cat .env` as they do for the read tool.
    */
   operands?: string[];
+  /**
+   * for a git command proven read-only: the folders it runs in (after `-C`), `*` when not known.
+   * git reads the config of the repository it finds from there, which can name programs to run;
+   * the caller checks that repository (call-requests.ts).
+   */
+  gitDirs?: string[];
+  /**
+   * for read: the resource is a pathname pattern (pattern.ts syntax, absolute, braces expanded)
+   * that bash expands before the command runs; the caller matches it against the file system.
+   */
+  glob?: boolean;
 }
 
 export interface ShellAnalysis {
@@ -50,6 +63,8 @@ export interface ShellAnalysis {
   /** why not, when parsed is false */
   problem?: string;
   requests: ShellRequest[];
+  /** Something in the line may widen pathname expansion: match glob operands the widest way bash could. */
+  wideGlobs?: boolean;
 }
 
 /** How many commands may run inside each other (`bash -c` strings, `eval`, wrappers like `sudo`). */
@@ -61,7 +76,8 @@ type Cwd = string | null;
 interface State {
   parser: Parser;
   workspace: string;
-  home: string;
+  /** What `~` and `$HOME` stand for; null when the line may set HOME. */
+  home: string | null;
   out: ShellRequest[];
   /** Wrappers waiting to learn whether everything they run is read-only. */
   sinks: { readOnly: boolean }[];
@@ -71,6 +87,15 @@ interface State {
    * working directory is not known.
    */
   cwdUntracked: boolean;
+  /**
+   * Something in the line may define an alias or turn alias expansion on (effects.ts): any command
+   * the line names may then be another one. Applied to the whole line once it is read.
+   */
+  aliasing: boolean;
+  /** Something in the line may widen pathname expansion (dotglob, nocaseglob, extglob, globstar, GLOBIGNORE). */
+  wideGlobs: boolean;
+  /** Inside a command run in some folder below the known one (`find -execdir`): how deep. */
+  below: number;
 }
 
 /** Names whose redefinition makes `cd`, `pushd` and `popd` mean something else. */
@@ -96,10 +121,43 @@ export async function analyzeShell(
   const workspace = path.resolve(context.workspace);
   const cwd = path.resolve(workspace, context.cwd);
   try {
-    const script = parseShell(parser, command);
-    const state: State = { parser, workspace, home: path.resolve(homedir()), out: [], sinks: [], cwdUntracked: false };
+    // Names bash reads wherever they are set, however the line spells the setting (`${CDPATH:=x}`,
+    // `read POSIXLY_CORRECT`, `export "GLOBIGNORE=x"`): seen in the text itself, quotes removed.
+    const bare = command.replace(/['"\\]/g, "");
+    // `HOME=/etc; cat ~/passwd` reads /etc/passwd: a HOME that is not only expanded ($HOME,
+    // ${HOME...}) makes `~` and `$HOME` unknown.
+    const setsHome = /(^|[^$A-Za-z0-9_{])HOME\b/.test(bare);
+    const home = (aliasing: boolean): string | null => (aliasing || setsHome ? null : path.resolve(homedir()));
+    let script = parseShell(parser, command, { home: home(false) });
+    const fresh = (aliasing: boolean): State => ({
+      parser,
+      workspace,
+      home: home(aliasing),
+      out: [],
+      sinks: [],
+      cwdUntracked: aliasing || CWD_VARIABLES.test(bare) || /cdable_vars|autocd|lastpipe/.test(bare),
+      aliasing: aliasing || ALIAS_VARIABLES.test(bare) || /expand_aliases/.test(bare),
+      wideGlobs: GLOB_VARIABLES.test(bare) || /dotglob|nocaseglob|extglob|globstar|nullglob/.test(bare),
+      below: 0,
+    });
+    let state = fresh(false);
     run(state, script, [cwd], 0);
-    return { parsed: true, requests: dedupe(state.out) };
+    if (state.aliasing) {
+      // An alias may stand for any command, `cd` included, and bash expands it in text parsed
+      // after its definition, which need not come later in the line (`f(){ eval ls; }; alias ls=...; f`).
+      // So: the whole line again with the working directory unknown, and no command in it proven
+      // read-only or offered for "always" (its name may not be the command that runs).
+      state = fresh(true);
+      script = parseShell(parser, command, { home: null });
+      run(state, script, [cwd], 0);
+      for (const request of state.out) {
+        if (request.action !== "shell") continue;
+        request.readOnly = false;
+        delete request.prefix;
+        delete request.unclassified;
+      }
+    }
+    return { parsed: true, requests: dedupe(state.out), ...(state.wideGlobs ? { wideGlobs: true } : {}) };
   } catch (error) {
     if (error instanceof ShellParseError) return { parsed: false, problem: error.message, requests: [] };
     throw error;
@@ -110,7 +168,7 @@ function dedupe(requests: ShellRequest[]): ShellRequest[] {
   const seen = new Set<string>();
   const out: ShellRequest[] = [];
   for (const r of requests) {
-    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}\u0000${r.operands?.join("\u0000") ?? ""}`;
+    const key = `${r.action}\u0000${r.resource}\u0000${r.readOnly}\u0000${r.glob}\u0000${r.operands?.join("\u0000") ?? ""}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(r);
@@ -205,14 +263,17 @@ function run(state: State, stmt: Stmt, cwds: Cwd[], depth: number): Flow {
       }
       return same(union(...ends));
     }
-    case "function":
-      // Analyzed where it is defined: it may be called later in the line.
-      run(state, stmt.body, cwds, depth);
-      if (CD_NAMES.has(stmt.name)) {
+    case "function": {
+      // Analyzed where it is defined: it may be called later in the line. One that changes the
+      // directory (`f(){ cd /tmp; }`) may do so wherever it is called: from here on it is not known.
+      const body = run(state, stmt.body, cwds, depth);
+      const moves = union(body.ok, body.fail).some((c) => !cwds.includes(c));
+      if (CD_NAMES.has(stmt.name) || moves) {
         state.cwdUntracked = true;
         return same([null]);
       }
       return same(cwds);
+    }
     case "eval":
       for (const sub of stmt.subs) run(state, sub, cwds, depth);
       return same(cwds);
@@ -228,10 +289,15 @@ function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd
   if (stmt.words.length > 0) {
     flow = command(state, stmt.assigns, stmt.words, cwds, depth);
   } else if (stmt.assigns.length > 0) {
-    if (stmt.assigns.some((a) => a.name === "CDPATH")) {
-      state.cwdUntracked = true;
-      flow = same([null]);
-    }
+    applyEffects(
+      state,
+      lineEffects(
+        [],
+        [],
+        stmt.assigns.map((a) => a.text),
+      ),
+    );
+    if (state.cwdUntracked) flow = same([null]);
     const readOnly = stmt.assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
     emitShell(state, stmt.assigns.map((a) => a.text).join(" "), readOnly);
   }
@@ -245,11 +311,31 @@ function simple(state: State, stmt: Extract<Stmt, { kind: "simple" }>, cwds: Cwd
 // ---------------------------------------------------------------------------------------------
 // Commands
 
+const DECLARATIONS = new Set(["declare", "typeset", "local", "export", "readonly"]);
+
+/**
+ * A declaration's `name=value` word whose value is not plain literal text: unknown before it runs,
+ * or quoted text starting with `(` that bash reads as a compound assignment (see commands.ts `declaration`).
+ */
+function compoundValue(word: Word): boolean {
+  if (word.array) return false;
+  const name = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+  if (word.value === null) return name.test(word.prefix);
+  const m = name.exec(word.value);
+  return m !== null && word.value.slice(m[0].length).startsWith("(");
+}
+
 /** A word the shell may turn into an option or into several words: its value is not to be trusted. */
 function risky(word: Word): boolean {
   if (word.splits) return true;
   if (word.value !== null || word.notOption) return false;
   return word.prefix.length === 0 || word.prefix.startsWith("-");
+}
+
+function applyEffects(state: State, effects: LineEffects): void {
+  if (effects.aliases || effects.opaque) state.aliasing = true;
+  if (effects.globs || effects.opaque) state.wideGlobs = true;
+  if (effects.cwd || effects.opaque) state.cwdUntracked = true;
 }
 
 function emitShell(state: State, resource: string, readOnly: boolean): ShellRequest {
@@ -310,19 +396,35 @@ function command(
   if (prefix !== undefined) request.prefix = prefix;
   const operands = literalOperands(words, cwds);
   if (operands.length > 0) request.operands = operands;
+  if (name.value === null || !NOT_FILES.has(name.value)) {
+    for (const word of words.slice(1)) globRead(state, word, cwds);
+  }
   if (syntax && name.value !== null && name.text === name.value && RESERVED_WORDS.has(name.value)) {
     // tree-sitter-bash reads `time { rm x; }` or a stray `fi` as a command named `{` or `fi`.
     throw new ShellParseError(`unsupported shell syntax: ${JSON.stringify(name.value)} where a command should be`);
   }
   if (name.value === null || name.splits) {
+    // `$cmd x` may be `cd`, `eval`, `alias`, `shopt`: nothing about the rest of the line is known.
+    applyEffects(state, lineEffects(["$"], [true]));
     finish(state, request, false);
-    return same(cwds);
+    return same([null]);
   }
 
   const argv = words.map((w) => w.value ?? w.text);
   const flags = words.map(risky);
+  if (DECLARATIONS.has(name.value)) {
+    for (let i = 1; i < words.length; i++) flags[i] ||= compoundValue(words[i] as Word);
+  }
   // `xargs cmd` appends input words: unknown arguments that may be options (`-delete`).
   const info = appends ? inspectCommand([...argv, ""], [...flags, true]) : inspectCommand(argv, flags);
+  applyEffects(
+    state,
+    lineEffects(
+      words.map((w) => w.value ?? w.prefix),
+      flags,
+      assigns.map((a) => a.text),
+    ),
+  );
   let readOnly = info.readOnly && assigns.every((a) => harmlessVariable(a.name, a.value?.value ?? null));
   if (info.reason === UNKNOWN_REASON && info.nested.length === 0) request.unclassified = true;
   if (info.nested.length > 0) {
@@ -336,13 +438,36 @@ function command(
     if (info.transparent) readOnly &&= sink.readOnly;
   }
   finish(state, request, readOnly);
+  if (readOnly && /(^|\/)git$/.test(name.value)) request.gitDirs = state.below > 0 ? ["*"] : gitDirs(words, cwds);
   // `xargs cat`: the words it appends come from its input, and may name any file.
-  if (appends && !NOT_FILES.has(name.value)) emitExternal(state, "*");
+  if (appends && !NOT_FILES.has(name.value)) {
+    state.out.push({ action: "read", resource: "*" });
+    emitExternal(state, "*");
+  }
   for (const index of info.writes) {
     const target = words[index];
     if (target) editTarget(state, target, cwds);
   }
+  if (info.files) namedFiles(state, request, info.files, cwds);
   return directoryChange(state, argv, words, cwds);
+}
+
+/** Where `git [-C dir]... sub` runs: every known cwd with each `-C` applied in turn (`*` when not known). */
+function gitDirs(words: Word[], cwds: Cwd[]): string[] {
+  let dirs: Cwd[] = cwds;
+  for (let i = 1; i < words.length; i++) {
+    const value = words[i]?.value;
+    if (value === "-C") {
+      const dir = words[i + 1] as Word | undefined;
+      dirs = dirs.map((c) => (dir ? resolveWord(dir, c) : null));
+      i++;
+    } else if (value === "-c") {
+      i++;
+    } else if (value === null || value === undefined || !value.startsWith("-")) {
+      break;
+    }
+  }
+  return [...new Set(dirs.map((d) => d ?? "*"))];
 }
 
 /**
@@ -405,14 +530,21 @@ function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], dep
       const dir = words[nested.cwd];
       innerCwds = dir ? cwds.map((c) => resolveWord(dir, c)) : [null];
     }
-    command(state, assigns, rest, innerCwds, depth + 1, KEYWORD_WRAPPERS.has(words[0]?.value ?? ""), nested.appends);
+    if (nested.below) state.below++;
+    try {
+      command(state, assigns, rest, innerCwds, depth + 1, KEYWORD_WRAPPERS.has(words[0]?.value ?? ""), nested.appends);
+    } finally {
+      if (nested.below) state.below--;
+    }
     return;
   }
   const parts = words.slice(nested.from, nested.to);
   if (parts.length === 0) return;
   if (parts.some((w) => w.value === null && w.template === undefined)) {
-    // `bash -c "$X"`, `eval "$(curl x)"`: the text is only known when it runs.
+    // `bash -c "$X"`, `eval "$(curl x)"`: the text is only known when it runs. Run by this
+    // shell (`eval`), it may also define aliases, functions named cd, glob options.
     for (const sink of state.sinks) sink.readOnly = false;
+    if (nested.current) applyEffects(state, lineEffects(["$"], [true]));
     return;
   }
   if (parts.some((w) => w.value === null)) {
@@ -426,7 +558,7 @@ function runNested(state: State, nested: Nested, words: Word[], cwds: Cwd[], dep
   if (depth + 1 > MAX_NESTING) throw new ShellParseError(`commands nested more than ${MAX_NESTING} levels deep`);
   let script: Stmt;
   try {
-    script = parseShell(state.parser, text);
+    script = parseShell(state.parser, text, { home: state.home });
   } catch (error) {
     if (error instanceof ShellParseError) {
       const owner = words[0]?.value ?? "command";
@@ -484,7 +616,7 @@ function directoryChange(state: State, argv: string[], words: Word[], cwds: Cwd[
   const target = words[i];
   let next: Cwd[];
   if (!target) {
-    next = name === "cd" ? [state.home] : [null];
+    next = name === "cd" && state.home !== null ? [state.home] : [null];
   } else if (target.value === null || target.value === "-" || (name === "pushd" && /^[+-]\d+$/.test(target.value))) {
     next = [null];
   } else {
@@ -574,10 +706,89 @@ function editTarget(state: State, word: Word, cwds: Cwd[]): void {
   }
 }
 
+/**
+ * Files a command reads or writes that no word of its own names (`sed '1r f; w g'`, `xargs -a f`):
+ * a written one is an edit request, a read one an operand (a read request when it exists), `*`
+ * any file; outside the workspace, external_directory too.
+ */
+function namedFiles(
+  state: State,
+  request: ShellRequest,
+  files: { reads: string[]; writes: string[] },
+  cwds: Cwd[],
+): void {
+  for (const file of files.writes) {
+    if (file === "*") {
+      emitEdit(state, "*");
+      emitExternal(state, "*");
+    } else {
+      editTarget(state, literal(file), cwds);
+    }
+  }
+  for (const file of files.reads) {
+    if (file === "*") {
+      state.out.push({ action: "read", resource: "*" });
+      emitExternal(state, "*");
+      continue;
+    }
+    if (isHarmlessDevice(file)) continue;
+    const operands = new Set(request.operands ?? []);
+    for (const cwd of cwds) {
+      const target = rawJoin(cwd, file);
+      if (target === null) {
+        state.out.push({ action: "read", resource: "*" });
+        emitExternal(state, "*");
+        continue;
+      }
+      operands.add(target);
+      if (!insideRaw(state.workspace, target)) emitExternal(state, path.resolve(target));
+    }
+    if (operands.size > 0) request.operands = [...operands];
+  }
+}
+
+/**
+ * A glob or brace operand over literal text (`.en?`, `{.env,x}`, `src/../.e*`): a `read:` pattern
+ * request per brace word and known working directory, which the caller expands against the file
+ * system (glob.ts). Where the directory is not known, or braces give too many words: `read:*`
+ * (pathArguments adds external_directory).
+ */
+function globRead(state: State, word: Word, cwds: Cwd[]): void {
+  if (word.glob === undefined) return;
+  let patterns: string[];
+  try {
+    patterns = expandBraces(word.glob, GLOB_MATCH_LIMIT);
+  } catch {
+    state.out.push({ action: "read", resource: "*" });
+    emitExternal(state, "*");
+    return;
+  }
+  for (const pattern of patterns) {
+    for (const cwd of cwds) {
+      if (!pattern.startsWith("/") && cwd === null) {
+        state.out.push({ action: "read", resource: "*" });
+        continue;
+      }
+      const absolute = pattern.startsWith("/") ? pattern : `${escapeGlob(cwd as string)}/${pattern}`;
+      state.out.push({ action: "read", resource: absolute, glob: true });
+    }
+  }
+}
+
+function literal(text: string): Word {
+  return { text, value: text, prefix: text, expands: false, splits: false, subs: [] };
+}
+
 /** A file a redirection reads (`< .env`): `read:<absolute path>` when the path is known. */
 function readTarget(state: State, word: Word, cwds: Cwd[]): void {
   if (word.value === null) {
-    emitExternal(state, "*");
+    if (word.glob !== undefined) {
+      globRead(state, word, cwds);
+    } else {
+      // Not known before it runs: any file, outside the workspace too.
+      state.out.push({ action: "read", resource: "*" });
+      emitExternal(state, "*");
+    }
     return;
   }
   if (isHarmlessDevice(word.value)) return;
@@ -585,6 +796,42 @@ function readTarget(state: State, word: Word, cwds: Cwd[]): void {
     const target = filePath(word, cwd);
     if (target !== null) state.out.push({ action: "read", resource: target });
   }
+}
+
+/** `/dev/tcp/<host>/<port>` or `/dev/udp/...`, however the path is spelled (`//dev/./tcp`, `/dev/../dev/tcp`). */
+const NETWORK_PATH = /^\/dev\/(tcp|udp)\/([^/]*)/;
+
+/**
+ * The hosts a redirection target may connect to: bash itself matches the literal text
+ * `/dev/tcp/` (and `/dev/udp/`), but every spelling that lands there is counted, and a target not
+ * known before it runs (`< "$f"`, `> /dev/$x/h/p`, `< /dev/tc?/h/p`) counts as any host (`*`)
+ * unless its known beginning rules that out (`> out/$x`, `< "$HOME/x"`).
+ */
+function networkHosts(target: Word, cwds: Cwd[]): string[] {
+  if (target.value !== null) {
+    const hosts = new Set<string>();
+    const candidates = path.isAbsolute(target.value)
+      ? [path.resolve(target.value)]
+      : cwds.filter((c): c is string => c !== null).map((c) => path.resolve(c, target.value as string));
+    for (const candidate of candidates) {
+      const m = NETWORK_PATH.exec(candidate);
+      if (m) hosts.add(m[2] || "*");
+    }
+    return [...hosts];
+  }
+  const prefix = target.prefix;
+  // A path `find` found exists; nothing exists under /dev/tcp.
+  if (target.notOption && prefix === "") return [];
+  // A pattern over literal text (`*.txt`) that does not start at `/` stays relative.
+  const lead = target.text.replace(/^['"]+/, "")[0];
+  if (!target.dynamic && target.template === undefined && lead !== "/" && lead !== "{" && lead !== "\\") return [];
+  if (prefix === "") return ["*"];
+  if (!prefix.startsWith("/")) return [];
+  if (prefix.split("/").includes("..")) return ["*"];
+  const squeezed = prefix.replace(/\/(\.\/)+/g, "/").replace(/\/+/g, "/");
+  const m = NETWORK_PATH.exec(squeezed);
+  if (m) return [squeezed.length > m[0].length && m[2] ? m[2] : "*"];
+  return ["/dev/tcp/", "/dev/udp/"].some((p) => p.startsWith(squeezed)) ? ["*"] : [];
 }
 
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", ">&"]);
@@ -597,6 +844,13 @@ function redirect(state: State, r: Redirect, cwds: Cwd[], depth: number): void {
   for (const sub of target.subs) run(state, sub, cwds, depth);
   // `2>&1`, `>&-`, `<&0`: descriptor duplication, not a file.
   if ((r.op === ">&" || r.op === "<&") && target.value !== null && /^(\d+-?|-)$/.test(target.value)) return;
+  const hosts = networkHosts(target, cwds);
+  if (hosts.length > 0) {
+    // bash opens `/dev/tcp/host/port` and `/dev/udp/host/port` as sockets, in any direction
+    // (`< `, `>`, `>>`, `&>`, `>&`): a connection, and a host name that can carry data by DNS.
+    emitShell(state, `${r.fd ?? ""}${r.op} ${target.text}`, false);
+    for (const host of hosts) state.out.push({ action: "web", resource: host });
+  }
   if (WRITE_REDIRECTS.has(r.op)) {
     editTarget(state, target, cwds);
   } else if (READ_REDIRECTS.has(r.op)) {
@@ -652,6 +906,9 @@ const NOT_FILES = new Set([
   "eval",
 ]);
 
+/** Commands whose path arguments are where to go or what to write, not files to read. */
+const NOT_READ = new Set(["cd", "pushd", "popd", "tee"]);
+
 /**
  * Arguments that name paths leaving the workspace: `external_directory:<absolute path>`. A path
  * is seen where it stands as the word (`/etc/x`, `../x`, `~/x`), after `=` (`--file=/etc/x`), glued to
@@ -666,16 +923,29 @@ function pathArguments(state: State, words: Word[], cwds: Cwd[], from = 1): void
     const word = words[i] as Word;
     if (!opensFiles) continue;
     if (word.value === null && (word.dynamic || word.template !== undefined)) {
-      if (!word.notOption) emitExternal(state, "*");
+      // `cat $f`: any file, outside the workspace too. (A path `find` found is not: like
+      // `grep -r`, what find walks into is not named before it runs.)
+      if (!word.notOption) {
+        if (command === null || command === undefined || !NOT_READ.has(command)) {
+          state.out.push({ action: "read", resource: "*" });
+        }
+        emitExternal(state, "*");
+      }
       continue;
     }
     // A glob or brace pattern over literal text (`src/*.ts`, `{a,/etc/b}`) stays where its literal parts say.
-    const literal = word.value ?? word.text;
+    const literal = word.value ?? (word.glob !== undefined ? unescapeGlob(word.glob) : word.text);
     // Where the working directory is not known, a relative path may be anywhere.
     if (cwds.includes(null) && !literal.startsWith("-") && !path.isAbsolute(literal) && !isHarmlessDevice(literal)) {
+      // `cd "$d"; cat .env` reads some .env: the read rules must see an unknown path.
+      if (command === null || command === undefined || !NOT_READ.has(command)) {
+        state.out.push({ action: "read", resource: "*" });
+      }
       emitExternal(state, "*");
     }
-    const candidates = pathCandidates(literal, state.home).map((c) => (word.value === null ? globFolder(c) : c));
+    // Where HOME may be set, `--file=~/x` may be anywhere.
+    if (state.home === null && /(^|[=:])~/.test(literal)) emitExternal(state, "*");
+    const candidates = pathCandidates(literal, state.home ?? "~").map((c) => (word.value === null ? globFolder(c) : c));
     for (const candidate of candidates) {
       if (!escapes(candidate) || isHarmlessDevice(candidate)) continue;
       for (const cwd of cwds) {

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { classifyCommand, harmlessVariable, inspectCommand, sedScriptProblem, UNKNOWN_REASON } from "./commands.js";
+import {
+  classifyCommand,
+  harmlessVariable,
+  inspectCommand,
+  readSedScript,
+  sedScriptProblem,
+  UNKNOWN_REASON,
+} from "./commands.js";
 
 const argv = (line: string): string[] => line.split(" ");
 
@@ -154,8 +161,8 @@ describe("classifyCommand: writing table", () => {
     writing("sed -i s/a/b/ f", /-i/);
     writing("sed -ni s/a/b/p f", /-i/);
     writing("sed -i.bak s/a/b/ f", /-i/);
-    writing("sed --in-place s/a/b/ f", /in-place/);
-    writing("sed --in-place=.bak s/a/b/ f", /in-place/);
+    writing("sed --in-place s/a/b/ f", /in place/);
+    writing("sed --in-place=.bak s/a/b/ f", /in place/);
     writing("sed -f script.sed f", /script file/);
     readOnly("sed -n 1,20p f");
     readOnly("sed -E -e s/a/b/g -e 3d f");
@@ -180,6 +187,116 @@ describe("classifyCommand: writing table", () => {
     assert.match(sedScriptProblem("s/a") ?? "", /unreadable/);
     assert.match(sedScriptProblem("k") ?? "", /unknown/);
     writing("sed s/a/b/w\\ out f");
+  });
+
+  it("knows every option of git's read-only subcommands that writes, runs a program or connects", () => {
+    for (const line of [
+      "git log --output=f",
+      "git range-diff --output=f a...b",
+      "git diff-tree --outp=f HEAD",
+      "git whatchanged --output=f",
+      "git stash show --output=f",
+      "git stash list --output=f",
+      "git reflog --output=f",
+      "git reflog show --output=f",
+      "git diff --ext-diff",
+      "git log -p --ext-diff",
+      "git show --textconv HEAD",
+      "git blame --textconv f",
+      "git grep --textconv x",
+      "git cat-file --textconv HEAD:f",
+      "git cat-file --filters HEAD:f",
+      "git log --show-signature",
+      "git show --pretty=format:%GK HEAD",
+      "git rev-list --format=%GG HEAD",
+      "git shortlog --format=%G?",
+      "git for-each-ref --format=%(signature:key)",
+      "git tag -l --format=%(signature)",
+      "git branch --format=%(signature)",
+      "git verify-commit HEAD",
+      "git verify-tag v1",
+      "git grep -O x",
+      "git grep --open-files-in-pager=vi x",
+      "git help -w log",
+      "git ls-remote origin",
+      "git -c diff.external=x diff",
+      "git --exec-path=/tmp status",
+      "git --git-dir=/tmp/r log",
+      "git difftool",
+      "git mergetool",
+      "git archive HEAD",
+      "git bundle create b HEAD",
+      "git format-patch -1",
+      "git fetch",
+      "git instaweb",
+      "git send-email x",
+      "git request-pull a b",
+      "git credential fill",
+    ]) {
+      writing(line);
+    }
+    for (const line of [
+      "git log -p --no-ext-diff --no-textconv",
+      "git log -O order.txt -p",
+      "git show --format=%H%n%an HEAD",
+      "git diff --stat --output-indicator-new=+",
+      "git cat-file -p HEAD",
+      "git blame -L 1,5 f",
+      "git stash show -p",
+      "git reflog show -5",
+      "git for-each-ref --format=%(refname)",
+      "git describe --tags",
+    ]) {
+      readOnly(line);
+    }
+    assert.deepEqual(inspectCommand(argv("git diff --output=out.txt")).files, { reads: [], writes: ["out.txt"] });
+    assert.deepEqual(inspectCommand(argv("git log --output o2")).files, { reads: [], writes: ["o2"] });
+  });
+
+  it("reads xargs's -a file and refuses --process-slot-var of a variable that changes programs", () => {
+    assert.deepEqual(inspectCommand(argv("xargs -a list.txt cat")).files, { reads: ["list.txt"], writes: [] });
+    assert.deepEqual(inspectCommand(argv("xargs -0alist.txt")).files, { reads: ["list.txt"], writes: [] });
+    assert.deepEqual(inspectCommand(argv("xargs --arg-file=l echo")).files, { reads: ["l"], writes: [] });
+    assert.deepEqual(inspectCommand(["xargs", "-a", "$f", "echo"], [false, false, true, false]).files, {
+      reads: ["*"],
+      writes: [],
+    });
+    writing("xargs --process-slot-var=BASH_ENV bash -c ls", /BASH_ENV/);
+    writing("xargs --process-slot-var LD_PRELOAD echo", /LD_PRELOAD/);
+    readOnly("xargs --process-slot-var=slot echo");
+  });
+
+  it("finds sed's file commands in every script form, as GNU sed reads them", () => {
+    assert.deepEqual(readSedScript("1r .env"), { problem: null, reads: [".env"], writes: [], runs: false });
+    // A file name runs to the end of the line, `;` and `}` included.
+    assert.deepEqual(readSedScript("1r a;p\nR b").reads, ["a;p", "b"]);
+    assert.deepEqual(readSedScript("1{w out}").writes, ["out}"]);
+    // A bracket expression may hold the delimiter: `[/]` does not end the regex.
+    assert.deepEqual(readSedScript("s/[/]/b/w out").writes, ["out"]);
+    assert.deepEqual(readSedScript("s/[]/]x/b/;s/a/b/ w o2").writes, ["o2"]);
+    assert.deepEqual(readSedScript("/x/,/y/!W o3").writes, ["o3"]);
+    assert.deepEqual(readSedScript("s/a/b/w /dev/stdout").writes, []);
+    assert.equal(readSedScript("$!N;e date").runs, true);
+    assert.equal(readSedScript("s/x/y/ge").runs, true);
+    assert.equal(readSedScript("0,/re/{p;q}").problem, null);
+    assert.match(readSedScript("s/[/b/").problem ?? "", /unreadable/);
+    assert.match(readSedScript("w").problem ?? "", /without a file name/);
+  });
+
+  it("turns sed's file commands into files read and written, and runs -f scripts as unknown", () => {
+    const read = inspectCommand(["sed", "-n", "1r .env", "f"]);
+    assert.equal(read.readOnly, true, read.reason);
+    assert.deepEqual(read.files, { reads: [".env"], writes: [] });
+    const written = inspectCommand(["sed", "-e", "p", "--expression=1w out", "f"]);
+    assert.equal(written.readOnly, false);
+    assert.deepEqual(written.files, { reads: [], writes: ["out"] });
+    const file = inspectCommand(["sed", "-nf", "script.sed", "f"]);
+    assert.equal(file.readOnly, false);
+    assert.deepEqual(file.files, { reads: ["script.sed", "*"], writes: ["*"] });
+    assert.deepEqual(inspectCommand(["sed", "-i.bak", "s/a/b/", "f", "g"]).writes, [3, 4]);
+    // A word known only when it runs may be `-i` even after the files (GNU getopt permutes).
+    assert.equal(classifyCommand(["sed", "p", "f", "$x"], [false, false, false, true]).readOnly, false);
+    assert.equal(classifyCommand(["sed", "p", "--", "$x"], [false, false, false, true]).readOnly, true);
   });
 
   it("reads awk programs for system(), pipes and output redirection", () => {
@@ -235,6 +352,72 @@ describe("classifyCommand: writing table", () => {
     readOnly("tee /dev/null");
     writing("tee out", /writes files/);
     assert.deepEqual(inspectCommand(argv("tee -a x -- -y")).writes, [2, 4]);
+  });
+
+  it("knows the arguments and options of read-only commands that set system state", () => {
+    for (const line of [
+      "date 0101000023",
+      "date -u 010100002023.00",
+      "date -s now",
+      "date -us now",
+      "date --set=now",
+      "date --se now",
+      "hostname x",
+      "hostname -F file",
+      "hostname -Ffile",
+      "hostname --file=f",
+      "hostname --file f",
+      "hostname -b x",
+      "domainname x",
+      "nisdomainname -F f",
+      "ulimit -c unlimited",
+      "ulimit -Hn 10",
+      "hwclock -w",
+      "hwclock --set --date=x",
+      "timedatectl set-ntp false",
+      "hostnamectl set-hostname x",
+      "sysctl -p",
+      "sysctl kernel.x=1",
+      "ip addr add 10.0.0.1/24 dev lo",
+      "ifconfig lo up",
+      "setterm -powersave on",
+      "dmesg -n 1",
+      "swapon -a",
+      "stty raw",
+      "modprobe x",
+    ]) {
+      writing(line);
+    }
+    for (const line of [
+      "date",
+      "date +%s",
+      "date -d tomorrow +%F",
+      "date --date now +%F",
+      "date -r f",
+      "date -I",
+      "date -Iseconds",
+      "hostname",
+      "hostname -s",
+      "hostname --fqdn",
+      "dnsdomainname",
+      "ulimit -a",
+      "ulimit -Hn",
+    ]) {
+      readOnly(line);
+    }
+  });
+
+  it("reads the files a list names: read:* (wc --files0-from, sha256sum -c, file -f)", () => {
+    for (const line of [
+      "wc --files0-from=l",
+      "du --files0-from l",
+      "sort --files0-from=l",
+      "file -f l",
+      "md5sum -c l",
+    ]) {
+      assert.deepEqual(inspectCommand(argv(line)).files, { reads: ["*"], writes: [] }, line);
+    }
+    assert.equal(inspectCommand(argv("sha256sum -b f")).files, undefined);
   });
 
   it("knows options that make read-only commands write", () => {
@@ -375,11 +558,12 @@ describe("classifyCommand: wrappers", () => {
   it("reports shell text for bash -c, eval, trap and alias, and env's assignments and directory", () => {
     assert.deepEqual(inspectCommand(argv("bash -e -c ls x y")).nested, [{ kind: "script", from: 3, to: 4 }]);
     assert.deepEqual(inspectCommand(argv("sh -xc ls")).nested, [{ kind: "script", from: 2, to: 3 }]);
-    assert.deepEqual(inspectCommand(argv("eval a b")).nested, [{ kind: "script", from: 1, to: 3 }]);
-    assert.deepEqual(inspectCommand(argv("trap x EXIT")).nested, [{ kind: "script", from: 1, to: 2 }]);
+    // eval, trap and alias text runs in this shell (`current`): it can change this shell.
+    assert.deepEqual(inspectCommand(argv("eval a b")).nested, [{ kind: "script", from: 1, to: 3, current: true }]);
+    assert.deepEqual(inspectCommand(argv("trap x EXIT")).nested, [{ kind: "script", from: 1, to: 2, current: true }]);
     assert.deepEqual(inspectCommand(argv("trap - EXIT")).nested, []);
     assert.deepEqual(inspectCommand(["alias", "a=ls -l"]).nested, [
-      { kind: "script", from: 1, to: 2, afterEquals: true },
+      { kind: "script", from: 1, to: 2, afterEquals: true, current: true },
     ]);
     assert.deepEqual(inspectCommand(argv("env -i A=1 B=2 ls")).nested, [{ kind: "argv", from: 2, to: 5, assigns: 2 }]);
     assert.deepEqual(inspectCommand(argv("env -C /tmp ls")).nested, [

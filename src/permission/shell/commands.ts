@@ -28,6 +28,11 @@ export type Nested =
       placeholder?: { text: string; pathOnly: boolean };
       /** The runner appends input words to the inner command (`xargs` without `-I`): unknown arguments. */
       appends?: boolean;
+      /**
+       * The inner command runs in some folder below the current one (`find -execdir`): paths are
+       * judged from here, but which repository a git command would use is not known.
+       */
+      below?: boolean;
     }
   | {
       kind: "script";
@@ -35,6 +40,8 @@ export type Nested =
       from: number;
       to: number;
       afterEquals?: boolean;
+      /** The text runs in this shell (`eval`, a trap, an alias), not in a child: it can change this shell. */
+      current?: boolean;
     };
 
 export interface Inspection extends Classification {
@@ -44,6 +51,11 @@ export interface Inspection extends Classification {
   transparent: boolean;
   /** Indices of words naming files the command writes (`tee f`, `find -fprint f`). */
   writes: number[];
+  /**
+   * Files the command reads or writes that no word of its own names (`sed '1r f'`, `xargs -a f`):
+   * literal paths relative to its working directory, or `*` for any file.
+   */
+  files?: { reads: string[]; writes: string[] };
 }
 
 export const UNKNOWN_REASON = "unknown command: treated as writing";
@@ -119,15 +131,19 @@ export function inspectCommand(argv: string[], risky: readonly boolean[] = []): 
     return rw(`${name}: ${JSON.stringify(coded)} holds a command in an array subscript, which bash may run`);
   }
 
+  const listed = readsFileList(name, args, argRisky) ? { files: { reads: ["*"], writes: [] } } : {};
   const simple = READ_ONLY[name];
   if (simple !== undefined) {
     if (anyRisky && !ARG_INSENSITIVE.has(name)) {
-      return rw(`${name}: a non-literal argument could change what it does`);
+      return rw(`${name}: a non-literal argument could change what it does`, listed);
     }
-    return ro(`${name}: ${simple}`);
+    return ro(`${name}: ${simple}`, listed);
   }
   const special = SPECIAL[name];
-  if (special) return special(name, args, argRisky);
+  if (special) {
+    const inspection = special(name, args, argRisky);
+    return listed.files ? { ...inspection, files: inspection.files ?? listed.files } : inspection;
+  }
   const writing = WRITING[name];
   if (writing !== undefined) return rw(`${name}: ${writing}`);
   const interpreter = interpreterName(name);
@@ -158,7 +174,16 @@ function isVersionFlag(name: string, flag: string): boolean {
 }
 const SHORT_V_VERSION = new Set(["node", "nodejs", "npm", "pnpm", "yarn", "bun", "deno", "ruby", "perl", "php"]);
 
-/** Plain read-only commands: why each one is read-only. */
+/**
+ * Plain read-only commands: why each one is read-only. Every entry here and every read-only answer
+ * of SPECIAL is a promise; audited for issue 11 for options that write, run programs, reach the
+ * network or set system state, and for arguments that do (GNU coreutils, grep, findutils, bash
+ * builtins): none of these has such an option except where SPECIAL or FILE_LISTS says so (date
+ * operands and -s, hostname names and -F, ulimit values, sort -o/--compress-program, tree -o,
+ * file -C, rg --pre/--hostname-bin, less -o/-k/+cmd, man -P/-H, info -o, tar -I/-F/host:file,
+ * xxd and uniq output operands, git's, sed's, awk's, find's, xargs's); wc/du/sort --files0-from,
+ * `*sum -c` and `file -f` read files a list names (read:*).
+ */
 const READ_ONLY: Record<string, string> = {
   ls: "lists files",
   dir: "lists files",
@@ -245,7 +270,6 @@ const READ_ONLY: Record<string, string> = {
   set: "sets shell options",
   shopt: "sets shell options",
   umask: "sets the file mode mask",
-  ulimit: "sets resource limits",
   times: "prints process times",
   caller: "prints the call stack",
   help: "prints help",
@@ -402,6 +426,50 @@ const WRITING: Record<string, string> = {
   disown: "detaches jobs",
   hostnamectl: "changes system settings",
   "update-alternatives": "changes system settings",
+  // System state: the clock, names, the kernel, devices, the network, terminals. Known (not
+  // unknown), so smart mode's judge is never asked about them.
+  hwclock: "reads or sets the hardware clock",
+  timedatectl: "changes the clock and time zone",
+  chronyc: "controls the time service",
+  ntpdate: "sets the clock from the network",
+  sysctl: "changes kernel settings (-w, -p, NAME=value)",
+  ip: "changes network interfaces, addresses and routes",
+  ifconfig: "changes network interfaces",
+  route: "changes routes",
+  arp: "changes the neighbour table",
+  iptables: "changes the firewall",
+  ip6tables: "changes the firewall",
+  nft: "changes the firewall",
+  ethtool: "changes network devices",
+  nmcli: "controls the network manager",
+  resolvectl: "changes name resolution",
+  localectl: "changes the system locale",
+  loginctl: "controls sessions",
+  setterm: "changes terminal settings",
+  stty: "changes terminal settings",
+  setfont: "changes the console font",
+  loadkeys: "changes the keyboard map",
+  dmesg: "reads or clears the kernel log (-C, -c, -n)",
+  swapon: "changes swap space",
+  swapoff: "changes swap space",
+  modprobe: "loads kernel modules",
+  insmod: "loads kernel modules",
+  rmmod: "unloads kernel modules",
+  rfkill: "switches radios",
+  // The network: even a lookup carries its name (and whatever is hidden in it) to a server.
+  ping: "reaches the network",
+  ping6: "reaches the network",
+  host: "reaches the network (DNS)",
+  dig: "reaches the network (DNS)",
+  nslookup: "reaches the network (DNS)",
+  getent: "may reach the network (DNS, LDAP)",
+  whois: "reaches the network",
+  traceroute: "reaches the network",
+  tracepath: "reaches the network",
+  mtr: "reaches the network",
+  socat: "opens network connections",
+  ncat: "opens network connections",
+  netcat: "opens network connections",
 };
 
 type Special = (name: string, args: string[], risky: boolean[]) => Inspection;
@@ -436,7 +504,7 @@ const SPECIAL: Record<string, Special> = {
     a.length === 0
       ? ro("eval: nothing to evaluate")
       : ro("eval: runs its arguments as shell code", {
-          nested: [{ kind: "script", from: 1, to: a.length + 1 }],
+          nested: [{ kind: "script", from: 1, to: a.length + 1, current: true }],
           transparent: true,
         }),
   trap,
@@ -472,8 +540,7 @@ const SPECIAL: Record<string, Special> = {
     a.some((x, i) => r[i] || (x.includes("[") && !/^[A-Za-z_][A-Za-z0-9_]*\[\d+\]$/.test(x)))
       ? rw(`${n}: a name known only when it runs, or a subscript bash evaluates`)
       : ro(`${n}: unsets variables`),
-  date: (n, a, r) =>
-    optionGuard(n, a, r, "prints the date", { short: /^-[a-zA-Z]*s/, long: ["set"] }, "sets the system clock"),
+  date: dateCommand,
   tree: (n, a, r) =>
     optionGuard(n, a, r, "lists files", { short: /^-[a-zA-Z]*o/, long: ["output"] }, "writes its listing to a file"),
   file: (n, a, r) =>
@@ -531,10 +598,25 @@ const SPECIAL: Record<string, Special> = {
       "writes a file or runs a program",
     ),
   rg: (n, a, r) =>
-    optionGuard(n, a, r, "searches files", { long: ["pre"], exact: true }, "runs a preprocessor program"),
+    optionGuard(
+      n,
+      a,
+      r,
+      "searches files",
+      { long: ["pre", "hostname-bin"], exact: true },
+      "runs a program (--pre, --hostname-bin)",
+    ),
   uniq: (n, a, r) => positionalGuard(n, a, r, "filters repeated lines", 1, "writes its second file argument"),
   xxd: (n, a, r) => positionalGuard(n, a, r, "dumps files", 1, "writes its second file argument"),
-  hostname: (n, a, r) => positionalGuard(n, a, r, "prints the host name", 0, "sets the host name"),
+  hostname: hostnameCommand,
+  dnsdomainname: hostnameCommand,
+  domainname: hostnameCommand,
+  nisdomainname: hostnameCommand,
+  ypdomainname: hostnameCommand,
+  ulimit: (n, a, r) =>
+    !r.some(Boolean) && a.every((x) => /^-[a-zA-Z]+$/.test(x))
+      ? ro(`${n}: prints resource limits`)
+      : rw(`${n}: sets resource limits for the commands after it (a core file size lets a crash write a file)`),
   history: (_n, a) => (a.length === 0 ? ro("history: lists history") : rw("history: changes history or its file")),
   fd: fdCommand,
   fdfind: fdCommand,
@@ -565,6 +647,84 @@ const SPECIAL: Record<string, Special> = {
  * literal whole numbers is fine; a non-literal word is fine only as the operand of a file or
  * string test (`-f "$f"`, `"$a" = "$b"`), where it cannot turn into an arithmetic operator.
  */
+/**
+ * `date`: prints, unless it sets the system clock: `-s`/`--set`, or an operand that is not a
+ * `+FORMAT` (`date 0101000023`, the POSIX way). Values of -d, -f, -r, -I are not operands.
+ */
+function dateCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const sets = `${name}: sets the system clock`;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (risky[i]) return rw(`${name}: a non-literal argument could set the clock`);
+    if (a === "--") {
+      if (args.slice(i + 1).some((x, k) => risky[i + 1 + k] || !x.startsWith("+"))) return rw(sets);
+      break;
+    }
+    if (a.startsWith("--")) {
+      if (isLongOption(a, ["set"])) return rw(sets);
+      if (isLongOption(a, ["date", "file", "reference"]) && !a.includes("=")) i++;
+      continue;
+    }
+    if (a.startsWith("-") && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a[k] as string;
+        if (c === "s") return rw(sets);
+        if (c === "I") break; // -I[FMT]: an optional value, attached
+        if (c === "d" || c === "f" || c === "r") {
+          if (k === a.length - 1) i++;
+          break;
+        }
+      }
+      continue;
+    }
+    if (!a.startsWith("+")) return rw(sets);
+  }
+  return ro(`${name}: prints the date`);
+}
+
+/**
+ * hostname and its other names: only the options that print (`-a -A -d -f -i -I -s -y`, their long
+ * names, version and help); a name, `-F file`/`--file`, `-b` set the host or domain name.
+ */
+function hostnameCommand(name: string, args: string[], risky: boolean[]): Inspection {
+  const prints =
+    /^(-[aAdfiIsyVh]+|--(alias|all-fqdns|domain|fqdn|long|ip-address|all-ip-addresses|short|yp|nis|version|help))$/;
+  if (args.every((a, i) => !risky[i] && prints.test(a))) return ro(`${name}: prints the host or domain name`);
+  return rw(`${name}: sets the host or domain name (an operand, -F/--file, -b)`);
+}
+
+/**
+ * Options that make a command read files named inside another file (`wc --files0-from=list`,
+ * `sha256sum -c sums`, `file -f names`): the list is an operand, the files it names are not
+ * known before it runs, so `read:*`.
+ */
+const FILE_LISTS: Record<string, { short?: RegExp; long: string[] }> = {
+  wc: { long: ["files0-from"] },
+  du: { long: ["files0-from"] },
+  sort: { long: ["files0-from"] },
+  file: { short: /^-[a-zA-Z]*f/, long: ["files-from"] },
+  md5sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha1sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha224sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha256sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha384sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  sha512sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  b2sum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  shasum: { short: /^-[a-zA-Z]*c/, long: ["check"] },
+  cksum: { long: ["check"] },
+};
+
+/** Whether `args` hold one of `name`'s file-list options (see FILE_LISTS); a risky word may be one. */
+function readsFileList(name: string, args: string[], risky: boolean[]): boolean {
+  const spec = FILE_LISTS[name];
+  if (!spec) return false;
+  return args.some(
+    (a, i) =>
+      risky[i] ||
+      (a.startsWith("--") ? isLongOption(a, spec.long) : a.startsWith("-") && (spec.short?.test(a) ?? false)),
+  );
+}
+
 function testCommand(name: string, args: string[], risky: boolean[]): Inspection {
   const literal = (i: number) => risky[i] !== true;
   const arithmetic = /^-(eq|ne|lt|le|gt|ge)$/;
@@ -665,6 +825,8 @@ function pager(name: string, args: string[], risky: boolean[]): Inspection {
 function isTarList(args: string[]): boolean {
   const first = args[0];
   if (first === undefined) return false;
+  // `-f host:file` is an archive on another machine, reached with rsh or ssh (--force-local aside).
+  if (args.some((a) => a.includes(":"))) return false;
   const cluster = first.startsWith("--") ? "" : first.replace(/^-/, "");
   const listing = first === "--list" || (/^[tvfzjJ]+$/.test(cluster) && cluster.includes("t"));
   if (!listing) return false;
@@ -728,17 +890,53 @@ export function unsafeVariableReason(name: string): string {
   return `sets ${name}, which can change what commands run or read`;
 }
 
+/**
+ * `declare`, `typeset`, `local`, `export`, `readonly`. `risky[i]` for an assignment word means its
+ * value is not plain literal text: not known before it runs (`a=$x`), or quoted text that reads as
+ * a compound assignment (`'a=(...)'`). bash evaluates such a value as `(...)`, substitutions and
+ * subscripts included, whenever the variable is an array: with `-a`/`-A`, or (declare, typeset,
+ * local) when it already is one, which the line may have arranged anywhere (verified in bash 5.2:
+ * `x='($(cmd))'; declare -a a=$x` runs cmd, so does `a=(); declare a=$x`; `export a=$x` does not).
+ */
+/** Variables every program already gets from its environment: exporting them again changes nothing. */
+const ALWAYS_EXPORTED = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL"]);
+
 function declaration(name: string, args: string[], risky: boolean[]): Inspection {
+  let options = "";
+  let exporting = name === "export";
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (risky[i] && (a.startsWith("-") || a.startsWith("+"))) return rw(`${name}: a non-literal option`);
     // -n makes a name a reference to another variable (`p=` then sets PS4, PATH, ...); -i makes
     // every assignment arithmetic, which runs code hidden in the value.
-    if (/^[-+][a-zA-Z]*[ni]/.test(a)) return rw(`${name} ${a}: name references and integer variables can run code`);
-    if (a.startsWith("-") || a.startsWith("+")) continue;
+    if (/^[-+][a-zA-Z]*[ni]/.test(a)) {
+      if (!(name === "export" && a === "-n")) {
+        return rw(`${name} ${a}: name references and integer variables can run code`);
+      }
+      exporting = false;
+    }
+    if (a.startsWith("-") || a.startsWith("+")) {
+      if (a.startsWith("-")) options += a.slice(1);
+      if (/^-[a-zA-Z]*x/.test(a)) exporting = true;
+      continue;
+    }
     const eq = a.indexOf("=");
     const variable = eq >= 0 ? a.slice(0, eq) : a;
     if (risky[i] && eq < 0) return rw(`${name}: a non-literal variable name`);
+    if (risky[i] && (name === "declare" || name === "typeset" || name === "local" || /[aA]/.test(options))) {
+      return rw(
+        `${name}: bash evaluates a value not known before it runs (or quoted as (...)) as a compound array assignment, which can run code`,
+      );
+    }
+    // `export BASH_ENV` (set earlier by `${BASH_ENV:=f}`, read, ...) hands it to every child.
+    if (
+      eq < 0 &&
+      exporting &&
+      !ALWAYS_EXPORTED.has(variable) &&
+      !harmlessVariable(variable.replace(/\[.*$/, ""), null)
+    ) {
+      return rw(`${name}: exports ${variable}, which can change what later commands run or read`);
+    }
     if (evaluatedSubscript(variable))
       return rw(`${name}: bash evaluates the subscript of ${variable}, which can run code`);
     if (eq >= 0 && !harmlessVariable(variable.replace(/\[.*$/, ""), risky[i] ? null : a.slice(eq + 1))) {
@@ -1058,7 +1256,21 @@ function xargs(name: string, args: string[], risky: boolean[]): Inspection {
   const normalized = args.map((a) => (/^-[eil]/.test(a) ? "-0" : a));
   const start = skipOptions(normalized, risky, spec);
   if (typeof start === "string") return rw(`${name}: ${start}: cannot tell what it runs`);
-  if (start >= args.length) return ro(`${name}: runs echo on its input`);
+  // Audited, GNU xargs 4.9: -0 -d -E -e -I -i -L -l -n -P -s -r -t -x -o (reopens the terminal
+  // as input) -p (asks at the terminal) --show-limits: nothing beyond the command it runs.
+  // -a/--arg-file reads a file (its lines become arguments); --process-slot-var=NAME sets NAME in
+  // every command it runs (BASH_ENV=0 makes bash source a file named 0). Abbreviated long options
+  // (--arg=f, --process=X) are unknown above, hence writing.
+  const reads: string[] = [];
+  let problem: string | null = null;
+  for (const { option, value } of optionValues(normalized.slice(0, start), risky, spec)) {
+    if (option === "-a" || option === "--arg-file") reads.push(value ?? "*");
+    if (option === "--process-slot-var" && (value === null || !harmlessVariable(value, "0"))) {
+      problem = `${name} --process-slot-var: ${unsafeVariableReason(value ?? "a variable")} in every command it runs`;
+    }
+  }
+  const files = reads.length > 0 ? { files: { reads, writes: [] } } : {};
+  if (start >= args.length) return problem ? rw(problem, files) : ro(`${name}: runs echo on its input`, files);
   let replace: string | null = null;
   for (let i = 0; i < start; i++) {
     const a = args[i] as string;
@@ -1071,7 +1283,39 @@ function xargs(name: string, args: string[], risky: boolean[]): Inspection {
   const nested: Nested = { kind: "argv", from: start + 1, to: args.length + 1, assigns: 0 };
   if (replace) nested.placeholder = { text: replace, pathOnly: false };
   else nested.appends = true;
-  return ro(`${name}: runs a command on its input`, { nested: [nested], transparent: true });
+  if (problem) return rw(problem, { nested: [nested], ...files });
+  return ro(`${name}: runs a command on its input`, { nested: [nested], transparent: true, ...files });
+}
+
+/**
+ * The value options among a wrapper's options (already checked by skipOptions): each with its
+ * value, or null when the value is not literal (`-a "$f"`, marked by a leading `$` or quote).
+ */
+function optionValues(
+  args: string[],
+  risky: readonly boolean[],
+  spec: OptionSpec,
+): { option: string; value: string | null }[] {
+  const out: { option: string; value: string | null }[] = [];
+  const next = (i: number): string | null => (risky[i] || args[i] === undefined ? null : (args[i] as string));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") break;
+    if (a.startsWith("--")) {
+      const eq = a.indexOf("=");
+      const key = eq >= 0 ? a.slice(0, eq) : a;
+      if (spec.values.includes(key)) out.push({ option: key, value: eq >= 0 ? a.slice(eq + 1) : next(++i) });
+      continue;
+    }
+    for (let k = 1; k < a.length; k++) {
+      const opt = `-${a[k]}`;
+      if (!spec.values.includes(opt)) continue;
+      const rest = a.slice(k + 1);
+      out.push({ option: opt, value: rest.length > 0 ? rest : next(++i) });
+      break;
+    }
+  }
+  return out;
 }
 
 function watch(name: string, args: string[], risky: boolean[]): Inspection {
@@ -1102,7 +1346,7 @@ function trap(name: string, args: string[], risky: boolean[]): Inspection {
   if (args.length - i < 2 || action === "-" || action === "") return ro(`${name}: resets or ignores signals`);
   if (risky[i]) return rw(`${name}: a non-literal trap command`);
   return ro(`${name}: runs a command on a signal`, {
-    nested: [{ kind: "script", from: i + 1, to: i + 2 }],
+    nested: [{ kind: "script", from: i + 1, to: i + 2, current: true }],
     transparent: true,
   });
 }
@@ -1112,11 +1356,13 @@ function alias(name: string, args: string[], risky: boolean[]): Inspection {
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === "-p") continue;
-    if (a.includes("=")) nested.push({ kind: "script", from: i + 1, to: i + 2, afterEquals: true });
+    if (a.includes("=")) nested.push({ kind: "script", from: i + 1, to: i + 2, afterEquals: true, current: true });
     else if (risky[i]) return rw(`${name}: a non-literal alias`);
   }
   if (nested.length === 0) return ro(`${name}: lists aliases`);
-  return ro(`${name}: defines aliases (their text is analyzed as commands)`, { nested, transparent: true });
+  // The alias's text is analyzed as commands too, but a defined alias can also make any later
+  // command name (`ls`) run something else: see effects.ts.
+  return rw(`${name}: defines aliases, so later command names may run other commands`, { nested });
 }
 
 /** POSIX shells: `-c` text is analyzed; a script file or standard input is arbitrary code. */
@@ -1180,6 +1426,7 @@ function find(name: string, args: string[], risky: boolean[]): Inspection {
         to: end + 1,
         assigns: 0,
         placeholder: { text: "{}", pathOnly: true },
+        ...(a === "-execdir" || a === "-okdir" ? { below: true } : {}),
       });
       i = end;
     } else if (a === "-delete") {
@@ -1237,67 +1484,108 @@ export function isHarmlessDevice(path: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// sed, awk
+// sed
 
+/**
+ * sed. Scripts come from `-e X`, `-eX`, `--expression=X`, `--expression X` (several join with
+ * newlines, as GNU sed does), else the first operand; `-f file`/`--file=file` reads a script
+ * nobody has read: writing, and it may read or write any file. Every script is read for its
+ * file commands (see readSedScript): `r`/`R` files are read requests, `w`/`W` files and the `w`
+ * flag are edit requests, `e` and the `e` flag run commands. `-i` edits its input files.
+ */
 function sed(name: string, args: string[], risky: boolean[]): Inspection {
   const scripts: string[] = [];
   let explicit = false;
+  let inPlace = false;
+  const scriptFiles: string[] = [];
+  const inputs: number[] = [];
   let i = 0;
+  let options = true;
   for (; i < args.length; i++) {
     const a = args[i] as string;
-    if (risky[i]) return rw(`${name}: a non-literal argument could change what it does`);
-    if (a === "--") {
-      i++;
-      break;
+    if (risky[i]) {
+      // After `--` only an input file; before it even a later word may be an option (GNU
+      // getopt permutes: `sed p f -i` edits f).
+      if (!options && explicit) {
+        inputs.push(i);
+        continue;
+      }
+      return rw(`${name}: a non-literal argument could be a script or an option`, {
+        files: { reads: ["*"], writes: ["*"] },
+      });
     }
-    if (!a.startsWith("-") || a === "-") {
+    if (options && a === "--") {
+      options = false;
+      continue;
+    }
+    if (!options || !a.startsWith("-") || a === "-") {
       if (!explicit) {
         scripts.push(a);
         explicit = true;
+      } else {
+        inputs.push(i);
       }
       continue;
     }
     if (a.startsWith("--")) {
       const eq = a.indexOf("=");
       const key = eq >= 0 ? a.slice(0, eq) : a;
-      if (key === "--in-place") return rw(`${name}: --in-place edits files`);
-      if (key === "--file") return rw(`${name}: runs a script file`);
-      if (key === "--expression") {
+      const value = (): string => (eq >= 0 ? a.slice(eq + 1) : (args[++i] ?? ""));
+      if (key === "--in-place") inPlace = true;
+      else if (key === "--file") {
         explicit = true;
-        if (eq >= 0) scripts.push(a.slice(eq + 1));
-        else scripts.push(args[++i] ?? "");
-        continue;
-      }
-      if (key === "--line-length") {
+        scriptFiles.push(value());
+      } else if (key === "--expression") {
+        explicit = true;
+        scripts.push(value());
+      } else if (key === "--line-length") {
         if (eq < 0) i++;
-        continue;
-      }
-      if (SED_LONG_FLAGS.has(key)) continue;
-      return rw(`${name}: unknown option ${a}`);
+      } else if (!SED_LONG_FLAGS.has(key)) return rw(`${name}: unknown option ${a}`);
+      continue;
     }
     for (let k = 1; k < a.length; k++) {
       const c = a[k] as string;
-      if (c === "i") return rw(`${name}: -i edits files in place`);
-      if (c === "f") return rw(`${name}: runs a script file`);
-      if (c === "e" || c === "l") {
+      if (c === "i") {
+        // -i[SUFFIX]: the rest of the word is the suffix.
+        inPlace = true;
+        break;
+      }
+      if (c === "e" || c === "f" || c === "l") {
         const rest = a.slice(k + 1);
         const value = rest.length > 0 ? rest : (args[++i] ?? "");
         if (c === "e") {
           explicit = true;
           scripts.push(value);
+        } else if (c === "f") {
+          explicit = true;
+          scriptFiles.push(value);
         }
         break;
       }
-      if (!"nErsuz".includes(c)) return rw(`${name}: unknown option -${c}`);
+      if (!"nErsuzb".includes(c)) return rw(`${name}: unknown option -${c}`);
     }
   }
-  for (let k = i; k < args.length; k++) if (risky[k]) return rw(`${name}: a non-literal argument`);
-  if (scripts.length === 0 && !explicit) return rw(`${name}: no script`);
-  for (const s of scripts) {
-    const problem = sedScriptProblem(s);
-    if (problem) return rw(`${name}: ${problem}`);
+  if (!explicit) return rw(`${name}: no script`);
+  const reads: string[] = [];
+  const writes: string[] = [];
+  const problems: string[] = [];
+  if (scriptFiles.length > 0) {
+    // The script file is read (a read request), and what it does is not known.
+    reads.push(...scriptFiles, "*");
+    writes.push("*");
+    problems.push("runs a script file nobody has read: it may write files or run commands");
   }
-  return ro(`${name}: prints edited text (no -i, no w or e commands)`);
+  const script = readSedScript(scripts.join("\n"));
+  if (script.problem) problems.push(script.problem);
+  reads.push(...script.reads);
+  writes.push(...script.writes);
+  if (script.writes.length > 0) problems.push("its script writes files (w, W, the w flag of s)");
+  if (script.runs) problems.push("its script runs commands (e, the e flag of s)");
+  if (inPlace) problems.push("-i edits files in place");
+  const files = reads.length > 0 || writes.length > 0 ? { files: { reads, writes } } : {};
+  const edited = inPlace ? { writes: inputs.map((k) => k + 1) } : {};
+  if (problems.length > 0) return rw(`${name}: ${problems.join("; ")}`, { ...files, ...edited });
+  return ro(`${name}: prints edited text (no -i, no w or e commands)`, files);
 }
 
 const SED_LONG_FLAGS = new Set([
@@ -1307,30 +1595,82 @@ const SED_LONG_FLAGS = new Set([
   "--separate",
   "--unbuffered",
   "--null-data",
+  "--zero-terminated",
   "--posix",
   "--debug",
   "--sandbox",
   "--follow-symlinks",
+  "--binary",
 ]);
 
-/**
- * Reads a sed script well enough to find the commands that write files (`w`, `W`, the `w` flag of
- * `s`) or run commands (`e`, the `e` flag of `s`). Anything it cannot read is a problem too.
- */
+/** What a sed script does besides printing, as far as it could be read. */
+export interface SedScript {
+  /** The script could not be read (then nothing else here is complete): treated as writing. */
+  problem: string | null;
+  /** Files `r` and `R` read. */
+  reads: string[];
+  /** Files `w`, `W` and the `w` flag of `s` write (`/dev/stdout` and `/dev/stderr` left out). */
+  writes: string[];
+  /** `e` or the `e` flag of `s` runs a command. */
+  runs: boolean;
+}
+
+/** A problem for sed: what makes a script writing or unreadable, or null (kept for callers that want one answer). */
 export function sedScriptProblem(script: string): string | null {
+  const read = readSedScript(script);
+  if (read.problem) return read.problem;
+  if (read.writes.length > 0) return "the w command or the w flag writes a file";
+  if (read.runs) return "the e command or the e flag runs a command";
+  return null;
+}
+
+/**
+ * Reads a GNU sed script (commands separated by `;` or newlines, addresses, `!`, `{ }`) well
+ * enough to find its file commands. As GNU sed does (checked with sed 4.9): a file name runs to the
+ * end of the line, `;` and `}` included (`1r a;p` reads `a;p`); a bracket expression in a regex
+ * may hold the delimiter (`s/[/]/x/w f` writes f); blanks may come between `s`'s flags. Anything
+ * it cannot read is a problem, never a guess.
+ */
+export function readSedScript(script: string): SedScript {
   const s = script;
+  const out: SedScript = { problem: null, reads: [], writes: [], runs: false };
   let i = 0;
   const n = s.length;
-  const skipRegex = (delim: string): boolean => {
+  const fail = (problem: string): SedScript => ({ ...out, problem });
+  /** Skips a regex (brackets honored) or, with `brackets` false, a replacement, up to and past `delim`. */
+  const skipPart = (delim: string, brackets: boolean): boolean => {
     while (i < n) {
-      const c = s[i];
+      const c = s[i] as string;
       if (c === "\\") {
         i += 2;
         continue;
       }
-      if (c === "\n") return false;
+      if (c === "\n" && brackets) return false;
+      if (brackets && c === "[") {
+        if (!skipBracket()) return false;
+        continue;
+      }
       i++;
       if (c === delim) return true;
+    }
+    return false;
+  };
+  /** `[...]`: `]` first (after `^`) is literal; `[:class:]`, `[=x=]`, `[.x.]` inside. */
+  const skipBracket = (): boolean => {
+    i++;
+    if (s[i] === "^") i++;
+    if (s[i] === "]") i++;
+    while (i < n) {
+      const c = s[i];
+      if (c === "\n") return false;
+      if (c === "[" && (s[i + 1] === ":" || s[i + 1] === "=" || s[i + 1] === ".")) {
+        const close = s.indexOf(`${s[i + 1]}]`, i + 2);
+        if (close < 0) return false;
+        i = close + 2;
+        continue;
+      }
+      i++;
+      if (c === "]") return true;
     }
     return false;
   };
@@ -1339,6 +1679,13 @@ export function sedScriptProblem(script: string): string | null {
       if (s[i] === "\\") i++;
       i++;
     }
+  };
+  /** A file name: blanks skipped, then everything to the end of the line. */
+  const fileName = (): string => {
+    while (i < n && (s[i] === " " || s[i] === "\t")) i++;
+    const start = i;
+    while (i < n && s[i] !== "\n") i++;
+    return s.slice(start, i);
   };
   const label = (): void => {
     while (i < n && s[i] !== "\n" && s[i] !== ";") i++;
@@ -1357,7 +1704,7 @@ export function sedScriptProblem(script: string): string | null {
     if (c === "/" || c === "\\") {
       const delim = c === "\\" ? s[i + 1] : "/";
       i += c === "\\" ? 2 : 1;
-      if (delim === undefined || !skipRegex(delim)) return false;
+      if (delim === undefined || delim === "\n" || !skipPart(delim, true)) return false;
       while (i < n && /[IM]/.test(s[i] as string)) i++;
       return true;
     }
@@ -1369,21 +1716,22 @@ export function sedScriptProblem(script: string): string | null {
   };
   while (true) {
     while (i < n && /[\s;]/.test(s[i] as string)) i++;
-    if (i >= n) return null;
+    if (i >= n) return out;
     if (s[i] === "#") {
       toLineEnd();
       continue;
     }
-    if (!address()) return "an unreadable address";
+    if (!address()) return fail("an unreadable address");
     if (s[i] === ",") {
       i++;
-      if (!address()) return "an unreadable address";
+      while (i < n && /[ \t]/.test(s[i] as string)) i++;
+      if (!address()) return fail("an unreadable address");
     }
     while (i < n && /[ \t]/.test(s[i] as string)) i++;
     while (s[i] === "!") i++;
     while (i < n && /[ \t]/.test(s[i] as string)) i++;
     const cmd = s[i++];
-    if (cmd === undefined) return "an address without a command";
+    if (cmd === undefined) return fail("an address without a command");
     switch (cmd) {
       case "{":
       case "}":
@@ -1391,12 +1739,19 @@ export function sedScriptProblem(script: string): string | null {
       case "s":
       case "y": {
         const delim = s[i++];
-        if (delim === undefined || delim === "\\" || delim === "\n") return `an unreadable ${cmd} command`;
-        if (!skipRegex(delim) || !skipRegex(delim)) return `an unreadable ${cmd} command`;
+        if (delim === undefined || delim === "\\" || delim === "\n") return fail(`an unreadable ${cmd} command`);
+        // y has no bracket expressions; s's regex does, its replacement does not.
+        if (!skipPart(delim, cmd === "s") || !skipPart(delim, false)) return fail(`an unreadable ${cmd} command`);
         if (cmd === "y") break;
-        while (i < n && /[gpiImMe0-9w]/.test(s[i] as string)) {
-          if (s[i] === "w") return "the w flag writes a file";
-          if (s[i] === "e") return "the e flag runs a command";
+        while (i < n && /[gpiImMe0-9w \t]/.test(s[i] as string)) {
+          if (s[i] === "e") out.runs = true;
+          if (s[i] === "w") {
+            i++;
+            const file = fileName();
+            if (file === "") return fail("the w flag without a file name");
+            if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+            break;
+          }
           i++;
         }
         break;
@@ -1404,15 +1759,25 @@ export function sedScriptProblem(script: string): string | null {
       case "a":
       case "i":
       case "c":
-      case "r":
-      case "R":
         toLineEnd();
         break;
+      case "r":
+      case "R": {
+        const file = fileName();
+        if (file !== "" && file !== "/dev/stdin") out.reads.push(file);
+        break;
+      }
       case "w":
-      case "W":
-        return `the ${cmd} command writes a file`;
+      case "W": {
+        const file = fileName();
+        if (file === "") return fail(`the ${cmd} command without a file name`);
+        if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+        break;
+      }
       case "e":
-        return "the e command runs a command";
+        out.runs = true;
+        toLineEnd();
+        break;
       case "b":
       case "t":
       case "T":
@@ -1427,10 +1792,16 @@ export function sedScriptProblem(script: string): string | null {
         while (i < n && /[ \t0-9]/.test(s[i] as string)) i++;
         break;
       default:
-        if (!"pPdDnNgGhHxz=F".includes(cmd)) return `an unknown command ${JSON.stringify(cmd)}`;
+        if (!"pPdDnNgGhHxz=F".includes(cmd)) return fail(`an unknown command ${JSON.stringify(cmd)}`);
     }
   }
 }
+
+/** File names GNU sed's `w` takes for its own output streams. */
+const SED_OUTPUT_DEVICES = new Set(["/dev/stdout", "/dev/stderr"]);
+
+// ---------------------------------------------------------------------------------------------
+// awk
 
 function awk(name: string, args: string[], risky: boolean[]): Inspection {
   const programs: string[] = [];
@@ -1472,6 +1843,12 @@ function awk(name: string, args: string[], risky: boolean[]): Inspection {
       return rw(`${name}: the program may read other files, write files or run commands (system, getline, |, <, >)`);
     }
   }
+  // `BEGIN { ARGV[1] = ".env"; ARGC = 2 }` makes awk read a file no operand names.
+  if (programs.some((p) => /ARGV|ARGC/.test(p))) {
+    return ro(`${name}: prints computed text; its program chooses the files it reads (ARGV)`, {
+      files: { reads: ["*"], writes: [] },
+    });
+  }
   return ro(`${name}: prints computed text (no system, pipes or output redirection)`);
 }
 
@@ -1511,8 +1888,6 @@ const GIT_READ: Record<string, string> = {
   "range-diff": "compares ranges",
   cherry: "finds unmerged commits",
   grep: "searches files",
-  "verify-commit": "verifies signatures",
-  "verify-tag": "verifies signatures",
 };
 
 /** Subcommands that run hooks (or other configured programs) as well as writing. */
@@ -1621,22 +1996,15 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
 
   const read = GIT_READ[sub];
   if (read !== undefined) {
-    if (optionRisky) return rw(`${label}: a non-literal argument could be an option that writes`);
+    if (optionRisky) {
+      // Such a word may be `--output=<any file>`.
+      return rw(`${label}: a non-literal argument could be an option that writes`, {
+        files: { reads: [], writes: ["*"] },
+      });
+    }
     const options = dashdash < 0 ? rest : rest.slice(0, dashdash);
-    if (options.some((a) => isLongOption(a, ["output"]))) return rw(`${label}: --output writes a file`);
-    if (options.some((a) => isLongOption(a, ["upload-pack", "exec", "receive-pack"]))) {
-      return rw(`${label}: names a program for git to run`);
-    }
-    if (sub === "ls-remote" && options.some((a) => /^-[a-zA-Z]*u/.test(a) && !a.startsWith("--"))) {
-      return rw(`${label}: -u names a program for git to run`);
-    }
-    if (
-      sub === "grep" &&
-      options.some((a) => isLongOption(a, ["open-files-in-pager"]) || (!a.startsWith("--") && /^-[a-zA-Z]*O/.test(a)))
-    ) {
-      return rw(`${label}: -O runs a program on the results`);
-    }
-    if (sub === "help" && rest.some((a) => a === "-w" || a === "--web")) return rw(`${label}: opens a browser`);
+    const problem = gitReadOptionProblem(sub, options);
+    if (problem) return rw(`${label}: ${problem}`, gitOutputs(options));
     return ro(`${label}: ${read}`);
   }
   if (optionRisky && sub !== "commit") return rw(`${label}: a non-literal argument could change what it does`);
@@ -1669,13 +2037,23 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
       return rw(`${label}: changes remotes`);
     }
     case "stash":
-      if (rest[0] === "list" || rest[0] === "show") return ro(`${label} ${rest[0]}: shows stashes`);
+      if (rest[0] === "list" || rest[0] === "show") {
+        // They take log and diff options: `git stash show --output=f` writes f.
+        const problem = gitReadOptionProblem(rest[0], rest.slice(1));
+        if (problem) return rw(`${label} ${rest[0]}: ${problem}`, gitOutputs(rest.slice(1)));
+        return ro(`${label} ${rest[0]}: shows stashes`);
+      }
       return rw(`${label}: changes the working tree and stashes`);
     case "config":
       return gitConfig(label, rest);
     case "reflog":
-      if (rest.length === 0 || rest[0] === "show" || (rest[0] as string).startsWith("-"))
+      if (rest.length === 0 || rest[0] === "show" || (rest[0] as string).startsWith("-")) {
+        // `git reflog show` is `git log -g`: log options, `--output=f` included.
+        const options = rest[0] === "show" ? rest.slice(1) : rest;
+        const problem = gitReadOptionProblem("log", options);
+        if (problem) return rw(`${label}: ${problem}`, gitOutputs(options));
         return ro(`${label}: shows the reflog`);
+      }
       return rw(`${label}: changes the reflog`);
     case "notes":
       if (rest.length === 0 || rest[0] === "list" || rest[0] === "show") return ro(`${label}: shows notes`);
@@ -1688,9 +2066,75 @@ function git(name: string, args: string[], risky: boolean[]): Inspection {
       break;
   }
   if (sub === "ls-remote" || sub === "archive") return rw(`${label}: reaches a remote over the network`);
+  if (sub === "verify-commit" || sub === "verify-tag") {
+    return rw(`${label}: runs gpg, which writes its trust database and may fetch keys over the network`);
+  }
   if (GIT_HOOKS.has(sub)) return rw(`${label}: writes the repository and runs hooks`);
   if (GIT_WRITE.has(sub)) return rw(`${label}: changes the repository or working tree`);
   return rw(`${label}: unknown git subcommand (maybe an alias): treated as writing`);
+}
+
+/**
+ * What an option of a read-only git subcommand does beyond reading, or null. Audited against git
+ * 2.39's documentation and checked where it could be (issue 11), subcommand by subcommand:
+ *
+ * - every subcommand that takes diff or log options (log, show, diff, diff-tree, diff-files,
+ *   diff-index, range-diff, whatchanged, shortlog, rev-list, stash show/list, reflog show):
+ *   `--output=f` writes f; `--ext-diff` runs the configured external diff program;
+ *   `--textconv` runs textconv filters (also accepted by blame, grep and cat-file);
+ *   `--show-signature` and the `%G…` placeholders of `--format`/`--pretty` run gpg (gpg.program);
+ *   `-O<file>` only reads a file (an operand, judged by the read rules);
+ * - cat-file: `--filters` runs the configured clean/smudge filters;
+ * - grep: `-O`/`--open-files-in-pager` runs a program on the results;
+ * - ls-remote (not read-only anyway): `--upload-pack`/`-u` names a program;
+ * - help: `-w`/`--web` opens a browser (`-m`/`-i` run man and info, read-only themselves);
+ * - for-each-ref, branch, tag: `%(signature…)` in `--format` runs gpg;
+ * - verify-commit and verify-tag always run gpg (which writes its trust database and may fetch
+ *   keys): no longer read-only;
+ * - status, ls-files, ls-tree, rev-parse, blame, annotate, describe, cat-file, merge-base,
+ *   name-rev, count-objects, show-ref, show-branch, check-ignore, check-attr,
+ *   check-ref-format, var, cherry, version: no option that writes, runs or connects (status and
+ *   `describe --dirty` refresh the index, a cache).
+ *
+ * Not options, so not here: a repository's own config can make even `git status` run programs
+ * (core.fsmonitor, diff.external, filters, textconv): shellRequests refuses to call git
+ * read-only where the repository it would use is not the workspace's kind (a bare repository
+ * found in the tree, whose config anyone can commit), and bubblewrap confines what remains. A
+ * partial clone may fetch missing objects from its promisor remote: confinement has no network.
+ */
+function gitReadOptionProblem(sub: string, options: string[]): string | null {
+  for (const a of options) {
+    if (isLongOption(a, ["output"])) return "--output writes a file";
+    if (isLongOption(a, ["ext-diff"])) return "--ext-diff runs the configured external diff program";
+    if (isLongOption(a, ["textconv"])) return "--textconv runs the configured textconv programs";
+    if (sub === "cat-file" && isLongOption(a, ["filters"])) return "--filters runs the configured filter programs";
+    if (isLongOption(a, ["show-signature"])) return "--show-signature runs gpg";
+    if (/%G|%\(signature/.test(a)) return "a signature placeholder in the format runs gpg";
+    if (isLongOption(a, ["upload-pack", "exec", "receive-pack"])) return "names a program for git to run";
+  }
+  if (sub === "ls-remote" && options.some((a) => /^-[a-zA-Z]*u/.test(a) && !a.startsWith("--"))) {
+    return "-u names a program for git to run";
+  }
+  if (
+    sub === "grep" &&
+    options.some((a) => isLongOption(a, ["open-files-in-pager"]) || (!a.startsWith("--") && /^-[a-zA-Z]*O/.test(a)))
+  ) {
+    return "-O runs a program on the results";
+  }
+  if (sub === "help" && options.some((a) => a === "-w" || a === "--web")) return "opens a browser";
+  return null;
+}
+
+/** The files `--output=f` (or `--output f`, abbreviations too) names: written, so edit requests. */
+function gitOutputs(options: string[]): Partial<Inspection> {
+  const writes: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const a = options[i] as string;
+    if (!isLongOption(a, ["output"])) continue;
+    const eq = a.indexOf("=");
+    writes.push(eq >= 0 ? a.slice(eq + 1) : (options[++i] ?? "*"));
+  }
+  return writes.length > 0 ? { files: { reads: [], writes } } : {};
 }
 
 function listOnly(
@@ -1699,6 +2143,7 @@ function listOnly(
   spec: { flags: RegExp; values: RegExp; list: RegExp; what: string; write: string },
 ): Inspection {
   const listing = args.some((a) => spec.list.test(a));
+  if (args.some((a) => /%\(signature/.test(a))) return rw(`${label}: a signature placeholder in the format runs gpg`);
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (spec.list.test(a) || spec.flags.test(a)) continue;

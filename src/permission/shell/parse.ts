@@ -7,6 +7,8 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Node, Parser } from "web-tree-sitter";
+import { harmlessVariable } from "./commands.js";
+import { escapeGlob, hasGlob, unescapeGlob } from "./pattern.js";
 
 /** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
 export class ShellParseError extends Error {
@@ -60,6 +62,13 @@ export interface Word {
   notOption?: boolean;
   /** For a word not known only because input replaces a placeholder: its text with `$BOSUN_INPUT` there. */
   template?: string;
+  /** A declaration's `name=(...)` written as a real compound assignment (not text bash reads as one later). */
+  array?: boolean;
+  /**
+   * For a word that expands (a glob or brace pattern) over text known before it runs: the word as
+   * a pattern (pattern.ts: quoted characters escaped), for matching against the file system.
+   */
+  glob?: string;
 }
 
 export interface Assignment {
@@ -109,14 +118,20 @@ export type Stmt =
 const HOME_VARIABLE = "HOME";
 
 interface Walk {
-  home: string;
+  /** What `~` and `$HOME` stand for; null when the line may set HOME (they are then not known). */
+  home: string | null;
+}
+
+export interface ParseOptions {
+  /** The home folder `~` and `$HOME` expand to; null: not known (the line may set HOME). Default: the user's. */
+  home?: string | null;
 }
 
 /**
  * Parses `text` into a statement tree. Throws {@link ShellParseError} for a syntax error (tree-sitter
  * ERROR or MISSING nodes), an empty line, an unsupported construct or too deep nesting.
  */
-export function parseShell(parser: Parser, text: string): Stmt {
+export function parseShell(parser: Parser, text: string, options: ParseOptions = {}): Stmt {
   if (text.length > MAX_TEXT_LENGTH) throw new ShellParseError(`command longer than ${MAX_TEXT_LENGTH} characters`);
   // tree-sitter-bash reads a carriage return, vertical tab or form feed as a blank (and can then
   // take the rest of the line for a comment); bash does not. Other control characters likewise.
@@ -135,7 +150,7 @@ export function parseShell(parser: Parser, text: string): Stmt {
   try {
     const root = tree.rootNode;
     if (root.hasError) throw new ShellParseError(describeError(root));
-    const walk: Walk = { home: homedir() };
+    const walk: Walk = { home: options.home === undefined ? homedir() : options.home };
     const script = sequence(root.children, walk, 0);
     if (script.kind === "seq" && script.items.length === 0) throw new ShellParseError("empty command");
     const evaluations = codeEvaluations(root).map((text): Stmt => ({ kind: "evaluates", text }));
@@ -169,18 +184,53 @@ function codeEvaluations(root: Node): string[] {
       case "expansion":
         // Backticks and process substitutions inside `${...}` are not parsed as commands: refuse.
         if (/`|[<>]\(/.test(text)) throw new ShellParseError(`a substitution inside \${...}: ${clip(text)}`);
-        // `${a[i]}` evaluates i; `${s:off:len}` and `${a[@]:off}` evaluate off and len (`:-`, `:=`,
-        // `:?`, `:+` do not); `${!x}` goes through x's value, subscript and all; `${x@P}` runs the
-        // value's substitutions as a prompt would.
-        if (/\[[^\]]*[A-Za-z_][^\]]*\]/.test(text) && !/\[[@*]\]/.test(text)) found.push(text);
-        else if (/^\$\{[#!]?[A-Za-z_][A-Za-z0-9_]*(\[[@*]\])?:(?![-=?+])[^}]*[A-Za-z_]/.test(text)) found.push(text);
-        else if (/^\$\{!/.test(text) || /@[PEAKaku]?\}$/.test(text)) found.push(text);
+        if (expansionEvaluates(text)) found.push(text);
+        break;
+      case "array":
+        // `a=([i]=1)`: bash evaluates each unquoted `[...]` key of a compound assignment as arithmetic.
+        if (node.namedChildren.some((c) => c !== null && arrayKeyEvaluates(c.text))) found.push(text);
         break;
     }
     for (const child of node.children) if (child) visit(child);
   };
   visit(root);
   return found;
+}
+
+/** A parameter name: a variable, a positional parameter or a special one (`${@:x}` takes an offset too). */
+const PARAMETER = "(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])";
+/** `${name[sub]...`: the subscript, when there is one. */
+const SUBSCRIPTED = new RegExp(String.raw`^\$\{#?${PARAMETER}\[([^\]]*)\]`);
+/** `${name:off}`, `${name[sub]:off:len}`: a substring (not `:-`, `:=`, `:?`, `:+`). */
+const SUBSTRING = new RegExp(String.raw`^\$\{${PARAMETER}(?:\[[^\]]*\])?:(?![-=?+])([^}]*)`);
+/** `${name:=word}`, `${name=word}`: assigns the variable when it is unset (or empty). */
+const DEFAULT_ASSIGN = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?:?=/;
+
+/**
+ * Whether bash evaluates part of a `${...}` expansion as code or assigns through it (verified in
+ * bash 5.2 with a marker file): a subscript other than `@`, `*` or a number (`${a[i]}`, `${a["k"]}`:
+ * i's value is evaluated as arithmetic, subscripts and all); a substring offset or length with a
+ * name, `$` or a substitution (`${s:x}`, `${@:x}`, `${a[0]:$(cmd)}`: the result is evaluated too);
+ * indirection `${!x}` (through x's value, subscript and all); any `@` transformation (`@P` runs
+ * the value's substitutions as a prompt would; the others are refused with it rather than sorted
+ * out one by one); and `${NAME:=w}` / `${NAME=w}` on a variable that changes what later commands do
+ * (`${CDPATH:=/tmp}`, `${BASH_ENV:=x}`, `${GLOBIGNORE:=x}`): the same rule as `NAME=w`.
+ */
+function expansionEvaluates(text: string): boolean {
+  const sub = SUBSCRIPTED.exec(text);
+  if (sub && !/^\s*([@*]|-?\d+)\s*$/.test(sub[1] as string)) return true;
+  const substring = SUBSTRING.exec(text);
+  if (substring && /[A-Za-z_$]/.test(arithmeticBody(`((${substring[1]}))`))) return true;
+  if (/^\$\{!/.test(text) || /^\$\{[^}]+@[A-Za-z]?\}$/.test(text)) return true;
+  const assign = DEFAULT_ASSIGN.exec(text);
+  if (assign && (assign[2] !== undefined || !harmlessVariable(assign[1] as string, null))) return true;
+  return false;
+}
+
+/** An unquoted `[key]=` (or `[key]+=`) element of a compound assignment whose key is not a plain number. */
+function arrayKeyEvaluates(element: string): boolean {
+  if (!element.startsWith("[")) return false;
+  return !/^\[\s*-?\d+\s*\]\+?=/.test(element);
 }
 
 /** The expression of `$(( ... ))`, `(( ... ))` or `for (( ... ))`, without its brackets and `$` expansions' own names. */
@@ -597,6 +647,7 @@ function declaration(node: Node, walk: Walk, depth: number): Stmt {
         expands: false,
         splits: false,
         subs: a.value?.subs ?? [],
+        ...(child.childForFieldName("value")?.type === "array" ? { array: true } : {}),
       });
     } else if (isRedirectNode(child)) {
       redirects.push(...redirect(child, walk, depth));
@@ -655,66 +706,82 @@ export function substitutions(node: Node, walk: Walk, depth: number): Stmt[] {
 // Words
 
 type Piece =
-  /** Text known statically. Unquoted text may hold glob characters (`glob`) and brace syntax (`raw`). */
-  | { static: string; quoted: boolean; glob: boolean; raw: string }
+  /** Text known statically; `raw` as written (unquoted text: with its glob, brace and escape syntax). */
+  | { static: string; quoted: boolean; raw: string }
   /** Text only known when the command runs; `split` when unquoted (word splitting applies). */
   | { dynamic: true; split: boolean };
+
+/** Stands for a piece known only when the command runs, inside a word's pattern. */
+const DYNAMIC = "\u0000";
 
 function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
   const subs = substitutions(node, walk, depth);
   const pieces: Piece[] = [];
   wordPieces(node, false, walk, pieces);
-  let prefix = "";
-  let known = true;
   let value = "";
-  let expands = false;
   let splits = false;
   let dynamic = false;
   let braces = "";
+  // The word as a pattern (pattern.ts): unquoted text as written, quoted text escaped. Glob
+  // syntax is looked for in the whole word, not piece by piece: tree-sitter splits `.[e]nv`.
+  let pattern = "";
   for (let i = 0; i < pieces.length; i++) {
     const p = pieces[i] as Piece;
     if ("dynamic" in p) {
       if (p.split) splits = true;
-      known = false;
       dynamic = true;
       braces += "\u0000";
+      pattern += DYNAMIC;
       continue;
     }
     let text = p.static;
-    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) text = expandTilde(text);
+    let raw = p.quoted ? escapeGlob(p.static) : p.raw.replace(/\\\n/g, "");
+    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) {
+      const expanded = expandTilde(text);
+      if (expanded !== text) raw = escapeGlob(walk.home ?? "") + raw.slice(1);
+      else if (dynamic) raw = DYNAMIC;
+      text = expanded;
+    }
     value += text;
+    pattern += raw;
     braces += p.quoted ? "\u0000" : p.raw.replace(/\\./gs, "_");
-    if (p.glob) {
-      expands = true;
-      if (known) prefix += text.slice(0, Math.max(0, text.search(/[*?[]/)));
-      known = false;
+  }
+  const globs = hasGlob(pattern.replaceAll(DYNAMIC, ""));
+  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order; `{1..3}` and
+  // `{a..c}` are sequences.
+  const brace = /\{[^}]*,[^}]*\}/.test(braces) || /\{(-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(\.\.-?\d+)?\}/.test(braces);
+  const expands = globs || brace;
+  // The known leading part: up to the first piece known only when it runs, the first wildcard,
+  // and (when braces expand) the first `{`.
+  let end = pattern.length;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      i++;
       continue;
     }
-    if (known) prefix += text;
+    if (c === DYNAMIC || (globs && (c === "*" || c === "?" || c === "[")) || (brace && c === "{")) {
+      end = i;
+      break;
+    }
   }
-  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order.
-  if (/\{[^}]*,[^}]*\}/.test(braces)) {
-    expands = true;
-    const brace = value.indexOf("{");
-    if (brace >= 0 && brace < prefix.length) prefix = prefix.slice(0, brace);
-  }
+  const prefix = unescapeGlob(pattern.slice(0, end));
   return {
     text: node.text,
-    value: expands || !known ? null : value,
+    value: expands || dynamic ? null : value,
     prefix,
     expands,
     splits,
     subs,
     ...(dynamic ? { dynamic } : {}),
+    ...(expands && !dynamic ? { glob: pattern } : {}),
   };
 
   function expandTilde(text: string): string {
-    if (text === "~" || text.startsWith("~/")) return walk.home + text.slice(1);
-    // `~+` (the working directory), `~-` (the previous one), `~user`: known only when it runs.
-    if (/^~[^/]/.test(text)) {
-      known = false;
-      dynamic = true;
-    }
+    if ((text === "~" || text.startsWith("~/")) && walk.home !== null) return walk.home + text.slice(1);
+    // `~+` (the working directory), `~-` (the previous one), `~user`, and `~` itself when the line
+    // may set HOME: known only when it runs.
+    if (text.startsWith("~")) dynamic = true;
     return text;
   }
 }
@@ -722,20 +789,18 @@ function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
 function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void {
   switch (node.type) {
     case "word":
-      if (quoted) out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
-      else out.push({ static: unescapeUnquoted(node.text), quoted: false, glob: hasGlob(node.text), raw: node.text });
+      if (quoted) out.push({ static: node.text, quoted: true, raw: node.text });
+      else out.push({ static: unescapeUnquoted(node.text), quoted: false, raw: node.text });
       return;
     case "number":
-      out.push({ static: node.text, quoted: true, glob: false, raw: node.text });
+      out.push({ static: node.text, quoted: true, raw: node.text });
       return;
     case "raw_string":
-      out.push({ static: node.text.slice(1, -1), quoted: true, glob: false, raw: node.text });
+      out.push({ static: node.text.slice(1, -1), quoted: true, raw: node.text });
       return;
     case "ansi_c_string": {
       const decoded = decodeAnsiC(node.text.slice(2, -1));
-      out.push(
-        decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, glob: false, raw: "" },
-      );
+      out.push(decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, raw: "" });
       return;
     }
     case "string":
@@ -747,19 +812,19 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
           if (child.type === '"' || child.type === '$"') continue;
           empty = false;
           // A `$` not followed by a name is itself (`"5$"`).
-          if (child.type === "$") out.push({ static: "$", quoted: true, glob: false, raw: "$" });
+          if (child.type === "$") out.push({ static: "$", quoted: true, raw: "$" });
           else out.push({ dynamic: true, split: false });
           continue;
         }
         empty = false;
         if (child.type === "string_content") {
           const text = unescapeDoubleQuoted(child.text);
-          out.push({ static: text, quoted: true, glob: false, raw: text });
+          out.push({ static: text, quoted: true, raw: text });
         } else {
           wordPieces(child, true, walk, out);
         }
       }
-      if (empty) out.push({ static: "", quoted: true, glob: false, raw: "" });
+      if (empty) out.push({ static: "", quoted: true, raw: "" });
       return;
     }
     case "concatenation":
@@ -767,12 +832,12 @@ function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void
       return;
     case "process_substitution":
       // `<(cmd)` becomes a pipe's path, /dev/fd/N (its command is analyzed as a substitution).
-      out.push({ static: "/dev/fd/63", quoted: true, glob: false, raw: "" });
+      out.push({ static: "/dev/fd/63", quoted: true, raw: "" });
       return;
     case "simple_expansion":
     case "expansion":
-      if (isHome(node)) {
-        out.push({ static: walk.home, quoted: true, glob: false, raw: "" });
+      if (isHome(node) && walk.home !== null) {
+        out.push({ static: walk.home, quoted: true, raw: "" });
         return;
       }
       out.push({ dynamic: true, split: !quoted });
@@ -787,20 +852,6 @@ function isHome(node: Node): boolean {
   if (named.length !== 1 || named[0]?.type !== "variable_name" || named[0].text !== HOME_VARIABLE) return false;
   // `${HOME}` or `$HOME`, nothing else (no operator, no default value).
   return node.text.replace(/^\$\{(.*)\}$/, "$$$1") === "$HOME";
-}
-
-/** Unescaped `*`, `?`, or `[` with a later `]`: pathname expansion may replace the word. */
-function hasGlob(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === "*" || c === "?") return true;
-    if (c === "[" && text.indexOf("]", i + 1) > 0) return true;
-  }
-  return false;
 }
 
 function unescapeUnquoted(text: string): string {
