@@ -32,7 +32,7 @@ describe("decideApprovalWithoutPerson (call.approval)", () => {
   it("with --auto, still denies a call bosun cannot analyse: only a person may allow that", () => {
     const answer = decideApprovalWithoutPerson({ auto: true, tool: "shell", undescribed: "syntax error" });
     expectDecision(asRecorded(answer), "call.approval", "code", "deny");
-    assert.match(answer.reasons[0]?.detail ?? "", /cannot analyse this call \(syntax error\)/);
+    assert.match(answer.reasons[0]?.detail ?? "", /syntax error; only a person who sees this call can allow it/);
   });
 
   it("names the tool it allows", () => {

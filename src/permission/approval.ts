@@ -81,7 +81,10 @@ export function approvalFromReply(reply: PersonReply): Answer<Approval> {
 export function decideApprovalWithoutPerson(input: {
   auto: boolean;
   tool: string;
-  /** Why the call could not be analysed: --auto does not cover such a call, a person must see it. */
+  /**
+   * Why only a person who sees the call may allow it — it could not be analysed, or a deny no mask
+   * keeps might cover a path known only when it runs: --auto does not cover such a call.
+   */
   undescribed?: string;
 }): Answer<Approval> {
   if (input.auto && input.undescribed !== undefined) {
@@ -91,7 +94,7 @@ export function decideApprovalWithoutPerson(input: {
       reasons: [
         {
           rule: "--auto does not cover it",
-          detail: `bosun cannot analyse this call (${input.undescribed}); only a person who sees it can allow it`,
+          detail: `${input.undescribed}; only a person who sees this call can allow it`,
           source: "--auto",
           decisive: true,
         },

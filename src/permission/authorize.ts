@@ -67,7 +67,7 @@ export function authorize(description: CallDescription, ctx: AuthorityContext): 
     outcome = guardProtected(outcome);
     outcome = guardOwnData(outcome, ctx);
     if (ctx.readOnly) outcome = restrictReadOnly(outcome, ctx.readOnly);
-    if (mode.after === "ask-allows" && outcome.effect === "ask") {
+    if (mode.after === "ask-allows" && outcome.effect === "ask" && outcome.personOnly === undefined) {
       outcome = {
         ...outcome,
         effect: "allow",

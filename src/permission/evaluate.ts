@@ -109,6 +109,22 @@ export function prepare(layers: readonly Rule[][], options: EvaluateOptions): Pr
 /** One request's answer, with its reasons (not yet marked decisive). */
 export interface RequestOutcome extends RequestEvaluation {
   reasons: Reason[];
+  /**
+   * An ask only a person who sees the call may answer (why): neither auto mode nor --auto turns
+   * it into a yes — a path not known before it runs that a deny no mask keeps might cover.
+   */
+  personOnly?: string;
+}
+
+/**
+ * Whether a masked command is kept from what a read deny covers without knowing the path: the
+ * workspace's files are shown empty (confine.ts), and another process's environment is out of
+ * sight in its own process namespace. Writes, and reads of other places, are not.
+ */
+function maskable(rule: Rule, workspace: string): boolean {
+  if (rule.action !== "read") return false;
+  if (rule.pattern.startsWith("/proc/") || rule.pattern.startsWith(`${workspace}/`)) return true;
+  return !rule.pattern.startsWith("/") && !rule.pattern.startsWith("~");
 }
 
 export function evaluateRequest(request: Request, rules: PreparedRules): RequestOutcome {
@@ -150,6 +166,47 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
       });
     } else {
       decided = saved;
+    }
+  }
+  if (unknownPath && decided?.effect !== "deny") {
+    // A path not known before it runs (`cat "$F"`, `echo x > "$F"`) may be one a narrower rule
+    // denies. A policy's deny: it cannot be shown to stay within the policy — deny. A deny no
+    // mask can keep (a write, or a read outside the workspace): only a person who sees the call
+    // may allow it, never auto mode's or --auto's blanket yes.
+    const policyDeny = rules.policy.find((rule) => rule.action === request.action && rule.pattern !== "*");
+    if (policyDeny) {
+      return {
+        request,
+        effect: "deny",
+        rule: policyDeny,
+        reasons: [
+          {
+            ...ruleReason(name, policyDeny),
+            detail: `deny — the path is not known before the command runs, and the policy rule ${request.action} "${policyDeny.pattern}" might cover it: it cannot be shown to stay within the policy`,
+          },
+        ],
+      };
+    }
+    const unmaskable = rules.configured.find(
+      (rule) =>
+        rule.action === request.action &&
+        rule.pattern !== "*" &&
+        rule.effect === "deny" &&
+        !maskable(rule, rules.ctx.workspace),
+    );
+    if (unmaskable) {
+      return {
+        request,
+        effect: "ask",
+        ...(decided ? { rule: decided } : {}),
+        personOnly: `the path is not known before it runs, and the ${unmaskable.source.layer} rule ${request.action} "${unmaskable.pattern}" → deny might cover it`,
+        reasons: [
+          {
+            ...ruleReason(name, unmaskable),
+            detail: `ask — the path is not known before the command runs, and the ${unmaskable.source.layer} rule ${request.action} "${unmaskable.pattern}" → deny might cover it: only a person who sees the call may allow it`,
+          },
+        ],
+      };
     }
   }
   if (unknownPath && decided?.effect === "allow") {

@@ -92,6 +92,23 @@ describe("gate: every seat of a call, in order", () => {
   const tool = (name: string) => builtinTools().find((t) => t.name === name) as ReturnType<typeof builtinTools>[number];
   const call = (name: string, input: Record<string, unknown>, id = "c1") => ({ id, tool: tool(name), input });
 
+  it("--auto does not answer for a path known only when it runs that a deny no mask keeps might cover", async () => {
+    const content = { permission: { read: { "*": "allow", "~/.ssh/**": "deny" }, shell: { "cat *": "allow" } } };
+    const { deps, decisions } = setup({ content, auto: true });
+    const result = await gate(call("shell", { command: 'cat "$F"' }), 1, deps);
+    assert.equal(result.run, false);
+    const approval = expectDecision(decisions, "call.approval", "code", "deny");
+    assert.match(
+      approval.reasons[0]?.detail ?? "",
+      /"~\/\.ssh\/\*\*" → deny might cover it; only a person who sees this call/,
+    );
+    // A person who sees it may.
+    const person = scriptedPerson({ kind: "once" });
+    const asked = setup({ content, auto: true, prompt: person });
+    assert.equal((await gate(call("shell", { command: 'cat "$F"' }), 1, asked.deps)).run, true);
+    assert.equal(person.shown.length, 1);
+  });
+
   it("an allowed call runs with nothing asked; its requests are on record", async () => {
     const { deps, decisions } = setup({ prompt: scriptedPerson() });
     const result = await gate(call("read", { path: "a.txt" }), 1, deps);

@@ -369,8 +369,13 @@ async function approve(
   permission: PermissionAnswer,
 ): Promise<GateResult | undefined> {
   const subject = { step, call: call.id };
-  // --auto answers for the person, except for a call bosun cannot analyse: that one they must see.
-  if (deps.prompt && (!deps.auto || description.problem !== undefined)) {
+  // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
+  // cover that no mask keeps (a path known only when it runs): those they must see.
+  const mustSee =
+    description.problem !== undefined
+      ? `bosun cannot analyse this call (${description.problem})`
+      : permission.outcomes.find((o) => o.personOnly && o.effect === "ask")?.personOnly;
+  if (deps.prompt && (!deps.auto || mustSee !== undefined)) {
     const offer = alwaysOffer(permission.outcomes);
     const preview = await call.tool
       .preview?.(call.input, {
@@ -409,7 +414,7 @@ async function approve(
   const answer = decideApprovalWithoutPerson({
     auto: deps.auto,
     tool: call.tool.name,
-    ...(description.problem !== undefined ? { undescribed: description.problem } : {}),
+    ...(mustSee !== undefined ? { undescribed: mustSee } : {}),
   });
   deps.record({ seat: "call.approval", ...answer, subject });
   if (answer.answer === "deny") {

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { seededRandom } from "../../test/support/random.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { defaultRules } from "./defaults.js";
-import { STRICTNESS } from "./evaluate.js";
+import { evaluate, STRICTNESS } from "./evaluate.js";
 import { MODES, type ModeName } from "./modes.js";
 import type { Request } from "./requests.js";
 import { type Effect, type Layer, type Rule, rulesFromConfig } from "./rules.js";
@@ -170,5 +170,45 @@ describe("an untrusted repository's rules only tighten", () => {
     }
     // The property is not vacuous: the repository's rules did tighten many answers.
     assert.ok(tightened > 100, `only ${tightened} answers tightened`);
+  });
+});
+
+describe("a path not known before it runs, that a deny might cover", () => {
+  const user = (permission: Record<string, unknown>) => rules("global", permission, "/u/bosun.json");
+  const unknown = (action: "read" | "edit"): Request => ({ action, resource: "*" });
+
+  it("a policy's deny denies it: it cannot be shown to stay within the policy", () => {
+    const policy = rulesFromConfig(
+      { read: { "~/.ssh/**": "deny" } },
+      { layer: "policy", file: "/etc/bosun/policy.json" },
+    );
+    const answer = authorize({ requests: [unknown("read")] }, context([defaultRules(), MODES.auto.preset], "auto"));
+    assert.notEqual(answer.answer, "deny", "without the policy it is not denied");
+    const evaluated = evaluate([unknown("read")], [defaultRules()], { workspace: WS, home: HOME, policy });
+    assert.equal(evaluated.effect, "deny");
+    assert.match(evaluated.reasons[0]?.detail ?? "", /cannot be shown to stay within the policy/);
+  });
+
+  it("a deny no mask keeps (a read outside the workspace, any write): only a person may allow it, not auto mode", () => {
+    for (const [action, permission] of [
+      ["read", { read: { "*": "allow", "~/.ssh/**": "deny" } }],
+      ["edit", { edit: { "*": "ask", "**/.git/**": "deny" } }],
+    ] as const) {
+      const answer = authorize(
+        { requests: [unknown(action)] },
+        context([defaultRules(), MODES.auto.preset, user(permission)], "auto"),
+      );
+      assert.equal(answer.answer, "ask", action);
+      assert.match(answer.outcomes[0]?.personOnly ?? "", /might cover it/, action);
+    }
+  });
+
+  it("a read deny of the workspace's files (masked when it runs) stays an ask auto mode may answer", () => {
+    const answer = authorize(
+      { requests: [unknown("read")] },
+      context([defaultRules(), MODES.auto.preset, user({ read: { "*": "allow", "**/.env": "deny" } })], "auto"),
+    );
+    assert.equal(answer.answer, "allow");
+    assert.equal(answer.outcomes[0]?.personOnly, undefined);
   });
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   linkSync,
@@ -10,6 +11,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { snapshot, startFlipper } from "../../test/support/flipper.js";
@@ -102,14 +104,35 @@ for (const fallback of [false, true]) {
         assert.equal(readFileSync(join(out, "secret.txt"), "utf8"), "untouched\n");
       });
 
-      it("leaves a file it may not write as it is", {
-        skip: process.getuid?.() === 0 && "root may write anything",
-      }, () => {
+      it("leaves a file it may not write as it is", () => {
         const { ws } = setup();
         const file = join(ws, "kept.txt");
         writeFileSync(file, "kept");
         chmodSync(file, 0o444);
-        assert.throws(() => writeFileAt(file, "x"), { code: "EACCES" });
+        if (process.getuid?.() !== 0) {
+          assert.throws(() => writeFileAt(file, "x"), { code: "EACCES" });
+        } else {
+          // Root may write anything: the refusal is what anyone else gets, so ask as nobody.
+          chmodSync(temp.path, 0o711);
+          chmodSync(ws, 0o777);
+          const tsx = createRequire(import.meta.url).resolve("tsx/esm");
+          const script = join(ws, "as-nobody.mts");
+          const module = JSON.stringify(new URL("./safe-write.ts", import.meta.url).pathname);
+          writeFileSync(
+            script,
+            `import { useDescriptorPaths, writeFileAt } from ${module};\n` +
+              (fallback ? "useDescriptorPaths(false);\n" : "") +
+              `try { writeFileAt(${JSON.stringify(file)}, "x"); console.log("wrote"); } catch (e) { console.log(e.code); }\n`,
+          );
+          const run = spawnSync(
+            "setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--import", tsx, script],
+            {
+              encoding: "utf8",
+            },
+          );
+          assert.equal(run.stdout.trim(), "EACCES", run.stderr);
+        }
         assert.equal(readFileSync(file, "utf8"), "kept");
       });
 

@@ -23,6 +23,8 @@ export interface GlobOptions {
   wide: boolean;
   matchLimit?: number;
   scanLimit?: number;
+  /** Reads a folder (default `readdirSync`): tests give a folder root could read anyway a refusal. */
+  readdir?: (dir: string) => Dirent[];
 }
 
 export type GlobExpansion =
@@ -37,7 +39,11 @@ export type GlobExpansion =
 /** Expands an absolute pattern (pattern.ts syntax: quoted characters escaped) against the file system. */
 export function expandGlob(pattern: string, options: GlobOptions): GlobExpansion {
   const matchLimit = options.matchLimit ?? GLOB_MATCH_LIMIT;
-  const budget = { scanned: 0, limit: options.scanLimit ?? GLOB_SCAN_LIMIT };
+  const budget: Budget = {
+    scanned: 0,
+    limit: options.scanLimit ?? GLOB_SCAN_LIMIT,
+    readdir: options.readdir ?? ((dir) => readdirSync(dir, { withFileTypes: true })),
+  };
   let words: string[];
   try {
     words = expandBraces(pattern, matchLimit);
@@ -89,12 +95,12 @@ function segments(pattern: string): string[] {
   return out;
 }
 
-type Budget = { scanned: number; limit: number };
+type Budget = { scanned: number; limit: number; readdir: (dir: string) => Dirent[] };
 
 function entries(dir: string, budget: Budget): Dirent[] | string {
   let list: Dirent[];
   try {
-    list = readdirSync(dir, { withFileTypes: true });
+    list = budget.readdir(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return [];
