@@ -3,7 +3,8 @@
  *   (a) the shell analysis of one command line (tree-sitter parse, tables, path resolution),
  *       over a mix of everyday lines, after the parser has loaded;
  *   (b) judging a described call against a run's rule layers (authorize: rules, mode, read-only);
- *   (c) running `true` in bash plainly and confined with bubblewrap (what confinement adds).
+ *   (c) running `true` in bash plainly, sealed and masked with bubblewrap (what confinement adds),
+ *       and finding the workspace's protected files the mask hides (paid by every shell call).
  *
  *   npx tsx bench/authority.ts
  */
@@ -15,6 +16,7 @@ import { decideAgent } from "../src/agents/select.js";
 import { loadConfig } from "../src/config/load.js";
 import { authorize } from "../src/permission/authorize.js";
 import { shellRequests } from "../src/permission/call-requests.js";
+import { unreadableFiles } from "../src/permission/confine.js";
 import { buildAuthority } from "../src/permission/layers.js";
 import { spawnShell } from "../src/tools/process.js";
 import { sandboxProblem } from "../src/tools/sandbox.js";
@@ -69,14 +71,18 @@ const authority = buildAuthority({
 const described = await shellRequests(LINES[4] as string, where);
 const judge = await timeEach(2000, () => authorize(described, authority));
 
-const run = async (confine: boolean) =>
+const run = async (kind?: "sealed" | "masked") =>
   timeEach(20, async () => {
-    const proc = spawnShell("true", { cwd: ws, ...(confine ? { confine: { kind: "sealed", visible: [ws] } } : {}) });
+    const proc = spawnShell("true", { cwd: ws, ...(kind ? { confine: { kind, visible: [ws] } } : {}) });
     await proc.finished;
   });
-const plain = await run(false);
+const plain = await run();
 const problem = await sandboxProblem();
-const confined = problem ? undefined : await run(true);
+const confined = problem ? undefined : await run("sealed");
+const masked = problem ? undefined : await run("masked");
+// What choosing the mask costs per shell call: finding the files the read rules protect.
+const gateDeps = { authority, policy: { rules: [], files: [] }, auto: false, sandbox: "on" as const, visible: [ws] };
+const protectedSearch = await timeEach(50, () => unreadableFiles(gateDeps));
 
 console.log(`authority layer, medians (node ${process.version})`);
 console.log("| measure | median |");
@@ -91,5 +97,7 @@ console.log(`| \`true\` in bash, plain | ${plain.toFixed(1)} ms |`);
 console.log(
   confined === undefined
     ? `| \`true\` in bash, confined | (no sandbox here: ${problem}) |`
-    : `| \`true\` in bash, confined with bubblewrap | ${confined.toFixed(1)} ms |`,
+    : `| \`true\` in bash, sealed (bubblewrap) | ${confined.toFixed(1)} ms |`,
 );
+if (masked !== undefined) console.log(`| \`true\` in bash, masked (bubblewrap) | ${masked.toFixed(1)} ms |`);
+console.log(`| finding the protected files to mask (this workspace) | ${protectedSearch.toFixed(2)} ms |`);

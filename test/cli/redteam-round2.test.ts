@@ -82,12 +82,13 @@ describe("red team round 2", { concurrency: true }, () => {
       describe(name, () => {
         let batch: Batch;
         before(async () => {
-          // Unconfined (shell.sandbox off): what the attacks do when nothing holds them.
+          // Unconfined (shell.sandbox off): what the attacks do when nothing holds them — not even
+          // the built-in deny of processes' environments, which a glob like /proc/*/environ now meets.
           batch = await runBatch(
             "auto",
             attacks.filter((a) => a.inert === undefined),
             CONTROLS,
-            { config: { shell: { sandbox: "off" } } },
+            { config: { shell: { sandbox: "off" }, permission: { read: { "/proc/**/environ": "allow" } } } },
           );
         });
         // An attack that cannot show an effect here says why (`inert`) and has no calibration test.
