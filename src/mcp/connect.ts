@@ -2,7 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { BosunError } from "../errors.js";
 import { bwrapProgram, type Confinement, confinedArgv } from "../tools/sandbox.js";
 import type { Tool } from "../tools/types.js";
-import { type McpToolInfo, mcpTool } from "./tool.js";
+import type { McpToolInfo } from "./tool.js";
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** How long a server may take to start and list its tools. */
@@ -30,9 +30,11 @@ export async function connectMcpServers(
     ([name, server]) => server.enabled !== false && !skip.has(`mcp.${name}`),
   );
   if (servers.length === 0) return { tools: [], close: async () => {} };
-  const [{ Client }, { StdioClientTransport, getDefaultEnvironment }] = await Promise.all([
+  // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
+  const [{ Client }, { StdioClientTransport, getDefaultEnvironment }, { mcpTool }] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("./tool.js"),
   ]);
   const clients: Array<{ close(): Promise<void> }> = [];
   const close = async () => {

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { globSync } from "tinyglobby";
 import type { Holder, Reason } from "../seats/types.js";
 import { type Confinement, sandboxProblem } from "../tools/sandbox.js";
 import type { Tool } from "../tools/types.js";
@@ -397,6 +397,8 @@ export function protectedOriginal(deps: Pick<ConfineDeps, "authority" | "policy"
   if (patterns.size === 0) return undefined;
   let found: string[];
   try {
+    // Loaded only when a file with other names is met (rare): not with every run's start.
+    const { globSync } = createRequire(import.meta.url)("tinyglobby") as typeof import("tinyglobby");
     found = globSync([...patterns], globOptions(deps.authority.workspace));
   } catch {
     return undefined;
