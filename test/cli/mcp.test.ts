@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
 
 const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
+const PROBE_SERVER = fileURLToPath(new URL("../support/redteam-round4-mcp.mjs", import.meta.url));
 const mcp = { notes: { command: process.execPath, args: [NOTES_SERVER] } };
 const script = {
   rules: [
@@ -96,18 +97,34 @@ describe("MCP tools under the authority layer", () => {
     }
   });
 
-  it("a server the repository's own config names starts only when judged allowed (project.command)", async () => {
-    const s = await startScenario(script, { config: { mcp } });
+  it("a server the repository's own config names starts only when judged allowed (project.command), and runs sealed", async () => {
+    // The repository brings its server as a file of its own (dependency-free): a sealed server
+    // sees the workspace, not the folders around it (a checkout of bosun under /tmp included).
+    const s = await startScenario(
+      { rules: [{ reply: { text: "Done." } }] },
+      {
+        config: {
+          mcp: {
+            probe: {
+              command: process.execPath,
+              args: ["r/mcp.mjs", "probe", "write=made-by-server.txt", "write=../beside.txt"],
+            },
+          },
+        },
+      },
+    );
     try {
-      const refused = await s.run(["run", "take notes"]);
-      assert.match(refused.stderr, /not running mcp\.notes from .*bosun\.json \(not run: nobody approved it/);
+      s.ws.write("r/mcp.mjs", readFileSync(PROBE_SERVER, "utf8"));
+      const refused = await s.run(["run", "go"]);
+      assert.match(refused.stderr, /not running mcp\.probe from .*bosun\.json \(not run: nobody approved it/);
       const skip = expectDecision(s.latest().decisions, "project.command", "code", "skip");
-      assert.equal(skip.subject?.key, "mcp.notes");
-      assert.ok(skip.reasons.some((r) => r.detail?.includes(NOTES_SERVER)));
+      assert.equal(skip.subject?.key, "mcp.probe");
+      assert.ok(skip.reasons.some((r) => r.detail?.includes("r/mcp.mjs")));
       assert.deepEqual(
         s.server.request(1).normalized?.tools.filter((t) => t.startsWith("mcp__")),
         [],
       );
+      assert.equal(existsSync(join(s.ws.dir, "made-by-server.txt")), false);
       // The person trusts it for this run: --allow is a rule of theirs, not the repository's.
       s.server.requests.length = 0;
       const trusted = await s.run([
@@ -117,16 +134,20 @@ describe("MCP tools under the authority layer", () => {
         "--allow",
         `external_directory:${dirname(process.execPath)}/**`,
         "--allow",
-        `external_directory:${dirname(NOTES_SERVER)}/**`,
-        "--auto",
-        "take notes",
+        "edit",
+        // Even a rule that lets it name a path beside the workspace does not make that writable.
+        "--allow",
+        `external_directory:${dirname(s.ws.dir)}/**`,
+        "go",
       ]);
       assert.equal(trusted.code, 0, trusted.stderr);
       expectDecision(s.latest().decisions, "project.command", "person", "run");
-      // It ran sealed: allowed by name, so the workspace was writable (its note is there).
-      const sealed = s.latest().decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "mcp.notes");
+      // It ran sealed: allowed by name, so the workspace was writable — and only the workspace.
+      const sealed = s.latest().decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "mcp.probe");
       assert.equal(sealed?.answer, "workspace-write", JSON.stringify(sealed));
-      assert.ok(existsSync(join(s.ws.dir, "todo.note")));
+      assert.ok(s.server.request(1).normalized?.tools.includes("mcp__probe__probe_probe"));
+      assert.ok(existsSync(join(s.ws.dir, "made-by-server.txt")));
+      assert.equal(existsSync(join(s.ws.dir, "..", "beside.txt")), false);
     } finally {
       await s.close();
     }
