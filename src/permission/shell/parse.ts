@@ -7,8 +7,8 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Node, Parser } from "web-tree-sitter";
-import { harmlessVariable } from "./commands.js";
 import { escapeGlob, hasGlob, unescapeGlob } from "./pattern.js";
+import { harmlessVariable } from "./variables.js";
 
 /** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
 export class ShellParseError extends Error {
