@@ -7,16 +7,29 @@
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import type { Node, Parser } from "web-tree-sitter";
-import { escapeGlob, hasGlob, unescapeGlob } from "./pattern.js";
-import { harmlessVariable } from "./variables.js";
+import { codeEvaluations } from "./evaluates.js";
+import {
+  type Assignment,
+  clip,
+  deeper,
+  type Redirect,
+  ShellParseError,
+  type Stmt,
+  type Walk,
+  type Word,
+} from "./syntax.js";
+import { word } from "./words.js";
 
-/** A line or string the analysis refuses to interpret; the caller answers ask, never allow. */
-export class ShellParseError extends Error {
-  override name = "ShellParseError";
-}
+export {
+  type Assignment,
+  MAX_NODE_DEPTH,
+  type Redirect,
+  ShellParseError,
+  type Stmt,
+  type Word,
+} from "./syntax.js";
+export { decodeAnsiC } from "./words.js";
 
-/** How deep statements and words may nest inside one parsed text (subshells, `$(...)`, groups). */
-export const MAX_NODE_DEPTH = 200;
 /** Longest text handed to the parser. */
 export const MAX_TEXT_LENGTH = 1_000_000;
 
@@ -37,89 +50,6 @@ export function loadParser(): Promise<Parser> {
     throw error;
   });
   return loading;
-}
-
-/** One shell word (an argument, a command name, a redirection target), with what is known statically. */
-export interface Word {
-  /** The word as written, for display and rule matching. */
-  text: string;
-  /** The word's value after quote removal, when it is fully known before the command runs; else null. */
-  value: string | null;
-  /** The known leading part of the value (all of it when `value` is not null). */
-  prefix: string;
-  /** The word contains an unquoted glob or brace expansion: the shell may turn it into other words. */
-  expands: boolean;
-  /** The word contains an unquoted expansion or substitution: the shell may split it into several words. */
-  splits: boolean;
-  /**
-   * Part of the word is only known when it runs (a variable, a substitution, `~+`), not merely a
-   * glob or brace pattern over literal text.
-   */
-  dynamic?: boolean;
-  /** Commands run while the word is expanded (`$(...)`, backticks, `<(...)`), each in its own subshell. */
-  subs: Stmt[];
-  /** Though not known, the word cannot start with `-` (a path found by `find`). */
-  notOption?: boolean;
-  /** For a word not known only because input replaces a placeholder: its text with `$BOSUN_INPUT` there. */
-  template?: string;
-  /** A declaration's `name=(...)` written as a real compound assignment (not text bash reads as one later). */
-  array?: boolean;
-  /**
-   * For a word that expands (a glob or brace pattern) over text known before it runs: the word as
-   * a pattern (pattern.ts: quoted characters escaped), for matching against the file system.
-   */
-  glob?: string;
-}
-
-export interface Assignment {
-  name: string;
-  text: string;
-  value: Word | null;
-}
-
-export interface Redirect {
-  /** The operator as written: `>`, `>>`, `&>`, `&>>`, `>|`, `>&`, `<`, `<&`, `<<`, `<<-`, `<<<`, ... */
-  op: string;
-  /** The file descriptor written before the operator, if any. */
-  fd: string | null;
-  /** The target word (null for here-documents and here-strings). */
-  target: Word | null;
-  /** Commands run while the redirection is performed (substitutions in here-documents and here-strings). */
-  subs: Stmt[];
-}
-
-export type Stmt =
-  /** A simple command: assignments, words, redirections. No words means assignments (or redirections) only. */
-  | { kind: "simple"; assigns: Assignment[]; words: Word[]; redirects: Redirect[] }
-  /** Statements run one after the other (`;`, newline, `&`). */
-  | { kind: "seq"; items: Stmt[] }
-  | { kind: "and" | "or"; left: Stmt; right: Stmt }
-  /** Each member runs in its own subshell. */
-  | { kind: "pipeline"; items: Stmt[] }
-  /** Runs in a subshell: `( ... )`, a command run with `&`. */
-  | { kind: "subshell"; body: Stmt }
-  | { kind: "not"; body: Stmt }
-  | { kind: "redirected"; body: Stmt; redirects: Redirect[] }
-  | { kind: "if"; clauses: { cond: Stmt; body: Stmt }[]; otherwise: Stmt | null }
-  /** while / until / for / select / C-style for: the head runs, then the body zero or more times. */
-  | { kind: "loop"; head: Stmt; body: Stmt }
-  | { kind: "case"; subject: Stmt; items: Stmt[] }
-  /** A function definition: its body is analyzed where it is defined, since it may be called later. */
-  | { kind: "function"; name: string; body: Stmt }
-  /** Shell-evaluated syntax with no command of its own (`[[ ]]`, `(( ))`, for-lists): only its substitutions run. */
-  | { kind: "eval"; subs: Stmt[] }
-  /**
-   * Syntax where bash may run code hidden in a variable's value: arithmetic on variables
-   * (`$(( x ))` runs `a[$(cmd)]` if x holds it), `[[ $n -eq 1 ]]`, `-v`, subscripts and substring
-   * offsets with names. Never proven read-only: the analysis reports it as a writing command.
-   */
-  | { kind: "evaluates"; text: string };
-
-const HOME_VARIABLE = "HOME";
-
-interface Walk {
-  /** What `~` and `$HOME` stand for; null when the line may set HOME (they are then not known). */
-  home: string | null;
 }
 
 export interface ParseOptions {
@@ -150,7 +80,10 @@ export function parseShell(parser: Parser, text: string, options: ParseOptions =
   try {
     const root = tree.rootNode;
     if (root.hasError) throw new ShellParseError(describeError(root));
-    const walk: Walk = { home: options.home === undefined ? homedir() : options.home };
+    const walk: Walk = {
+      home: options.home === undefined ? homedir() : options.home,
+      substitutions: (node, depth) => substitutions(node, walk, depth),
+    };
     const script = sequence(root.children, walk, 0);
     if (script.kind === "seq" && script.items.length === 0) throw new ShellParseError("empty command");
     const evaluations = codeEvaluations(root).map((text): Stmt => ({ kind: "evaluates", text }));
@@ -158,87 +91,6 @@ export function parseShell(parser: Parser, text: string, options: ParseOptions =
   } finally {
     tree.delete();
   }
-}
-
-/** A name in arithmetic: bash evaluates a variable's value as an expression, subscripts and all. */
-const ARITHMETIC_NAME = /[A-Za-z_]/;
-/** Operators of `test` / `[[ ]]` whose operands bash evaluates as arithmetic, and `-v` (a name, maybe subscripted). */
-const TEST_EVALUATES = /(^|\s)-(eq|ne|lt|le|gt|ge|v)(\s|$)/;
-
-/** The texts of every place in the tree where bash may evaluate a variable's value as code (see Stmt "evaluates"). */
-function codeEvaluations(root: Node): string[] {
-  const found: string[] = [];
-  const visit = (node: Node): void => {
-    const text = node.text;
-    switch (node.type) {
-      case "arithmetic_expansion":
-      case "c_style_for_statement":
-        if (ARITHMETIC_NAME.test(arithmeticBody(text))) found.push(text);
-        break;
-      case "compound_statement":
-        if (node.child(0)?.type === "((" && ARITHMETIC_NAME.test(arithmeticBody(text))) found.push(text);
-        break;
-      case "test_command":
-        if (TEST_EVALUATES.test(text)) found.push(text);
-        break;
-      case "expansion":
-        // Backticks and process substitutions inside `${...}` are not parsed as commands: refuse.
-        if (/`|[<>]\(/.test(text)) throw new ShellParseError(`a substitution inside \${...}: ${clip(text)}`);
-        if (expansionEvaluates(text)) found.push(text);
-        break;
-      case "array":
-        // `a=([i]=1)`: bash evaluates each unquoted `[...]` key of a compound assignment as arithmetic.
-        if (node.namedChildren.some((c) => c !== null && arrayKeyEvaluates(c.text))) found.push(text);
-        break;
-    }
-    for (const child of node.children) if (child) visit(child);
-  };
-  visit(root);
-  return found;
-}
-
-/** A parameter name: a variable, a positional parameter or a special one (`${@:x}` takes an offset too). */
-const PARAMETER = "(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])";
-/** `${name[sub]...`: the subscript, when there is one. */
-const SUBSCRIPTED = new RegExp(String.raw`^\$\{#?${PARAMETER}\[([^\]]*)\]`);
-/** `${name:off}`, `${name[sub]:off:len}`: a substring (not `:-`, `:=`, `:?`, `:+`). */
-const SUBSTRING = new RegExp(String.raw`^\$\{${PARAMETER}(?:\[[^\]]*\])?:(?![-=?+])([^}]*)`);
-/** `${name:=word}`, `${name=word}`: assigns the variable when it is unset (or empty). */
-const DEFAULT_ASSIGN = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?:?=/;
-
-/**
- * Whether bash evaluates part of a `${...}` expansion as code or assigns through it (verified in
- * bash 5.2 with a marker file): a subscript other than `@`, `*` or a number (`${a[i]}`, `${a["k"]}`:
- * i's value is evaluated as arithmetic, subscripts and all); a substring offset or length with a
- * name, `$` or a substitution (`${s:x}`, `${@:x}`, `${a[0]:$(cmd)}`: the result is evaluated too);
- * indirection `${!x}` (through x's value, subscript and all); any `@` transformation (`@P` runs
- * the value's substitutions as a prompt would; the others are refused with it rather than sorted
- * out one by one); and `${NAME:=w}` / `${NAME=w}` on a variable that changes what later commands do
- * (`${CDPATH:=/tmp}`, `${BASH_ENV:=x}`, `${GLOBIGNORE:=x}`): the same rule as `NAME=w`.
- */
-function expansionEvaluates(text: string): boolean {
-  const sub = SUBSCRIPTED.exec(text);
-  if (sub && !/^\s*([@*]|-?\d+)\s*$/.test(sub[1] as string)) return true;
-  const substring = SUBSTRING.exec(text);
-  if (substring && /[A-Za-z_$]/.test(arithmeticBody(`((${substring[1]}))`))) return true;
-  if (/^\$\{!/.test(text) || /^\$\{[^}]+@[A-Za-z]?\}$/.test(text)) return true;
-  const assign = DEFAULT_ASSIGN.exec(text);
-  if (assign && (assign[2] !== undefined || !harmlessVariable(assign[1] as string, null))) return true;
-  return false;
-}
-
-/** An unquoted `[key]=` (or `[key]+=`) element of a compound assignment whose key is not a plain number. */
-function arrayKeyEvaluates(element: string): boolean {
-  if (!element.startsWith("[")) return false;
-  return !/^\[\s*-?\d+\s*\]\+?=/.test(element);
-}
-
-/** The expression of `$(( ... ))`, `(( ... ))` or `for (( ... ))`, without its brackets and `$` expansions' own names. */
-function arithmeticBody(text: string): string {
-  return text
-    .replace(/^\$?\(\(|\)\)$/g, "")
-    .replace(/^for\s*\(\(|\)\)[\s\S]*$/g, "")
-    .replace(/0[xX][0-9a-fA-F]+|\d+#[0-9A-Za-z@_]+/g, "0");
 }
 
 function describeError(root: Node): string {
@@ -259,11 +111,6 @@ function findError(node: Node): Node | null {
     }
   }
   return null;
-}
-
-function deeper(depth: number): number {
-  if (depth + 1 > MAX_NODE_DEPTH) throw new ShellParseError(`nested more than ${MAX_NODE_DEPTH} levels deep`);
-  return depth + 1;
 }
 
 /** Children nodes that are statements (skipping separators, keywords and comments), `&` making a subshell. */
@@ -404,11 +251,6 @@ function refuseQuotedSubscriptCode(node: Node): void {
 
 function evalOf(node: Node, walk: Walk, depth: number): Stmt {
   return { kind: "eval", subs: substitutions(node, walk, depth) };
-}
-
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, " ");
-  return line.length > 60 ? `${line.slice(0, 60)}...` : line;
 }
 
 function isRedirectNode(node: Node): boolean {
@@ -699,237 +541,5 @@ export function substitutions(node: Node, walk: Walk, depth: number): Stmt[] {
     for (const c of n.children) if (c) visit(c, deeper(d));
   };
   visit(node, depth);
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Words
-
-type Piece =
-  /** Text known statically; `raw` as written (unquoted text: with its glob, brace and escape syntax). */
-  | { static: string; quoted: boolean; raw: string }
-  /** Text only known when the command runs; `split` when unquoted (word splitting applies). */
-  | { dynamic: true; split: boolean };
-
-/** Stands for a piece known only when the command runs, inside a word's pattern. */
-const DYNAMIC = "\u0000";
-
-function word(node: Node, walk: Walk, depth: number, tilde = true): Word {
-  const subs = substitutions(node, walk, depth);
-  const pieces: Piece[] = [];
-  wordPieces(node, false, walk, pieces);
-  let value = "";
-  let splits = false;
-  let dynamic = false;
-  let braces = "";
-  // The word as a pattern (pattern.ts): unquoted text as written, quoted text escaped. Glob
-  // syntax is looked for in the whole word, not piece by piece: tree-sitter splits `.[e]nv`.
-  let pattern = "";
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i] as Piece;
-    if ("dynamic" in p) {
-      if (p.split) splits = true;
-      dynamic = true;
-      braces += "\u0000";
-      pattern += DYNAMIC;
-      continue;
-    }
-    let text = p.static;
-    let raw = p.quoted ? escapeGlob(p.static) : p.raw.replace(/\\\n/g, "");
-    if (i === 0 && !p.quoted && tilde && p.raw.startsWith("~")) {
-      const expanded = expandTilde(text);
-      if (expanded !== text) raw = escapeGlob(walk.home ?? "") + raw.slice(1);
-      else if (dynamic) raw = DYNAMIC;
-      text = expanded;
-    }
-    value += text;
-    pattern += raw;
-    braces += p.quoted ? "\u0000" : p.raw.replace(/\\./gs, "_");
-  }
-  const globs = hasGlob(pattern.replaceAll(DYNAMIC, ""));
-  // Brace expansion `a{b,c}` needs an unquoted `{`, a `,` and a `}` in order; `{1..3}` and
-  // `{a..c}` are sequences.
-  const brace = /\{[^}]*,[^}]*\}/.test(braces) || /\{(-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(\.\.-?\d+)?\}/.test(braces);
-  const expands = globs || brace;
-  // The known leading part: up to the first piece known only when it runs, the first wildcard,
-  // and (when braces expand) the first `{`.
-  let end = pattern.length;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === "\\") {
-      i++;
-      continue;
-    }
-    if (c === DYNAMIC || (globs && (c === "*" || c === "?" || c === "[")) || (brace && c === "{")) {
-      end = i;
-      break;
-    }
-  }
-  const prefix = unescapeGlob(pattern.slice(0, end));
-  return {
-    text: node.text,
-    value: expands || dynamic ? null : value,
-    prefix,
-    expands,
-    splits,
-    subs,
-    ...(dynamic ? { dynamic } : {}),
-    ...(expands && !dynamic ? { glob: pattern } : {}),
-  };
-
-  function expandTilde(text: string): string {
-    if ((text === "~" || text.startsWith("~/")) && walk.home !== null) return walk.home + text.slice(1);
-    // `~+` (the working directory), `~-` (the previous one), `~user`, and `~` itself when the line
-    // may set HOME: known only when it runs.
-    if (text.startsWith("~")) dynamic = true;
-    return text;
-  }
-}
-
-function wordPieces(node: Node, quoted: boolean, walk: Walk, out: Piece[]): void {
-  switch (node.type) {
-    case "word":
-      if (quoted) out.push({ static: node.text, quoted: true, raw: node.text });
-      else out.push({ static: unescapeUnquoted(node.text), quoted: false, raw: node.text });
-      return;
-    case "number":
-      out.push({ static: node.text, quoted: true, raw: node.text });
-      return;
-    case "raw_string":
-      out.push({ static: node.text.slice(1, -1), quoted: true, raw: node.text });
-      return;
-    case "ansi_c_string": {
-      const decoded = decodeAnsiC(node.text.slice(2, -1));
-      out.push(decoded === null ? { dynamic: true, split: false } : { static: decoded, quoted: true, raw: "" });
-      return;
-    }
-    case "string":
-    case "translated_string": {
-      let empty = true;
-      for (const child of node.children) {
-        if (!child) continue;
-        if (!child.isNamed) {
-          if (child.type === '"' || child.type === '$"') continue;
-          empty = false;
-          // A `$` not followed by a name is itself (`"5$"`).
-          if (child.type === "$") out.push({ static: "$", quoted: true, raw: "$" });
-          else out.push({ dynamic: true, split: false });
-          continue;
-        }
-        empty = false;
-        if (child.type === "string_content") {
-          const text = unescapeDoubleQuoted(child.text);
-          out.push({ static: text, quoted: true, raw: text });
-        } else {
-          wordPieces(child, true, walk, out);
-        }
-      }
-      if (empty) out.push({ static: "", quoted: true, raw: "" });
-      return;
-    }
-    case "concatenation":
-      for (const child of node.children) if (child) wordPieces(child, quoted, walk, out);
-      return;
-    case "process_substitution":
-      // `<(cmd)` becomes a pipe's path, /dev/fd/N (its command is analyzed as a substitution).
-      out.push({ static: "/dev/fd/63", quoted: true, raw: "" });
-      return;
-    case "simple_expansion":
-    case "expansion":
-      if (isHome(node) && walk.home !== null) {
-        out.push({ static: walk.home, quoted: true, raw: "" });
-        return;
-      }
-      out.push({ dynamic: true, split: !quoted });
-      return;
-    default:
-      out.push({ dynamic: true, split: !quoted });
-  }
-}
-
-function isHome(node: Node): boolean {
-  const named = node.namedChildren.filter((c): c is Node => c !== null);
-  if (named.length !== 1 || named[0]?.type !== "variable_name" || named[0].text !== HOME_VARIABLE) return false;
-  // `${HOME}` or `$HOME`, nothing else (no operator, no default value).
-  return node.text.replace(/^\$\{(.*)\}$/, "$$$1") === "$HOME";
-}
-
-function unescapeUnquoted(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c === "\\" && i + 1 < text.length) {
-      const next = text[i + 1] as string;
-      i++;
-      if (next !== "\n") out += next;
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-function unescapeDoubleQuoted(text: string): string {
-  return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === "\n" ? "" : c));
-}
-
-/** Decodes the body of `$'...'`; null when it holds an escape this decoder does not know. */
-export function decodeAnsiC(body: string): string | null {
-  let out = "";
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i] as string;
-    if (c !== "\\") {
-      out += c;
-      continue;
-    }
-    const n = body[++i];
-    if (n === undefined) return null;
-    const simple: Record<string, string> = {
-      n: "\n",
-      t: "\t",
-      r: "\r",
-      a: "\u0007",
-      b: "\b",
-      e: "\u001b",
-      E: "\u001b",
-      f: "\f",
-      v: "\v",
-      "\\": "\\",
-      "'": "'",
-      '"': '"',
-      "?": "?",
-    };
-    if (n in simple) {
-      out += simple[n];
-      continue;
-    }
-    const hex = (max: number): string | null => {
-      const m = new RegExp(`^[0-9a-fA-F]{1,${max}}`).exec(body.slice(i + 1));
-      if (!m) return null;
-      i += m[0].length;
-      return String.fromCodePoint(Number.parseInt(m[0], 16));
-    };
-    if (n === "x") {
-      const ch = hex(2);
-      if (ch === null) return null;
-      out += ch;
-    } else if (n === "u") {
-      const ch = hex(4);
-      if (ch === null) return null;
-      out += ch;
-    } else if (n === "U") {
-      const ch = hex(8);
-      if (ch === null) return null;
-      out += ch;
-    } else if (/[0-7]/.test(n)) {
-      const m = /^[0-7]{1,3}/.exec(body.slice(i)) as RegExpExecArray;
-      i += m[0].length - 1;
-      out += String.fromCharCode(Number.parseInt(m[0], 8) & 0xff);
-    } else if (n === "c") {
-      return null;
-    } else {
-      out += `\\${n}`;
-    }
-  }
   return out;
 }
