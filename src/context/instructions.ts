@@ -10,7 +10,7 @@
  * denied file, or out of the workspace, is skipped and listed with why.
  * Nothing here throws for a bad file: it is skipped and listed.
  */
-import { lstatSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import {
@@ -21,6 +21,7 @@ import {
   readChecked,
 } from "../permission/read-check.js";
 import type { Decision, Reason } from "../seats/types.js";
+import { entryExists } from "../util/fs.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
 export { DEFAULT_FETCH_TIMEOUT_MS, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
@@ -148,7 +149,7 @@ export async function loadInstructions(options: {
     const target = resolve(entry.baseDir, expandHome(entry.value, home));
     const query: ReadQuery = { origin: entry.owner };
     globber ??= await import("tinyglobby");
-    if (exists(target) || !globber.isDynamicPattern(entry.value)) {
+    if (entryExists(target) || !globber.isDynamicPattern(entry.value)) {
       collect(target, "config", query, entry.source);
       continue;
     }
@@ -312,13 +313,13 @@ function lookIn(
   collect: Collect,
   loaded: Set<string>,
 ): boolean {
-  if (!exists(folder)) return false;
+  if (!entryExists(folder)) return false;
   const key = realOr(folder);
   if (loaded.has(key)) return false;
   loaded.add(key);
   const agents = join(folder, "AGENTS.md");
-  if (exists(agents)) collect(agents, origin, query);
-  else if (claudeMd && exists(join(folder, "CLAUDE.md"))) collect(join(folder, "CLAUDE.md"), origin, query);
+  if (entryExists(agents)) collect(agents, origin, query);
+  else if (claudeMd && entryExists(join(folder, "CLAUDE.md"))) collect(join(folder, "CLAUDE.md"), origin, query);
   return true;
 }
 
@@ -361,15 +362,6 @@ export function folderChain(repoRoot: string, cwd: string): string[] {
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function realOr(path: string): string {

@@ -3,7 +3,6 @@ import { spawnSync } from "node:child_process";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
 import {
   linkSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -18,6 +17,7 @@ import { type AddressInfo, createServer as createTcpServer, type Server } from "
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { RecordedDecision } from "../../src/seats/types.js";
+import { entryExists } from "../../src/util/fs.js";
 import type { Script } from "./model-server.js";
 import { compare, snapshot } from "./redteam.js";
 import { startScenario } from "./scenario.js";
@@ -276,7 +276,8 @@ export async function runRound4(run: R4Run): Promise<R4Evidence> {
     }
     const present = new Set<string>();
     for (const attack of run.attacks) {
-      for (const path of attack.absent ?? []) if (exists(placeOf(expand(attack.id)(path), places))) present.add(path);
+      for (const path of attack.absent ?? [])
+        if (entryExists(placeOf(expand(attack.id)(path), places))) present.add(path);
     }
     return {
       run,
@@ -436,7 +437,7 @@ function buildFixture(
     const x = expand(attack.id);
     for (const [path, content] of Object.entries(attack.files ?? {})) write(x(path), x(content));
     for (const path of attack.intact ?? []) {
-      if (!exists(placeOf(x(path), places))) write(x(path), `canary of ${attack.id}\n`);
+      if (!entryExists(placeOf(x(path), places))) write(x(path), `canary of ${attack.id}\n`);
     }
     for (const [path, target] of Object.entries(attack.symlinks ?? {})) {
       const full = placeOf(x(path), places);
@@ -460,15 +461,6 @@ function buildFixture(
       mkdirSync(dirname(full), { recursive: true });
       linkSync(placeOf(x(target), places), full);
     }
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -20,6 +20,7 @@ import { dirname, join } from "node:path";
 import type { RecordedDecision } from "../../src/seats/types.js";
 import { saveApprovals } from "../../src/store/saved-approvals.js";
 import { SessionStore } from "../../src/store/session-store.js";
+import { entryExists } from "../../src/util/fs.js";
 import type { Script } from "./model-server.js";
 import { type Scenario, startScenario } from "./scenario.js";
 import type { RunResult } from "./workspace.js";
@@ -222,7 +223,9 @@ export async function runBatch(
       ),
       results,
       changed: compare(before, after),
-      present: new Set(attacks.flatMap((a) => a.absent ?? []).filter((path) => exists(resolvePlace(path, places)))),
+      present: new Set(
+        attacks.flatMap((a) => a.absent ?? []).filter((path) => entryExists(resolvePlace(path, places))),
+      ),
       heard: sink.heard,
       secret,
       places,
@@ -263,7 +266,7 @@ function buildFixture(places: Places, attacks: readonly Attack[], expand: (text:
   for (const attack of attacks) {
     for (const [path, content] of Object.entries(attack.files ?? {})) write(path, content);
     for (const path of attack.intact ?? []) {
-      if (!exists(resolvePlace(path, places)) && !(path in UNCOMMITTED)) write(path, `canary of ${attack.id}\n`);
+      if (!entryExists(resolvePlace(path, places)) && !(path in UNCOMMITTED)) write(path, `canary of ${attack.id}\n`);
     }
   }
   const { WS, OUT } = places;
@@ -284,16 +287,6 @@ function buildFixture(places: Places, attacks: readonly Attack[], expand: (text:
 function run(command: string, args: string[], cwd: string): void {
   const done = spawnSync(command, args, { cwd, encoding: "utf8" });
   assert.equal(done.status, 0, `fixture: ${command} ${args.join(" ")} failed: ${done.stderr}`);
-}
-
-/** Whether anything (a dangling symlink too) is at `path`. */
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** What lies next to the workspace in its root, BOSUN_HOME aside: where `../x` lands. */

@@ -11,7 +11,8 @@
  * When the answer cannot be had (a folder it cannot read, more matches or entries than the
  * bounds), it says so: the caller then treats the operand as any file.
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { entryExists } from "../../util/fs.js";
 import { expandBraces, GLOB_MATCH_LIMIT, hasExtglob, hasGlob, segmentMatcher, unescapeGlob } from "./pattern.js";
 
 export { GLOB_MATCH_LIMIT } from "./pattern.js";
@@ -121,15 +122,6 @@ function isDirectory(dir: string, entry: Dirent): boolean {
   }
 }
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The paths one brace-free absolute pattern matches, or why that cannot be known. */
 function matchWord(word: string, wide: boolean, budget: Budget, limit: number): string[] | string {
   const parts = segments(word);
@@ -187,7 +179,7 @@ function matchWord(word: string, wide: boolean, budget: Budget, limit: number): 
     }
     paths = next;
   }
-  return literalTail ? paths.filter(exists) : paths;
+  return literalTail ? paths.filter(entryExists) : paths;
 }
 
 /** `**`: each folder and everything (or every folder) below it; links to folders followed once. */
