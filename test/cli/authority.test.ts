@@ -312,6 +312,7 @@ describe("bosun run: commands run on a read-only proof run confined", () => {
       // as it is, so it made the file.
       const masked = decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.call === "touch");
       assert.equal(masked?.answer, "masked");
+      assert.equal(masked?.holder, "code");
       assert.ok(existsSync(join(s.ws.dir, "made.txt")));
     } finally {
       await s.close();
@@ -538,6 +539,7 @@ describe("bosun run: hooks and policy", () => {
       expectDecision(decisions, "project.command", "person", "run");
       const sealed = decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "hooks.post_tool[0]");
       assert.equal(sealed?.answer, "workspace-write", JSON.stringify(sealed));
+      assert.equal(sealed?.holder, "code");
       const toModel = JSON.stringify(s.server.requests.map((r) => r.body));
       for (const secret of ["hook-secret-1", "bashrc-secret-2", "gh-secret-3"]) {
         assert.ok(!toModel.includes(secret), `${secret} reached the model`);
@@ -564,6 +566,7 @@ describe("bosun run: hooks and policy", () => {
         .latest()
         .decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "hooks.post_tool[0]");
       assert.equal(unavailable?.answer, "unavailable");
+      assert.equal(unavailable?.holder, "code");
       assert.equal(
         s.latest().decisions.some((d) => d.seat === "call.hook"),
         false,

@@ -145,6 +145,7 @@ describe("MCP tools under the authority layer", () => {
       // It ran sealed: allowed by name, so the workspace was writable — and only the workspace.
       const sealed = s.latest().decisions.find((d) => d.seat === "exec.sandbox" && d.subject?.key === "mcp.probe");
       assert.equal(sealed?.answer, "workspace-write", JSON.stringify(sealed));
+      assert.equal(sealed?.holder, "code");
       assert.ok(s.server.request(1).normalized?.tools.includes("mcp__probe__probe_probe"));
       assert.ok(existsSync(join(s.ws.dir, "made-by-server.txt")));
       assert.equal(existsSync(join(s.ws.dir, "..", "beside.txt")), false);
