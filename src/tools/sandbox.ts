@@ -183,8 +183,8 @@ export function bwrapProgram(): string {
 }
 
 const available = new Map<Confinement["kind"], Promise<string | undefined>>();
-/** Longest a trial run of bubblewrap may take (it takes milliseconds). */
-const PROBE_TIMEOUT_MS = 10_000;
+/** Longest a trial run of bubblewrap may take (it takes milliseconds; a loaded machine, seconds). */
+const PROBE_TIMEOUT_MS = 30_000;
 
 /**
  * Whether confinement of this kind works here: undefined when it does, else why not (no bwrap, no
@@ -204,13 +204,24 @@ export function sandboxProblem(kind: Confinement["kind"] = "sealed"): Promise<st
       resolve(`bwrap cannot start: ${(error as Error).message}`);
       return;
     }
-    // A probe that hangs must not hold every command: past the bound, confinement does not work here.
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      resolve(`bwrap did not finish a trial run within ${PROBE_TIMEOUT_MS / 1000} s`);
-    }, PROBE_TIMEOUT_MS);
+    // A probe that hangs must not hold every command: past the bound, confinement does not work
+    // here. The timer is judged only after the I/O already waiting was read (setImmediate runs
+    // after the poll phase), so a busy event loop does not mistake a finished probe for a hung one.
+    let closed = false;
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (closed) return;
+          child.kill("SIGKILL");
+          resolve(`bwrap did not finish a trial run within ${PROBE_TIMEOUT_MS / 1000} s`);
+        }),
+      PROBE_TIMEOUT_MS,
+    );
     timer.unref();
-    child.once("close", () => clearTimeout(timer));
+    child.once("close", () => {
+      closed = true;
+      clearTimeout(timer);
+    });
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
