@@ -4,6 +4,7 @@ import type { Config } from "./schema.js";
 export const DEFAULTS: Config = {
   max_steps: 100,
   retry: { max_attempts: 4, max_delay_ms: 30_000 },
+  model_wait: { timeout_ms: 60_000, idle_ms: 120_000 },
   repeat_limit: 3,
   parallel_calls: 8,
   output: { max_lines: 2000, max_bytes: 50_000 },

@@ -16,7 +16,16 @@ describe("schema walk", () => {
 
   it("lists the fixed keys of an object, none for a record", () => {
     assert.deepEqual(knownKeysAt(["retry"]), ["max_attempts", "max_delay_ms"]);
-    assert.deepEqual(knownKeysAt(["provider", "x"]), ["type", "api", "baseURL", "apiKey", "headers", "models"]);
+    assert.deepEqual(knownKeysAt(["provider", "x"]), [
+      "type",
+      "api",
+      "baseURL",
+      "apiKey",
+      "headers",
+      "models",
+      "timeout_ms",
+      "idle_ms",
+    ]);
     assert.deepEqual(knownKeysAt(["provider"]), []);
     assert.deepEqual(knownKeysAt(["model"]), []);
     assert.ok(knownKeysAt([]).includes("model"));

@@ -6,6 +6,19 @@ import { z } from "zod";
  * Descriptions here become the editor hints in `schema/bosun.schema.json`.
  */
 
+const waitKeys = (of: string) => ({
+  timeout_ms: z
+    .int()
+    .positive()
+    .optional()
+    .describe(`Milliseconds to wait for ${of} response headers before giving up (class timeout)`),
+  idle_ms: z
+    .int()
+    .positive()
+    .optional()
+    .describe(`Milliseconds ${of} stream may stay silent between two chunks before giving up (class timeout)`),
+});
+
 const ModelInfoSchema = z
   .strictObject({
     context: z.int().positive().optional().describe("Context window in tokens"),
@@ -21,6 +34,7 @@ const ModelInfoSchema = z
       })
       .optional()
       .describe("Prices, for the cost shown in bosun sessions show"),
+    ...waitKeys("this model's"),
   })
   .describe("Limits and capabilities of one model; overrides the built-in catalog");
 
@@ -38,6 +52,7 @@ const ProviderSchema = z
     apiKey: z.string().optional().describe('API key; write "{env:NAME}" to read it from the environment'),
     headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers sent with every request"),
     models: z.record(z.string(), ModelInfoSchema).optional().describe("Models of this provider, by id"),
+    ...waitKeys("this provider's"),
   })
   .describe("A model provider");
 
@@ -94,6 +109,10 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("Retry of failed model requests"),
+    model_wait: z
+      .strictObject(waitKeys("a model's"))
+      .optional()
+      .describe("Bounds on waiting for a model; provider.<name> and its models may override them"),
     repeat_limit: z
       .int()
       .min(2)

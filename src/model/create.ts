@@ -1,13 +1,26 @@
 import type { LanguageModel } from "ai";
 import type { ResolvedModel } from "./resolve.js";
+import { boundedFetch, DEFAULT_WAIT, type Timers, type WaitLimits } from "./wait.js";
 
 /**
  * Builds the AI SDK model for a resolved reference. Provider packages are imported only when a
- * model of theirs is used, so start-up never pays for all four.
+ * model of theirs is used, so start-up never pays for all four. Every request goes through a
+ * fetch bounded by `limits` (time to the headers, silence between chunks).
  */
-export async function createLanguageModel(resolved: ResolvedModel): Promise<LanguageModel> {
+export async function createLanguageModel(
+  resolved: ResolvedModel,
+  limits: WaitLimits = DEFAULT_WAIT,
+  timers?: Timers,
+): Promise<LanguageModel> {
   const { provider, modelId } = resolved;
+  const fetch = boundedFetch({
+    limits,
+    provider: provider.name,
+    ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
+    ...(timers ? { timers } : {}),
+  });
   const common = {
+    fetch,
     ...(provider.apiKey ? { apiKey: provider.apiKey } : {}),
     ...(provider.baseURL ? { baseURL: provider.baseURL } : {}),
     ...(provider.headers ? { headers: provider.headers } : {}),

@@ -220,6 +220,31 @@ describe("classifyError for failures without an HTTP status", () => {
     assert.equal(classifyError(new TypeError("terminated")).class, "network");
   });
 
+  it("timeout, never network: Node's own headers and body timeouts, as the SDK wraps them", () => {
+    // What the SDK makes of fetch's TypeError("fetch failed") whose cause is undici's HeadersTimeoutError.
+    const headers = new APICallError({
+      message: "Cannot connect to API: Headers Timeout Error",
+      url: "https://api.example.invalid/v1/x",
+      requestBodyValues: {},
+      cause: Object.assign(new Error("Headers Timeout Error"), {
+        name: "HeadersTimeoutError",
+        code: "UND_ERR_HEADERS_TIMEOUT",
+      }),
+      isRetryable: true,
+    });
+    const classified = classifyError(headers);
+    assert.equal(classified.class, "timeout");
+    assert.doesNotMatch(classified.message, /cannot connect/i);
+    assert.match(classified.message, /^no response within the HTTP client's limit \(UND_ERR_HEADERS_TIMEOUT/);
+    // A body that stopped: fetch's reader fails with TypeError("terminated") caused by BodyTimeoutError.
+    const body = Object.assign(new TypeError("terminated"), {
+      cause: Object.assign(new Error("Body Timeout Error"), { code: "UND_ERR_BODY_TIMEOUT" }),
+    });
+    assert.equal(classifyError(body).class, "timeout");
+    // A TCP connect that timed out did not connect: that stays network.
+    assert.equal(classifyError(withCause("fetch failed", "UND_ERR_CONNECT_TIMEOUT")).class, "network");
+  });
+
   it("aborted", () => {
     assert.equal(
       classifyError(Object.assign(new Error("This operation was aborted"), { name: "AbortError" })).class,

@@ -12,6 +12,7 @@ export const ERROR_CLASSES = [
   "content_policy",
   "server_error",
   "network",
+  "timeout",
   "invalid_request",
   "aborted",
   "unknown",
@@ -19,7 +20,7 @@ export const ERROR_CLASSES = [
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /** Classes worth another attempt of the same request. */
-export const RETRYABLE: ReadonlySet<ErrorClass> = new Set(["rate_limit", "server_error", "network"]);
+export const RETRYABLE: ReadonlySet<ErrorClass> = new Set(["rate_limit", "server_error", "network", "timeout"]);
 
 export interface ClassifiedError {
   class: ErrorClass;
@@ -52,9 +53,10 @@ const NETWORK_CODES = new Set([
   "EHOSTUNREACH",
   "UND_ERR_SOCKET",
   "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
 ]);
+
+/** Node's HTTP client gave up waiting on a connected server (its own 300 s limits): no answer, not "cannot connect". */
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 export function classifyError(error: unknown): ClassifiedError {
   const e = unwrap(error);
@@ -71,6 +73,15 @@ export function classifyError(error: unknown): ClassifiedError {
   });
 
   if (isAbort(error)) return result("aborted");
+  // Before any status: a timeout while reading an error body is still a provider that went silent.
+  const silent = timeout(error);
+  if (silent) {
+    return {
+      class: "timeout",
+      message: silent,
+      ...(status !== undefined ? { status } : {}),
+    };
+  }
   // No status, or a success status whose body then broke (a stream cut mid-way): not an HTTP answer.
   if (status === undefined || status < 400) {
     if (isNetwork(error)) return result("network");
@@ -133,6 +144,19 @@ function unwrap(error: unknown): ErrorLike {
 function isAbort(error: unknown): boolean {
   const e = error as ErrorLike | undefined;
   return e?.name === "AbortError";
+}
+
+/** The message of a timeout in the cause chain: bosun's own bound (it names the provider), or Node's. */
+function timeout(error: unknown): string | undefined {
+  let current = error as ErrorLike | undefined;
+  for (let depth = 0; depth < 6 && current && typeof current === "object"; depth++) {
+    if (current.name === "ModelTimeoutError" && current.message) return current.message;
+    if (current.code && TIMEOUT_CODES.has(current.code)) {
+      return `no response within the HTTP client's limit (${current.code}: ${current.message ?? "timeout"})`;
+    }
+    current = current.cause as ErrorLike | undefined;
+  }
+  return undefined;
 }
 
 function isNetwork(error: unknown): boolean {

@@ -9,6 +9,7 @@ export const FALLBACK_CLASSES: ReadonlySet<ErrorClass> = new Set([
   "quota",
   "server_error",
   "network",
+  "timeout",
   "authentication",
 ]);
 

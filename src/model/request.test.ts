@@ -10,6 +10,7 @@ import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import {
   assertNoFailures,
+  type ModelServer,
   type Script,
   type ScriptedProtocol,
   startModelServer,
@@ -20,6 +21,7 @@ import { SessionStore } from "../store/session-store.js";
 import type { ModelEvent } from "./attempt.js";
 import { type RequestOptions, type RequestResult, requestModel } from "./request.js";
 import { resolveModel } from "./resolve.js";
+import type { Timers } from "./wait.js";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
@@ -50,7 +52,13 @@ interface Run {
 async function run(
   protocol: ScriptedProtocol,
   script: Script,
-  extra: { config?: Record<string, unknown>; options?: Partial<RequestOptions>; prompt?: string } = {},
+  extra: {
+    config?: Record<string, unknown>;
+    options?: Partial<RequestOptions>;
+    prompt?: string;
+    /** The clock of the wait bounds, given the server (see heldTimers). */
+    timers?: (server: ModelServer) => Timers;
+  } = {},
 ): Promise<Run & { requests: number }> {
   const server = await startModelServer(script);
   try {
@@ -72,6 +80,7 @@ async function run(
       },
       random: () => 0.5,
       env: {},
+      ...(extra.timers ? { timers: extra.timers(server) } : {}),
       ...extra.options,
     });
     assertNoFailures(server);
@@ -188,6 +197,101 @@ for (const protocol of PROTOCOLS) {
       assert.equal(requests, 1);
       if (result.status === "interrupted") assert.equal(result.error.class, "network");
       const decision = expectDecision(decisions, "model.retry", "code");
+      assert.equal(decision.reasons.find((r) => r.decisive)?.rule, "output already shown");
+    });
+  });
+}
+
+/**
+ * The clock of the wait bounds, driven by the server instead of real time: a wait fires once the
+ * server holds the latest request silently (a `hang` or `stallAfterBytes` reply still pending) and
+ * the wait was not cleared meanwhile. `fired` lists the bound of every wait that fired, in ms.
+ */
+function heldTimers(fired: number[]) {
+  return (server: ModelServer): Timers => {
+    const live = new Set<number>();
+    let next = 1;
+    return {
+      set(fn, ms) {
+        const id = next++;
+        live.add(id);
+        const poll = () => {
+          if (!live.has(id)) return;
+          const latest = server.requests.at(-1);
+          if (latest?.outcome !== "pending") return void setTimeout(poll, 5);
+          // Held: give the client a moment to read what was sent, then only a wait still open fires.
+          setTimeout(() => {
+            if (!live.delete(id)) return;
+            fired.push(ms);
+            fn();
+          }, 20);
+        };
+        setTimeout(poll, 5);
+        return id;
+      },
+      clear: (handle) => live.delete(handle as number),
+    };
+  };
+}
+
+for (const protocol of ["openai-compatible", "anthropic", "openai"] as const) {
+  describe(`requestModel over ${protocol}: a provider that goes silent (bounds of 60 s and 120 s, not waited for)`, () => {
+    const stalled = "one two three four five six seven eight nine ten";
+
+    it("no headers within 60 s is a timeout, retried like a network failure, then reported by provider and URL", async () => {
+      const fired: number[] = [];
+      const { result, decisions, requests, sleeps } = await run(
+        protocol,
+        { rules: [{ reply: { hang: true } }] },
+        { config: { retry: { max_attempts: 2 } }, timers: heldTimers(fired) },
+      );
+      assert.equal(result.status, "failed");
+      if (result.status !== "failed") return;
+      assert.equal(result.error.class, "timeout");
+      assert.match(result.error.message, /^no response from scripted \(http:\/\/127\.0\.0\.1:\d+\/v1\) within 60 s$/);
+      assert.deepEqual(fired, [60_000, 60_000]);
+      assert.equal(requests, 2);
+      assert.deepEqual(sleeps, [750]);
+      const retries = decisions.filter((d) => d.seat === "model.retry");
+      assert.deepEqual(
+        retries.map((d) => [d.holder, d.answer]),
+        [
+          ["code", { retry: true, delayMs: 750, class: "timeout", attempt: 1 }],
+          ["code", { retry: false, class: "timeout", attempt: 2 }],
+        ],
+      );
+    });
+
+    it("a stream that stops before any text is a timeout after 120 s of silence, and retried", async () => {
+      const fired: number[] = [];
+      const { result, decisions, requests } = await run(
+        protocol,
+        { rules: [{ reply: [{ text: stalled, stallAfterBytes: 0 }, { text: "Back." }] }] },
+        { timers: heldTimers(fired) },
+      );
+      assert.equal(result.status, "complete");
+      assert.equal(result.text, "Back.");
+      assert.equal(requests, 2);
+      assert.deepEqual(fired, [120_000]);
+      expectDecision(decisions, "model.retry", "code", { retry: true, delayMs: 750, class: "timeout", attempt: 1 });
+    });
+
+    it("a stream that stalls after text is kept as interrupted, not retried", async () => {
+      const fired: number[] = [];
+      const { result, decisions, requests } = await run(
+        protocol,
+        // Past the first text event of each protocol, before the last (Responses sends more before it).
+        { rules: [{ reply: { text: stalled, stallAfterBytes: protocol === "openai" ? 2600 : 900 } }] },
+        { config: { model_wait: { idle_ms: 5000 } }, timers: heldTimers(fired) },
+      );
+      assert.equal(result.status, "interrupted");
+      if (result.status !== "interrupted") return;
+      assert.ok(result.text.length > 0 && stalled.startsWith(result.text) && result.text !== stalled, result.text);
+      assert.equal(result.error.class, "timeout");
+      assert.match(result.error.message, /^no response from scripted \(.*\): it stopped sending for 5 s$/);
+      assert.equal(requests, 1);
+      assert.deepEqual(fired, [5000]);
+      const decision = expectDecision(decisions, "model.retry", "code", { retry: false, class: "timeout", attempt: 1 });
       assert.equal(decision.reasons.find((r) => r.decisive)?.rule, "output already shown");
     });
   });

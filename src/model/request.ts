@@ -8,6 +8,7 @@ import { decideFallback } from "./fallback.js";
 import type { ResolvedModel } from "./resolve.js";
 import { BASE_DELAY_MS, decideRetry, type RetryPolicy } from "./retry.js";
 import type { Usage } from "./usage.js";
+import { type Timers, type WaitLimits, waitLimits } from "./wait.js";
 
 export interface RequestOptions extends Omit<AttemptInput, "model"> {
   model: ResolvedModel;
@@ -19,7 +20,14 @@ export interface RequestOptions extends Omit<AttemptInput, "model"> {
   /** Injected in tests so backoff costs no real time. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
-  createModel?: (model: ResolvedModel) => Promise<LanguageModel>;
+  createModel?: (model: ResolvedModel, limits: WaitLimits, timers?: Timers) => Promise<LanguageModel>;
+  /** Injected in tests: the timers that bound the wait for headers and between chunks. */
+  timers?: Timers;
+  /**
+   * Told when an attempt starts waiting for the model (`true`) and when the wait ends: its first
+   * output, or its end (`false`). The TUI shows the elapsed seconds meanwhile.
+   */
+  onWait?: (waiting: boolean) => void;
   env?: NodeJS.ProcessEnv;
   /** Told of the tokens every attempt used (failed ones too: the provider may bill them). */
   onUsage?: (model: ResolvedModel, usage: Usage) => void;
@@ -62,10 +70,23 @@ export async function requestModel(options: RequestOptions): Promise<RequestResu
 
   for (;;) {
     tried.add(current.ref);
-    const languageModel = await create(current);
+    const languageModel = await create(current, waitLimits(current, options.config), options.timers);
     for (let attempt = 1; ; attempt++) {
       attempts++;
-      const outcome = await streamAttempt({ ...options, model: languageModel });
+      let waiting = true;
+      const endWait = () => {
+        if (waiting) options.onWait?.(false);
+        waiting = false;
+      };
+      options.onWait?.(true);
+      const outcome = await streamAttempt({
+        ...options,
+        model: languageModel,
+        onEvent: (event) => {
+          endWait();
+          options.onEvent?.(event);
+        },
+      }).finally(endWait);
       if (outcome.usage) options.onUsage?.(current, outcome.usage);
       const base = { model: current, text: outcome.text, toolCalls: outcome.toolCalls, attempts };
       if (outcome.status === "complete") {

@@ -40,7 +40,7 @@ export const SEATS: readonly Seat[] = [
     id: "model.retry",
     question: "Is a failed model request tried again, and after how long?",
     holders: ["code"],
-    default: `retry rate limits, server errors and network failures while nothing of the attempt was shown: up to ${DEFAULTS.retry?.max_attempts} attempts, exponential backoff from ${BASE_DELAY_MS} ms with jitter, honouring retry-after, no delay over ${DEFAULTS.retry?.max_delay_ms} ms`,
+    default: `retry rate limits, server errors, network failures and timeouts while nothing of the attempt was shown: up to ${DEFAULTS.retry?.max_attempts} attempts, exponential backoff from ${BASE_DELAY_MS} ms with jitter, honouring retry-after, no delay over ${DEFAULTS.retry?.max_delay_ms} ms`,
     fail: "closed",
     config: ["retry.max_attempts", "retry.max_delay_ms"],
   },
@@ -49,7 +49,7 @@ export const SEATS: readonly Seat[] = [
     question: "After a model fails for good, which model takes over?",
     holders: ["config"],
     default:
-      "none: the failure stands unless config fallback lists models; only rate limit, quota, server, network and authentication failures move to the next listed model",
+      "none: the failure stands unless config fallback lists models; only rate limit, quota, server, network, timeout and authentication failures move to the next listed model",
     fail: "closed",
     config: ["fallback"],
   },
