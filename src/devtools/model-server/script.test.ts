@@ -92,6 +92,22 @@ describe("script validation", () => {
     invalid("rules", /\(script\)/);
   });
 
+  test("hang and garbage replies take nothing else; a reply stalls or is cut, not both", () => {
+    assert.equal(parseScript({ rules: [{ reply: { hang: true, delayMs: 5 } }] }, "t").rules.length, 1);
+    invalid({ rules: [{ reply: { hang: true, text: "x" } }] }, /rules\[0\]\.reply\.text: a hang reply takes only/);
+    invalid({ rules: [{ reply: { hang: false } }] }, /rules\[0\]\.reply\.hang/);
+    invalid(
+      { rules: [{ reply: { garbage: "<html>", error: { status: 500 } } }] },
+      /rules\[0\]\.reply\.error: a garbage reply takes only/,
+    );
+    invalid({ rules: [{ reply: { garbage: "" } }] }, /rules\[0\]\.reply\.garbage/);
+    invalid(
+      { rules: [{ reply: { text: "x", stallAfterBytes: 3, cutAfterChunks: 1 } }] },
+      /rules\[0\]\.reply\.stallAfterBytes: a reply either stalls or is cut/,
+    );
+    invalid({ rules: [{ reply: { error: { status: 500 }, stallAfterBytes: 1 } }] }, /stallAfterBytes: an error reply/);
+  });
+
   test("loadScriptFile reads JSON and names the file in every error", () => {
     const good = join(dir, "good.json");
     writeFileSync(good, JSON.stringify({ rules: [{ reply: { text: "hi" } }] }));

@@ -72,11 +72,41 @@ const ReplySchema = z
     frameDelayMs: z.int().min(0).optional(),
     /** Destroy the connection after this many SSE chunks (non-streaming: after half the body). */
     cutAfterChunks: z.int().min(0).optional(),
+    /** Stream this many bytes of the body, then send nothing more (the connection stays open). */
+    stallAfterBytes: z.int().min(0).optional(),
     error: ErrorSchema.optional(),
+    /** Accept the request and never answer: no status, no headers, until the client leaves. */
+    hang: z.literal(true).optional(),
+    /** Answer 200 with these bytes instead of the protocol's body (no SSE, no JSON). */
+    garbage: z.string().min(1).optional(),
   })
   .superRefine((reply, ctx) => {
+    const only = (kind: "hang" | "garbage") => {
+      for (const key of Object.keys(reply) as Array<keyof typeof reply>) {
+        if (key !== kind && key !== "delayMs" && reply[key] !== undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `a ${kind} reply takes only "delayMs" besides "${kind}"`,
+          });
+        }
+      }
+    };
+    if (reply.hang) only("hang");
+    else if (reply.garbage !== undefined) only("garbage");
+    if (reply.stallAfterBytes !== undefined && reply.cutAfterChunks !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["stallAfterBytes"], message: "a reply either stalls or is cut, not both" });
+    }
     if (reply.error) {
-      for (const key of ["text", "toolCalls", "finish", "usage", "cutAfterChunks", "frameDelayMs"] as const) {
+      for (const key of [
+        "text",
+        "toolCalls",
+        "finish",
+        "usage",
+        "cutAfterChunks",
+        "frameDelayMs",
+        "stallAfterBytes",
+      ] as const) {
         if (reply[key] !== undefined) {
           ctx.addIssue({ code: "custom", path: [key], message: `an error reply takes only "delayMs" besides "error"` });
         }

@@ -184,6 +184,21 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       record.outcome = "aborted";
       return;
     }
+    if (reply.hang) {
+      log(`#${record.number} hangs`);
+      await clientLeaves(signal);
+      record.outcome = "aborted";
+      log(`#${record.number} client left the hanging request`);
+      return;
+    }
+    if (reply.garbage !== undefined) {
+      const type = normalized.stream ? "text/event-stream; charset=utf-8" : "application/json";
+      res.writeHead(200, { "content-type": type, "content-length": Buffer.byteLength(reply.garbage) });
+      res.end(reply.garbage);
+      record.outcome = "replied";
+      record.status = 200;
+      return;
+    }
     if (reply.error) {
       sendError(res, reply, route.encoder);
       record.outcome = "error";
@@ -194,9 +209,20 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
     const plan = planReply(reply, normalized, record.number, Buffer.byteLength(body));
     if (route.protocol === "openai-responses") remember(memory, plan);
     record.status = 200;
-    const done = normalized.stream
-      ? await sendStream(res, route.encoder.events(plan, record.json), reply, signal)
-      : await sendBody(res, route.encoder.json(plan, record.json), reply.cutAfterChunks);
+    const done =
+      reply.stallAfterBytes !== undefined
+        ? await sendStalled(
+            res,
+            plan,
+            route.encoder,
+            record.json as Record<string, unknown>,
+            normalized.stream,
+            reply.stallAfterBytes,
+            signal,
+          )
+        : normalized.stream
+          ? await sendStream(res, route.encoder.events(plan, record.json), reply, signal)
+          : await sendBody(res, route.encoder.json(plan, record.json), reply.cutAfterChunks);
     record.outcome = done;
     if (done !== "replied") log(`#${record.number} ${done}`);
   };
@@ -253,6 +279,12 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
       if (!req.complete) resolve(undefined);
     });
   });
+}
+
+/** Resolves when the client disconnects (or the server closes): a hang has no end of its own. */
+function clientLeaves(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 /** Waits; false when the client disconnected first. */
@@ -347,6 +379,30 @@ async function sendBody(
   await write(res, text.slice(0, Math.floor(text.length / 2)));
   res.destroy();
   return "cut";
+}
+
+/**
+ * The first `bytes` of the body, then silence with the connection open, until the client leaves:
+ * a provider that stalls mid-stream. Outcome "aborted" once the client gives up.
+ */
+async function sendStalled(
+  res: ServerResponse,
+  plan: PlannedReply,
+  encoder: Encoder,
+  json: Record<string, unknown>,
+  stream: boolean,
+  bytes: number,
+  signal: AbortSignal,
+): Promise<RecordedRequest["outcome"]> {
+  const body = Buffer.from(stream ? encoder.events(plan, json).join("") : JSON.stringify(encoder.json(plan, json)));
+  res.writeHead(200, {
+    "content-type": stream ? "text/event-stream; charset=utf-8" : "application/json",
+    ...(stream ? { "cache-control": "no-cache" } : { "content-length": body.length }),
+  });
+  res.flushHeaders();
+  if (bytes > 0) await new Promise<void>((resolve) => res.write(body.subarray(0, bytes), () => resolve()));
+  await clientLeaves(signal);
+  return "aborted";
 }
 
 /** Remembers Responses output items: the SDK sends them back later as `item_reference`. */

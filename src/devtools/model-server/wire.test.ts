@@ -512,6 +512,67 @@ describe("scripted model server, protocol-independent behaviour", () => {
     }
   });
 
+  const chat = (server: { baseURL: string }, signal?: AbortSignal) =>
+    fetch(`${server.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }], stream: true }),
+      ...(signal ? { signal } : {}),
+    });
+  const until = async (check: () => boolean) => {
+    while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  test("hang: the request is accepted and never answered, until the client leaves", async () => {
+    await withModelServer({ rules: [{ reply: { hang: true } }] }, async (server) => {
+      const client = new AbortController();
+      let answered = false;
+      const response = chat(server, client.signal).then(() => {
+        answered = true;
+      });
+      await until(() => server.requests[0]?.outcome === "pending");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(answered, false, "no status, no headers");
+      client.abort();
+      await assert.rejects(response, { name: "AbortError" });
+      await until(() => server.request(1).outcome === "aborted");
+      assert.equal(server.request(1).status, 0);
+    });
+  });
+
+  test("stallAfterBytes: exactly that much of the stream, then silence with the connection open", async () => {
+    await withModelServer({ rules: [{ reply: { text: "one two three", stallAfterBytes: 60 } }] }, async (server) => {
+      const client = new AbortController();
+      const response = await chat(server, client.signal);
+      assert.equal(response.status, 200);
+      const reader = response.body?.getReader();
+      assert.ok(reader);
+      let got = Buffer.alloc(0);
+      while (got.length < 60) {
+        const chunk = await reader.read();
+        assert.equal(chunk.done, false, "the stream stays open");
+        got = Buffer.concat([got, chunk.value as Uint8Array]);
+      }
+      assert.equal(got.length, 60);
+      assert.match(got.toString(), /^data: /);
+      const next = reader.read();
+      const quiet = await Promise.race([next.then(() => "more"), new Promise((r) => setTimeout(() => r("quiet"), 50))]);
+      assert.equal(quiet, "quiet");
+      client.abort();
+      await assert.rejects(next);
+      await until(() => server.request(1).outcome === "aborted");
+    });
+  });
+
+  test("garbage: a 200 whose body is not the protocol", async () => {
+    await withModelServer({ rules: [{ reply: { garbage: "<html>502 Bad Gateway</html>" } }] }, async (server) => {
+      const response = await chat(server);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+      assert.equal(await response.text(), "<html>502 Bad Gateway</html>");
+    });
+  });
+
   test("an invalid inline script is refused before the server starts", async () => {
     await assert.rejects(
       startModelServer({ rules: [{ reply: { text: "x", delayMs: -1 } }] } as Script),
