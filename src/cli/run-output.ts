@@ -60,6 +60,8 @@ export function jsonPrinter(): RunPrinter {
   const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
   return {
     event(event) {
+      // The wait is the interactive session's display; scripts get the decisions and the error.
+      if (event.type === "model_wait") return;
       if (event.type === "decision") line({ type: "decision", ...event.decision });
       else line(event);
     },

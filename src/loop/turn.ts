@@ -39,6 +39,8 @@ export type RunEvent =
       detail?: string;
     }
   | { type: "decision"; decision: RecordedDecision }
+  /** A model request started waiting (true) or got its first output or ended (false): for the TUI's elapsed seconds. */
+  | { type: "model_wait"; waiting: boolean }
   | { type: "error"; message: string; class?: string };
 
 export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled";
@@ -181,6 +183,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       onEvent: (event) => {
         if (event.type === "text") deps.emit({ type: "text", text: event.text });
       },
+      onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
       onUsage: (model, usage) => recordUsage(store, session.id, model, usage),
     });
     // After a fallback the turn stays on the model that answered (model.fallback was recorded).

@@ -398,6 +398,38 @@ describe("the interactive session", () => {
     ui.unmount();
   });
 
+  it("while the model is awaited the status line counts the seconds; its first output ends the count", async () => {
+    let now = 1_000;
+    const clock = { now: () => now, everyMs: 10 };
+    let answer: () => void = () => {};
+    const runner = stubRunner({
+      async turn(_text, io) {
+        io.emit({ type: "model_wait", waiting: true });
+        await new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        io.emit({ type: "model_wait", waiting: false });
+        io.emit({ type: "text", text: "Finally." });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return { status: "done", steps: 1, denied: 0 };
+      },
+    });
+    const ui = render(<App runner={runner} waitClock={clock} />);
+    await tick();
+    await type(ui, "anyone there?");
+    assert.match(ui.lastFrame() ?? "", /waiting for the model · 0 s \(Esc interrupts\)/);
+    now += 12_400;
+    await tick();
+    assert.match(ui.lastFrame() ?? "", /waiting for the model · 12 s/);
+    answer();
+    await tick();
+    const frame = ui.lastFrame() ?? "";
+    assert.match(frame, /Finally\./);
+    assert.doesNotMatch(frame, /waiting for the model/);
+    assert.match(frame, /working \(Esc interrupts\)/);
+    ui.unmount();
+  });
+
   it("names a call by its tool and main argument", () => {
     assert.equal(callTitle("shell", { command: "npm test\necho more" }), "shell npm test");
     assert.equal(callTitle("read", { path: "src/a.ts", offset: 3 }), "read src/a.ts");

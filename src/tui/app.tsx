@@ -15,6 +15,7 @@ import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
 import { TrustDialog, type TrustReply } from "./trust-dialog.js";
 import { usePending } from "./use-pending.js";
+import { useModelWait, type WaitClock } from "./use-wait.js";
 
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
@@ -30,6 +31,7 @@ export function App({
   complete,
   person,
   history: saved,
+  waitClock,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
@@ -42,6 +44,8 @@ export function App({
   person?: PersonBridge;
   /** What was typed here before (oldest first), and where each new line is kept. */
   history?: { lines: readonly string[]; keep: (line: string) => void };
+  /** The clock of the seconds shown while the model is awaited; tests pass their own. */
+  waitClock?: WaitClock;
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -75,16 +79,22 @@ export function App({
       (error: Error) => exit(error),
     );
   }, [runner, exit]);
-  const onEvent = useCallback((event: RunEvent) => {
-    setItems((list) => {
-      const next = applyEvent(list, event);
-      // What is final is drawn once, above: a long turn does not redraw its past on every word.
-      const done = finishedPrefix(next);
-      setSettled((settled) => Math.max(settled, done));
-      return next;
-    });
-    setTick((t) => t + 1);
-  }, []);
+  const wait = useModelWait(waitClock);
+  const setWaiting = wait.set;
+  const onEvent = useCallback(
+    (event: RunEvent) => {
+      if (event.type === "model_wait") return setWaiting(event.waiting);
+      setItems((list) => {
+        const next = applyEvent(list, event);
+        // What is final is drawn once, above: a long turn does not redraw its past on every word.
+        const done = finishedPrefix(next);
+        setSettled((settled) => Math.max(settled, done));
+        return next;
+      });
+      setTick((t) => t + 1);
+    },
+    [setWaiting],
+  );
   const ask = useCallback(
     (request: ApprovalRequest, signal: AbortSignal) =>
       openDialog<PersonReply>(
@@ -131,6 +141,7 @@ export function App({
       busyRef.current = false;
       inTurn.current = false;
       setBusy(false);
+      setWaiting(false);
       settle();
     }
     if (stop.signal.aborted) {
@@ -353,7 +364,16 @@ export function App({
         onEmptyEnter={onEmptyEnter}
         {...(complete ? { complete } : {})}
       />
-      <StatusLine status={{ ...runner.status(), ...(busy ? { activity: "working (Esc interrupts)" } : {}) }} />
+      <StatusLine
+        status={{
+          ...runner.status(),
+          ...(busy
+            ? {
+                activity: wait.activity ?? "working (Esc interrupts)",
+              }
+            : {}),
+        }}
+      />
     </Box>
   );
 }
