@@ -414,6 +414,30 @@ describe("the interactive session in a real terminal (tmux)", () => {
       await s.close();
     }
   });
+  it("a silent provider: the status line counts the seconds waited, then the transcript says who did not answer", async () => {
+    const s = await startScenario(
+      { rules: [{ match: { lastMessage: "anyone there" }, reply: { hang: true } }] },
+      { global: { model_wait: { timeout_ms: 2500 }, retry: { max_attempts: 1 } } },
+    );
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    try {
+      await term.waitFor(/scripted\/test-model · build/);
+      term.type("anyone there?");
+      await term.waitFor(/waiting for the model · 0 s \(Esc interrupts\)/);
+      await term.waitFor(/waiting for the model · [12] s \(Esc interrupts\)/);
+      const screen = await term.waitFor(
+        /the model request failed: timeout: no response from scripted \(.*\) within 2\.5 s/,
+      );
+      assert.doesNotMatch(screen, /cannot connect/i);
+      await term.waitFor(/build · approve · [^\n]*tokens\s*$/m);
+      assert.doesNotMatch(term.screen(), /waiting for the model/);
+      term.type("/exit");
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
+
   it("a session that cannot open (no model can be used) says why and exits 2, with no stack trace", async () => {
     const s = await startScenario({ rules: [] });
     s.setUserConfig({ model: "nowhere/none" });
