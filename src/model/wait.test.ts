@@ -223,6 +223,15 @@ describe("waitLimits", () => {
     );
   });
 
+  it("a bound must be a positive whole number of milliseconds; a bad one names its key", () => {
+    assert.throws(() => configFrom({ model_wait: { timeout_ms: 0 } }), /"model_wait\.timeout_ms": Too small/);
+    assert.throws(
+      () => configFrom({ provider: { local: { idle_ms: "fast" } } }),
+      /"provider\.local\.idle_ms": expected integer/,
+    );
+    assert.throws(() => configFrom({ model_wait: { timeout: 5 } }), /did you mean "model_wait\.timeout_ms"/);
+  });
+
   it("prints seconds plainly", () => {
     assert.equal(seconds(60_000), "60 s");
     assert.equal(seconds(500), "0.5 s");
