@@ -6,17 +6,23 @@ import { z } from "zod";
  * Descriptions here become the editor hints in `schema/bosun.schema.json`.
  */
 
+/** Node's HTTP client gives up on its own after 300 s without headers or body bytes: a longer bound could not hold. */
+const WAIT_MAX_MS = 300_000;
 const waitKeys = (of: string) => ({
   timeout_ms: z
     .int()
     .positive()
+    .max(WAIT_MAX_MS)
     .optional()
-    .describe(`Milliseconds to wait for ${of} response headers before giving up (class timeout)`),
+    .describe(`Milliseconds to wait for ${of} response headers before giving up (class timeout); at most 300000`),
   idle_ms: z
     .int()
     .positive()
+    .max(WAIT_MAX_MS)
     .optional()
-    .describe(`Milliseconds ${of} stream may stay silent between two chunks before giving up (class timeout)`),
+    .describe(
+      `Milliseconds ${of} stream may stay silent between two chunks before giving up (class timeout); at most 300000`,
+    ),
 });
 
 const ModelInfoSchema = z

@@ -229,6 +229,8 @@ describe("waitLimits", () => {
       () => configFrom({ provider: { local: { idle_ms: "fast" } } }),
       /"provider\.local\.idle_ms": expected integer/,
     );
+    // Node's HTTP client stops at 300 s on its own: a longer bound would be a promise not kept.
+    assert.throws(() => configFrom({ model_wait: { idle_ms: 300_001 } }), /"model_wait\.idle_ms": Too big/);
     assert.throws(() => configFrom({ model_wait: { timeout: 5 } }), /did you mean "model_wait\.timeout_ms"/);
   });
 
