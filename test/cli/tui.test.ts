@@ -99,13 +99,13 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/why call.approval");
       await term.waitFor(/call\.approval\s+person\s+allow-always/);
       term.type("slow task");
-      await term.waitFor(/working \(Esc interrupts\)/);
+      await term.waitFor(/waiting for the model · \d+ s \(Esc interrupts\)/);
       term.type("also say hi");
       await term.waitFor(/Steered: hi\./);
       assert.match(term.screen(), /› also say hi/);
 
       term.type("very slow");
-      await term.waitFor(/working \(Esc interrupts\)/);
+      await term.waitFor(/waiting for the model · \d+ s \(Esc interrupts\)/);
       term.keys("Escape");
       await term.waitFor(/interrupted; the session stays as it was/);
       term.type("after the interrupt");
