@@ -2,7 +2,7 @@ import { BosunError } from "../errors.js";
 import { recordDecision } from "../seats/record.js";
 import type { Reason } from "../seats/types.js";
 import { holdsLease, type Lease } from "../store/lease.js";
-import type { SessionStore } from "../store/session-store.js";
+import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { type AssistantMessage, type CallFinished, EV } from "./events.js";
 
 /**
@@ -25,7 +25,10 @@ export function recoverInterruptedCalls(store: SessionStore, sessionId: string, 
       );
     }
     const holder = previousHolder(lease);
-    return [...markOrphans(store, sessionId, holder), ...markNeverStarted(store, sessionId, holder)];
+    // Read once: what markOrphans appends (interrupted markers) settles only calls that started,
+    // which markNeverStarted leaves alone anyway.
+    const events = store.events(sessionId);
+    return [...markOrphans(store, sessionId, events, holder), ...markNeverStarted(store, sessionId, events, holder)];
   });
 }
 
@@ -46,12 +49,17 @@ function previousHolder(lease: Lease): Reason[] {
     : [];
 }
 
-function markOrphans(store: SessionStore, sessionId: string, holder: Reason[]): string[] {
+function markOrphans(
+  store: SessionStore,
+  sessionId: string,
+  events: readonly StoredEvent[],
+  holder: Reason[],
+): string[] {
   // Matched in order, not by id alone: a provider may reuse a call id in a later step, and an
   // earlier call's outcome must not hide a later call that never finished.
   type Started = { id: string; name: string; step: number; settled?: boolean };
   const started: Started[] = [];
-  for (const event of store.events(sessionId)) {
+  for (const event of events) {
     const data = event.data as Started;
     if (event.type === EV.callStarted) {
       started.push({ id: data.id, name: data.name, step: data.step });
@@ -97,13 +105,18 @@ function markOrphans(store: SessionStore, sessionId: string, holder: Reason[]): 
  * that ended (turn.ended) before the next reply left its unrun calls on purpose (a cancelled or
  * broken response): that is no crash, and nothing is recovered there.
  */
-function markNeverStarted(store: SessionStore, sessionId: string, holder: Reason[]): string[] {
+function markNeverStarted(
+  store: SessionStore,
+  sessionId: string,
+  events: readonly StoredEvent[],
+  holder: Reason[],
+): string[] {
   type Asked = { id: string; name: string; step: number; started?: boolean; settled?: boolean; ended?: boolean };
   const open = new Map<string, Asked[]>();
   const latest = (id: string, which: (call: Asked) => boolean) => open.get(id)?.filter(which).at(-1);
   let turn: Asked[] = [];
   const asked: Asked[] = [];
-  for (const event of store.events(sessionId)) {
+  for (const event of events) {
     if (event.type === EV.assistant) {
       const message = event.data as AssistantMessage;
       turn = message.toolCalls.map((call) => ({ id: call.id, name: call.name, step: message.step }));
