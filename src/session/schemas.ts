@@ -2,7 +2,15 @@ import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { findSeat } from "../seats/catalog.js";
 import { DECISION_EVENT } from "../seats/record.js";
-import { EV } from "./events.js";
+import type { Decision } from "../seats/types.js";
+import {
+  type AssistantMessage,
+  type CallFinished,
+  type CallStarted,
+  EV,
+  type Notice,
+  type UserMessage,
+} from "./events.js";
 import { USAGE_EVENT } from "./usage.js";
 
 /**
@@ -194,6 +202,24 @@ export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   // cli/live-session.ts: what the file tracker saw, so a resumed session keeps its reads.
   "file.seen": fileSeen,
 };
+
+// What the writers' types say (events.ts, seats/types.ts) must pass these schemas: a field a
+// writer may set that a schema does not know fails to compile here, not only in a test.
+// (Top-level keys are compared too: an extra optional field would still be assignable.)
+type Accepts<Schema extends z.ZodType, Written> = [Written] extends [z.infer<Schema>]
+  ? [Exclude<keyof Written, keyof z.infer<Schema>>] extends [never]
+    ? true
+    : never
+  : never;
+const _typesAgree: [
+  Accepts<typeof userMessage, UserMessage>,
+  Accepts<typeof notice, Notice>,
+  Accepts<typeof assistantMessage, AssistantMessage>,
+  Accepts<typeof callStarted, CallStarted>,
+  Accepts<typeof callFinished, CallFinished>,
+  Accepts<typeof decision, Decision>,
+] = [true, true, true, true, true, true];
+void _typesAgree;
 
 /**
  * Why `data` is not what bosun stores under `type` — "data.input: expected record, received
