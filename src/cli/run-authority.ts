@@ -27,10 +27,12 @@ import {
 import { terminalPrompt, terminalTrustPrompt } from "../permission/prompt-terminal.js";
 import { resolveRequestPath } from "../permission/requests.js";
 import type { Answer, Decision } from "../seats/types.js";
+import { isSessionId } from "../session/schemas.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import type { Confinement } from "../tools/sandbox.js";
+import { containedPath, PathEscapeError } from "../util/contained.js";
 import { workspaceOf } from "../util/repo.js";
 import { warn as warnOnStderr } from "./output.js";
 
@@ -184,9 +186,24 @@ function ownDataFolder(): string {
   return resolveRequestPath(dataDir(), "/");
 }
 
-/** This session's overflow folder: the model is told to read a cut result's full text from there (tools/bound.ts). */
+/**
+ * This session's overflow folder: the model is told to read a cut result's full text from there
+ * (tools/bound.ts), and an allow rule lets it. The id comes from the database, so it is checked
+ * before it names a folder or a rule: only an id bosun makes (an older bosun imported anything),
+ * and only a folder inside the overflow folder — never `../` somewhere else, never a glob.
+ */
 export function overflowFolder(sessionId: string): string {
-  return join(ownDataFolder(), "overflow", sessionId);
+  const refused = () =>
+    new UsageError(
+      `session id ${JSON.stringify(sessionId)} is not one bosun makes; it cannot name a folder (delete the session: bosun sessions delete)`,
+    );
+  if (!isSessionId(sessionId)) throw refused();
+  try {
+    return containedPath(join(ownDataFolder(), "overflow"), sessionId);
+  } catch (error) {
+    if (error instanceof PathEscapeError) throw refused();
+    throw error;
+  }
 }
 
 /** The judge's model in smart mode: config `judge_model` (a repository's only when trusted), else the session's own. */

@@ -64,9 +64,11 @@ export const SEATS: readonly Seat[] = [
   },
   {
     id: "session.recover",
-    question: "A tool call started but never finished (bosun was killed): what becomes of it?",
+    question:
+      "A tool call has no outcome because bosun was killed (while it ran, or before it started): what becomes of it?",
     holders: ["code"],
-    default: "marked interrupted and never run again; the model is told so",
+    default:
+      "one that started is marked interrupted, one that never started is marked never started; neither is run (again), and the model is told so",
     fail: "closed",
     config: [],
   },

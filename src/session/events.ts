@@ -36,13 +36,14 @@ export interface AssistantMessage {
   model: string;
   step: number;
   /** "complete", or "interrupted" when the stream broke after output (partial text kept). */
-  status: string;
+  status: "complete" | "interrupted" | "failed" | "aborted";
 }
 
 export interface CallStarted {
   id: string;
   name: string;
-  input: unknown;
+  /** The prepared input: parsed, repaired and validated, so always an object. */
+  input: Record<string, unknown>;
   step: number;
 }
 

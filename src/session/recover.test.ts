@@ -10,7 +10,7 @@ import { readDecisions } from "../seats/record.js";
 import { acquireLease, type Lease } from "../store/lease.js";
 import { SessionStore } from "../store/session-store.js";
 import { EV } from "./events.js";
-import { recoverInterruptedCalls } from "./recover.js";
+import { NEVER_STARTED, recoverInterruptedCalls } from "./recover.js";
 
 describe("recoverInterruptedCalls (session.recover)", () => {
   let dir: string;
@@ -152,6 +152,105 @@ describe("recoverInterruptedCalls (session.recover)", () => {
       otherLease.release();
     }
     assert.equal(store.events(session, EV.callInterrupted).length, 0);
+  });
+
+  describe("calls the model asked for that never started", () => {
+    const asked = (step: number, ...calls: Array<[string, string?]>) =>
+      store.append(session, EV.assistant, {
+        text: "",
+        toolCalls: calls.map(([id, name = "shell"]) => ({ id, name, input: { command: "touch x" } })),
+        finish: "tool-calls",
+        model: "p/m",
+        step,
+        status: "complete",
+      });
+
+    it("gives each an error result saying it never ran, and one decision (code, never started) per call", () => {
+      asked(2, ["a", "read"], ["b", "edit"], ["c"]);
+      started("a", 2, "read");
+      finished("a", "read");
+      // Killed here: b and c have no record at all.
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["b", "c"]);
+      const results = ofType(EV.callFinished).slice(1);
+      assert.deepEqual(results, [
+        { id: "b", name: "edit", output: NEVER_STARTED, isError: true, summary: "edit: never started" },
+        { id: "c", name: "shell", output: NEVER_STARTED, isError: true, summary: "shell: never started" },
+      ]);
+      const decisions = readDecisions(store, session).filter((d) => d.seat === "session.recover");
+      assert.deepEqual(
+        decisions.map((d) => [d.holder, d.answer, d.subject]),
+        [
+          ["code", "never started", { step: 2, call: "b" }],
+          ["code", "never started", { step: 2, call: "c" }],
+        ],
+      );
+      const decision = expectDecision(decisions, "session.recover", "code", "never started");
+      assert.deepEqual(decision.reasons, [
+        {
+          rule: "asked for, never started",
+          detail: "edit b (step 2) has no record: bosun stopped before it started; not run",
+          decisive: true,
+        },
+      ]);
+      assert.equal(ofType(EV.callStarted).length, 1, "nothing was started by recovering");
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), [], "nothing more the second time");
+    });
+
+    it("marks a started call interrupted and the unstarted ones after it never started", () => {
+      asked(1, ["a"], ["b"]);
+      started("a", 1);
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["a", "b"]);
+      assert.deepEqual(
+        readDecisions(store, session).map((d) => [d.answer, d.subject?.call]),
+        [
+          ["interrupted", "a"],
+          ["never started", "b"],
+        ],
+      );
+    });
+
+    it("leaves calls alone that were refused, and those of a turn that ended", () => {
+      asked(1, ["refused", "read"]);
+      finished("refused", "read");
+      asked(2, ["cancelled"]);
+      store.append(session, EV.callCancelled, { id: "cancelled", name: "shell" });
+      // A broken response's calls, left unrun on purpose: the turn ended after it.
+      asked(3, ["broken"]);
+      store.append(session, EV.turnEnded, { status: "failed", steps: 3 });
+      const before = store.events(session).length;
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), []);
+      assert.equal(store.events(session).length, before);
+    });
+
+    it("tells calls apart by message when ids repeat across steps", () => {
+      asked(1, ["call_0"]);
+      started("call_0", 1);
+      finished("call_0");
+      asked(2, ["call_0", "write"]);
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["call_0"]);
+      const decision = expectDecision(readDecisions(store, session), "session.recover", "code", "never started");
+      assert.deepEqual(decision.subject, { step: 2, call: "call_0" });
+      assert.equal(ofType(EV.callFinished).length, 2);
+    });
+
+    it("finds an unstarted call of an older crash whose id a later step reused and ran", () => {
+      // A crash before this recovery existed; a later run used the same id and ran it.
+      asked(1, ["call_0", "write"]);
+      store.append(session, EV.user, { text: "again" });
+      asked(1, ["call_0"]);
+      started("call_0", 1);
+      finished("call_0");
+      store.append(session, EV.turnEnded, { status: "done", steps: 2 });
+      assert.deepEqual(recoverInterruptedCalls(store, session, lease), ["call_0"]);
+      assert.equal(readDecisions(store, session)[0]?.answer, "never started");
+      assert.deepEqual(ofType(EV.callFinished).at(-1), {
+        id: "call_0",
+        name: "write",
+        output: NEVER_STARTED,
+        isError: true,
+        summary: "write: never started",
+      });
+    });
   });
 
   describe("respects the session lease", () => {

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { containedPath } from "../util/contained.js";
 import { writeFileAtomic } from "../util/safe-write.js";
 
 export interface BoundOptions {
@@ -74,7 +74,8 @@ export function boundOutput(text: string, options: BoundOptions): BoundResult {
   let saveError: string | undefined;
   try {
     // Atomically, in the verified folder, and never through a link someone put at the name.
-    overflowPath = writeFileAtomic(join(options.overflowDir, `${safeName(options.callId)}.txt`), text, {
+    // The name is the model's call id: made safe, and checked to stay in the folder all the same.
+    overflowPath = writeFileAtomic(containedPath(options.overflowDir, `${safeName(options.callId)}.txt`), text, {
       parents: true,
     });
   } catch (error) {

@@ -458,14 +458,13 @@ describe("bosun sessions export / import", { concurrency: 4 }, () => {
   async function richSession(ws: Workspace): Promise<{ id: string }> {
     const s = await newSession(ws, ["-t", "rich ✓"]);
     withStore(ws, (store) => {
+      // Real event types only: an import checks every event against its type's schema.
       for (let i = 0; i < 40; i++) {
-        store.append(s.id, i % 2 ? "message" : "tool.result", {
-          i,
-          text: `line ${i}\n\t"quoted" — ünïcödé 🚢`,
-          nested: { list: [i, i / 3, null, true], empty: {} },
-        });
+        const text = `line ${i}\n\t"quoted" — ünïcödé 🚢 ${i / 3}`;
+        if (i % 2) store.append(s.id, "message.user", { text, files: [{ path: `f${i}.txt`, content: text }] });
+        else store.append(s.id, "message.notice", { text, kind: "environment" });
       }
-      store.append(s.id, "note", null);
+      store.append(s.id, "turn.ended", { status: "done", steps: 0 });
     });
     return s;
   }
@@ -635,11 +634,11 @@ describe("bosun sessions export / import", { concurrency: 4 }, () => {
         JSON.stringify({ ...good, events: good.events.map((e) => (e.seq === decision.seq ? { ...e, data } : e)) });
       const data = decision.data as Record<string, unknown>;
       const cases: [string, RegExp][] = [
-        [replace(null), /data must be an object, not null/],
-        [replace({ ...data, reasons: undefined }), /reasons must be an array, not missing/],
-        [replace({ ...data, reasons: [null] }), /reasons\[0\]: must be an object, not null/],
-        [replace({ ...data, seat: "no.such.seat" }), /seat "no\.such\.seat" is not a seat this bosun declares/],
-        [replace({ ...data, holder: "model" }), /cannot be held by "model"/],
+        [replace(null), /data: expected object, not null/],
+        [replace({ ...data, reasons: undefined }), /data\.reasons: missing/],
+        [replace({ ...data, reasons: [null] }), /data\.reasons\[0\]: expected object, not null/],
+        [replace({ ...data, seat: "no.such.seat" }), /data\.seat: "no\.such\.seat" is not a seat this bosun declares/],
+        [replace({ ...data, holder: "model" }), /data\.holder: seat \S+ cannot be held by "model"/],
       ];
       for (const [input, problem] of cases) {
         const { stderr } = await usage(ws, ["sessions", "import", "-"], { input });

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { BosunError, UsageError } from "../../errors.js";
+import { exportSession, importSession } from "../../session/transfer.js";
 import { findSession } from "../../store/lookup.js";
-import { exportSession, importSession } from "../../store/transfer.js";
 import { writeFileAtomic } from "../../util/safe-write.js";
 import { out } from "../output.js";
 import { withStore } from "./store.js";

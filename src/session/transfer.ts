@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.js";
-import { findSeat } from "../seats/catalog.js";
-import { DECISION_EVENT } from "../seats/record.js";
-import { isPlainObject } from "../util/object.js";
-import type { SessionInfo, SessionStore } from "./session-store.js";
+import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { absolutePath, cleanText, eventProblem, fieldPath, sessionId } from "./schemas.js";
 
 /** The export file format. Versioned, so a later bosun can still read what this one wrote. */
 export const EXPORT_FORMAT = "bosun.session/1";
@@ -11,11 +9,12 @@ export const EXPORT_FORMAT = "bosun.session/1";
 const ExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
   session: z.object({
-    // No whitespace: lookups trim what the person types, so such an id could never be named.
-    id: z.string().regex(/^\S+$/, "must be non-empty, without spaces"),
-    title: z.string(),
-    directory: z.string(),
-    parent: z.string().nullable(),
+    // The id format bosun makes: an id becomes a folder name and part of an allow rule, so
+    // `../x`, `/abs`, a NUL or a glob must never get in as one.
+    id: sessionId,
+    title: cleanText,
+    directory: absolutePath,
+    parent: sessionId.nullable(),
     created: z.string(),
     updated: z.string(),
   }),
@@ -46,16 +45,17 @@ export function exportSession(store: SessionStore, session: SessionInfo): Sessio
 
 /**
  * Imports an exported session under its own id. Refuses (exit 2, nothing written) when the
- * file is not a bosun export, its events are not numbered 1..n, a decision event is not one
- * this bosun could have recorded, its times run backwards, its parent is not here, or the id
- * already exists.
+ * file is not a bosun export, its ids are not ids bosun makes, its events are not numbered
+ * 1..n, an event is not of a type this bosun records or its data does not have that type's
+ * shape (schemas.ts: the same typed journal the store's writers keep to), its times run
+ * backwards, its parent is not here, or the id already exists.
  */
 export function importSession(store: SessionStore, input: unknown, source: string): SessionInfo {
   const parsed = ExportSchema.safeParse(input);
   if (!parsed.success) {
     const problems = parsed.error.issues
       .slice(0, 5)
-      .map((i) => `  ${i.path.join(".") || "(top)"}: ${i.message}`)
+      .map((i) => `  ${fieldPath(i.path) || "(top)"}: ${i.message}`)
       .join("\n");
     throw new UsageError(`${source} is not a bosun session export (${EXPORT_FORMAT}):\n${problems}`);
   }
@@ -69,9 +69,8 @@ export function importSession(store: SessionStore, input: unknown, source: strin
     throw new UsageError(`${source}: an export's first event must be session.created`);
   }
   for (const event of events) {
-    if (event.type !== DECISION_EVENT) continue;
-    const problem = decisionProblem(event.data);
-    if (problem) throw new UsageError(`${source}: event ${event.seq} (decision): ${problem}`);
+    const problem = eventProblem(event.type, event.data);
+    if (problem) throw new UsageError(`${source}: event ${event.seq} (${event.type}): ${problem}`);
   }
   const info: SessionInfo = {
     id: session.id,
@@ -114,63 +113,4 @@ function timestamp(text: string, source: string): number {
     throw new UsageError(`${source}: "${text}" is not a date (ISO 8601 with a zone, e.g. 2025-01-02T03:04:05.678Z)`);
   }
   return value;
-}
-
-/**
- * Why `data` is not a decision this bosun could have recorded (see recordDecision), or undefined
- * when it is one: the Decision shape, a seat declared in the catalog, a holder that seat admits.
- * `bosun why` renders imported decisions as it renders its own, so anything else is refused.
- */
-export function decisionProblem(data: unknown): string | undefined {
-  if (!isPlainObject(data)) return `data must be an object, not ${describe(data)}`;
-  const { seat, holder, reasons, subject } = data;
-  if (typeof seat !== "string") return `seat must be a string, not ${describe(seat)}`;
-  if (typeof holder !== "string") return `holder must be a string, not ${describe(holder)}`;
-  if (data.answer === undefined) return "answer is missing";
-  if (!Array.isArray(reasons)) return `reasons must be an array, not ${describe(reasons)}`;
-  for (const [index, reason] of reasons.entries()) {
-    const problem = reasonProblem(reason);
-    if (problem) return `reasons[${index}]: ${problem}`;
-  }
-  if (subject !== undefined) {
-    if (!isPlainObject(subject)) return `subject must be an object when present, not ${describe(subject)}`;
-    if (subject.step !== undefined && typeof subject.step !== "number") {
-      return `subject.step must be a number, not ${describe(subject.step)}`;
-    }
-    if (subject.call !== undefined && typeof subject.call !== "string") {
-      return `subject.call must be a string, not ${describe(subject.call)}`;
-    }
-  }
-  const declared = findSeat(seat);
-  if (!declared) return `seat "${seat}" is not a seat this bosun declares (bosun seats lists them)`;
-  if (!(declared.holders as readonly string[]).includes(holder)) {
-    return `seat ${seat} cannot be held by "${holder}" (holders: ${declared.holders.join(", ")})`;
-  }
-  return undefined;
-}
-
-const REASON_FIELDS: Record<string, "string" | "number" | "boolean"> = {
-  rule: "string",
-  detail: "string",
-  source: "string",
-  key: "string",
-  line: "number",
-  decisive: "boolean",
-};
-
-function reasonProblem(reason: unknown): string | undefined {
-  if (!isPlainObject(reason)) return `must be an object, not ${describe(reason)}`;
-  if (typeof reason.rule !== "string") return `rule must be a string, not ${describe(reason.rule)}`;
-  for (const [field, type] of Object.entries(REASON_FIELDS)) {
-    const value = reason[field];
-    if (value !== undefined && typeof value !== type) return `${field} must be a ${type}, not ${describe(value)}`;
-  }
-  return undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return "missing";
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }

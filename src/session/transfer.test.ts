@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, beforeEach, describe, test } from "node:test";
 import { UsageError } from "../errors.js";
-import { SessionStore } from "./session-store.js";
+import { SessionStore } from "../store/session-store.js";
+import { EVENT_SCHEMAS } from "./schemas.js";
 import { EXPORT_FORMAT, exportSession, importSession, type SessionExport } from "./transfer.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-transfer-test-"));
@@ -23,7 +24,7 @@ afterEach(() => store.close());
 function sample(title = "sample") {
   const session = store.create({ directory: "/work/repo", title });
   clock += 1_001;
-  store.append(session.id, "message", { role: "user", text: "hi ✓", parts: [{ n: 1 }, { n: null }] });
+  store.append(session.id, "message.user", { text: "hi ✓", files: [{ path: "a.txt", content: "one\n" }] });
   clock += 2_002;
   store.append(session.id, "decision", {
     seat: "session.target",
@@ -32,7 +33,7 @@ function sample(title = "sample") {
     reasons: [{ rule: "default", decisive: true }],
   });
   clock += 3;
-  store.append(session.id, "note", "plain");
+  store.append(session.id, "message.notice", { text: "plain" });
   return store.get(session.id) ?? assert.fail("created session missing");
 }
 
@@ -84,9 +85,9 @@ describe("exportSession", () => {
       data.events.map((e) => [e.seq, e.type, e.at]),
       [
         [1, "session.created", "2025-01-02T03:04:05.678Z"],
-        [2, "message", "2025-01-02T03:04:06.679Z"],
+        [2, "message.user", "2025-01-02T03:04:06.679Z"],
         [3, "decision", "2025-01-02T03:04:08.681Z"],
-        [4, "note", "2025-01-02T03:04:08.684Z"],
+        [4, "message.notice", "2025-01-02T03:04:08.684Z"],
       ],
     );
     assert.deepEqual(
@@ -200,9 +201,9 @@ describe("importSession", () => {
     assert.match(refusedImport({ ...file, session: { ...session, id: "" } }), /session\.id/);
     assert.match(refusedImport({ ...file, session: { ...session, directory: 7 } }), /session\.directory/);
     assert.match(refusedImport({ format: file.format, session }), /events/);
-    assert.match(refusedImport({ ...file, events: [{ ...events[0], type: "" }] }), /events\.0\.type/);
-    assert.match(refusedImport({ ...file, events: [{ ...events[0], seq: 1.5 }] }), /events\.0\.seq/);
-    assert.match(refusedImport({ ...file, events: [{ ...events[0], seq: "1" }] }), /events\.0\.seq/);
+    assert.match(refusedImport({ ...file, events: [{ ...events[0], type: "" }] }), /events\[0\]\.type/);
+    assert.match(refusedImport({ ...file, events: [{ ...events[0], seq: 1.5 }] }), /events\[0\]\.seq/);
+    assert.match(refusedImport({ ...file, events: [{ ...events[0], seq: "1" }] }), /events\[0\]\.seq/);
   });
 
   test("refuses events that are not numbered 1..n in order", () => {
@@ -216,7 +217,7 @@ describe("importSession", () => {
     );
     assert.match(refusedImport({ ...file, events: [e2, e1, e3, e4] }), /event 1 has seq 2/);
     assert.match(refusedImport({ ...file, events: [e1, e2, e2, e3] }), /event 3 has seq 2/);
-    assert.match(refusedImport({ ...file, events: [renumber(0, e1)] }), /events\.0\.seq/);
+    assert.match(refusedImport({ ...file, events: [renumber(0, e1)] }), /events\[0\]\.seq/);
     assert.match(refusedImport({ ...file, events: [e1, renumber(3, e2)] }), /event 2 has seq 3/);
   });
 
@@ -300,27 +301,28 @@ describe("importSession: decision events", () => {
 
   test("refuses a decision without the Decision shape, naming the event and the problem", () => {
     const cases: [unknown, string][] = [
-      [null, "data must be an object, not null"],
-      ["text", 'data must be an object, not string "text"'],
-      [[good], "data must be an object, not an array"],
-      [{ ...good, seat: undefined }, "seat must be a string, not missing"],
-      [{ ...good, seat: 7 }, "seat must be a string, not number 7"],
-      [{ ...good, holder: undefined }, "holder must be a string, not missing"],
-      [{ ...good, holder: ["person"] }, "holder must be a string, not an array"],
-      [{ ...good, answer: undefined }, "answer is missing"],
-      [{ ...good, reasons: undefined }, "reasons must be an array, not missing"],
-      [{ ...good, reasons: { rule: "x" } }, "reasons must be an array, not an object"],
-      [{ ...good, reasons: [null] }, "reasons[0]: must be an object, not null"],
-      [{ ...good, reasons: [{ rule: "a" }, { detail: "no rule" }] }, "reasons[1]: rule must be a string, not missing"],
+      [null, "data: expected object, not null"],
+      ["text", "data: expected object, not string"],
+      [[good], "data: expected object, not array"],
+      [{ ...good, seat: undefined }, "data.seat: missing"],
+      [{ ...good, seat: 7 }, "data.seat: expected string, not number"],
+      [{ ...good, holder: undefined }, "data.holder: missing"],
+      [{ ...good, holder: ["person"] }, "data.holder: expected string, not array"],
+      [{ ...good, answer: undefined }, "data.answer: missing"],
+      [{ ...good, reasons: undefined }, "data.reasons: missing"],
+      [{ ...good, reasons: { rule: "x" } }, "data.reasons: expected array, not object"],
+      [{ ...good, reasons: [null] }, "data.reasons[0]: expected object, not null"],
+      [{ ...good, reasons: [{ rule: "a" }, { detail: "no rule" }] }, "data.reasons[1].rule: missing"],
       [
         { ...good, reasons: [{ rule: "a", decisive: "yes" }] },
-        'reasons[0]: decisive must be a boolean, not string "yes"',
+        "data.reasons[0].decisive: expected boolean, not string",
       ],
-      [{ ...good, reasons: [{ rule: "a", line: "3" }] }, 'reasons[0]: line must be a number, not string "3"'],
-      [{ ...good, subject: null }, "subject must be an object when present, not null"],
-      [{ ...good, subject: "step 1" }, 'subject must be an object when present, not string "step 1"'],
-      [{ ...good, subject: { step: "1" } }, 'subject.step must be a number, not string "1"'],
-      [{ ...good, subject: { call: 1 } }, "subject.call must be a string, not number 1"],
+      [{ ...good, reasons: [{ rule: "a", line: "3" }] }, "data.reasons[0].line: expected number, not string"],
+      [{ ...good, reasons: [{ rule: "a", because: "x" }] }, 'data.reasons[0]: Unrecognized key: "because"'],
+      [{ ...good, subject: null }, "data.subject: expected object, not null"],
+      [{ ...good, subject: "step 1" }, "data.subject: expected object, not string"],
+      [{ ...good, subject: { step: "1" } }, "data.subject.step: expected number, not string"],
+      [{ ...good, subject: { call: 1 } }, "data.subject.call: expected string, not number"],
     ];
     for (const [data, problem] of cases) {
       assert.equal(refusedImport(withDecision(data)), `file.json: event 3 (decision): ${problem}`, problem);
@@ -330,27 +332,228 @@ describe("importSession: decision events", () => {
   test("refuses a decision for a seat the catalog does not declare", () => {
     assert.equal(
       refusedImport(withDecision({ ...good, seat: "made.up" })),
-      'file.json: event 3 (decision): seat "made.up" is not a seat this bosun declares (bosun seats lists them)',
+      'file.json: event 3 (decision): data.seat: "made.up" is not a seat this bosun declares (bosun seats lists them)',
     );
   });
 
   test("refuses a holder the seat does not admit, even a real holder", () => {
     assert.equal(
       refusedImport(withDecision({ ...good, seat: "session.target", holder: "model" })),
-      'file.json: event 3 (decision): seat session.target cannot be held by "model" (holders: person, code)',
+      'file.json: event 3 (decision): data.holder: seat session.target cannot be held by "model" (holders: person, code)',
     );
     assert.match(refusedImport(withDecision({ ...good, holder: "root" })), /cannot be held by "root"/);
   });
 
-  test("names the first bad decision when there are several; other event types are not checked", () => {
+  test("names the first bad decision when there are several", () => {
     const file = exported();
     store.delete(file.session.id);
     const events = [
       ...file.events,
-      { seq: 5, type: "note", data: null, at: file.session.updated },
+      { seq: 5, type: "message.notice", data: { text: "fine" }, at: file.session.updated },
       { seq: 6, type: "decision", data: { ...good, holder: "hook" }, at: file.session.updated },
       { seq: 7, type: "decision", data: null, at: file.session.updated },
     ];
-    assert.match(refusedImport({ ...file, events }), /^file\.json: event 6 \(decision\): seat session\.target cannot/);
+    assert.match(
+      refusedImport({ ...file, events }),
+      /^file\.json: event 6 \(decision\): data\.holder: seat session\.target cannot/,
+    );
   });
 });
+
+describe("importSession: imports cannot lie", () => {
+  /** The sample export, deleted again so it can be imported. */
+  function fresh(): SessionExport {
+    const file = exported();
+    store.delete(file.session.id);
+    return file;
+  }
+  const rows = () =>
+    (
+      store.db.prepare("SELECT (SELECT COUNT(*) FROM sessions) + (SELECT COUNT(*) FROM events) AS n").get() as {
+        n: number;
+      }
+    ).n;
+
+  test("refuses session ids bosun would never make: ../, absolute, NUL, too long, lowercase, globs", () => {
+    const file = fresh();
+    const before = rows();
+    const ulid = file.session.id;
+    for (const id of [
+      "../../../../tmp/evil",
+      "..",
+      "/etc",
+      `${ulid.slice(0, 25)}\0`,
+      `${ulid}0`,
+      ulid.slice(0, 25),
+      ulid.toLowerCase(),
+      "*".repeat(26),
+      `${ulid.slice(0, 24)}/.`,
+      "0".repeat(5000),
+    ]) {
+      const message = refusedImport({ ...file, session: { ...file.session, id } });
+      assert.match(message, /session\.id: must be a session id as bosun makes them \(a ULID/, JSON.stringify(id));
+    }
+    assert.equal(rows(), before);
+  });
+
+  test("refuses a parent id that is not one bosun makes, before looking it up", () => {
+    const file = fresh();
+    for (const parent of ["../x", "../../01JAAAAAAAAAAAAAAAAAAAAAAA", "/01JAAAAAAAAAAAAAAAAAAAAAAA", ""]) {
+      assert.match(
+        refusedImport({ ...file, session: { ...file.session, parent } }),
+        /session\.parent: must be a session id as bosun makes them/,
+      );
+    }
+    // The same rule holds for ids inside the log: the parent named by session.created.
+    const events = file.events.map((e) =>
+      e.seq === 1 ? { ...e, data: { ...(e.data as object), parent: "../01JAAAAAAAAAAAAAAAAAAAAAAA" } } : e,
+    );
+    assert.match(
+      refusedImport({ ...file, events }),
+      /^file\.json: event 1 \(session\.created\): data\.parent: must be a session id as bosun makes them/,
+    );
+  });
+
+  test("refuses a directory that is not an absolute path, and NUL in names", () => {
+    const file = fresh();
+    assert.match(
+      refusedImport({ ...file, session: { ...file.session, directory: "repo" } }),
+      /session\.directory: must be an absolute path/,
+    );
+    assert.match(
+      refusedImport({ ...file, session: { ...file.session, title: "a\0b" } }),
+      /session\.title: must not contain a NUL/,
+    );
+  });
+
+  test("refuses an event type this bosun does not record, naming it", () => {
+    const file = fresh();
+    const events = [...file.events, { seq: 5, type: "tool.result", data: {}, at: file.session.updated }];
+    assert.equal(
+      refusedImport({ ...file, events }),
+      'file.json: event 5 (tool.result): "tool.result" is not an event type this bosun records',
+    );
+  });
+
+  test("refuses a huge gap in the numbering", () => {
+    const file = fresh();
+    const events = [
+      ...file.events,
+      { seq: 1_000_000_000, type: "message.notice", data: { text: "x" }, at: file.session.updated },
+    ];
+    assert.match(refusedImport({ ...file, events }), /numbered 1\.\.n in order; event 5 has seq 1000000000/);
+  });
+
+  test("refuses toolCalls that are not an array, naming the event and field", () => {
+    const file = fresh();
+    const assistant = {
+      text: "",
+      toolCalls: { id: "c1" },
+      finish: "tool-calls",
+      model: "p/m",
+      step: 1,
+      status: "complete",
+    };
+    const events = [...file.events, { seq: 5, type: "message.assistant", data: assistant, at: file.session.updated }];
+    assert.equal(
+      refusedImport({ ...file, events }),
+      "file.json: event 5 (message.assistant): data.toolCalls: expected array, not object",
+    );
+  });
+
+  test("every event type: valid data imports; each field of the wrong type, or missing, is refused by name", () => {
+    const file = fresh();
+    const types = Object.keys(EVENT_SCHEMAS).sort();
+    assert.deepEqual(Object.keys(VALID).sort(), types, "a valid sample for every event type");
+    const at = file.session.updated;
+    // Fields whose schema takes any JSON value (what the model wrote; a decision's answer).
+    const free = new Set(["decision.answer"]);
+    for (const type of types) {
+      const data = VALID[type] as Record<string, unknown>;
+      const withEvent = (value: unknown) => ({ ...file, events: [...file.events, { seq: 5, type, data: value, at }] });
+      const imported = importSession(store, withEvent(data), "file.json");
+      assert.deepEqual(store.events(imported.id).at(-1)?.data, data, type);
+      store.delete(imported.id);
+      for (const whole of [null, 7, "text", [data]]) {
+        assert.match(
+          refusedImport(withEvent(whole)),
+          new RegExp(`^file\\.json: event 5 \\(${type}\\): data: expected object`),
+          `${type} = ${JSON.stringify(whole)}`,
+        );
+      }
+      assert.match(
+        refusedImport(withEvent({ ...data, surprise: 1 })),
+        new RegExp(`event 5 \\(${type}\\): data: Unrecognized key: "surprise"`),
+      );
+      for (const [key, value] of Object.entries(data)) {
+        if (free.has(`${type}.${key}`)) continue;
+        const problem = refusedImport(withEvent({ ...data, [key]: wrongType(value) }));
+        assert.match(problem, new RegExp(`^file\\.json: event 5 \\(${type}\\): data\\.${key}\\b`), `${type}.${key}`);
+        const { [key]: _, ...without } = data;
+        // Optional fields may be left out; required ones are named as missing.
+        const missing = EVENT_SCHEMAS[type]?.safeParse(without).success ? undefined : refusedImport(withEvent(without));
+        if (missing !== undefined)
+          assert.match(missing, new RegExp(`data\\.${key}: missing`), `${type} without ${key}`);
+      }
+    }
+  });
+});
+
+/** A value of another JSON type than `value`'s. */
+function wrongType(value: unknown): unknown {
+  if (typeof value === "string") return 42;
+  if (typeof value === "number") return "42";
+  if (typeof value === "boolean") return "yes";
+  if (value === null) return 42;
+  return "text";
+}
+
+/** Data bosun records, one sample per event type (schemas.test.ts checks a real run's). */
+const VALID: Record<string, unknown> = {
+  "session.created": {
+    title: "t",
+    directory: "/work/repo",
+    parent: null,
+    forked_from: "01JAAAAAAAAAAAAAAAAAAAAAAA",
+    forked_at_seq: 3,
+    copied: 2,
+  },
+  "session.title": { title: "Fix the parser" },
+  "message.user": {
+    text: "hi",
+    files: [{ path: "a.png", content: "", image: { mediaType: "image/png", data: "AA==" } }],
+  },
+  "message.notice": { text: "env", kind: "instructions", path: "/work/repo/sub/AGENTS.md" },
+  "message.assistant": {
+    text: "reading",
+    toolCalls: [{ id: "c1", name: "read", input: { path: "a" }, invalid: false, error: "x" }],
+    finish: "tool-calls",
+    model: "p/m",
+    step: 1,
+    status: "complete",
+  },
+  "call.started": { id: "c1", name: "read", input: { path: "a" }, step: 1 },
+  "call.finished": {
+    id: "c1",
+    name: "read",
+    output: "one",
+    isError: false,
+    summary: "read a",
+    metadata: { lines: 1 },
+    images: [{ path: "a.png", mediaType: "image/png", data: "AA==" }],
+  },
+  "call.interrupted": { id: "c1", name: "shell" },
+  "call.cancelled": { id: "c1", name: "shell" },
+  "turn.ended": { status: "done", steps: 2, message: "ok" },
+  decision: { seat: "turn.done", holder: "code", answer: "done", reasons: [{ rule: "r" }], subject: { step: 1 } },
+  "model.usage": { model: "p/m", input: 1, output: 2, cacheRead: 0, cacheWrite: 0, cost: 0.1, for: "session.title" },
+  "compaction.checkpoint": {
+    summary: "## Goal",
+    keptFrom: 4,
+    tokensBefore: 100,
+    tokensAfter: 10,
+    model: "p/m",
+    reason: "manual",
+  },
+  "file.seen": { path: "/work/repo/a", mtimeMs: 1, size: 3, hash: "ab", at: 2 },
+};

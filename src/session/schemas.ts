@@ -1,0 +1,258 @@
+import { isAbsolute } from "node:path";
+import { z } from "zod";
+import { findSeat } from "../seats/catalog.js";
+import { DECISION_EVENT } from "../seats/record.js";
+import type { Decision } from "../seats/types.js";
+import {
+  type AssistantMessage,
+  type CallFinished,
+  type CallStarted,
+  EV,
+  type Notice,
+  type UserMessage,
+} from "./events.js";
+import { USAGE_EVENT } from "./usage.js";
+
+/**
+ * The typed journal: every event type bosun stores, once, with the shape of its data. What an
+ * import brings is checked against these (transfer.ts), so a file cannot put into the log what
+ * bosun itself would never have written — data the next run would trip over. A scenario test
+ * checks every event a real run stores against them (schemas.test.ts), so a new event type
+ * without a schema, or a changed shape, fails there.
+ *
+ * Strict objects: a key bosun never writes is refused too, so a schema that drifts from what
+ * the code appends is noticed instead of quietly waved through.
+ */
+
+/**
+ * A session id as bosun makes them (store/session-store.ts: a ULID — 26 characters of Crockford
+ * base32, the first at most 7). Ids become folder names (the session's overflow folder) and
+ * parts of allow rules, so nothing else is ever taken for one.
+ */
+export const SESSION_ID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
+export const sessionId = z
+  .string()
+  .regex(SESSION_ID, "must be a session id as bosun makes them (a ULID: 26 characters of Crockford base32)");
+
+export function isSessionId(value: unknown): value is string {
+  return typeof value === "string" && SESSION_ID.test(value);
+}
+
+/** Text without NUL: SQLite and C strings end at one, so what is stored would differ from what is shown. */
+export const cleanText = z.string().refine((s) => !s.includes("\0"), "must not contain a NUL character");
+export const absolutePath = cleanText.refine((s) => isAbsolute(s), "must be an absolute path");
+const count = z.int().nonnegative();
+const step = z.int().positive();
+const amount = z.number().nonnegative();
+
+const created = z.strictObject({
+  title: cleanText,
+  directory: absolutePath,
+  parent: sessionId.nullable(),
+  // A fork's (session/open.ts forkSession).
+  forked_from: sessionId.optional(),
+  forked_at_seq: step.optional(),
+  copied: count.optional(),
+});
+
+const userMessage = z.strictObject({
+  text: z.string(),
+  files: z
+    .array(
+      z.strictObject({
+        path: cleanText,
+        content: z.string(),
+        image: z.strictObject({ mediaType: cleanText, data: z.string() }).optional(),
+      }),
+    )
+    .optional(),
+});
+
+const notice = z.strictObject({
+  text: z.string(),
+  kind: z.enum(["environment", "instructions"]).optional(),
+  path: cleanText.optional(),
+});
+
+const toolCall = z.strictObject({
+  id: cleanText,
+  name: z.string(),
+  // As the model wrote it: an unreadable call keeps its text, the result says why it was refused.
+  input: z.unknown(),
+  invalid: z.boolean().optional(),
+  error: z.string().optional(),
+});
+
+const assistantMessage = z.strictObject({
+  text: z.string(),
+  toolCalls: z.array(toolCall),
+  finish: cleanText,
+  model: cleanText,
+  step,
+  status: z.enum(["complete", "interrupted", "failed", "aborted"]),
+});
+
+const callRef = z.strictObject({ id: cleanText, name: z.string() });
+
+const callStarted = z.strictObject({
+  id: cleanText,
+  name: z.string(),
+  // Prepared input: parsed, repaired and validated against the tool's parameters — an object.
+  input: z.record(z.string(), z.unknown()),
+  step,
+});
+
+const callFinished = z.strictObject({
+  id: cleanText,
+  name: z.string(),
+  output: z.string(),
+  isError: z.boolean(),
+  summary: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  images: z.array(z.strictObject({ path: cleanText, mediaType: cleanText, data: z.string() })).optional(),
+});
+
+const turnEnded = z.strictObject({
+  status: z.enum(["done", "limit", "repeat", "failed", "cancelled"]),
+  steps: count,
+  message: z.string().optional(),
+});
+
+const reason = z.strictObject({
+  rule: z.string(),
+  detail: z.string().optional(),
+  source: z.string().optional(),
+  key: z.string().optional(),
+  line: z.number().optional(),
+  decisive: z.boolean().optional(),
+});
+
+/**
+ * A decision bosun could have recorded (seats/record.ts): the Decision shape, a seat declared in
+ * the catalog, a holder that seat admits. `bosun why` renders imported decisions as its own.
+ */
+const decision = z
+  .strictObject({
+    seat: z.string(),
+    holder: z.string(),
+    answer: z.unknown(),
+    reasons: z.array(reason),
+    subject: z.looseObject({ step: count.optional(), call: z.string().optional() }).optional(),
+  })
+  .superRefine((data, ctx) => {
+    if (data.answer === undefined) ctx.addIssue({ code: "custom", path: ["answer"], message: "missing" });
+    const declared = findSeat(data.seat);
+    if (!declared) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["seat"],
+        message: `"${data.seat}" is not a seat this bosun declares (bosun seats lists them)`,
+      });
+    } else if (!(declared.holders as readonly string[]).includes(data.holder)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["holder"],
+        message: `seat ${data.seat} cannot be held by "${data.holder}" (holders: ${declared.holders.join(", ")})`,
+      });
+    }
+  });
+
+const usage = z.strictObject({
+  model: cleanText,
+  input: amount,
+  output: amount,
+  cacheRead: amount,
+  cacheWrite: amount,
+  cost: amount.optional(),
+  // Requests that do not measure the conversation (compaction/compact.ts, session/title.ts).
+  for: z.enum(["compaction.summary", "session.title"]).optional(),
+});
+
+const checkpoint = z.strictObject({
+  summary: z.string(),
+  keptFrom: step,
+  tokensBefore: amount,
+  tokensAfter: amount,
+  model: cleanText,
+  reason: z.enum(["threshold", "overflow", "manual"]),
+});
+
+const fileSeen = z.union([
+  z.strictObject({ path: absolutePath, mtimeMs: z.number(), size: count, hash: cleanText.optional(), at: z.number() }),
+  z.strictObject({ path: absolutePath, gone: z.literal(true) }),
+]);
+
+/** Event type -> the schema of its data. The names are the stored `type` column. */
+export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  "session.created": created,
+  "session.title": z.strictObject({ title: cleanText }),
+  [EV.user]: userMessage,
+  [EV.notice]: notice,
+  [EV.assistant]: assistantMessage,
+  [EV.callStarted]: callStarted,
+  [EV.callFinished]: callFinished,
+  [EV.callInterrupted]: callRef,
+  [EV.callCancelled]: callRef,
+  [EV.turnEnded]: turnEnded,
+  [DECISION_EVENT]: decision,
+  [USAGE_EVENT]: usage,
+  // compaction/checkpoint.ts CHECKPOINT_EVENT (compaction sits above this layer).
+  "compaction.checkpoint": checkpoint,
+  // cli/live-session.ts: what the file tracker saw, so a resumed session keeps its reads.
+  "file.seen": fileSeen,
+};
+
+// What the writers' types say (events.ts, seats/types.ts) must pass these schemas: a field a
+// writer may set that a schema does not know fails to compile here, not only in a test.
+// (Top-level keys are compared too: an extra optional field would still be assignable.)
+type Accepts<Schema extends z.ZodType, Written> = [Written] extends [z.infer<Schema>]
+  ? [Exclude<keyof Written, keyof z.infer<Schema>>] extends [never]
+    ? true
+    : never
+  : never;
+const _typesAgree: [
+  Accepts<typeof userMessage, UserMessage>,
+  Accepts<typeof notice, Notice>,
+  Accepts<typeof assistantMessage, AssistantMessage>,
+  Accepts<typeof callStarted, CallStarted>,
+  Accepts<typeof callFinished, CallFinished>,
+  Accepts<typeof decision, Decision>,
+] = [true, true, true, true, true, true];
+void _typesAgree;
+
+/**
+ * Why `data` is not what bosun stores under `type` — "data.input: expected record, received
+ * string" — or undefined when it is. An unknown type is refused: nothing reads it, and nothing
+ * could tell it from a typo.
+ */
+export function eventProblem(type: string, data: unknown): string | undefined {
+  const schema = EVENT_SCHEMAS[type];
+  if (!schema) return `"${type}" is not an event type this bosun records`;
+  const parsed = schema.safeParse(data, { reportInput: true });
+  if (parsed.success) return undefined;
+  return describeIssue(parsed.error.issues[0] as z.core.$ZodIssue, ["data"]);
+}
+
+/** `data.toolCalls[0].id`: where a person would look in the file. */
+export function fieldPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === "number") return `${out}[${key}]`;
+    return out === "" ? String(key) : `${out}.${String(key)}`;
+  }, "");
+}
+
+/** One issue as "where: what", in words a person reads ("missing", "expected string, not number"). */
+function describeIssue(issue: z.core.$ZodIssue, at: PropertyKey[]): string {
+  const path = [...at, ...issue.path];
+  // A union's own message ("Invalid input") says nothing; its first branch says what was wrong.
+  const branch = issue.code === "invalid_union" ? issue.errors[0]?.[0] : undefined;
+  if (branch) return describeIssue(branch, path);
+  const absent = "input" in issue && issue.input === undefined && issue.code !== "custom";
+  const words = absent
+    ? "missing"
+    : issue.message
+        .replace(/^Invalid input: expected (\w+), received (\w+)$/, "expected $1, not $2")
+        .replace(/^expected record\b/, "expected object");
+  return `${fieldPath(path)}: ${words}`;
+}
