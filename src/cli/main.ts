@@ -150,6 +150,14 @@ program
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 program
+  .command("doctor")
+  .description(
+    "check the session database, the data folder, the sandbox, ripgrep and each provider; exit 1 on a problem",
+  )
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/doctor.js")).doctor(options));
+
+program
   .command("demo")
   .description("watch bosun fix a bug in a throwaway project, with a scripted model (no API key needed)")
   .option("--keep", "keep the temporary project and BOSUN_HOME, and print where they are")
