@@ -103,6 +103,14 @@ test("a read-only BOSUN_HOME: reading commands work, writing ones say the folder
       const exported = JSON.parse(await ok(s, ["sessions", "export", id])) as { session: { id: string }; events: [] };
       assert.equal(exported.session.id, id);
       assert.equal(exported.events.length, s.latest().events.length);
+      // Doctor reads the database (read-only) and says the folder cannot be written.
+      const doctor = await s.run(["doctor"]);
+      assert.equal(doctor.code, 1);
+      assert.match(
+        doctor.stdout,
+        /^data folder: problem: .*\/data cannot be written \((EROFS|EACCES)\) — fix: make .* writable/m,
+      );
+      assert.match(doctor.stdout, /^database: ok \(.*integrity ok, schema \d+, 1 sessions\)$/m);
       for (const args of [
         ["run", "again"],
         ["sessions", "new"],
@@ -179,6 +187,10 @@ test("a disk that fills up mid-run: the disk-full error is shown, the session st
     const full = await s.run(["run", "--auto", "fill the disk"]);
     storeFailure(full, dbOf(s), /the disk is full \(SQLITE_FULL\); nothing already recorded is lost — free some space/);
     // The error is the disk's alone (storeFailure: one error line), not one from giving the lease up afterwards.
+    const doctor = await s.run(["doctor"]);
+    assert.equal(doctor.code, 1);
+    assert.match(doctor.stdout, /^data folder: problem: .*: the disk is full \(ENOSPC\) — fix: free some space/m);
+    assert.match(doctor.stdout, /^database: ok \(.*integrity ok/m);
     rmSync(join(s.ws.dir, "big.bin"));
 
     const { id, events } = s.latest();
