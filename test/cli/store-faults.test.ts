@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
+import type BetterSqlite3 from "better-sqlite3";
 import { makeReadOnly } from "../support/read-only.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
 import { mountSmallDisk } from "../support/small-disk.js";
@@ -14,6 +16,7 @@ import type { RunResult } from "../support/workspace.js";
  * home; a run the disk filled up stays a valid session that resumes. Run `npm run build` first.
  */
 
+const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 const done = { rules: [{ reply: { text: "All done." } }] };
 const dbOf = (s: Scenario) => join(s.ws.home, "data", "bosun.db");
 
@@ -73,6 +76,32 @@ test("a truncated bosun.db is named as broken, not a stack", async () => {
       /is not a readable bosun database \(database disk image is malformed\)/,
     );
     storeFailure(await s.run(["run", "again"]), dbOf(s), /move it aside/);
+  } finally {
+    await s.close();
+  }
+});
+
+test("a database another process keeps locked past the 15 s wait: named as busy, exit 1", async () => {
+  const s = await startScenario(done);
+  try {
+    await ok(s, ["run", "hello"]);
+    // Another process holding the write lock, as a stuck bosun would.
+    const holder = new Sqlite(dbOf(s));
+    holder.exec("BEGIN IMMEDIATE");
+    try {
+      const started = Date.now();
+      const result = await s.run(["sessions", "new"]);
+      storeFailure(
+        result,
+        dbOf(s),
+        /stayed locked by another bosun process past the 15 s wait \(SQLITE_BUSY\); try again when it has finished/,
+      );
+      assert.ok(Date.now() - started >= 15_000, "it waited the whole bound first");
+      // Reading is not blocked by a writer (WAL).
+      assert.equal(JSON.parse(await ok(s, ["sessions", "--json"])).length, 1);
+    } finally {
+      holder.close();
+    }
   } finally {
     await s.close();
   }
