@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
+import { makeReadOnly } from "../../test/support/read-only.js";
 import { BosunError } from "../errors.js";
 import { databasePath, openDatabase } from "./database.js";
 import { StoreError } from "./failure.js";
@@ -280,6 +281,46 @@ describe("openDatabase: readonly (reading commands)", () => {
       );
     }
     assert.equal(readFileSync(path, "utf8"), garbage);
+  });
+
+  test("in a folder that cannot be written: read from a copy in memory (migrated), the file untouched", (t) => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Sqlite(path);
+    old.pragma("journal_mode = WAL");
+    old.exec(MIGRATIONS[0] as string);
+    old.exec("INSERT INTO sessions (id, directory, created, updated) VALUES ('s1', '/repo', 1, 1)");
+    old.pragma("user_version = 1");
+    old.close();
+    const locked = makeReadOnly(dirname(path));
+    if ("unavailable" in locked) {
+      console.log(`skipped: ${locked.unavailable}`);
+      t.skip(locked.unavailable);
+      return;
+    }
+    try {
+      // SQLite itself cannot open a WAL database here: there is no -shm and none can be made.
+      assert.throws(() => new Sqlite(path, { readonly: true }).pragma("user_version"), { code: "SQLITE_CANTOPEN" });
+      const db = openDatabase(path, { readonly: true });
+      try {
+        assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+        assert.deepEqual(db.prepare("SELECT id FROM sessions").all(), [{ id: "s1" }]);
+      } finally {
+        db.close();
+      }
+      assert.throws(
+        () => openDatabase(path),
+        (error: unknown) => error instanceof StoreError && error.failure === "read-only",
+      );
+    } finally {
+      locked.restore();
+    }
+    const after = new Sqlite(path, { readonly: true });
+    try {
+      assert.equal(after.pragma("user_version", { simple: true }), 1);
+    } finally {
+      after.close();
+    }
   });
 
   test("an older schema is migrated as a writing open would", () => {
