@@ -14,7 +14,7 @@ export function explainFailure(error: unknown): unknown {
   if (typeof code === "string" && code.startsWith("SQLITE_")) return storeError(error, databasePath()) ?? error;
   const path = (error as NodeJS.ErrnoException | null)?.path;
   if (typeof path === "string" && typeof code === "string" && code in FILE_ERRORS) {
-    return new BosunError(`cannot write ${path}: ${FILE_ERRORS[code]} (${code})`, 1);
+    return new BosunError(`${path}: ${FILE_ERRORS[code]} (${code})`, 1);
   }
   return error;
 }
@@ -22,6 +22,6 @@ export function explainFailure(error: unknown): unknown {
 const FILE_ERRORS: Record<string, string> = {
   ENOSPC: "the disk is full; free some space and try again",
   EDQUOT: "the disk quota is used up; free some space and try again",
-  EROFS: "the file system is read-only",
-  EACCES: "permission denied",
+  EROFS: "the file system is read-only; make it writable, or point BOSUN_HOME elsewhere if it is bosun's",
+  EACCES: "permission denied; check its owner and mode",
 };
