@@ -181,6 +181,12 @@ test("a full disk before a run: the ENOSPC error, clear, and the home still work
     assert.match(full.stderr, /^bosun: (cannot write )?\/.*the disk is full/m);
     assert.match(full.stderr, /ENOSPC|SQLITE_FULL/);
     assert.doesNotMatch(full.stderr, /internal error|\n\s+at /);
+    // --format json reports it as its error event and a done line with the exit code.
+    const json = await s.run(["run", "--format", "json", "hello"], { env });
+    assert.equal(json.code, 1, json.stderr);
+    const events = s.events(json);
+    assert.match(String(events.find((e) => e.type === "error")?.message), /the disk is full/);
+    assert.deepEqual(events.at(-1), { type: "done", status: "error", exitCode: 1 });
     rmSync(filler);
     const ran = await s.run(["run", "hello"], { env });
     assert.equal(ran.code, 0, ran.stderr);
