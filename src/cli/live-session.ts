@@ -198,11 +198,16 @@ export async function openLiveSession(input: {
   const close = () => {
     closing ??= (async () => {
       process.off("exit", releaseOnExit);
-      await Promise.all(titles);
+      // A title that failed (a full disk) still lets everything else be stopped and closed; its error is thrown after.
+      let failed: { error: unknown } | undefined;
+      await Promise.all(titles).catch((error: unknown) => {
+        failed = { error };
+      });
       jobs.killAll();
       await mcp?.close();
       lease?.release();
       store.close();
+      if (failed) throw failed.error;
     })();
     return closing;
   };

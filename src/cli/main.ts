@@ -150,6 +150,14 @@ program
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 program
+  .command("doctor")
+  .description(
+    "check the session database, the data folder, the sandbox, ripgrep and each provider; exit 1 on a problem",
+  )
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/doctor.js")).doctor(options));
+
+program
   .command("demo")
   .description("watch bosun fix a bug in a throwaway project, with a scripted model (no API key needed)")
   .option("--keep", "keep the temporary project and BOSUN_HOME, and print where they are")
@@ -190,14 +198,17 @@ try {
   process.exitCode = await exitCodeFor(error);
 }
 
-async function exitCodeFor(error: unknown): Promise<number> {
-  if (error instanceof CommanderError) {
+async function exitCodeFor(thrown: unknown): Promise<number> {
+  if (thrown instanceof CommanderError) {
     // Help and version are successes; every other commander error is a usage error.
-    return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+    return thrown.code === "commander.helpDisplayed" || thrown.code === "commander.version" || thrown.exitCode === 0
       ? 0
       : 2;
   }
   const { BosunError } = await import("../errors.js");
+  // A database failure that escaped its command (a full disk mid-run) is explained, never a stack.
+  const { explainFailure } = await import("./failure.js");
+  const error = explainFailure(thrown);
   if (error instanceof BosunError) {
     process.stderr.write(`bosun: ${error.message}\n`);
     return error.exitCode;

@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
+import { makeReadOnly } from "../../test/support/read-only.js";
 import { BosunError } from "../errors.js";
 import { databasePath, openDatabase } from "./database.js";
+import { StoreError } from "./failure.js";
 import { MIGRATIONS } from "./migrations.js";
 import { SessionStore } from "./session-store.js";
 
@@ -239,3 +241,101 @@ function runWorker(args: string[]): Promise<{ code: number | null; stdout: strin
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+describe("openDatabase: readonly (reading commands)", () => {
+  test("a database not there yet reads as an empty one, and nothing is created", () => {
+    const path = freshPath();
+    const db = openDatabase(path, { readonly: true });
+    try {
+      assert.equal(existsSync(dirname(path)), false);
+      assert.deepEqual(db.prepare("SELECT COUNT(*) AS n FROM sessions").get(), { n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  test("reads what was written and refuses to write", () => {
+    const path = freshPath();
+    const store = SessionStore.open(path);
+    const session = store.create({ directory: "/repo", title: "kept" });
+    store.close();
+    const reader = SessionStore.open(path, Date.now, { readonly: true });
+    try {
+      assert.equal(reader.get(session.id)?.title, "kept");
+      assert.throws(() => reader.append(session.id, "note", {}), { code: "SQLITE_READONLY" });
+    } finally {
+      reader.close();
+    }
+  });
+
+  test("a garbage file is a StoreError naming it, left as it was", () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const garbage = "not a database at all\n".repeat(300);
+    writeFileSync(path, garbage);
+    for (const readonly of [true, false]) {
+      assert.throws(
+        () => openDatabase(path, { readonly }),
+        (error: unknown) =>
+          error instanceof StoreError && error.failure === "corrupt" && error.message.startsWith(`${path} is not`),
+      );
+    }
+    assert.equal(readFileSync(path, "utf8"), garbage);
+  });
+
+  test("in a folder that cannot be written: read from a copy in memory (migrated), the file untouched", (t) => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Sqlite(path);
+    old.pragma("journal_mode = WAL");
+    old.exec(MIGRATIONS[0] as string);
+    old.exec("INSERT INTO sessions (id, directory, created, updated) VALUES ('s1', '/repo', 1, 1)");
+    old.pragma("user_version = 1");
+    old.close();
+    const locked = makeReadOnly(dirname(path));
+    if ("unavailable" in locked) {
+      console.log(`skipped: ${locked.unavailable}`);
+      t.skip(locked.unavailable);
+      return;
+    }
+    try {
+      // SQLite itself cannot open a WAL database here: there is no -shm and none can be made.
+      assert.throws(() => new Sqlite(path, { readonly: true }).pragma("user_version"), { code: "SQLITE_CANTOPEN" });
+      const db = openDatabase(path, { readonly: true });
+      try {
+        assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+        assert.deepEqual(db.prepare("SELECT id FROM sessions").all(), [{ id: "s1" }]);
+      } finally {
+        db.close();
+      }
+      assert.throws(
+        () => openDatabase(path),
+        (error: unknown) => error instanceof StoreError && error.failure === "read-only",
+      );
+    } finally {
+      locked.restore();
+    }
+    const after = new Sqlite(path, { readonly: true });
+    try {
+      assert.equal(after.pragma("user_version", { simple: true }), 1);
+    } finally {
+      after.close();
+    }
+  });
+
+  test("an older schema is migrated as a writing open would", () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Sqlite(path);
+    old.exec(MIGRATIONS[0] as string);
+    old.pragma("user_version = 1");
+    old.close();
+    const db = openDatabase(path, { readonly: true });
+    try {
+      assert.equal(db.pragma("user_version", { simple: true }), MIGRATIONS.length);
+      assert.ok(tables(db).includes("session_leases"));
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,9 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { dataDir } from "../config/paths.js";
 import { BosunError } from "../errors.js";
+import { classifyStoreFailure, StoreError, storeError } from "./failure.js";
 import { MIGRATIONS } from "./migrations.js";
 
 export type Database = BetterSqlite3.Database;
@@ -13,18 +14,41 @@ export function databasePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(dataDir(env), "bosun.db");
 }
 
+export interface OpenOptions {
+  /**
+   * Only read: nothing is created, migrated or written, so reading commands work on a read-only
+   * home. A database that does not exist yet reads as an empty one.
+   */
+  readonly?: boolean;
+}
+
+const BUSY_TIMEOUT_MS = 15_000;
+
 /**
  * Opens (creating if needed) the session database: WAL so readers never block the writer, every
  * commit synced to disk before it returns, a busy timeout so two bosun processes wait for each
  * other instead of failing, foreign keys on, and every pending migration applied inside one
- * write transaction.
+ * write transaction. A file, folder or disk bosun cannot use is a `StoreError` naming the file and
+ * what to do (failure.ts).
  */
-export function openDatabase(path: string): Database {
-  mkdirSync(dirname(path), { recursive: true });
-  // Loaded on demand: the native module costs start-up time that `--version` should not pay.
-  const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
-  const db = new Sqlite(path, { timeout: 15_000 });
+export function openDatabase(path: string, options: OpenOptions = {}): Database {
   try {
+    return options.readonly ? openForReading(path) : openForWriting(path);
+  } catch (error) {
+    throw storeError(error, path) ?? error;
+  }
+}
+
+function sqlite(): typeof BetterSqlite3 {
+  // Loaded on demand: the native module costs start-up time that `--version` should not pay.
+  return createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+}
+
+function openForWriting(path: string): Database {
+  mkdirSync(dirname(path), { recursive: true });
+  const Sqlite = sqlite();
+  const db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
+  return prepared(db, () => {
     refuseNewer(db);
     db.pragma("journal_mode = WAL");
     // FULL, not NORMAL: in WAL mode NORMAL may lose the last commits on power loss, and the
@@ -32,8 +56,74 @@ export function openDatabase(path: string): Database {
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     migrate(db);
+  });
+}
+
+function openForReading(path: string): Database {
+  // Nothing recorded yet: an empty database in memory answers as the file would once created.
+  if (!existsSync(path)) return prepared(new (sqlite())(":memory:"), (db) => migrate(db));
+  const db = readDatabase(path);
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version === MIGRATIONS.length) return prepared(db, () => db.pragma("foreign_keys = ON"));
+  if (version > MIGRATIONS.length) return prepared(db, () => refuseNewer(db));
+  db.close();
+  // An older schema is migrated as any command would; where it cannot be written, in a copy.
+  try {
+    return openForWriting(path);
   } catch (error) {
-    // A database this bosun cannot use is closed again: no handle (or lock) outlives the error.
+    const failure = classifyStoreFailure(error);
+    if (failure === "read-only" || failure === "cannot-open") return copyForReading(path);
+    throw error;
+  }
+}
+
+/**
+ * An existing database as it is, read-only: nothing created, migrated or written (`bosun doctor`
+ * checks it so). Failures are SQLite's own; `openDatabase` explains them.
+ */
+export function readDatabase(path: string): Database {
+  const db = new (sqlite())(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  try {
+    db.pragma("user_version", { simple: true });
+    return db;
+  } catch (error) {
+    db.close();
+    // A WAL database is read through its -shm file; in a folder that cannot be written and has
+    // none, SQLite cannot open it at all — but then the file itself holds every commit.
+    if (classifyStoreFailure(error) === "cannot-open") return copyForReading(path, { migrated: false });
+    throw error;
+  }
+}
+
+/**
+ * The database read into memory, for a folder SQLite cannot open it in. Only when no -wal file is
+ * there: commits still in one are not in the file, and only a writable folder lets SQLite read them.
+ */
+function copyForReading(path: string, how = { migrated: true }): Database {
+  if (existsSync(`${path}-wal`)) {
+    throw new StoreError(
+      `cannot read ${path}: its last commits are still in ${path}-wal, which SQLite reads only where it may write ${dirname(path)}; make the folder writable once (any bosun command then folds them in)`,
+      "read-only",
+    );
+  }
+  const bytes = readFileSync(path);
+  // Header bytes 18 and 19 say "WAL" (2); a copy in memory has no WAL: mark it rollback-journal (1).
+  if (bytes.length >= 20 && bytes[18] === 2 && bytes[19] === 2) bytes.fill(1, 18, 20);
+  const Sqlite = sqlite();
+  const db = new Sqlite(bytes);
+  return prepared(db, () => {
+    if (!how.migrated) return;
+    refuseNewer(db);
+    db.pragma("foreign_keys = ON");
+    migrate(db);
+  });
+}
+
+/** Runs `setUp` on a fresh handle; a database this bosun cannot use is closed again (no handle or lock outlives the error). */
+function prepared(db: Database, setUp: (db: Database) => void): Database {
+  try {
+    setUp(db);
+  } catch (error) {
     db.close();
     throw error;
   }

@@ -230,6 +230,24 @@ describe("session leases", () => {
     assert.equal(row()?.heartbeat === 2_000, false, "the lost lease never writes the new holder's heartbeat");
   });
 
+  it("release never throws: a lease it cannot delete (a full disk) stays, and the next run replaces it once this one is gone", async () => {
+    const lease = take();
+    // A delete that fails as one on a full disk would: the run's own error must stay the one shown.
+    store.db.exec(
+      "CREATE TEMP TRIGGER no_room BEFORE DELETE ON main.session_leases BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+    );
+    assert.throws(() => store.db.prepare("DELETE FROM session_leases").run(), /database or disk is full/);
+    assert.doesNotThrow(() => lease.release());
+    assert.equal(row()?.token, lease.token);
+    store.db.exec("DROP TRIGGER temp.no_room");
+    // Left naming this process: once the pid is dead the lease is replaced, and says whose it was.
+    const dead = await exitedPid();
+    store.db.prepare("UPDATE session_leases SET pid = ?, process = NULL").run(dead);
+    const next = take();
+    assert.equal(next.replaced?.pid, dead);
+    assert.equal(next.replaced?.alive, false);
+  });
+
   it("release with a token that is no longer the holder's removes nothing", () => {
     const lease = take();
     plant({ token: "next-holder", pid: 4242 });

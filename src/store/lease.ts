@@ -35,7 +35,8 @@ export interface Lease {
    */
   heartbeat(): boolean;
   /**
-   * Gives the lease up, only if it is still this run's, and stops the heartbeat. Idempotent.
+   * Gives the lease up, only if it is still this run's, and stops the heartbeat. Idempotent, and
+   * never throws: a lease it could not delete is replaced once this process has exited.
    * Call it before the store is closed; with the store closed it can do nothing.
    */
   release(): void;
@@ -160,7 +161,13 @@ export function acquireLease(store: SessionStore, sessionId: string, options: Le
       stop();
       lost = true;
       if (!store.db.open) return;
-      store.db.prepare("DELETE FROM session_leases WHERE session_id = ? AND token = ?").run(sessionId, token);
+      try {
+        store.db.prepare("DELETE FROM session_leases WHERE session_id = ? AND token = ?").run(sessionId, token);
+      } catch {
+        // A full disk or a lock held too long: the row stays, naming this process, and the next run
+        // replaces it once this process is gone (recorded). Whatever ended the run is the error
+        // shown, never this one.
+      }
     },
   };
 }

@@ -3,7 +3,7 @@ import { monotonicFactory } from "ulid";
 // Monotonic, so sessions created in the same millisecond still sort in creation order.
 const ulid = monotonicFactory();
 
-import { type Database, databasePath, openDatabase } from "./database.js";
+import { type Database, databasePath, type OpenOptions, openDatabase } from "./database.js";
 
 export interface SessionInfo {
   id: string;
@@ -57,8 +57,8 @@ export class SessionStore {
     private readonly now: () => number,
   ) {}
 
-  static open(path: string = databasePath(), now: () => number = Date.now): SessionStore {
-    return new SessionStore(openDatabase(path), now);
+  static open(path: string = databasePath(), now: () => number = Date.now, options: OpenOptions = {}): SessionStore {
+    return new SessionStore(openDatabase(path, options), now);
   }
 
   close(): void {

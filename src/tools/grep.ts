@@ -4,6 +4,7 @@ import { relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { pathRequests } from "../permission/call-requests.js";
+import { ripgrepPath } from "./ripgrep.js";
 import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
@@ -41,7 +42,7 @@ export const grepTool: Tool<GrepInput> = {
 
     let rgPath: string;
     try {
-      ({ rgPath } = await import("@vscode/ripgrep"));
+      rgPath = await ripgrepPath();
     } catch (error) {
       return fail(`ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`, "no ripgrep");
     }

@@ -4,7 +4,7 @@ import { listTrusted, revokeTrusted, type TrustedProject } from "../../store/tru
 import { workspaceOf } from "../../util/repo.js";
 import { formatTable } from "../../util/table.js";
 import { isoTime, json, out } from "../output.js";
-import { withStore } from "./store.js";
+import { READ_ONLY, withStore } from "./store.js";
 
 /**
  * `bosun permissions list|revoke`: what the person saved, per project (the workspace: the
@@ -62,7 +62,7 @@ export function listPermissions(options: { all?: boolean; json?: boolean }): voi
         rows.map((r) => (project ? r.cells : [r.cells[0] as string, r.project, ...r.cells.slice(1)])),
       ),
     );
-  });
+  }, READ_ONLY);
 }
 
 export function revokePermissions(ids: string[]): void {

@@ -3,6 +3,7 @@ import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/prompt-terminal.js";
 import { readAttachments } from "../attachments.js";
+import { explainFailure } from "../failure.js";
 import { openLiveSession, type SessionOptions } from "../live-session.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
@@ -35,7 +36,9 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
   const printer = format === "json" ? jsonPrinter() : textPrinter();
   try {
     await runWith(printer, words, options);
-  } catch (error) {
+  } catch (thrown) {
+    // A full disk mid-run is explained here already, so --format json reports it as an event too.
+    const error = explainFailure(thrown);
     if (format === "json" && error instanceof BosunError) {
       printer.event({ type: "error", message: error.message });
       process.stdout.write(`${JSON.stringify({ type: "done", status: "error", exitCode: error.exitCode })}\n`);
@@ -90,7 +93,8 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     printer.done(outcome, live.session.id, exitCode);
     process.exitCode = exitCode;
   } finally {
-    await live.close();
+    // After a failed turn, closing's own failure (a full disk again) must not replace the turn's error.
+    await live.close().catch(() => undefined);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);

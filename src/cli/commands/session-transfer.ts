@@ -5,7 +5,7 @@ import { exportSession, importSession } from "../../session/transfer.js";
 import { findSession } from "../../store/lookup.js";
 import { writeFileAtomic } from "../../util/safe-write.js";
 import { out } from "../output.js";
-import { withStore } from "./store.js";
+import { READ_ONLY, withStore } from "./store.js";
 
 /** `bosun sessions export` and `import`: the only session commands that load the file format (zod). */
 
@@ -15,7 +15,7 @@ export function exportSessionCommand(ref: string, options: { output?: string }):
     const text = `${JSON.stringify(data, null, 2)}\n`;
     if (options.output) writeAtomically(options.output, text);
     else out(text);
-  });
+  }, READ_ONLY);
 }
 
 export function importSessionCommand(file: string): void {

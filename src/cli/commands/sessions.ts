@@ -4,7 +4,7 @@ import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo } from "../../store/session-store.js";
 import { formatTable } from "../../util/table.js";
 import { isoTime, json, out } from "../output.js";
-import { withStore } from "./store.js";
+import { READ_ONLY, withStore } from "./store.js";
 
 /*
  * `bosun sessions` (list), `show` and `delete`: only the store is loaded. Export and import
@@ -37,7 +37,7 @@ export function listSessions(options: { all?: boolean; json?: boolean }): void {
       return options.all ? [s.id, isoTime(s.updated), s.directory, title] : [s.id, isoTime(s.updated), title];
     });
     out(formatTable(header, rows));
-  });
+  }, READ_ONLY);
 }
 
 export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
@@ -71,7 +71,7 @@ export async function showSession(ref: string, options: { json?: boolean }): Pro
         `cost       ${described.cost}`,
       ].join("\n"),
     );
-  });
+  }, READ_ONLY);
 }
 
 /**

@@ -3,7 +3,7 @@ import { readDecisions } from "../../seats/record.js";
 import { formatDecision } from "../../seats/render.js";
 import { findSession } from "../../store/lookup.js";
 import { json, out } from "../output.js";
-import { withStore } from "./store.js";
+import { READ_ONLY, withStore } from "./store.js";
 
 export function why(ref: string, options: { seat?: string; json?: boolean }): void {
   withStore((store) => {
@@ -41,5 +41,5 @@ export function why(ref: string, options: { seat?: string; json?: boolean }): vo
         })
         .join("\n"),
     );
-  });
+  }, READ_ONLY);
 }
