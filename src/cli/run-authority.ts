@@ -31,6 +31,7 @@ import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import type { Confinement } from "../tools/sandbox.js";
+import { sessionFolder } from "../tools/saved-output.js";
 import { workspaceOf } from "../util/repo.js";
 import { warn as warnOnStderr } from "./output.js";
 
@@ -184,9 +185,18 @@ function ownDataFolder(): string {
   return resolveRequestPath(dataDir(), "/");
 }
 
-/** This session's overflow folder: the model is told to read a cut result's full text from there (tools/bound.ts). */
+/** Every session's saved outputs (tools/saved-output.ts): under the data folder, never /tmp. */
+export function overflowRoot(): string {
+  return join(ownDataFolder(), "overflow");
+}
+
+/**
+ * This session's overflow folder: the model is told to read a cut result's full text, and a long
+ * command's whole output, from there (tools/bound.ts, tools/process.ts). An id that would lead
+ * out of the overflow root is refused.
+ */
 export function overflowFolder(sessionId: string): string {
-  return join(ownDataFolder(), "overflow", sessionId);
+  return sessionFolder(overflowRoot(), sessionId);
 }
 
 /** The judge's model in smart mode: config `judge_model` (a repository's only when trusted), else the session's own. */

@@ -62,6 +62,8 @@ export interface WriteOptions {
   mode?: number;
   /** Create missing parent folders, one by one below a verified folder, never through a link. */
   parents?: boolean;
+  /** The mode of folders `parents` makes, before the umask (default 0o777; 0o700 for bosun's own). */
+  folderMode?: number;
 }
 
 /** What is at a judged path, looked at without following a link there. */
@@ -79,7 +81,7 @@ const FOLDER_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 export function writeFileAt(target: string, content: string | Uint8Array, options: WriteOptions = {}): void {
   const path = checked(target);
   const name = basename(path);
-  const folder = openFolder(dirname(path), path, options.parents ?? false);
+  const folder = openFolder(dirname(path), path, options.parents ?? false, options.folderMode);
   let temp: string | undefined;
   try {
     const existing = lstatOrUndefined(folder.at(name));
@@ -164,7 +166,7 @@ export function readFileAt(target: string): Existing {
 export function appendFileAt(target: string, text: string, options: WriteOptions = {}): void {
   const path = checked(target);
   const name = basename(path);
-  const folder = openFolder(dirname(path), path, options.parents ?? false);
+  const folder = openFolder(dirname(path), path, options.parents ?? false, options.folderMode);
   try {
     let fd: number;
     let created = false;
@@ -266,12 +268,14 @@ interface Folder {
  * Opens `folder` (absolute, links resolved) and proves it is that folder, not something a link
  * led to; with `parents`, makes the missing ones first. `target` is what the error names.
  */
-function openFolder(folder: string, target: string, parents: boolean): Folder {
-  return hasFdPaths() ? openFolderFd(folder, target, parents) : openFolderByPath(folder, target, parents);
+function openFolder(folder: string, target: string, parents: boolean, folderMode = 0o777): Folder {
+  return hasFdPaths()
+    ? openFolderFd(folder, target, parents, folderMode)
+    : openFolderByPath(folder, target, parents, folderMode);
 }
 
-function openFolderFd(folder: string, target: string, parents: boolean): Folder {
-  const fd = openVerifiedFd(folder, target, parents);
+function openFolderFd(folder: string, target: string, parents: boolean, folderMode: number): Folder {
+  const fd = openVerifiedFd(folder, target, parents, folderMode);
   const at = (name: string) => `/proc/self/fd/${fd}/${name}`;
   return {
     at,
@@ -287,13 +291,13 @@ function openFolderFd(folder: string, target: string, parents: boolean): Folder 
 }
 
 /** A descriptor of `folder` whose real path is `folder`; missing folders made through verified descriptors. */
-function openVerifiedFd(folder: string, target: string, parents: boolean): number {
+function openVerifiedFd(folder: string, target: string, parents: boolean, folderMode = 0o777): number {
   let fd: number;
   try {
     fd = openSync(folder, FOLDER_FLAGS);
   } catch (error) {
     const code = codeOf(error);
-    if (code === "ENOENT" && parents && dirname(folder) !== folder) return makeFolderFd(folder, target);
+    if (code === "ENOENT" && parents && dirname(folder) !== folder) return makeFolderFd(folder, target, folderMode);
     if (code === "ELOOP" || (code === "ENOTDIR" && isLink(folder))) throw new PathChangedError(target, leadsTo(target));
     throw error;
   }
@@ -306,10 +310,10 @@ function openVerifiedFd(folder: string, target: string, parents: boolean): numbe
 }
 
 /** Makes `folder` inside its verified parent (made first if missing too) and opens it. */
-function makeFolderFd(folder: string, target: string): number {
-  const parent = openVerifiedFd(dirname(folder), target, true);
+function makeFolderFd(folder: string, target: string, folderMode: number): number {
+  const parent = openVerifiedFd(dirname(folder), target, true, folderMode);
   try {
-    return makeInside(parent, folder, target);
+    return makeInside(parent, folder, target, folderMode);
   } catch (error) {
     throw explainAt(error, parent, dirname(folder));
   } finally {
@@ -318,10 +322,10 @@ function makeFolderFd(folder: string, target: string): number {
 }
 
 /** Makes `folder` inside the verified descriptor `parent` and opens it, refusing a link put there meanwhile. */
-function makeInside(parent: number, folder: string, target: string): number {
+function makeInside(parent: number, folder: string, target: string, folderMode: number): number {
   const inside = `/proc/self/fd/${parent}/${basename(folder)}`;
   try {
-    mkdirSync(inside, 0o777);
+    mkdirSync(inside, folderMode);
   } catch (error) {
     // Made meanwhile by someone else: used if it is a real folder, as the open below proves.
     if (codeOf(error) !== "EEXIST") throw error;
@@ -354,7 +358,7 @@ function explainAt(error: unknown, fd: number, folder: string): unknown {
   return Object.assign(new Error(message), { code: removed ? "ENOENT" : codeOf(error) });
 }
 
-function openFolderByPath(folder: string, target: string, parents: boolean): Folder {
+function openFolderByPath(folder: string, target: string, parents: boolean, folderMode: number): Folder {
   const verify = () => {
     let real: string;
     try {
@@ -365,7 +369,7 @@ function openFolderByPath(folder: string, target: string, parents: boolean): Fol
     }
     if (real !== folder) throw new PathChangedError(target, leadsTo(target));
   };
-  if (parents && !existsSync(folder)) makeFoldersByPath(folder, target);
+  if (parents && !existsSync(folder)) makeFoldersByPath(folder, target, folderMode);
   verify();
   return {
     at: (name) => join(folder, name),
@@ -385,12 +389,12 @@ function openFolderByPath(folder: string, target: string, parents: boolean): Fol
 }
 
 /** Without descriptor paths: each missing folder made after its parent's real path is checked. */
-function makeFoldersByPath(folder: string, target: string): void {
+function makeFoldersByPath(folder: string, target: string, folderMode: number): void {
   const parent = dirname(folder);
-  if (parent !== folder && !existsSync(parent)) makeFoldersByPath(parent, target);
+  if (parent !== folder && !existsSync(parent)) makeFoldersByPath(parent, target, folderMode);
   if (realpathSync(parent) !== parent) throw new PathChangedError(target, leadsTo(target));
   try {
-    mkdirSync(folder, 0o777);
+    mkdirSync(folder, folderMode);
   } catch (error) {
     if (codeOf(error) !== "EEXIST") throw error;
   }
