@@ -175,6 +175,9 @@ describe("bosun run: edits are atomic", () => {
       ],
     });
     const file = join(s.ws.dir, "big.txt");
+    // Killed or not, a run leaves nothing in TMPDIR.
+    const tmp = join(s.ws.home, "..", "tmpdir");
+    mkdirSync(tmp);
     const isTemp = (name: string | null) => name !== null && /^\.big\.txt\..*\.bosun-tmp$/.test(name);
 
     /**
@@ -207,7 +210,7 @@ describe("bosun run: edits are atomic", () => {
       try {
         child = spawn(process.execPath, [BOSUN_BIN, "run", "--auto", "go"], {
           cwd: s.ws.dir,
-          env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" },
+          env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false", TMPDIR: tmp },
           stdio: "ignore",
           detached: true,
         });
@@ -264,6 +267,7 @@ describe("bosun run: edits are atomic", () => {
       assert.equal(after.code, 0);
       assert.equal(hash(readFileSync(file)), newHash);
       assert.deepEqual(temps(s.ws.dir), []);
+      assert.deepEqual(readdirSync(tmp), [], "nothing of bosun's in TMPDIR");
     } finally {
       await s.close();
     }
