@@ -22,13 +22,14 @@ import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker, type Seen } from "../tools/file-tracker.js";
 import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
+import { OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import { warn as warnOnStderr } from "./output.js";
 import {
   gateDeps,
   judgeModel,
-  overflowFolder,
+  overflowRoot,
   prepareAuthority,
   type RunAuthority,
   settleTrust,
@@ -261,9 +262,17 @@ export async function openLiveSession(input: {
       sessionId: session.id,
       check,
     });
-    // One synced commit for both decisions: each commit costs a disk flush at start-up.
+    // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
+    const output = savedOutputs(config, session.id);
+    const cleanup = startupCleanup(
+      output.root,
+      storage(config).maxAgeDays,
+      setWhere(config, "storage.output_max_age_days"),
+    );
+    // One synced commit for the decisions: each commit costs a disk flush at start-up.
     store.atomically(() => {
       for (const decision of runContext.decisions) record(decision);
+      if (cleanup) record(cleanup);
     });
     const tools = [...builtinTools(), ...runContext.tools, ...mcp.tools];
     const files = createFileTracker({
@@ -297,6 +306,7 @@ export async function openLiveSession(input: {
           signal,
           callId: id,
           limits: toolLimits(config),
+          output,
           ...(verdict.confine ? { confine: verdict.confine } : {}),
         });
         const exit = result.metadata?.exitCode;
@@ -307,7 +317,7 @@ export async function openLiveSession(input: {
         // Asked now, before the turn puts its message on record: does this session await its title?
         if (turns === 1 && awaitsTitle(store, session.id)) titles.push(title(message.text));
         const { runTurn } = await import("../loop/turn.js");
-        return runTurn(message, turnDeps({ io, gate, tools, runContext: runContext.context, files, jobs }));
+        return runTurn(message, turnDeps({ io, gate, tools, runContext: runContext.context, files, jobs, output }));
       },
       close,
     };
@@ -336,6 +346,7 @@ export async function openLiveSession(input: {
       runContext: RunContext;
       files: FileTracker;
       jobs: BackgroundJobs;
+      output: OutputFolder;
     }): Parameters<typeof import("../loop/turn.js").runTurn>[1] {
       const { io } = parts;
       // This turn's person and signal: Esc in the terminal cancels this turn, not the session.
@@ -357,12 +368,13 @@ export async function openLiveSession(input: {
         signal: io.signal,
         emit: io.emit,
         ...(io.steering ? { steering: io.steering } : {}),
-        overflowDir: overflowFolder(session.id),
+        overflowDir: parts.output.path,
         toolContext: {
           cwd,
           files: parts.files,
           jobs: parts.jobs,
           limits: toolLimits(config),
+          output: parts.output,
         },
       };
     }
@@ -479,6 +491,24 @@ function toolLimits(config: LoadedConfig): ToolLimits {
     shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
     maxResults: 200,
   };
+}
+
+/** Config storage: the saved outputs' cap and age (defaults 500 MB, 7 days). */
+function storage(config: LoadedConfig): { maxBytes: number; maxAgeDays: number } {
+  return {
+    maxBytes: (config.config.storage?.output_max_mb ?? 500) * 1024 * 1024,
+    maxAgeDays: config.config.storage?.output_max_age_days ?? 7,
+  };
+}
+
+/** This session's saved-output folder under the data folder, capped by config storage.output_max_mb. */
+function savedOutputs(config: LoadedConfig, sessionId: string): OutputFolder {
+  return new OutputFolder(overflowRoot(), sessionId, storage(config).maxBytes);
+}
+
+/** Where `key` was set, unless by the built-in defaults. */
+function setWhere(config: LoadedConfig, key: string): string | undefined {
+  return config.origins.get(key)?.layer === "default" ? undefined : whereSet(config, key);
 }
 
 /** Where `shell.sandbox` was set, for the exec.sandbox decision. */

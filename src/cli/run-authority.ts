@@ -186,9 +186,14 @@ function ownDataFolder(): string {
   return resolveRequestPath(dataDir(), "/");
 }
 
+/** Every session's saved outputs (tools/saved-output.ts): under the data folder, never /tmp. */
+export function overflowRoot(): string {
+  return join(ownDataFolder(), "overflow");
+}
+
 /**
- * This session's overflow folder: the model is told to read a cut result's full text from there
- * (tools/bound.ts), and an allow rule lets it. The id comes from the database, so it is checked
+ * This session's overflow folder: the model is told to read a cut result's full text, and a long
+ * command's whole output, from there (tools/bound.ts, tools/process.ts), and an allow rule lets it. The id comes from the database, so it is checked
  * before it names a folder or a rule: only an id bosun makes (an older bosun imported anything),
  * and only a folder inside the overflow folder — never `../` somewhere else, never a glob.
  */
@@ -199,7 +204,7 @@ export function overflowFolder(sessionId: string): string {
     );
   if (!isSessionId(sessionId)) throw refused();
   try {
-    return containedPath(join(ownDataFolder(), "overflow"), sessionId);
+    return containedPath(overflowRoot(), sessionId);
   } catch (error) {
     if (error instanceof PathEscapeError) throw refused();
     throw error;

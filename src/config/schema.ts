@@ -153,6 +153,23 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("The shell tool"),
+    storage: z
+      .strictObject({
+        output_max_mb: z
+          .int()
+          .positive()
+          .optional()
+          .describe(
+            "Most megabytes bosun's saved outputs (long command output, cut results) take together; the oldest go first",
+          ),
+        output_max_age_days: z
+          .number()
+          .positive()
+          .optional()
+          .describe("Saved outputs older than this many days are deleted when bosun starts"),
+      })
+      .optional()
+      .describe("bosun's own files under the data folder"),
     mode: ModeSchema.optional().describe(
       "Permission mode: auto, approve (the default), smart or chat; --mode and an agent's mode override it",
     ),

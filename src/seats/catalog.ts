@@ -311,6 +311,14 @@ export const SEATS: readonly Seat[] = [
     fail: "closed",
     config: ["output.max_lines", "output.max_bytes"],
   },
+  {
+    id: "storage.cleanup",
+    question: "Which of bosun's saved outputs are old enough to delete at start-up?",
+    holders: ["config"],
+    default: `every saved output (long command output, cut results, under the data folder's overflow/) last written more than storage.output_max_age_days (${DEFAULTS.storage?.output_max_age_days}) days ago, and the session folders left empty; recorded when anything is deleted (or could not be: those stay), with how many files and bytes. Apart from that, saved outputs together stay under storage.output_max_mb (${DEFAULTS.storage?.output_max_mb}): the oldest are deleted to make room, and a new one stops short, saying so, when nothing older is left`,
+    fail: "soft",
+    config: ["storage.output_max_age_days", "storage.output_max_mb"],
+  },
 ];
 
 export function findSeat(id: string): Seat | undefined {

@@ -73,10 +73,13 @@ export function boundOutput(text: string, options: BoundOptions): BoundResult {
   let overflowPath: string | undefined;
   let saveError: string | undefined;
   try {
-    // Atomically, in the verified folder, and never through a link someone put at the name.
-    // The name is the model's call id: made safe, and checked to stay in the folder all the same.
+    // Atomically, in the verified folder, and never through a link someone put at the name;
+    // owner-only, as every saved output is (saved-output.ts). The name is the model's call id:
+    // made safe, and checked to stay in the folder all the same.
     overflowPath = writeFileAtomic(containedPath(options.overflowDir, `${safeName(options.callId)}.txt`), text, {
       parents: true,
+      mode: 0o600,
+      folderMode: 0o700,
     });
   } catch (error) {
     saveError = error instanceof Error ? error.message : String(error);
@@ -129,7 +132,7 @@ function safeName(callId: string): string {
   return name === "" || name === "." || name === ".." ? "output" : name;
 }
 
-function formatBytes(bytes: number): string {
+export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

@@ -157,7 +157,8 @@ export const editTool: Tool<EditInput> = {
       writeFileAt(target, after);
     } catch (error) {
       if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
-      return fail(`Cannot write ${shown}: ${describeError(error)}`, "failed");
+      // Written whole or not at all (safe-write.ts): a full disk leaves the file as it was.
+      return fail(`Cannot write ${shown}: ${describeError(error)}; ${shown} is as it was.`, "failed");
     }
     ctx.files.seen(absolute);
 

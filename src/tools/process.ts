@@ -1,10 +1,20 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { toolEnvironment } from "../util/withheld-env.js";
+import { formatBytes, utf8Head } from "./bound.js";
 import { bwrapProgram, type Confinement, confinedArgv } from "./sandbox.js";
+import type { OutputFolder } from "./saved-output.js";
 
 /** How long a process group gets between SIGTERM and SIGKILL (timeouts and cancel, while bosun runs). */
 export const KILL_GRACE_MS = 2000;
@@ -37,14 +47,20 @@ export function groupAlive(pgid: number): boolean {
 // ---- Output ------------------------------------------------------------------------------------
 
 export interface SaveOutputOptions {
+  /** The session's saved-output folder (under the data folder, never /tmp) and the cap on them all. */
+  folder: OutputFolder;
   /** Most characters written to the file; default SAVED_OUTPUT_LIMIT_CHARS. */
   maxFileChars?: number;
 }
 
+/** Bytes the saved outputs' cap is asked for at a time: a folder listing per 8 MB written, not per chunk. */
+const ROOM_STEP_BYTES = 8 * 1024 * 1024;
+
 /**
  * Keeps merged output up to `limit` characters in memory; beyond that, only the most recent `limit`.
  * With `save`, output that outgrows the limit is also written, from its first character, to a file
- * under os.tmpdir() (mode 0600) as it arrives, up to `save.maxFileChars`.
+ * in `save.folder` (mode 0600, the folder 0700) as it arrives, up to `save.maxFileChars` and as long
+ * as every saved output together stays under the folder's cap (the oldest others are deleted first).
  */
 export class OutputBuffer {
   private chunks: string[] = [];
@@ -57,8 +73,12 @@ export class OutputBuffer {
   fileError: string | undefined;
   /** Characters written to the file. */
   fileChars = 0;
+  /** Why the file stopped short of the output though nothing failed (the saved outputs' cap). */
+  fileStop: string | undefined;
   private fd: number | undefined;
   private readonly maxFileChars: number;
+  /** Bytes the file may still grow by before the cap is asked again. */
+  private room = 0;
 
   constructor(
     private readonly limit = OUTPUT_LIMIT_CHARS,
@@ -113,7 +133,8 @@ export class OutputBuffer {
     }
     if (this.complete) return `${head} are not in this result. The full output is in ${this.filePath}`;
     const lost = this.fileChars < this.dropped ? `; characters ${this.fileChars + 1} to ${this.dropped} are lost` : "";
-    return `${head} are not in this result. Only the first ${this.fileChars} were saved, in ${this.filePath}${lost}`;
+    const why = this.fileStop ? ` (${this.fileStop})` : "";
+    return `${head} are not in this result. Only the first ${this.fileChars} were saved, in ${this.filePath}${why}${lost}`;
   }
 
   /** Closes the output file, if any; later output is no longer saved. */
@@ -128,9 +149,13 @@ export class OutputBuffer {
   }
 
   private open(): void {
-    const path = join(tmpdir(), `bosun-output-${randomBytes(6).toString("hex")}.txt`);
+    const folder = this.save?.folder;
+    if (!folder) return;
+    const path = join(folder.path, `shell-${randomBytes(6).toString("hex")}.txt`);
     try {
-      this.fd = openSync(path, "wx", 0o600);
+      folder.prepare();
+      // A fresh name, never an existing file or a link put there.
+      this.fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       this.filePath = path;
     } catch (error) {
       this.fileError = error instanceof Error ? error.message : String(error);
@@ -152,8 +177,16 @@ export class OutputBuffer {
       if (last >= 0xd800 && last <= 0xdbff) part = part.slice(0, -1);
     }
     try {
-      const bytes = Buffer.from(part, "utf8");
+      let bytes = Buffer.from(part, "utf8");
+      if (bytes.length > this.room) this.askRoom(bytes.length);
+      if (bytes.length > this.room) {
+        // The saved outputs are at their cap: keep what fits, on a character boundary, and stop.
+        part = utf8Head(part, this.room);
+        bytes = Buffer.from(part, "utf8");
+        this.fileStop = `bosun's saved outputs reached their cap of ${formatBytes(this.save?.folder.maxBytes ?? 0)}, storage.output_max_mb`;
+      }
       for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+      this.room -= bytes.length;
       this.fileChars += part.length;
     } catch (error) {
       this.fileError = error instanceof Error ? error.message : String(error);
@@ -161,6 +194,13 @@ export class OutputBuffer {
       return;
     }
     if (part.length < chunk.length) this.close();
+  }
+
+  /** Asks the folder for room for at least `bytes` more (deleting the oldest other saved outputs if need be). */
+  private askRoom(bytes: number): void {
+    const folder = this.save?.folder;
+    if (!folder) return;
+    this.room += folder.makeRoom(bytes - this.room, this.filePath, ROOM_STEP_BYTES);
   }
 
   private compact(): void {
@@ -197,8 +237,8 @@ export interface SpawnShellOptions {
   cwd: string;
   /** When false, the child does not keep Node's event loop alive (background jobs). Default true. */
   keepAlive?: boolean;
-  /** Save output that outgrows the in-memory limit to a file (see OutputBuffer). Default false. */
-  saveOutput?: boolean;
+  /** Save output that outgrows the in-memory limit to a file in this folder (see OutputBuffer). Default: not saved. */
+  saveOutput?: OutputFolder;
   /** Run it confined (sandbox.ts): read-only, no network, outside folders hidden. */
   confine?: Confinement;
 }
@@ -236,7 +276,7 @@ function installExitHook(): void {
  */
 export function spawnShell(command: string, options: SpawnShellOptions): ShellProcess {
   const started = Date.now();
-  const output = new OutputBuffer(OUTPUT_LIMIT_CHARS, options.saveOutput ? {} : undefined);
+  const output = new OutputBuffer(OUTPUT_LIMIT_CHARS, options.saveOutput ? { folder: options.saveOutput } : undefined);
   let child: ChildProcess;
   // The outer bash redirects stderr into stdout and replaces itself with the bash that runs the
   // command (same pid, same group), so `$0`, line numbers and error messages are those of `bash -c`.

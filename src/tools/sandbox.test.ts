@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,8 +33,13 @@ describe("confined shell commands (bubblewrap)", () => {
     writeFileSync(join(ws, "a.txt"), "inside\n");
     writeFileSync(join(outside, "secret.txt"), "SECRET\n");
     confine = { kind: "sealed", visible: [ws] };
+    // The stand-in for masked files lives in bosun's data folder: this test's, not the user's.
+    process.env.BOSUN_HOME = join(root, "home");
   });
-  after(() => rmSync(root, { recursive: true, force: true }));
+  after(() => {
+    delete process.env.BOSUN_HOME;
+    rmSync(root, { recursive: true, force: true });
+  });
 
   const run = async (command: string) => {
     const proc = spawnShell(command, { cwd: ws, confine });
@@ -137,5 +151,19 @@ describe("confined shell commands (bubblewrap)", () => {
     assert.equal(existsSync(join(state, "bosun.json")), false, "but not bosun's own state");
     const processes = Number(output.trim().split("\n").at(-1));
     assert.ok(processes <= 6, `only its own processes: ${output}`);
+  });
+
+  it("masked: the empty stand-in is bosun's data folder's own file, made again when something wrote into it", async () => {
+    writeFileSync(join(ws, ".env"), "TOKEN=masked-secret\n");
+    const standIn = join(root, "home", "data", "empty");
+    mkdirSync(join(root, "home", "data"), { recursive: true });
+    rmSync(standIn, { force: true });
+    writeFileSync(standIn, "planted\n");
+    const masked: Confinement = { kind: "masked", visible: [ws], masked: [join(ws, ".env")] };
+    const proc = spawnShell('echo "[$(cat .env)]"', { cwd: ws, confine: masked });
+    await proc.finished;
+    assert.equal(proc.output.text(), "[]\n");
+    assert.equal(readFileSync(standIn, "utf8"), "");
+    assert.equal(statSync(standIn).mode & 0o777, 0o444);
   });
 });

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, unlinkSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { dataDir } from "../config/paths.js";
 
 /**
  * How a command bosun runs is confined, with bubblewrap (`bwrap`), where user namespaces allow it.
@@ -53,16 +54,33 @@ function hiddenFolders(): string[] {
   return unique.filter((folder) => !unique.some((other) => other !== folder && folder.startsWith(`${other}/`)));
 }
 
-let empty: string | undefined;
-
-/** An empty, read-only regular file to show in place of a hidden one (a device would read as "permission denied"). */
+/**
+ * An empty, read-only regular file to show in place of a hidden one (a device would read as
+ * "permission denied"). It lives in bosun's data folder, not /tmp — nothing of bosun's is left
+ * there, even after a kill — made once and checked at every use: a file that is no longer empty
+ * (a command run unconfined wrote to it) is made again.
+ */
 function emptyFile(): string {
-  if (empty && existsSync(empty)) return empty;
-  const dir = mkdtempSync(join(tmpdir(), "bosun-empty-"));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  empty = join(dir, "empty");
-  writeFileSync(empty, "", { mode: 0o444 });
-  return empty;
+  const file = join(dataDir(), "empty");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const info = lstatSync(file);
+      if (info.isFile() && info.size === 0) return file;
+      unlinkSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      closeSync(
+        openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o444),
+      );
+      return file;
+    } catch (error) {
+      // Another bosun made it meanwhile: checked again above.
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 2) throw error;
+    }
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -17,6 +16,7 @@ import {
 import { setWithheldVariables, toolEnvironment } from "../util/withheld-env.js";
 import { createBackgroundJobs } from "./jobs.js";
 import { OUTPUT_LIMIT_CHARS, OutputBuffer } from "./process.js";
+import { OutputFolder } from "./saved-output.js";
 import { shellTool } from "./shell.js";
 
 const temp = tempFolder("shell", "file");
@@ -341,50 +341,95 @@ describe("shell: environment", () => {
 });
 
 describe("shell: long output", () => {
-  it("saves output longer than the in-memory limit to a file and says where", async () => {
+  /** A fresh saved-output folder under the file's temp folder, capped at `maxBytes`. */
+  let roots = 0;
+  const outputFolder = (maxBytes = 500 * 1024 * 1024, session = "ses_1") =>
+    new OutputFolder(join(temp.path, `data-${++roots}`, "overflow"), session, maxBytes);
+
+  it("saves output longer than the in-memory limit to an owner-only file in the session's folder, and says where", async () => {
     const count = 300_000;
     const expected = `${Array.from({ length: count }, (_, i) => i + 1).join("\n")}\n`;
     assert.ok(expected.length > OUTPUT_LIMIT_CHARS);
-    const result = await shellTool.execute({ command: `seq 1 ${count}` }, toolContext(temp.path));
+    const folder = outputFolder();
+    const result = await shellTool.execute(
+      { command: `seq 1 ${count}` },
+      { ...toolContext(temp.path), output: folder },
+    );
     const path = result.metadata?.fullOutputPath;
     assert.equal(typeof path, "string");
-    try {
-      assert.equal(dirname(path as string), tmpdir());
-      assert.equal(readFileSync(path as string, "utf8"), expected, "the file holds the whole output");
-      assert.equal(result.metadata?.outputChars, expected.length);
-      assert.equal(result.metadata?.droppedChars, expected.length - OUTPUT_LIMIT_CHARS);
-      assert.equal(result.isError, false);
-      const dropped = expected.length - OUTPUT_LIMIT_CHARS;
-      assert.ok(
-        result.output.endsWith(
-          `\n${count}\nnote: the output is ${expected.length} characters; the first ${dropped} are not in this result. The full output is in ${path}\nexit code 0`,
-        ),
-        result.output.slice(-300),
-      );
-      const body = result.output.slice(0, result.output.indexOf("\nnote: the output is") + 1);
-      assert.equal(body, expected.slice(dropped), "the result keeps the last OUTPUT_LIMIT_CHARS characters");
-    } finally {
-      if (typeof path === "string") rmSync(path, { force: true });
-    }
+    assert.equal(dirname(path as string), folder.path);
+    assert.equal(statSync(path as string).mode & 0o777, 0o600);
+    assert.equal(statSync(folder.path).mode & 0o777, 0o700);
+    assert.equal(statSync(folder.root).mode & 0o777, 0o700);
+    assert.equal(readFileSync(path as string, "utf8"), expected, "the file holds the whole output");
+    assert.equal(result.metadata?.outputChars, expected.length);
+    assert.equal(result.metadata?.droppedChars, expected.length - OUTPUT_LIMIT_CHARS);
+    assert.equal(result.isError, false);
+    const dropped = expected.length - OUTPUT_LIMIT_CHARS;
+    assert.ok(
+      result.output.endsWith(
+        `\n${count}\nnote: the output is ${expected.length} characters; the first ${dropped} are not in this result. The full output is in ${path}\nexit code 0`,
+      ),
+      result.output.slice(-300),
+    );
+    const body = result.output.slice(0, result.output.indexOf("\nnote: the output is") + 1);
+    assert.equal(body, expected.slice(dropped), "the result keeps the last OUTPUT_LIMIT_CHARS characters");
+  });
+
+  it("without a saved-output folder, saves nothing and says the start was dropped", async () => {
+    const result = await shellTool.execute({ command: "seq 1 300000" }, toolContext(temp.path));
+    assert.equal(result.metadata?.fullOutputPath, undefined);
+    assert.match(result.output, /note: the output is \d+ characters; the first \d+ were dropped\nexit code 0$/);
   });
 
   it("does not claim the file is the full output when saving stopped at its cap", () => {
-    const buffer = new OutputBuffer(10, { maxFileChars: 25 });
-    try {
-      for (let i = 0; i < 10; i++) buffer.append("abcdefgh\n".replace("a", String(i))); // 90 characters
-      buffer.close();
-      const path = buffer.filePath;
-      assert.ok(path);
-      assert.equal(readFileSync(path, "utf8"), "0bcdefgh\n1bcdefgh\n2bcdefg");
-      assert.equal(buffer.kept(), "\n9bcdefgh\n");
-      assert.equal(
-        buffer.droppedNote(),
-        `the output is 90 characters; the first 80 are not in this result. Only the first 25 were saved, in ${path}; characters 26 to 80 are lost`,
-      );
-      assert.equal(buffer.complete, false);
-    } finally {
-      if (buffer.filePath) rmSync(buffer.filePath, { force: true });
+    const buffer = new OutputBuffer(10, { folder: outputFolder(), maxFileChars: 25 });
+    for (let i = 0; i < 10; i++) buffer.append("abcdefgh\n".replace("a", String(i))); // 90 characters
+    buffer.close();
+    const path = buffer.filePath;
+    assert.ok(path);
+    assert.equal(readFileSync(path, "utf8"), "0bcdefgh\n1bcdefgh\n2bcdefg");
+    assert.equal(buffer.kept(), "\n9bcdefgh\n");
+    assert.equal(
+      buffer.droppedNote(),
+      `the output is 90 characters; the first 80 are not in this result. Only the first 25 were saved, in ${path}; characters 26 to 80 are lost`,
+    );
+    assert.equal(buffer.complete, false);
+  });
+
+  it("makes room under the saved outputs' cap by deleting the oldest other files first", () => {
+    const folder = outputFolder(100, "ses_new");
+    const old = join(folder.root, "ses_old");
+    mkdirSync(old, { recursive: true });
+    for (const [name, age] of [
+      ["oldest.txt", 3000],
+      ["older.txt", 2000],
+      ["newer.txt", 1000],
+    ] as const) {
+      writeFileSync(join(old, name), "x".repeat(30));
+      const at = new Date(Date.now() - age * 1000);
+      utimesSync(join(old, name), at, at);
     }
+    const buffer = new OutputBuffer(10, { folder });
+    buffer.append("y".repeat(40)); // 40 bytes: 90 + 40 > 100, so the oldest goes (60 + 40 fits)
+    buffer.close();
+    assert.deepEqual(readdirSync(old).sort(), ["newer.txt", "older.txt"]);
+    assert.equal(readFileSync(buffer.filePath as string, "utf8"), "y".repeat(40));
+    assert.equal(buffer.complete, true);
+  });
+
+  it("stops saving at the cap, on a character boundary, and says why, when nothing else is left to delete", () => {
+    const buffer = new OutputBuffer(10, { folder: outputFolder(25) });
+    buffer.append("é".repeat(20)); // 40 bytes: 12 whole characters (24 bytes) fit under 25
+    buffer.append("more");
+    buffer.close();
+    const path = buffer.filePath as string;
+    assert.equal(readFileSync(path, "utf8"), "é".repeat(12));
+    assert.equal(buffer.complete, false);
+    assert.equal(
+      buffer.droppedNote(),
+      `the output is 24 characters; the first 14 are not in this result. Only the first 12 were saved, in ${path} (bosun's saved outputs reached their cap of 25 bytes, storage.output_max_mb); characters 13 to 14 are lost`,
+    );
   });
 
   it("keeps only the tail in memory, without a file, when not asked to save", () => {

@@ -54,7 +54,7 @@ export const shellTool: Tool<ShellInput> = {
 
     const proc = spawnShell(input.command, {
       cwd: ctx.cwd,
-      saveOutput: true,
+      ...(ctx.output ? { saveOutput: ctx.output } : {}),
       ...(ctx.confine ? { confine: ctx.confine } : {}),
     });
     let timedOut = false;

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { CallDescription, RequestContext } from "../permission/requests.js";
 import type { Confinement } from "./sandbox.js";
+import type { OutputFolder } from "./saved-output.js";
 
 /**
  * A built-in tool. Its name and argument names are public contract: permission rules, hooks,
@@ -62,6 +63,8 @@ export interface ToolContext {
   /** Background shell jobs of this session. */
   jobs: BackgroundJobs;
   limits: ToolLimits;
+  /** Where a shell command's output beyond what its result holds is saved (under the data folder); unset, it is not saved. */
+  output?: OutputFolder;
   /**
    * What the gate judged this call would do (the loop sets it for every call it runs). A file
    * tool writes only where its `edit:` requests say: a path that leads elsewhere by the time it

@@ -58,7 +58,9 @@ export const writeTool: Tool<WriteInput> = {
       writeFileAt(target, input.content, { parents: before === undefined });
     } catch (error) {
       if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
-      return fail(`Cannot write ${shown}: ${describeError(error)}`, "failed");
+      // Written whole or not at all (safe-write.ts): a full disk leaves the file as it was.
+      const left = before === undefined ? "nothing was created" : `${shown} is as it was`;
+      return fail(`Cannot write ${shown}: ${describeError(error)}; ${left}.`, "failed");
     }
     ctx.files.seen(absolute);
 

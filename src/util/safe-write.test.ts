@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   linkSync,
@@ -12,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { snapshot, startFlipper } from "../../test/support/flipper.js";
@@ -60,6 +62,42 @@ for (const fallback of [false, true]) {
         const { ws } = setup();
         writeFileAt(join(ws, "private"), "x", { mode: 0o600 });
         assert.equal(statSync(join(ws, "private")).mode & 0o777, 0o600);
+      });
+
+      it("keeps a replaced file's mode: an executable stays 0755, a private file 0600", () => {
+        const { ws } = setup();
+        for (const mode of [0o755, 0o600, 0o1775]) {
+          const file = join(ws, `f-${mode.toString(8)}`);
+          writeFileSync(file, "old\n");
+          chmodSync(file, mode);
+          writeFileAt(file, "new\n");
+          assert.equal(readFileSync(file, "utf8"), "new\n");
+          assert.equal(statSync(file).mode & 0o7777, mode, mode.toString(8));
+        }
+      });
+
+      it("makes missing folders with the mode asked for", () => {
+        const { ws } = setup();
+        writeFileAt(join(ws, "own/deeper/x.txt"), "x", { parents: true, mode: 0o600, folderMode: 0o700 });
+        assert.equal(statSync(join(ws, "own")).mode & 0o777, 0o700);
+        assert.equal(statSync(join(ws, "own/deeper")).mode & 0o777, 0o700);
+        assert.equal(statSync(join(ws, "own/deeper/x.txt")).mode & 0o777, 0o600);
+      });
+
+      it("removes the temporary files of killed runs on this machine, never a live one's or another machine's", () => {
+        const { ws } = setup();
+        const host = createHash("sha256").update(hostname()).digest("hex").slice(0, 6);
+        const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+        const names = {
+          dead: `.big.txt.${host}-${dead}-0123abcd.bosun-tmp`,
+          live: `.big.txt.${host}-${process.ppid}-0123abcd.bosun-tmp`,
+          elsewhere: `.big.txt.${host === "abcdef" ? "fedcba" : "abcdef"}-${dead}-0123abcd.bosun-tmp`,
+          // Not of bosun's naming: never touched.
+          other: ".big.txt.notes.bosun-tmp",
+        };
+        for (const name of Object.values(names)) writeFileSync(join(ws, name), "torn");
+        writeFileAt(join(ws, "other.txt"), "x");
+        assert.deepEqual(readdirSync(ws).sort(), [names.other, names.elsewhere, names.live, "other.txt"].sort());
       });
 
       it("creates missing parent folders only when asked", () => {

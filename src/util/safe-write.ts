@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import {
   accessSync,
   closeSync,
@@ -11,6 +11,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -19,6 +20,7 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /**
@@ -32,9 +34,16 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
  * in a language without it — and a swapped path no longer matters. The content goes to a new
  * temporary file there (O_EXCL|O_NOFOLLOW: never an existing file or a link), is synced, and is
  * renamed over the name: a rename replaces a link at the name instead of following it, and a
- * reader sees the old file or the new one, never half of one. A file with other names (hard
- * links) is replaced too, not written through: its other names, which no check looked at, keep
- * the old content.
+ * reader sees the old file or the new one, never half of one — and a process killed mid-write
+ * (SIGKILL, a full disk) leaves the old one whole, and at most a temporary file that the next write
+ * there removes. The replaced file keeps its mode (set-id bits aside) and, where allowed, its
+ * owner. A file with other names (hard links) is replaced too, not written through: its other
+ * names, which no check looked at, keep the old content.
+ *
+ * A link: the path judged is the link's resolved target (the permission layer resolves links
+ * before any rule sees a path), so a write of a link's name lands on its target, atomically there,
+ * and the link stays a link; what was approved is the target. A link found at the judged name
+ * itself was put there after the check, and is refused.
  *
  * Where there is no /proc/self/fd (macOS), the folder is checked by its real path before the
  * temporary file is made and again before the rename, and the temporary file and the final name
@@ -62,6 +71,8 @@ export interface WriteOptions {
   mode?: number;
   /** Create missing parent folders, one by one below a verified folder, never through a link. */
   parents?: boolean;
+  /** The mode of folders `parents` makes, before the umask (default 0o777; 0o700 for bosun's own). */
+  folderMode?: number;
 }
 
 /** What is at a judged path, looked at without following a link there. */
@@ -79,7 +90,7 @@ const FOLDER_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 export function writeFileAt(target: string, content: string | Uint8Array, options: WriteOptions = {}): void {
   const path = checked(target);
   const name = basename(path);
-  const folder = openFolder(dirname(path), path, options.parents ?? false);
+  const folder = openFolder(dirname(path), path, options.parents ?? false, options.folderMode);
   let temp: string | undefined;
   try {
     const existing = lstatOrUndefined(folder.at(name));
@@ -89,7 +100,7 @@ export function writeFileAt(target: string, content: string | Uint8Array, option
     // A rename would replace a file we may not write (one made read-only to keep it as it is): as a write would, refuse.
     if (existing) accessSync(folder.at(name), constants.W_OK);
 
-    temp = `.${name.slice(0, 64)}.${randomBytes(6).toString("hex")}.bosun-tmp`;
+    temp = tempName(name);
     // A replaced file's content is never more exposed than the file was: 0o600 until its mode is set.
     const fd = openSync(
       folder.at(temp),
@@ -107,6 +118,7 @@ export function writeFileAt(target: string, content: string | Uint8Array, option
     renameSync(folder.at(temp), folder.at(name));
     temp = undefined;
     folder.sync();
+    removeStaleTemps(folder);
   } catch (error) {
     throw folder.explain(error);
   } finally {
@@ -164,7 +176,7 @@ export function readFileAt(target: string): Existing {
 export function appendFileAt(target: string, text: string, options: WriteOptions = {}): void {
   const path = checked(target);
   const name = basename(path);
-  const folder = openFolder(dirname(path), path, options.parents ?? false);
+  const folder = openFolder(dirname(path), path, options.parents ?? false, options.folderMode);
   try {
     let fd: number;
     let created = false;
@@ -266,12 +278,14 @@ interface Folder {
  * Opens `folder` (absolute, links resolved) and proves it is that folder, not something a link
  * led to; with `parents`, makes the missing ones first. `target` is what the error names.
  */
-function openFolder(folder: string, target: string, parents: boolean): Folder {
-  return hasFdPaths() ? openFolderFd(folder, target, parents) : openFolderByPath(folder, target, parents);
+function openFolder(folder: string, target: string, parents: boolean, folderMode = 0o777): Folder {
+  return hasFdPaths()
+    ? openFolderFd(folder, target, parents, folderMode)
+    : openFolderByPath(folder, target, parents, folderMode);
 }
 
-function openFolderFd(folder: string, target: string, parents: boolean): Folder {
-  const fd = openVerifiedFd(folder, target, parents);
+function openFolderFd(folder: string, target: string, parents: boolean, folderMode: number): Folder {
+  const fd = openVerifiedFd(folder, target, parents, folderMode);
   const at = (name: string) => `/proc/self/fd/${fd}/${name}`;
   return {
     at,
@@ -287,13 +301,13 @@ function openFolderFd(folder: string, target: string, parents: boolean): Folder 
 }
 
 /** A descriptor of `folder` whose real path is `folder`; missing folders made through verified descriptors. */
-function openVerifiedFd(folder: string, target: string, parents: boolean): number {
+function openVerifiedFd(folder: string, target: string, parents: boolean, folderMode = 0o777): number {
   let fd: number;
   try {
     fd = openSync(folder, FOLDER_FLAGS);
   } catch (error) {
     const code = codeOf(error);
-    if (code === "ENOENT" && parents && dirname(folder) !== folder) return makeFolderFd(folder, target);
+    if (code === "ENOENT" && parents && dirname(folder) !== folder) return makeFolderFd(folder, target, folderMode);
     if (code === "ELOOP" || (code === "ENOTDIR" && isLink(folder))) throw new PathChangedError(target, leadsTo(target));
     throw error;
   }
@@ -306,10 +320,10 @@ function openVerifiedFd(folder: string, target: string, parents: boolean): numbe
 }
 
 /** Makes `folder` inside its verified parent (made first if missing too) and opens it. */
-function makeFolderFd(folder: string, target: string): number {
-  const parent = openVerifiedFd(dirname(folder), target, true);
+function makeFolderFd(folder: string, target: string, folderMode: number): number {
+  const parent = openVerifiedFd(dirname(folder), target, true, folderMode);
   try {
-    return makeInside(parent, folder, target);
+    return makeInside(parent, folder, target, folderMode);
   } catch (error) {
     throw explainAt(error, parent, dirname(folder));
   } finally {
@@ -318,10 +332,10 @@ function makeFolderFd(folder: string, target: string): number {
 }
 
 /** Makes `folder` inside the verified descriptor `parent` and opens it, refusing a link put there meanwhile. */
-function makeInside(parent: number, folder: string, target: string): number {
+function makeInside(parent: number, folder: string, target: string, folderMode: number): number {
   const inside = `/proc/self/fd/${parent}/${basename(folder)}`;
   try {
-    mkdirSync(inside, 0o777);
+    mkdirSync(inside, folderMode);
   } catch (error) {
     // Made meanwhile by someone else: used if it is a real folder, as the open below proves.
     if (codeOf(error) !== "EEXIST") throw error;
@@ -354,7 +368,7 @@ function explainAt(error: unknown, fd: number, folder: string): unknown {
   return Object.assign(new Error(message), { code: removed ? "ENOENT" : codeOf(error) });
 }
 
-function openFolderByPath(folder: string, target: string, parents: boolean): Folder {
+function openFolderByPath(folder: string, target: string, parents: boolean, folderMode: number): Folder {
   const verify = () => {
     let real: string;
     try {
@@ -365,7 +379,7 @@ function openFolderByPath(folder: string, target: string, parents: boolean): Fol
     }
     if (real !== folder) throw new PathChangedError(target, leadsTo(target));
   };
-  if (parents && !existsSync(folder)) makeFoldersByPath(folder, target);
+  if (parents && !existsSync(folder)) makeFoldersByPath(folder, target, folderMode);
   verify();
   return {
     at: (name) => join(folder, name),
@@ -385,12 +399,12 @@ function openFolderByPath(folder: string, target: string, parents: boolean): Fol
 }
 
 /** Without descriptor paths: each missing folder made after its parent's real path is checked. */
-function makeFoldersByPath(folder: string, target: string): void {
+function makeFoldersByPath(folder: string, target: string, folderMode: number): void {
   const parent = dirname(folder);
-  if (parent !== folder && !existsSync(parent)) makeFoldersByPath(parent, target);
+  if (parent !== folder && !existsSync(parent)) makeFoldersByPath(parent, target, folderMode);
   if (realpathSync(parent) !== parent) throw new PathChangedError(target, leadsTo(target));
   try {
-    mkdirSync(folder, 0o777);
+    mkdirSync(folder, folderMode);
   } catch (error) {
     if (codeOf(error) !== "EEXIST") throw error;
   }
@@ -431,6 +445,56 @@ function checked(target: string): string {
   const path = resolve(target);
   if (dirname(path) === path) throw fsError("EISDIR", `${path} is a folder`);
   return path;
+}
+
+/**
+ * A temporary file's name beside `name`: hidden, never an existing one, and saying which process
+ * on which machine made it — a run killed mid-write (SIGKILL, a power cut) leaves it behind, and
+ * the next write into that folder removes it once that process is gone (removeStaleTemps).
+ */
+function tempName(name: string): string {
+  return `.${name.slice(0, 64)}.${HOST_TAG}-${process.pid}-${randomBytes(4).toString("hex")}${TEMP_SUFFIX}`;
+}
+
+const TEMP_SUFFIX = ".bosun-tmp";
+/** This machine, briefly: a process id means nothing on another one sharing the folder. */
+const HOST_TAG = createHash("sha256").update(hostname()).digest("hex").slice(0, 6);
+const TEMP_PATTERN = /\.([0-9a-f]{6})-(\d+)-[0-9a-f]{8}\.bosun-tmp$/;
+
+/**
+ * Removes the temporary files other runs on this machine left in the folder when they were killed
+ * mid-write: ones whose process no longer exists. A live one's is never touched (it may be about
+ * to rename it); another machine's is left alone (its process cannot be asked about). Best effort.
+ */
+function removeStaleTemps(folder: Folder): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder.at(""));
+  } catch {
+    return;
+  }
+  for (const entry of names) {
+    if (!entry.endsWith(TEMP_SUFFIX) || !entry.startsWith(".")) continue;
+    const match = TEMP_PATTERN.exec(entry);
+    if (!match || match[1] !== HOST_TAG) continue;
+    const pid = Number(match[2]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    try {
+      if (lstatSync(folder.at(entry)).isFile()) unlinkSync(folder.at(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, as another user's.
+    return codeOf(error) === "EPERM";
+  }
 }
 
 function writeAll(fd: number, data: Uint8Array): void {
