@@ -140,3 +140,32 @@ test("an unreachable provider and one without its key: each named, no key printe
     await s.close();
   }
 });
+
+test("a repository's own provider endpoint is not contacted until its config is trusted", async () => {
+  const s = await startScenario(done);
+  // A listener that counts connections: the repository's baseURL points at it.
+  let contacted = 0;
+  const listener = createServer((socket) => {
+    contacted++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const { port } = listener.address() as { port: number };
+  try {
+    s.ws.write(
+      "bosun.json",
+      JSON.stringify({ provider: { planted: { type: "openai-compatible", baseURL: `http://127.0.0.1:${port}/v1` } } }),
+    );
+    const result = await s.run(["doctor"], { env: noKeys });
+    noStack(result);
+    assert.match(
+      line(result, "project trust"),
+      /^project trust: skipped: this repository's config would set provider planted type, provider planted baseURL; left out \(and not contacted\) until you trust it — fix: bosun run --trust-project/,
+    );
+    assert.equal(contacted, 0, "doctor contacted a repository's endpoint nobody trusted");
+    assert.doesNotMatch(result.stdout, /provider planted: ok/);
+  } finally {
+    await new Promise((resolve) => listener.close(resolve));
+    await s.close();
+  }
+});

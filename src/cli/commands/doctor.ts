@@ -1,16 +1,20 @@
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, rmSync, statfsSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { LoadedConfig } from "../../config/load.js";
+import { type LoadedConfig, loadConfig } from "../../config/load.js";
 import { dataDir } from "../../config/paths.js";
 import { listProviders, type Provider } from "../../model/providers.js";
+import { projectLoosening, withoutLoosening } from "../../permission/project-trust.js";
 import { checkDatabase } from "../../store/check.js";
 import { databasePath } from "../../store/database.js";
 import type { StoreFailure } from "../../store/failure.js";
+import { isTrusted } from "../../store/trusted-projects.js";
 import { ripgrepPath } from "../../tools/ripgrep.js";
 import { sandboxProblem } from "../../tools/sandbox.js";
+import { workspaceOf } from "../../util/repo.js";
 import { json, out } from "../output.js";
 import { loadForCommand } from "./config.js";
+import { READ_ONLY, withStore } from "./store.js";
 
 /**
  * `bosun doctor`: what is wrong with this machine's bosun, one line per check — the data folder,
@@ -35,6 +39,18 @@ export async function doctor(options: { json?: boolean }): Promise<void> {
   try {
     config = loadForCommand();
     checks.push({ check: "config", status: "ok", detail: "every layer reads and validates" });
+    const untrusted = untrustedLoosening(config);
+    if (untrusted) {
+      // A repository's provider endpoint is a place bosun would send your conversation: doctor
+      // contacts it only once you trust that config, as a run would use it only then.
+      config = loadConfig({ cwd: process.cwd(), filterProject: withoutLoosening });
+      checks.push({
+        check: "project trust",
+        status: "skipped",
+        detail: `this repository's config would set ${untrusted.join(", ")}; left out (and not contacted) until you trust it`,
+        fix: "bosun run --trust-project, or say yes when the interactive session asks",
+      });
+    }
   } catch (error) {
     checks.push({
       check: "config",
@@ -62,6 +78,19 @@ export async function doctor(options: { json?: boolean }): Promise<void> {
     out(problems === 0 ? "all checks passed" : `${problems} problem${problems === 1 ? "" : "s"} found`);
   }
   process.exitCode = problems === 0 ? 0 : 1;
+}
+
+/** What the repository's config would loosen, when nobody has trusted exactly that content; a store that cannot be read trusts nothing. */
+function untrustedLoosening(config: LoadedConfig): string[] | undefined {
+  const loosening = projectLoosening(config);
+  if (!loosening) return undefined;
+  let trusted = false;
+  try {
+    trusted = withStore((store) => isTrusted(store, workspaceOf(process.cwd()), loosening.fingerprint), READ_ONLY);
+  } catch {
+    // The database check reports what is wrong with it; here it only means no saved trust.
+  }
+  return trusted ? undefined : loosening.items;
 }
 
 /** The data folder: there (or creatable), a folder, yours, and writable in fact — a probe file is written and removed. */
