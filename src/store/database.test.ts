@@ -339,3 +339,33 @@ describe("openDatabase: readonly (reading commands)", () => {
     }
   });
 });
+
+describe("a path that is not what bosun keeps there", () => {
+  test("a database path that is a folder is said as such, for writing and reading alike", () => {
+    const path = join(root, "folder-db", "bosun.db");
+    mkdirSync(path, { recursive: true });
+    for (const readonly of [false, true]) {
+      assert.throws(
+        () => openDatabase(path, { readonly }),
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.message.startsWith(`${path} is a folder, not a database file; move it aside`) &&
+          error.exitCode === 1,
+      );
+    }
+  });
+
+  test("a data folder that is a file: no 'no sessions yet' from a reading command, no mkdir error", () => {
+    const home = join(root, "home-is-a-file");
+    writeFileSync(home, "not a folder");
+    const path = join(home, "data", "bosun.db");
+    for (const readonly of [false, true]) {
+      assert.throws(
+        () => openDatabase(path, { readonly }),
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.message.startsWith(`${home} is a file, so bosun cannot keep its data under it`),
+      );
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
@@ -33,9 +33,46 @@ const BUSY_TIMEOUT_MS = 15_000;
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Database {
   try {
+    refuseNotAFile(path);
     return options.readonly ? openForReading(path) : openForWriting(path);
   } catch (error) {
     throw storeError(error, path) ?? error;
+  }
+}
+
+/**
+ * A database path that is a folder, or a data folder that is a file, said as such: SQLite would
+ * call the first a disk I/O error, and a reading command would take the second for no sessions yet.
+ */
+function refuseNotAFile(path: string): void {
+  const stat = statIfThere(path);
+  if (stat?.isDirectory()) {
+    throw new StoreError(
+      `${path} is a folder, not a database file; move it aside (mv ${path} ${path}.folder) and bosun starts a new database`,
+      "cannot-open",
+    );
+  }
+  if (stat) return;
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    const above = statIfThere(folder);
+    if (above && !above.isDirectory()) {
+      throw new StoreError(
+        `${folder} is a file, so bosun cannot keep its data under it (${path}); remove or rename it, or point BOSUN_HOME at a folder`,
+        "cannot-open",
+      );
+    }
+    if (above || dirname(folder) === folder) return;
+  }
+}
+
+/** A path's stat, or undefined when nothing is there — a file above it (ENOTDIR) counts as nothing here. */
+function statIfThere(path: string): ReturnType<typeof statSync> {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
   }
 }
 
