@@ -11,9 +11,14 @@ import { isPureReference, isSecretPath, redactUrlPasswords } from "./secrets.js"
  */
 export const REDACTED = "<redacted>";
 
-export function shownValue(key: string, value: unknown, origin: Origin | undefined): unknown {
+export function shownValue(
+  key: string,
+  value: unknown,
+  origin: Origin | undefined,
+  path: readonly string[] = segments(key),
+): unknown {
   const written = origin?.raw !== undefined ? origin.raw : value;
-  if (isSecretPath(segments(key)) && typeof written === "string") {
+  if (isSecretPath(path) && typeof written === "string") {
     return isPureReference(written) ? written : REDACTED;
   }
   return maskUrls(written);
@@ -41,7 +46,7 @@ export function shownConfig(loaded: LoadedConfig): Record<string, unknown> {
   const show = (value: unknown, path: string[]): unknown => {
     if (!isPlainObject(value)) {
       const key = formatKey(path);
-      return shownValue(key, value, loaded.origins.get(key));
+      return shownValue(key, value, loaded.origins.get(key), path);
     }
     const out: Record<string, unknown> = {};
     for (const [segment, child] of Object.entries(value)) out[segment] = show(child, [...path, segment]);
@@ -68,7 +73,7 @@ export function originRows(loaded: LoadedConfig): OriginRow[] {
       const origin = loaded.origins.get(key);
       return {
         key,
-        value: shownValue(key, getAt(loaded.config, path), origin),
+        value: shownValue(key, getAt(loaded.config, path), origin, path),
         layer: origin?.layer ?? "default",
         source: origin?.source ?? "built-in",
         ...(origin?.file ? { file: origin.file } : {}),

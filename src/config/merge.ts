@@ -11,7 +11,8 @@ export function mergeInto(
   onLeaf: (key: string, path: string[], replaced: unknown) => void,
   prefix: string[] = [],
 ): void {
-  for (const [key, value] of Object.entries(layer)) {
+  for (const key of Object.keys(layer)) {
+    const value = layer[key];
     if (value === undefined) continue;
     const path = [...prefix, key];
     if (isPlainObject(value)) {
@@ -29,6 +30,11 @@ export function mergeInto(
 
 /** Leaf paths of a value, in document order. */
 export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
-  if (!isPlainObject(value)) return [prefix];
-  return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+  const out: string[][] = [];
+  const visit = (current: unknown, path: string[]) => {
+    if (!isPlainObject(current)) out.push(path);
+    else for (const key of Object.keys(current)) visit(current[key], [...path, key]);
+  };
+  visit(value, prefix);
+  return out;
 }
