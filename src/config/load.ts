@@ -352,15 +352,13 @@ function withoutServers(data: unknown, names: ReadonlySet<string>): unknown {
 }
 
 function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {
+  // Assigned, not spread: one of these is made for every key of every layer.
+  const origin: Origin = { layer: layer.layer, source: layer.source, key };
+  if (layer.file) origin.file = layer.file;
   const line = layer.lineOf?.(path);
-  return {
-    layer: layer.layer,
-    source: layer.source,
-    key,
-    ...(layer.file ? { file: layer.file } : {}),
-    ...(line ? { line } : {}),
-    ...(substitution ? { raw: substitution.raw } : {}),
-  };
+  if (line) origin.line = line;
+  if (substitution) origin.raw = substitution.raw;
+  return origin;
 }
 
 function nest(path: readonly string[], value: unknown): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Node, parseTree } from "jsonc-parser";
+import { type Node, parse, parseTree } from "jsonc-parser";
 import { seededRandom } from "../../test/support/random.js";
 import { ConfigError } from "../errors.js";
 import { lineAndColumn, parseJsonc } from "./jsonc.js";
@@ -30,6 +30,15 @@ function oracleLine(text: string, path: Path): number | undefined {
     if (node) return lineAndColumn(text, (node.parent?.type === "property" ? node.parent : node).offset).line;
   }
   return undefined;
+}
+
+function isPlainJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function rejection(text: string, source = "bosun.json"): string {
@@ -121,6 +130,14 @@ describe("lineOf: every key's line from one pass", () => {
     assert.equal(repeated.lineOf(["c"]), 7);
   });
 
+  it('refuses a "__proto__" key, which parsers read three ways', () => {
+    assert.equal(
+      rejection('{\n  "a": { "__proto__": { "mode": "auto" } }\n}'),
+      'bosun.json:2: "__proto__" is not a config key',
+    );
+    assert.equal(parseJsonc('{ "a": "__proto__" }', "f.json").lineOf(["a"]), 1);
+  });
+
   it("gives columns too", () => {
     const index = indexPositions('{\n  "a": [1,\n     {"b": 2}]\n}', "f.json");
     assert.deepEqual(index.positionOf(["a"]), { line: 2, column: 3 });
@@ -148,10 +165,14 @@ describe("lineOf: every key's line from one pass", () => {
       );
       return `{${members.join(",")}${random() < 0.3 && members.length > 0 ? "," : ""}${space()}}`;
     };
+    let plain = 0;
     for (let round = 0; round < 200; round++) {
       paths.length = 0;
       const text = `${space()}${value(0, [])}${space()}`;
       const doc = parseJsonc(text, "f.json");
+      // Plain JSON goes through JSON.parse, the rest through jsonc-parser: the same values.
+      assert.deepEqual(doc.data, parse(text, [], { allowTrailingComma: true }), text);
+      if (isPlainJson(text)) plain++;
       for (const path of paths) {
         for (const probe of [path, [...path, "missing"], [...path, 99]]) {
           assert.equal(
@@ -162,6 +183,7 @@ describe("lineOf: every key's line from one pass", () => {
         }
       }
     }
+    assert.ok(plain > 20 && plain < 180, `${plain} of 200 texts were plain JSON`);
   });
 
   it("answers 160,000 keys in linear time", () => {

@@ -20,6 +20,8 @@ export interface Position {
 export interface PositionIndex {
   /** The deepest position that exists along `path` (so a missing key still gets its parent's line). */
   positionOf(path: readonly (string | number)[]): Position | undefined;
+  /** `positionOf(path)?.line`, allocating nothing: asked once for every key loaded. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
 /** A key's or element's position, and the keys or elements of the object or array it holds. */
@@ -85,6 +87,10 @@ export function indexPositions(text: string, source: string): PositionIndex {
     if (frame && !frame.array && frame.expectKey && token === STRING) {
       const entry = position(scanner);
       frame.key = scanner.getTokenValue();
+      // JSON.parse makes it a key, jsonc-parser the object's prototype, a copy drops it: none is config.
+      if (frame.key === "__proto__") {
+        throw new ConfigError(`${source}:${entry.line}: "__proto__" is not a config key`);
+      }
       frame.entry.keys?.set(frame.key, entry);
       frame.pending = entry;
       frame.expectKey = false;
@@ -126,17 +132,21 @@ export function indexPositions(text: string, source: string): PositionIndex {
 
 /** Lookups in the entries under `root`. */
 export function indexOf(root: Entry | undefined): PositionIndex {
+  const deepest = (path: readonly (string | number)[]) => {
+    let found: Entry | undefined = root;
+    for (const segment of path) {
+      const next: Entry | undefined = typeof segment === "number" ? found?.items?.[segment] : found?.keys?.get(segment);
+      if (!next) break;
+      found = next;
+    }
+    return found;
+  };
   return {
     positionOf(path) {
-      let found: Entry | undefined = root;
-      for (const segment of path) {
-        const next: Entry | undefined =
-          typeof segment === "number" ? found?.items?.[segment] : found?.keys?.get(segment);
-        if (!next) break;
-        found = next;
-      }
+      const found = deepest(path);
       return found ? { line: found.line, column: found.column } : undefined;
     },
+    lineOf: (path) => deepest(path)?.line,
   };
 }
 
