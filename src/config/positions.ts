@@ -2,9 +2,9 @@ import { createScanner, type JSONScanner } from "jsonc-parser";
 import { ConfigError } from "../errors.js";
 
 /**
- * How deep a config may nest, counting every object and array, the outermost included. The
- * deepest key bosun knows sits five levels down (`provider.<name>.models.<id>.price.input`);
- * the limit is far above that and far below what a recursive walk (the JSONC parser's, zod's,
+ * How deep a config may nest, counting every object and array, the outermost included. Bosun's
+ * own keys need six (`provider.<name>.models.<id>.price.input` is in the sixth object); the
+ * limit is far above that and far below what a recursive walk (the JSONC parser's, zod's,
  * the merge's) can take, so every later step may recurse without a stack to fear. Checked
  * before anything recursive reads the text. The README's configuration section states it.
  */
@@ -25,36 +25,23 @@ export interface PositionIndex {
 }
 
 /** A key's or element's position, and the keys or elements of the object or array it holds. */
-export interface Entry extends Position {
+interface Entry extends Position {
   keys?: Map<string, Entry>;
   items?: Entry[];
 }
 
 // jsonc-parser's SyntaxKind is a const enum, which isolatedModules cannot inline.
-export const TOKEN = {
-  openBrace: 1,
-  closeBrace: 2,
-  openBracket: 3,
-  closeBracket: 4,
-  comma: 5,
-  colon: 6,
-  null: 7,
-  true: 8,
-  false: 9,
-  string: 10,
-  number: 11,
-  eof: 17,
-} as const;
-const {
-  openBrace: OPEN_BRACE,
-  closeBrace: CLOSE_BRACE,
-  openBracket: OPEN_BRACKET,
-  closeBracket: CLOSE_BRACKET,
-} = TOKEN;
-const { comma: COMMA, colon: COLON, string: STRING, eof: EOF } = TOKEN;
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const COMMA = 5;
+const COLON = 6;
+const STRING = 10;
+const EOF = 17;
 
-/** Where the reader is inside one container: what the nesting error names. */
-export interface Place {
+/** Where the scan is inside one container: what the nesting error names. */
+interface Place {
   array: boolean;
   /** Object: the key whose value comes next (or came last); array: the element's index. */
   key: string;
@@ -71,7 +58,7 @@ interface Frame extends Place {
 
 /**
  * One pass over the text with the JSONC scanner (no recursion): records where every key and
- * element stands, keyed by its container and name, and throws a ConfigError naming the source,
+ * element stands, in a tree of its containers' keys and elements, and throws a ConfigError naming the source,
  * line and key where nesting goes deeper than MAX_NESTING. A repeated key's entry replaces the
  * earlier one, with the value `parse` keeps (the last), so the earlier value's keys are gone too.
  * Lax: on text with syntax errors it goes on (nesting is still checked), its index incomplete;
@@ -131,7 +118,7 @@ export function indexPositions(text: string, source: string): PositionIndex {
 }
 
 /** Lookups in the entries under `root`. */
-export function indexOf(root: Entry | undefined): PositionIndex {
+function indexOf(root: Entry | undefined): PositionIndex {
   const deepest = (path: readonly (string | number)[]) => {
     let found: Entry | undefined = root;
     for (const segment of path) {
@@ -150,14 +137,14 @@ export function indexOf(root: Entry | undefined): PositionIndex {
   };
 }
 
-export function position(scanner: JSONScanner): Entry {
+function position(scanner: JSONScanner): Entry {
   return { line: scanner.getTokenStartLine() + 1, column: scanner.getTokenStartCharacter() + 1 };
 }
 
 /** Segments of the key printed before the rest is cut: enough to find the place in the file. */
 const SHOWN_SEGMENTS = 6;
 
-export function tooDeep(source: string, line: number, stack: readonly Place[]): ConfigError {
+function tooDeep(source: string, line: number, stack: readonly Place[]): ConfigError {
   let key = "";
   for (const frame of stack.slice(0, SHOWN_SEGMENTS)) {
     if (frame.array) key += `[${frame.index}]`;
