@@ -1,4 +1,4 @@
-import { formatKey, isPlainObject } from "./keypath.js";
+import { appendKey, formatKey, isPlainObject } from "./keypath.js";
 
 /**
  * The one place config layers are merged. Objects merge key by key; anything else (strings,
@@ -10,20 +10,22 @@ export function mergeInto(
   layer: Record<string, unknown>,
   onLeaf: (key: string, path: string[], replaced: unknown) => void,
   prefix: string[] = [],
+  printed: string = formatKey(prefix),
 ): void {
   for (const key of Object.keys(layer)) {
     const value = layer[key];
     if (value === undefined) continue;
     const path = [...prefix, key];
+    const printedKey = appendKey(printed, key);
     if (isPlainObject(value)) {
       const existing = target[key];
       const child = isPlainObject(existing) ? existing : {};
       target[key] = child;
-      mergeInto(child, value, onLeaf, path);
+      mergeInto(child, value, onLeaf, path, printedKey);
     } else {
       const replaced = target[key];
       target[key] = value;
-      onLeaf(formatKey(path), path, replaced);
+      onLeaf(printedKey, path, replaced);
     }
   }
 }
