@@ -1,4 +1,4 @@
-import { formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
+import { appendKey, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import type { LoadedConfig, Origin } from "./load.js";
 import { leafPaths } from "./merge.js";
 import { isPureReference, isSecretPath, redactUrlPasswords } from "./secrets.js";
@@ -11,9 +11,14 @@ import { isPureReference, isSecretPath, redactUrlPasswords } from "./secrets.js"
  */
 export const REDACTED = "<redacted>";
 
-export function shownValue(key: string, value: unknown, origin: Origin | undefined): unknown {
+export function shownValue(
+  key: string,
+  value: unknown,
+  origin: Origin | undefined,
+  path: readonly string[] = segments(key),
+): unknown {
   const written = origin?.raw !== undefined ? origin.raw : value;
-  if (isSecretPath(segments(key)) && typeof written === "string") {
+  if (isSecretPath(path) && typeof written === "string") {
     return isPureReference(written) ? written : REDACTED;
   }
   return maskUrls(written);
@@ -38,16 +43,19 @@ function segments(key: string): string[] {
  * empty objects included, so any object key of the config is also an object key of this.
  */
 export function shownConfig(loaded: LoadedConfig): Record<string, unknown> {
-  const show = (value: unknown, path: string[]): unknown => {
-    if (!isPlainObject(value)) {
-      const key = formatKey(path);
-      return shownValue(key, value, loaded.origins.get(key));
-    }
+  // One path array, pushed and popped, and each key printed from its parent's: once per leaf.
+  const path: string[] = [];
+  const show = (value: unknown, key: string): unknown => {
+    if (!isPlainObject(value)) return shownValue(key, value, loaded.origins.get(key), path);
     const out: Record<string, unknown> = {};
-    for (const [segment, child] of Object.entries(value)) out[segment] = show(child, [...path, segment]);
+    for (const segment of Object.keys(value)) {
+      path.push(segment);
+      out[segment] = show(value[segment], appendKey(key, segment));
+      path.pop();
+    }
     return out;
   };
-  return show(loaded.config, []) as Record<string, unknown>;
+  return show(loaded.config, "") as Record<string, unknown>;
 }
 
 export interface OriginRow {
@@ -68,7 +76,7 @@ export function originRows(loaded: LoadedConfig): OriginRow[] {
       const origin = loaded.origins.get(key);
       return {
         key,
-        value: shownValue(key, getAt(loaded.config, path), origin),
+        value: shownValue(key, getAt(loaded.config, path), origin, path),
         layer: origin?.layer ?? "default",
         source: origin?.source ?? "built-in",
         ...(origin?.file ? { file: origin.file } : {}),

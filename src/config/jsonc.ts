@@ -1,9 +1,14 @@
-import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { ConfigError } from "../errors.js";
+import { indexPositions } from "./positions.js";
 
 /** A parsed JSONC document that can still say on which line each key stands. */
 export interface ParsedDocument {
   data: unknown;
+  /**
+   * The line of the key at `path` (or of the array element), or of its deepest existing parent.
+   * Where an object repeats a key, the last one wins, as it does in `parse`.
+   */
   lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
@@ -19,8 +24,20 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Parses JSONC (comments, trailing commas). A syntax error names source, line and column. */
+/**
+ * Parses JSONC (comments, trailing commas). A syntax error names source, line and column; so
+ * does nesting deeper than MAX_NESTING, found by one scan of the text before the (recursive)
+ * parser runs. That scan also indexes where each key stands, so `lineOf` is a map lookup per
+ * segment: the whole is linear in the text however many keys ask.
+ */
 export function parseJsonc(text: string, source: string): ParsedDocument {
+  const positions = indexPositions(text, source);
+  const { lineOf } = positions;
+  // Plain JSON (most config files) through the built-in parser, several times faster; JSONC that
+  // is not plain JSON (comments, trailing commas) fails it and goes the general way. Plain JSON
+  // reads the same either way: repeated keys keep their first place and take the last value.
+  const plain = plainJson(text);
+  if (plain.ok) return { data: plain.data, lineOf };
   const errors: ParseError[] = [];
   const data = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -30,47 +47,15 @@ export function parseJsonc(text: string, source: string): ParsedDocument {
     });
     throw new ConfigError(lines.join("\n"));
   }
-  let tree: Node | undefined;
-  return {
-    data,
-    lineOf(path) {
-      tree ??= parseTree(text, undefined, { allowTrailingComma: true });
-      if (!tree) return undefined;
-      // Walk to the deepest node that exists, so a bad nested key still gets a line.
-      for (let length = path.length; length >= 0; length--) {
-        const node = lastNodeAt(tree, path.slice(0, length));
-        if (node) {
-          const target = node.parent?.type === "property" ? node.parent : node;
-          return lineAndColumn(text, target.offset).line;
-        }
-      }
-      return undefined;
-    },
-  };
+  return { data, lineOf };
 }
 
-/**
- * The value node at `path`. Where an object repeats a key, the last one wins, as it does in
- * `parse`, so the line reported is the line of the value actually used.
- */
-function lastNodeAt(root: Node, path: readonly (string | number)[]): Node | undefined {
-  let node: Node | undefined = root;
-  for (const segment of path) {
-    if (!node) return undefined;
-    if (node.type === "object" && typeof segment === "string") {
-      const properties: Node[] = node.children ?? [];
-      let found: Node | undefined;
-      for (const property of properties) {
-        if (property.children?.[0]?.value === segment) found = property.children[1];
-      }
-      node = found;
-    } else if (node.type === "array" && typeof segment === "number") {
-      node = node.children?.[segment];
-    } else {
-      return undefined;
-    }
+function plainJson(text: string): { ok: true; data: unknown } | { ok: false } {
+  try {
+    return { ok: true, data: JSON.parse(text) };
+  } catch {
+    return { ok: false };
   }
-  return node;
 }
 
 function describe(code: string): string {

@@ -12,11 +12,14 @@ const PLAIN = /^[A-Za-z0-9_$-]+$/;
 
 export function formatKey(path: KeyPath): string {
   let out = "";
-  for (const segment of path) {
-    if (PLAIN.test(segment)) out += out === "" ? segment : `.${segment}`;
-    else out += `[${JSON.stringify(segment)}]`;
-  }
+  for (const segment of path) out = appendKey(out, segment);
   return out;
+}
+
+/** `formatKey([...path, segment])` from `formatKey(path)`: a walk prints each key in one step. */
+export function appendKey(key: string, segment: string): string {
+  if (!PLAIN.test(segment)) return `${key}[${JSON.stringify(segment)}]`;
+  return key === "" ? segment : `${key}.${segment}`;
 }
 
 /**

@@ -714,3 +714,35 @@ describe("loadConfig: what a repository's config may read", () => {
     assert.equal(reasonOf(loaded, "agent.a.prompt"), "file .env is not read: read:.env asks");
   });
 });
+
+describe("loadConfig: at scale", () => {
+  it("leaves out thousands of MCP servers a higher layer breaks, and every origin of theirs", () => {
+    const servers = 5_000;
+    const mcp = (command: (i: number) => string) =>
+      Object.fromEntries(Array.from({ length: servers }, (_, i) => [`s${i}`, { command: command(i), args: ["x"] }]));
+    write(join(home, "bosun.json"), { mcp: { ...mcp((i) => `server-${i}`), kept: { command: "kept" } } });
+    const started = performance.now();
+    const loaded = load({ env: { BOSUN_CONFIG_CONTENT: JSON.stringify({ mcp: mcp(() => "{env:UNSET_FOR_TEST}") }) } });
+    assert.ok(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
+    assert.deepEqual(Object.keys(loaded.config.mcp ?? {}), ["kept"]);
+    assert.deepEqual(
+      [...loaded.origins.keys()].filter((key) => key.startsWith("mcp.")),
+      ["mcp.kept.command"],
+    );
+    assert.equal(loaded.unresolved.length, servers);
+    assert.match(loaded.unresolved[0]?.reason ?? "", /UNSET_FOR_TEST is not set; the MCP server s0 is left out$/);
+  });
+
+  it("gives each of 100,000 keys its file and line", () => {
+    const rules = Array.from({ length: 100_000 }, (_, i) => `      "tool-${i} *": "deny"`);
+    const file = write(
+      join(repo, "bosun.json"),
+      `{\n  "permission": {\n    "shell": {\n${rules.join(",\n")}\n    }\n  }\n}`,
+    );
+    const loaded = load();
+    for (const i of [0, 50_000, 99_999]) {
+      const origin = loaded.origins.get(`permission.shell["tool-${i} *"]`);
+      assert.deepEqual([origin?.layer, origin?.file, origin?.line], ["project", file, i + 4]);
+    }
+  });
+});

@@ -15,7 +15,7 @@ import {
   resolveReferences,
   type Substitution,
 } from "./references.js";
-import { type Config, ConfigSchema, ENV_KEYS } from "./schema.js";
+import { type Config, ENV_KEYS } from "./schema.js";
 import { type LayerSource, validateLayer } from "./validate.js";
 
 /** The layers, lowest first. A higher layer overrides a lower one key by key. */
@@ -239,7 +239,7 @@ function referenceRules(
   const yours = new Set(["BOSUN_CONFIG_CONTENT"]);
   for (const other of rawLayers) {
     if (other.layer === "project" || other.layer === "default") continue;
-    for (const match of JSON.stringify(other.data ?? null).matchAll(/\{env:\s*([^}\s]+)\s*\}/g)) {
+    for (const match of JSON.stringify(other.data ?? null).matchAll(/\{env:\s*([^{}\s]+)\s*\}/g)) {
       yours.add(match[1] as string);
     }
   }
@@ -284,6 +284,15 @@ function mergeLayers(
       written: layer.data,
       ...(layer.lineOf ? { lineOf: layer.lineOf } : {}),
     });
+    if (broken.size > 0) {
+      // Not run with a part of its command missing, nor as a lower layer wrote it. One pass over
+      // the origins for all of them: a layer may break many servers.
+      for (const server of broken) deleteAt(merged, ["mcp", server]);
+      for (const known of [...origins.keys()]) {
+        const end = known.startsWith("mcp.") ? known.indexOf(".", 4) : -1;
+        if (end > 4 && broken.has(known.slice(4, end))) origins.delete(known);
+      }
+    }
     for (const [key, sub] of substitutions) {
       const path = parseKey(key);
       const line = layer.lineOf?.(path);
@@ -295,9 +304,6 @@ function mergeLayers(
       const server = serverOf(path);
       if (server && broken.has(server)) {
         unresolved.push({ ...where, reason: `${sub.unresolved}; the MCP server ${server} is left out` });
-        // Not run with a part of its command missing, nor as a lower layer wrote it.
-        deleteAt(merged, ["mcp", server]);
-        for (const known of [...origins.keys()]) if (known.startsWith(`mcp.${server}.`)) origins.delete(known);
         continue;
       }
       unresolved.push({ ...where, reason: sub.unresolved });
@@ -321,8 +327,7 @@ function mergeLayers(
 
   // Each layer passed on its own; the merged whole is checked too, so no combination slips by.
   const config = validateLayer(merged, { label: "merged config" });
-  const parsed = ConfigSchema.parse(config);
-  return { config: parsed, origins, layers, unresolved, references, shadowed, documents };
+  return { config, origins, layers, unresolved, references, shadowed, documents };
 }
 
 /** `mcp.<name>.command` or `.args`: the server's name. */
@@ -347,15 +352,13 @@ function withoutServers(data: unknown, names: ReadonlySet<string>): unknown {
 }
 
 function originOf(layer: RawLayer, key: string, path: string[], substitution: Substitution | undefined): Origin {
+  // Assigned, not spread: one of these is made for every key of every layer.
+  const origin: Origin = { layer: layer.layer, source: layer.source, key };
+  if (layer.file) origin.file = layer.file;
   const line = layer.lineOf?.(path);
-  return {
-    layer: layer.layer,
-    source: layer.source,
-    key,
-    ...(layer.file ? { file: layer.file } : {}),
-    ...(line ? { line } : {}),
-    ...(substitution ? { raw: substitution.raw } : {}),
-  };
+  if (line) origin.line = line;
+  if (substitution) origin.raw = substitution.raw;
+  return origin;
 }
 
 function nest(path: readonly string[], value: unknown): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { formatKey, isPlainObject } from "./keypath.js";
+import { appendKey, formatKey, isPlainObject } from "./keypath.js";
 
 /**
  * The one place config layers are merged. Objects merge key by key; anything else (strings,
@@ -10,25 +10,33 @@ export function mergeInto(
   layer: Record<string, unknown>,
   onLeaf: (key: string, path: string[], replaced: unknown) => void,
   prefix: string[] = [],
+  printed: string = formatKey(prefix),
 ): void {
-  for (const [key, value] of Object.entries(layer)) {
+  for (const key of Object.keys(layer)) {
+    const value = layer[key];
     if (value === undefined) continue;
     const path = [...prefix, key];
+    const printedKey = appendKey(printed, key);
     if (isPlainObject(value)) {
       const existing = target[key];
       const child = isPlainObject(existing) ? existing : {};
       target[key] = child;
-      mergeInto(child, value, onLeaf, path);
+      mergeInto(child, value, onLeaf, path, printedKey);
     } else {
       const replaced = target[key];
       target[key] = value;
-      onLeaf(formatKey(path), path, replaced);
+      onLeaf(printedKey, path, replaced);
     }
   }
 }
 
 /** Leaf paths of a value, in document order. */
 export function leafPaths(value: unknown, prefix: string[] = []): string[][] {
-  if (!isPlainObject(value)) return [prefix];
-  return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+  const out: string[][] = [];
+  const visit = (current: unknown, path: string[]) => {
+    if (!isPlainObject(current)) out.push(path);
+    else for (const key of Object.keys(current)) visit(current[key], [...path, key]);
+  };
+  visit(value, prefix);
+  return out;
 }

@@ -32,6 +32,23 @@ describe("resolveReferences", () => {
     assert.deepEqual(data, { a: "file-secret", b: "crlf-secret", c: "one\ntwo\n", d: "file-secret" });
   });
 
+  it("is linear on a long value of many unclosed references, and still resolves the closed ones", () => {
+    const started = performance.now();
+    const { data } = resolveReferences({ a: `${"{env:".repeat(200_000)}{env:A}`, b: "x".repeat(5_000_000) }, dir, env);
+    // With a name of [^}]+ each try ran to the end of the value: 20 s for this one.
+    assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+    assert.equal((data as { a: string }).a, `${"{env:".repeat(200_000)}a`);
+  });
+
+  it("keeps every key and its order where nothing is resolved, and the keys around a resolved one", () => {
+    const layer = { z: 1, m: { q: ["x"], b: "{env:B}", c: "c" }, a: [1, { k: "{env:A}" }] };
+    const { data } = resolveReferences(layer, dir, env);
+    assert.deepEqual(data, { z: 1, m: { q: ["x"], b: "b", c: "c" }, a: [1, { k: "{env:A}" }] });
+    assert.deepEqual(Object.keys(data as object), ["z", "m", "a"]);
+    assert.deepEqual(Object.keys((data as { m: object }).m), ["q", "b", "c"]);
+    assert.deepEqual(layer.m.b, "{env:B}", "the layer as written is left as it was");
+  });
+
   it("trims space around the reference name", () => {
     assert.deepEqual(resolveReferences({ a: "{env: KEY }", b: "{file: key.txt }" }, dir, env).data, {
       a: "env-secret",

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { ConfigError } from "../errors.js";
 import { parseJsonc } from "./jsonc.js";
 import { ConfigSchema } from "./schema.js";
-import { describeValue, type LayerSource, validateLayer } from "./validate.js";
+import { describeValue, type LayerSource, PROBLEMS_LISTED, UNKNOWN_KEYS_LISTED, validateLayer } from "./validate.js";
 
 function problems(data: unknown, source: LayerSource = { label: "layer" }, asWritten: unknown = data): string[] {
   try {
@@ -103,6 +103,56 @@ describe("validateLayer", () => {
     assert.equal(lines[0], 'bosun.json:3: key "retry.max_attempts": expected integer, received string ("3")');
     assert.equal(lines[1], 'bosun.json:5: unknown key "modle" — did you mean "model"?');
     assert.match(lines[2] ?? "", /^bosun\.json:6: key "max_steps": Too small/);
+  });
+});
+
+describe("validateLayer: huge layers", () => {
+  it("lists a few of 160,000 unknown keys and says how many more, in linear time", () => {
+    const keys = Array.from({ length: 160_000 }, (_, i) => `  "unknown-${i}": 1`);
+    const started = performance.now();
+    const lines = fromFile(`{\n  "model": "a/b",\n${keys.join(",\n")}\n}`);
+    assert.ok(performance.now() - started < 10_000, `${Math.round(performance.now() - started)} ms`);
+    assert.equal(lines.length, UNKNOWN_KEYS_LISTED + 1);
+    assert.match(lines[0] ?? "", /^bosun\.json:3: unknown key "unknown-0" \(known keys here: \$schema, model, /);
+    // The known keys are listed once.
+    assert.equal(lines[1], 'bosun.json:4: unknown key "unknown-1"');
+    assert.equal(
+      lines[UNKNOWN_KEYS_LISTED - 1],
+      `bosun.json:${UNKNOWN_KEYS_LISTED + 2}: unknown key "unknown-${UNKNOWN_KEYS_LISTED - 1}"`,
+    );
+    assert.equal(
+      lines[UNKNOWN_KEYS_LISTED],
+      `bosun.json:1: and ${160_000 - UNKNOWN_KEYS_LISTED} more unknown keys at the top level`,
+    );
+  });
+
+  it("counts the unknown keys of a nested object, after the ones listed", () => {
+    const shell = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, "allow"]));
+    const lines = problems({
+      retry: { ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`x${i}`, 1])) },
+      permission: { shell },
+    });
+    assert.equal(lines.length, UNKNOWN_KEYS_LISTED + 1);
+    assert.equal(lines[UNKNOWN_KEYS_LISTED], `layer: and ${9 - UNKNOWN_KEYS_LISTED} more unknown keys in "retry"`);
+  });
+
+  it(`lists the first ${PROBLEMS_LISTED} problems in file order and counts the rest`, () => {
+    const headers = Array.from({ length: 50_000 }, (_, i) => `    "X-${i}": ${i}`);
+    const lines = fromFile(`{\n  "provider": { "p": { "headers": {\n${headers.join(",\n")}\n  } } }\n}`);
+    assert.equal(lines.length, PROBLEMS_LISTED + 1);
+    assert.equal(lines[0], 'bosun.json:3: key "provider.p.headers.X-0": expected string, received number');
+    assert.match(lines[PROBLEMS_LISTED - 1] ?? "", new RegExp(`^bosun\\.json:${PROBLEMS_LISTED + 2}: `));
+    assert.equal(lines[PROBLEMS_LISTED], `bosun.json: and ${50_000 - PROBLEMS_LISTED} more problems`);
+  });
+
+  it("cuts a long unknown key and suggests nothing for it", () => {
+    const key = `model${"x".repeat(1_000_000)}`;
+    const started = performance.now();
+    const [line, ...rest] = problems({ [key]: 1 });
+    assert.ok(performance.now() - started < 5_000, `${Math.round(performance.now() - started)} ms`);
+    assert.deepEqual(rest, []);
+    assert.ok((line ?? "").length < 500, line);
+    assert.match(line ?? "", /^layer: unknown key "\["modelx+…"\]" \(known keys here: /);
   });
 });
 

@@ -12,48 +12,78 @@ export interface LayerSource {
   lineOf?: (path: readonly (string | number)[]) => number | undefined;
 }
 
+/** Unknown keys listed of one object; the rest are counted. */
+export const UNKNOWN_KEYS_LISTED = 5;
+/** Problems listed of one layer; the rest are counted. A file of 160,000 bad keys needs no 160,000 lines. */
+export const PROBLEMS_LISTED = 20;
+
+/** One line of a message, and where it sorts: file order. */
+interface Problem {
+  line: number;
+  text: string;
+}
+
 /**
- * Checks one layer against the schema. Every problem is listed, each naming the source (and
- * line), the key, and what was expected; unknown keys get the closest known key suggested.
+ * Checks one layer against the schema. Problems are listed in file order (the first
+ * PROBLEMS_LISTED of them, then how many more), each naming the source (and line), the key, and
+ * what was expected; unknown keys get the closest known key suggested. Linear in the number of
+ * problems: a layer of 160,000 unknown keys is told in a few lines.
  */
 export function validateLayer(data: unknown, source: LayerSource, asWritten: unknown = data): Config {
   const result = ConfigSchema.safeParse(data);
   if (result.success) return result.data;
   // Values are quoted from the layer as written, so a resolved secret never reaches a message.
-  const lines = result.error.issues.flatMap((issue) => describeIssue(issue, asWritten, source));
-  // In file order, so the person can fix them top to bottom.
-  const lineNumber = (text: string) => Number(/^[^\n]*?:(\d+):/.exec(text)?.[1] ?? 0);
-  lines.sort((a, b) => lineNumber(a) - lineNumber(b));
+  const problems = result.error.issues.flatMap((issue) => describeIssue(issue, asWritten, source));
+  // In file order, so the person can fix them top to bottom (a stable sort: same line, zod's order).
+  problems.sort((a, b) => a.line - b.line);
+  const lines = problems.slice(0, PROBLEMS_LISTED).map((problem) => problem.text);
+  const more = problems.length - PROBLEMS_LISTED;
+  if (more > 0) lines.push(`${source.label}: and ${more} more ${more === 1 ? "problem" : "problems"}`);
   throw new ConfigError(lines.join("\n"));
 }
 
-function where(source: LayerSource, path: readonly (string | number)[]): string {
-  const line = source.lineOf?.(path);
-  return line ? `${source.label}:${line}` : source.label;
+function at(source: LayerSource, path: readonly (string | number)[], text: string): Problem {
+  const line = source.lineOf?.(path) ?? 0;
+  return { line, text: `${line ? `${source.label}:${line}` : source.label}: ${text}` };
 }
 
-function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSource): string[] {
+/** Longer keys are not compared for a suggestion (no known key is that long) and are cut when printed. */
+const LONG_KEY = 80;
+
+function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSource): Problem[] {
   const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
   const key = issueKey(path);
   if (issue.code === "unrecognized_keys") {
     const known = knownKeysAt(path);
-    return issue.keys.map((unknown) => {
+    let listedKnown = false;
+    const listed = issue.keys.slice(0, UNKNOWN_KEYS_LISTED).map((unknown) => {
       const full = issueKey([...path, unknown]);
-      const [suggestion] = closest(unknown, known, 1);
+      const [suggestion] = unknown.length <= LONG_KEY ? closest(unknown, known, 1) : [];
       const hint = suggestion ? ` — did you mean "${issueKey([...path, suggestion])}"?` : "";
-      const list = known.length > 0 && !suggestion ? ` (known keys here: ${known.join(", ")})` : "";
-      return `${where(source, [...path, unknown])}: unknown key "${full}"${hint}${list}`;
+      // The known keys of one place are listed once, with its first key that has no suggestion.
+      const list = known.length > 0 && !suggestion && !listedKnown ? ` (known keys here: ${known.join(", ")})` : "";
+      if (list) listedKnown = true;
+      return at(source, [...path, unknown], `unknown key "${full}"${hint}${list}`);
     });
+    const more = issue.keys.length - listed.length;
+    if (more > 0) {
+      const summary = at(
+        source,
+        path,
+        `and ${more} more unknown keys ${key === "" ? "at the top level" : `in "${key}"`}`,
+      );
+      // Right after the keys it follows, wherever the object itself starts.
+      listed.push({ ...summary, line: Math.max(...listed.map((problem) => problem.line)) });
+    }
+    return listed;
   }
   if (issue.code === "invalid_type") {
     const value = valueAt(data, path);
     // A value under a secret-looking key is described, never quoted.
     const received = isSecretPath(path.map(String)) ? describeShape(value) : describeValue(value);
-    return [
-      `${where(source, path)}: key "${key}": expected ${expectedName(path, issue.expected)}, received ${received}`,
-    ];
+    return [at(source, path, `key "${key}": expected ${expectedName(path, issue.expected)}, received ${received}`)];
   }
-  return [`${where(source, path)}: key "${key}": ${issue.message}`];
+  return [at(source, path, `key "${key}": ${issue.message}`)];
 }
 
 /** A printed key; an array index reads `fallback[0]`. */
@@ -69,7 +99,7 @@ function issueKey(path: readonly (string | number)[]): string {
       flush();
       out += `[${segment}]`;
     } else {
-      run.push(segment);
+      run.push(segment.length > LONG_KEY ? `${segment.slice(0, LONG_KEY)}…` : segment);
     }
   }
   flush();
