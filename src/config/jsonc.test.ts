@@ -27,6 +27,14 @@ describe("parseJsonc", () => {
     );
   });
 
+  it("reads a file that starts with a byte-order mark, plain JSON and JSONC alike, lines kept", () => {
+    const plain = parseJsonc('\ufeff{\n  "model": "a/b"\n}', "f.json");
+    assert.deepEqual(plain.data, { model: "a/b" });
+    assert.equal(plain.lineOf(["model"]), 2);
+    assert.deepEqual(parseJsonc('\ufeff// c\n{ "a": 1, }', "f.json").data, { a: 1 });
+    assert.equal(syntaxError('\ufeff{\n  "a": 1\n  "b": 2\n}'), "f.json:3:3: syntax error: comma expected");
+  });
+
   it("counts columns from the start of the line with CRLF line ends", () => {
     assert.equal(syntaxError('{\r\n  "a": 1\r\n  "b": 2\r\n}'), "f.json:3:3: syntax error: comma expected");
   });

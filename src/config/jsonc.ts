@@ -30,7 +30,10 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
  * parser runs. That scan also indexes where each key stands, so `lineOf` is a map lookup per
  * segment: the whole is linear in the text however many keys ask.
  */
-export function parseJsonc(text: string, source: string): ParsedDocument {
+export function parseJsonc(original: string, source: string): ParsedDocument {
+  // A byte-order mark (editors on Windows write one) is no syntax error: read as a space, so
+  // every line and column stays where the file has it.
+  const text = original.charCodeAt(0) === 0xfeff ? ` ${original.slice(1)}` : original;
   const positions = indexPositions(text, source);
   const { lineOf } = positions;
   // Plain JSON (most config files) through the built-in parser, several times faster; JSONC that
