@@ -746,3 +746,44 @@ describe("loadConfig: at scale", () => {
     }
   });
 });
+
+describe("model written as an object", () => {
+  it("is model (its id) plus model_wait (its bounds), each origin on the line it was written", () => {
+    const file = write(
+      join(repo, "bosun.json"),
+      '{\n  "model": {\n    "id": "scripted/m",\n    "timeout_ms": 500,\n    "idle_ms": 700\n  }\n}',
+    );
+    const loaded = load();
+    assert.equal(loaded.config.model, "scripted/m");
+    assert.deepEqual(loaded.config.model_wait, { timeout_ms: 500, idle_ms: 700 });
+    assert.deepEqual(
+      [
+        loaded.origins.get("model"),
+        loaded.origins.get("model_wait.timeout_ms"),
+        loaded.origins.get("model_wait.idle_ms"),
+      ].map((o) => `${o?.source}:${o?.line}`),
+      [`${file}:3`, `${file}:4`, `${file}:5`],
+    );
+  });
+
+  it("bounds alone leave a lower layer's model as it was; a model string above keeps the bounds below", () => {
+    write(join(home, "bosun.json"), { model: "scripted/global" });
+    write(join(repo, "bosun.json"), { model: { timeout_ms: 500 } });
+    let loaded = load();
+    assert.equal(loaded.config.model, "scripted/global");
+    assert.equal(loaded.config.model_wait?.timeout_ms, 500);
+    loaded = load({ env: { BOSUN_CONFIG_CONTENT: '{"model": "scripted/inline"}' } });
+    assert.equal(loaded.config.model, "scripted/inline");
+    assert.equal(loaded.config.model_wait?.timeout_ms, 500);
+  });
+
+  it("a bad bound names its file, line and key; bounds set twice in one file are refused", () => {
+    const file = write(join(repo, "bosun.json"), '{\n  "model": {\n    "timeout_ms": -1\n  }\n}');
+    assert.throws(
+      () => load(),
+      (e: unknown) => e instanceof ConfigError && e.message.includes(`${file}:3`) && /timeout_ms/.test(e.message),
+    );
+    write(join(repo, "bosun.json"), { model: { timeout_ms: 500 }, model_wait: { idle_ms: 9 } });
+    assert.throws(() => load(), /the bounds are set twice/);
+  });
+});

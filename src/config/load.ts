@@ -7,6 +7,7 @@ import { DEFAULTS } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
 import { mergeInto } from "./merge.js";
+import { expandModelForm } from "./model-form.js";
 import { globalConfigFile } from "./paths.js";
 import {
   type ReferenceRules,
@@ -162,7 +163,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     } catch (error) {
       throw new ConfigError(`${file}: cannot read config: ${(error as Error).message}`);
     }
-    const doc = parseJsonc(text, file);
+    const doc = expandModelForm(parseJsonc(text, file), file);
     layers.push({ layer, source: file, status: "read" });
     raw.push({
       layer,
@@ -187,7 +188,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   if (env.BOSUN_CONFIG) readFileLayer("BOSUN_CONFIG", resolve(cwd, env.BOSUN_CONFIG), true);
 
   if (env.BOSUN_CONFIG_CONTENT) {
-    const doc = parseJsonc(env.BOSUN_CONFIG_CONTENT, "BOSUN_CONFIG_CONTENT");
+    const doc = expandModelForm(parseJsonc(env.BOSUN_CONFIG_CONTENT, "BOSUN_CONFIG_CONTENT"), "BOSUN_CONFIG_CONTENT");
     layers.push({ layer: "BOSUN_CONFIG_CONTENT", source: "BOSUN_CONFIG_CONTENT", status: "read" });
     raw.push({
       layer: "BOSUN_CONFIG_CONTENT",

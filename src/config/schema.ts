@@ -118,7 +118,9 @@ export const ConfigSchema = z
     model_wait: z
       .strictObject(waitKeys("a model's"))
       .optional()
-      .describe("Bounds on waiting for a model; provider.<name> and its models may override them"),
+      .describe(
+        'Bounds on waiting for a model; provider.<name> and its models may override them. Also written inside model: {"id": …, "timeout_ms": …}',
+      ),
     repeat_limit: z
       .int()
       .min(2)

@@ -49,6 +49,23 @@ describe("bosun run: a provider that goes silent", () => {
     }
   });
 
+  it("hang, with the bound written as model.timeout_ms (model as an object): the same clear error", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { hang: true } }] },
+      { global: { model: { id: "scripted/test-model", timeout_ms: 400 }, retry: { max_attempts: 1 } } },
+    );
+    try {
+      const result = await timed(s, ["run", "hello?"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /timeout: no response from scripted \(.+\) within 0\.4 s/);
+      assertClear(result.stderr);
+      assert.ok(result.seconds < 10, `${result.seconds} s`);
+      expectDecision(s.latest().decisions, "model.retry", "code", { retry: false, class: "timeout", attempt: 1 });
+    } finally {
+      await s.close();
+    }
+  });
+
   it("hang: retried like a network failure, each retry recorded with class timeout", async () => {
     const s = await startScenario(
       { rules: [{ reply: [{ hang: true }, { text: "Here now." }] }] },
