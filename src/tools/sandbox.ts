@@ -201,8 +201,13 @@ export function bwrapProgram(): string {
 }
 
 const available = new Map<Confinement["kind"], Promise<string | undefined>>();
-/** Longest a trial run of bubblewrap may take (it takes milliseconds; a loaded machine, seconds). */
-const PROBE_TIMEOUT_MS = 30_000;
+/**
+ * Longest a trial run of bubblewrap may take. It takes milliseconds alone, but the kernel makes
+ * and tears down network namespaces one at a time: with many confined commands starting together
+ * on a loaded machine a trial run was seen to take over 30 s without being hung. The bound is the
+ * shell's default timeout, so a probe never waits longer than the command it stands for would.
+ */
+const PROBE_TIMEOUT_MS = 120_000;
 
 /**
  * Whether confinement of this kind works here: undefined when it does, else why not (no bwrap, no
