@@ -434,6 +434,7 @@ function setUp(
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
         ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
       });
+      if (model.warning) input.warn(model.warning);
       return { session, lease, model };
     } catch (error) {
       // Stops its heartbeat; the row itself goes with the rolled-back transaction.

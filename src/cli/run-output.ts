@@ -1,4 +1,5 @@
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import { approvalAdvice } from "../permission/approval.js";
 
 /**
  * How a run shows itself. Text: the assistant's words on stdout, one line per tool call and
@@ -36,13 +37,15 @@ export function textPrinter(): RunPrinter {
           break;
         case "decision":
           // The ledger is for `bosun why`; in text mode only refusals are worth a line.
-          // Only when nobody could be asked: a person who said no needs no advice about --auto.
+          // Only when nobody could be asked: a person who said no needs no advice about flags.
           if (
             event.decision.seat === "call.approval" &&
             event.decision.answer === "deny" &&
             event.decision.holder === "code"
           ) {
-            process.stderr.write(`  ! ${event.decision.reasons[0]?.detail ?? "denied"}: run with --auto to approve\n`);
+            process.stderr.write(
+              `  ! ${event.decision.reasons[0]?.detail ?? "denied"}: ${approvalAdvice(event.decision.reasons)}\n`,
+            );
           }
           break;
       }

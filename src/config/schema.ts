@@ -57,7 +57,16 @@ const ProviderSchema = z
     baseURL: z.string().optional().describe("API endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama"),
     apiKey: z.string().optional().describe('API key; write "{env:NAME}" to read it from the environment'),
     headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers sent with every request"),
-    models: z.record(z.string(), ModelInfoSchema).optional().describe("Models of this provider, by id"),
+    models: z
+      .record(z.string(), ModelInfoSchema)
+      .optional()
+      .describe("Models of this provider, by id; with a models map, any other id is an error unless any_model is set"),
+    any_model: z
+      .boolean()
+      .optional()
+      .describe(
+        "Accept a model id not in models, sent as written (its limits unknown); without a models map any id is accepted",
+      ),
     ...waitKeys("this provider's"),
   })
   .describe("A model provider");

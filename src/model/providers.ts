@@ -12,6 +12,12 @@ export interface Provider {
   credentials: Credentials;
   defaultModel?: string;
   models: Record<string, ModelInfo>;
+  /**
+   * Whether an id not in `models` is refused (a misspelling, exit 2): a configured provider that
+   * lists its models, unless it sets `any_model`. A built-in provider is never closed — the
+   * catalog lags behind what it serves — nor one that lists no models (local servers name them freely).
+   */
+  closed: boolean;
   /** Set when the provider cannot be used at all, e.g. no type can be told. */
   problem?: string;
   builtin: boolean;
@@ -50,6 +56,7 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
     name,
     credentials,
     models,
+    closed: builtin === undefined && fromConfig?.models !== undefined && fromConfig.any_model !== true,
     builtin: builtin !== undefined,
     configured: fromConfig !== undefined,
   };

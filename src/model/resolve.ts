@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
+import { closest } from "../util/closest.js";
 import { BUILTIN_PROVIDERS, type ModelInfo } from "./catalog.js";
 import { findProvider, type Provider, usable } from "./providers.js";
 import { parseModelRef } from "./ref.js";
@@ -11,6 +12,11 @@ export interface ResolvedModel {
   info: ModelInfo;
   /** False when neither the catalog nor config knows this model: its limits are unknown. */
   known: boolean;
+  /**
+   * Said to the person when the run starts: a built-in provider's model the catalog does not
+   * know is sent as written, but with no context window known compaction cannot trigger.
+   */
+  warning?: string;
 }
 
 export type Resolution = { ok: true; model: ResolvedModel } | { ok: false; problem: string; fix: string };
@@ -43,5 +49,22 @@ export function resolveModel(text: string, loaded: LoadedConfig, env: NodeJS.Pro
     };
   }
   const info = provider.models[ref.model];
-  return { ok: true, model: { ref: text, provider, modelId: ref.model, info: info ?? {}, known: info !== undefined } };
+  if (info === undefined && provider.closed) {
+    // A provider that lists its models: an id it does not list is a misspelling, not a new model.
+    const ids = Object.keys(provider.models);
+    const [near] = closest(ref.model, ids, 1);
+    return {
+      ok: false,
+      problem: `provider ${provider.name} has no model ${ref.model}; its models: ${ids.join(", ")}${near ? ` (did you mean ${near}?)` : ""}`,
+      fix: `use ${near ? `${provider.name}/${near}` : "one of them"}, add provider.${provider.name}.models["${ref.model}"], or set provider.${provider.name}.any_model: true`,
+    };
+  }
+  const model: ResolvedModel = { ref: text, provider, modelId: ref.model, info: info ?? {}, known: info !== undefined };
+  if (info === undefined && provider.builtin) model.warning = unknownModelWarning(text, provider.name);
+  return { ok: true, model };
+}
+
+/** What running a model the catalog does not know means. */
+export function unknownModelWarning(ref: string, provider: string): string {
+  return `${ref} is not in bosun's catalog: it is sent as written, but its context and output limits and its price are unknown, so compaction cannot trigger and cost is not counted (declare its limits in provider.${provider}.models)`;
 }

@@ -91,14 +91,13 @@ describe("model.select precedence", () => {
     );
   });
 
-  it("records unknown models as allowed with unknown limits", () => {
+  it("allows a built-in provider's unknown model, with a warning that limits and price are unknown", () => {
     const decided = decideModel({ config: configFrom({ model: "anthropic/claude-next-9" }), env: KEYS });
     assert.equal(decided.answer, "anthropic/claude-next-9");
     assert.equal(decided.resolved.known, false);
-    assert.match(
-      decided.reasons.at(-1)?.detail ?? "",
-      /not in the catalog or config: context and output limits unknown/,
-    );
+    assert.match(decided.resolved.warning ?? "", /^anthropic\/claude-next-9 is not in bosun's catalog/);
+    assert.match(decided.resolved.warning ?? "", /limits and its price are unknown, so compaction cannot trigger/);
+    assert.equal(decided.reasons.at(-1)?.detail, `${decided.resolved.warning}; warned when the run starts`);
     const known = decideModel({ config: configFrom({ model: "anthropic/claude-sonnet-4-5" }), env: KEYS });
     assert.equal(known.reasons.at(-1)?.detail, "context 200000, output 64000");
   });
@@ -143,6 +142,34 @@ describe("model.select never falls back silently", () => {
       () => decideModel({ config: configFrom({ model: "nope/x" }), env: KEYS }),
       /unknown provider "nope".*\nfix: use one of anthropic, openai, google/,
     );
+  });
+
+  it("a configured provider that lists its models refuses a misspelled id, naming its models and the nearest", () => {
+    const provider = { local: { ...local.local, models: { coder: {}, "coder-large": {}, chat: {} } } };
+    assert.throws(
+      () => decideModel({ config: configFrom({ provider }, { flags: flag("local/codr") }), env: KEYS }),
+      (error: unknown) =>
+        error instanceof ModelSelectionError &&
+        error.exitCode === 2 &&
+        error.message.startsWith(
+          "model local/codr (chosen by --model flag) cannot be used: provider local has no model codr; its models: coder, coder-large, chat (did you mean coder?).\n" +
+            'fix: use local/coder, add provider.local.models["codr"], or set provider.local.any_model: true.',
+        ),
+    );
+  });
+
+  it("a provider that declares any_model, or lists no models, takes any id: limits unknown, no warning", () => {
+    const open = { local: { ...local.local, models: { coder: {} }, any_model: true } };
+    const decided = decideModel({ config: configFrom({ provider: open }, { flags: flag("local/codr") }), env: KEYS });
+    assert.equal(decided.answer, "local/codr");
+    assert.equal(decided.resolved.warning, undefined);
+    assert.match(
+      decided.reasons.at(-1)?.detail ?? "",
+      /limits unknown, so compaction cannot trigger \(provider local accepts any model id\)/,
+    );
+    const bare = decideModel({ config: configFrom({ provider: local }, { flags: flag("local/anything") }), env: KEYS });
+    assert.equal(bare.answer, "local/anything");
+    assert.equal(bare.resolved.warning, undefined);
   });
 
   it("a malformed reference is an error", () => {

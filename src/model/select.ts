@@ -151,10 +151,11 @@ function credentialsReason(model: ResolvedModel): Reason {
 }
 
 function limitsReason(model: ResolvedModel): Reason {
+  if (model.warning) return { rule: "model limits", detail: `${model.warning}; warned when the run starts` };
   if (!model.known) {
     return {
       rule: "model limits",
-      detail: `${model.ref} is not in the catalog or config: context and output limits unknown`,
+      detail: `${model.ref} is not in the catalog or config: context and output limits unknown, so compaction cannot trigger (provider ${model.provider.name} accepts any model id)`,
     };
   }
   const { context, output } = model.info;

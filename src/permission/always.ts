@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, isAbsolute, relative } from "node:path";
 import type { Judged } from "./authorize.js";
 import { type Action, isPathAction, UNKNOWN_PATH } from "./requests.js";
 import { CONFIGURED_LAYERS } from "./rules.js";
@@ -33,39 +33,18 @@ export function alwaysOffer(outcomes: readonly Judged[]): AlwaysOffer {
   const asking = outcomes.filter((o) => o.effect === "ask");
   const narrow: AlwaysRule[] = [];
   const wide: AlwaysRule[] = [];
-  for (const { request, rule } of asking) {
+  for (const outcome of asking) {
+    const { request, rule } = outcome;
     if (rule && CONFIGURED_LAYERS.has(rule.source.layer)) {
       return {
         options: [],
         unavailable: `a ${rule.source.layer} rule (${rule.source.key}) asks for ${request.action}:${request.resource} every time`,
       };
     }
-    if (isPathAction(request.action)) {
-      if (request.resource === UNKNOWN_PATH)
-        return { options: [], unavailable: "a path is not known before the call runs" };
-      if (request.action === "external_directory") {
-        const folder = `${escapeGlob(folderOf(request.resource))}/**`;
-        narrow.push({ action: request.action, pattern: folder });
-        wide.push({ action: request.action, pattern: folder });
-        continue;
-      }
-      narrow.push({ action: request.action, pattern: escapeGlob(request.resource) });
-      wide.push({ action: request.action, pattern: `${escapeGlob(dirname(request.resource))}/**` });
-      continue;
-    }
-    if (request.action === "shell") {
-      if (request.prefix === undefined) {
-        return { options: [], unavailable: `the command name of \`${request.resource}\` is not known before it runs` };
-      }
-      const pattern = `${request.prefix} *`;
-      narrow.push({ action: "shell", pattern });
-      wide.push({ action: "shell", pattern });
-      continue;
-    }
-    // web, mcp, delegate, skill: the resource itself (`*` is the only wildcard there; none can be written literally).
-    if (request.resource.includes("*")) return { options: [], unavailable: `${request.resource} holds a "*"` };
-    narrow.push({ action: request.action, pattern: request.resource });
-    wide.push({ action: request.action, pattern: request.resource });
+    const found = narrowRule(outcome);
+    if ("unavailable" in found) return { options: [], unavailable: found.unavailable };
+    narrow.push(found.narrow);
+    wide.push(found.wide);
   }
   if (narrow.length === 0) return { options: [] };
   const options: AlwaysOption[] = [{ label: "always", rules: dedupe(narrow) }];
@@ -73,6 +52,47 @@ export function alwaysOffer(outcomes: readonly Judged[]): AlwaysOffer {
   if (JSON.stringify(folders) !== JSON.stringify(options[0]?.rules))
     options.push({ label: "always, whole folder", rules: folders });
   return { options };
+}
+
+/**
+ * The narrowest rule that covers one asking request, and its folder-wide twin — what "always"
+ * offers, and what a refusal with nobody to ask names as the `--allow` that would lift it
+ * (allow-hint.ts), so the two always agree. With `workspace`, a path inside it is written
+ * relative to it (how a person types a flag; a relative pattern matches the workspace's file).
+ */
+export function narrowRule(
+  { request }: Pick<Judged, "request">,
+  workspace?: string,
+): { narrow: AlwaysRule; wide: AlwaysRule } | { unavailable: string } {
+  if (isPathAction(request.action)) {
+    if (request.resource === UNKNOWN_PATH) return { unavailable: "a path is not known before the call runs" };
+    if (request.action === "external_directory") {
+      const folder = { action: request.action, pattern: `${escapeGlob(folderOf(request.resource))}/**` };
+      return { narrow: folder, wide: folder };
+    }
+    const path = workspace ? workspaceRelative(request.resource, workspace) : request.resource;
+    return {
+      narrow: { action: request.action, pattern: escapeGlob(path) },
+      wide: { action: request.action, pattern: `${escapeGlob(dirname(path))}/**` },
+    };
+  }
+  if (request.action === "shell") {
+    if (request.prefix === undefined) {
+      return { unavailable: `the command name of \`${request.resource}\` is not known before it runs` };
+    }
+    const rule = { action: "shell" as const, pattern: `${request.prefix} *` };
+    return { narrow: rule, wide: rule };
+  }
+  // web, mcp, delegate, skill: the resource itself (`*` is the only wildcard there; none can be written literally).
+  if (request.resource.includes("*")) return { unavailable: `${request.resource} holds a "*"` };
+  const rule = { action: request.action, pattern: request.resource };
+  return { narrow: rule, wide: rule };
+}
+
+function workspaceRelative(path: string, workspace: string): string {
+  const inside = relative(workspace, path);
+  const outside = inside === "" || inside === ".." || inside.startsWith("../") || isAbsolute(inside);
+  return outside ? path : inside;
 }
 
 export function formatAlwaysRule(rule: AlwaysRule): string {

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import type { Answer, RecordedDecision } from "../seats/types.js";
-import { approvalFromReply, decideApprovalWithoutPerson, deniedByPerson, NOBODY_CAN_APPROVE } from "./approval.js";
+import {
+  approvalAdvice,
+  approvalFromReply,
+  decideApprovalWithoutPerson,
+  deniedByPerson,
+  NOBODY_CAN_APPROVE,
+  nobodyCanApprove,
+} from "./approval.js";
 
 const asRecorded = (answer: Answer): RecordedDecision[] => [{ seat: "call.approval", ...answer, seq: 1, at: "" }];
 
@@ -33,6 +40,33 @@ describe("decideApprovalWithoutPerson (call.approval)", () => {
     const answer = decideApprovalWithoutPerson({ auto: true, tool: "shell", undescribed: "syntax error" });
     expectDecision(asRecorded(answer), "call.approval", "code", "deny");
     assert.match(answer.reasons[0]?.detail ?? "", /syntax error; only a person who sees this call can allow it/);
+  });
+
+  it("without --auto, a denial names the narrow flags that would allow the call; the advice and the model's text carry them", () => {
+    const narrow = ["--allow 'shell:npm test *'"];
+    const answer = decideApprovalWithoutPerson({ auto: false, tool: "shell", narrow });
+    expectDecision(asRecorded(answer), "call.approval", "code", "deny");
+    assert.deepEqual(answer.reasons[1], {
+      rule: "narrow fix",
+      detail: "--allow 'shell:npm test *' (checked: the call would be allowed)",
+    });
+    assert.equal(
+      approvalAdvice(answer.reasons),
+      "run with --allow 'shell:npm test *' to allow it (or --auto to approve every ask)",
+    );
+    assert.equal(
+      nobodyCanApprove(narrow),
+      `${NOBODY_CAN_APPROVE} The user can allow exactly this call with --allow 'shell:npm test *'.`,
+    );
+    assert.equal(nobodyCanApprove(), NOBODY_CAN_APPROVE);
+    // No narrow flag: --auto, unless --auto was given and does not cover the call.
+    assert.equal(
+      approvalAdvice(decideApprovalWithoutPerson({ auto: false, tool: "edit" }).reasons),
+      "run with --auto to approve",
+    );
+    const notCovered = decideApprovalWithoutPerson({ auto: true, tool: "shell", undescribed: "syntax error", narrow });
+    assert.equal(notCovered.reasons.length, 1, "--auto given: no narrow fix offered beside it");
+    assert.equal(approvalAdvice(notCovered.reasons), "only a person at a terminal can allow it");
   });
 
   it("names the tool it allows", () => {

@@ -86,6 +86,8 @@ export function decideApprovalWithoutPerson(input: {
    * keeps might cover a path known only when it runs: --auto does not cover such a call.
    */
   undescribed?: string;
+  /** The narrow `--allow` flags that would let this call run (allow-hint.ts), when there are. */
+  narrow?: readonly string[];
 }): Answer<Approval> {
   if (input.auto && input.undescribed !== undefined) {
     return {
@@ -109,11 +111,33 @@ export function decideApprovalWithoutPerson(input: {
         decisive: true,
       }
     : { rule: "no person to ask", detail: "nothing interactive is attached and --auto was not given", decisive: true };
-  return { holder: "code", answer: input.auto ? "allow-once" : "deny", reasons: [reason] };
+  const fix: Reason[] =
+    !input.auto && input.narrow && input.narrow.length > 0
+      ? [{ rule: NARROW_FIX, detail: `${input.narrow.join(" ")} (checked: the call would be allowed)` }]
+      : [];
+  return { holder: "code", answer: input.auto ? "allow-once" : "deny", reasons: [reason, ...fix] };
+}
+
+/** The reason of a denied `call.approval` that names the flags that would allow the call. */
+export const NARROW_FIX = "narrow fix";
+
+/** What a refusal with nobody to ask advises: the narrow flags when there are, else --auto (unless it would not cover it). */
+export function approvalAdvice(reasons: readonly Reason[]): string {
+  const narrow = reasons.find((r) => r.rule === NARROW_FIX)?.detail?.replace(/ \(checked: .*\)$/, "");
+  if (narrow) return `run with ${narrow} to allow it (or --auto to approve every ask)`;
+  if (reasons.some((r) => r.source === "--auto")) return "only a person at a terminal can allow it";
+  return "run with --auto to approve";
 }
 
 export const NOBODY_CAN_APPROVE =
   "Denied: this call needs approval and nobody can approve it in this run (no person attached; the user did not pass --auto). Do not retry it; finish with what you can do without it, and say what needs approval.";
+
+/** What the model is told when nobody could approve, with the flags that would allow the call when there are. */
+export function nobodyCanApprove(narrow?: readonly string[]): string {
+  return narrow && narrow.length > 0
+    ? `${NOBODY_CAN_APPROVE} The user can allow exactly this call with ${narrow.join(" ")}.`
+    : NOBODY_CAN_APPROVE;
+}
 
 /** What the model is told when the person denies a call, with their message when they gave one. */
 export function deniedByPerson(message?: string): string {

@@ -1,13 +1,14 @@
 import type { Decision, Reason } from "../seats/types.js";
 import type { Confinement } from "../tools/sandbox.js";
 import type { Tool, ToolResult } from "../tools/types.js";
+import { allowHint } from "./allow-hint.js";
 import { type AlwaysRule, alwaysOffer } from "./always.js";
 import {
   type ApprovalPrompt,
   approvalFromReply,
   decideApprovalWithoutPerson,
   deniedByPerson,
-  NOBODY_CAN_APPROVE,
+  nobodyCanApprove,
 } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { formatRequests, sameRequests } from "./call-requests.js";
@@ -124,6 +125,8 @@ export async function gate(
     permission = await judge(permission, step, deps, subject);
   }
 
+  // Whether the ask, if the call asks, is the rules' alone — what an --allow would lift.
+  let askedByRules = true;
   // A shell command allowed only on the strength of an analysis (or a judge) runs sealed; one a
   // rule allowed runs masked (protected files shown empty). Either is recorded before it runs.
   const proof = reliesOnProof(call.tool, permission, deps.authority);
@@ -147,6 +150,7 @@ export async function gate(
       if (proof === "read-only agent" || call.repository)
         return denied(call, sandbox.reasons, "denied: cannot be confined");
       permission = { ...permission, answer: "ask" };
+      askedByRules = false;
     }
   }
 
@@ -177,6 +181,7 @@ export async function gate(
         stopMessage: `stopped by a hook (${hook.key}): ${verdict.message ?? "no reason given"}`,
       };
     }
+    if (verdict.answer === "ask") askedByRules = false;
     if (verdict.answer === "ask" && effect === "allow") effect = "ask";
   }
 
@@ -188,7 +193,7 @@ export async function gate(
 
   let approved: string[] | undefined;
   if (effect === "ask") {
-    const refused = await approve(call, step, deps, description, permission);
+    const refused = await approve(call, step, deps, description, permission, askedByRules);
     if (refused) return refused;
     approved = description.requests
       .filter((r) => (r.action === "read" || r.action === "external_directory") && r.resource !== "*")
@@ -367,6 +372,7 @@ async function approve(
   deps: GateDeps,
   description: CallDescription,
   permission: PermissionAnswer,
+  askedByRules: boolean,
 ): Promise<GateResult | undefined> {
   const subject = { step, call: call.id };
   // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
@@ -411,16 +417,20 @@ async function approve(
     }
     return undefined;
   }
+  // The narrow fix is named only when the rules alone asked: a hook's ask, or a command that
+  // cannot be confined, would ask again whatever --allow says.
+  const narrow = !deps.auto && askedByRules ? allowHint(description, permission.outcomes, deps.authority) : undefined;
   const answer = decideApprovalWithoutPerson({
     auto: deps.auto,
     tool: call.tool.name,
     ...(mustSee !== undefined ? { undescribed: mustSee } : {}),
+    ...(narrow ? { narrow } : {}),
   });
   deps.record({ seat: "call.approval", ...answer, subject });
   if (answer.answer === "deny") {
     return {
       run: false,
-      output: NOBODY_CAN_APPROVE,
+      output: nobodyCanApprove(narrow),
       summary: `${call.tool.name}: denied (nobody to approve)`,
       unapproved: true,
     };
@@ -431,10 +441,15 @@ async function approve(
 function denied(call: GateCall, reasons: readonly Reason[], summary: string): GateResult {
   const decisive = reasons.find((r) => r.decisive) ?? reasons[0];
   const why = decisive ? `${decisive.rule}: ${decisive.detail ?? ""}`.trim() : "a rule denies it";
+  // Which written rule refused, and where: a deny is a rule's answer, not a missing yes, so no flag is
+  // suggested (none lifts a policy); whoever wants otherwise changes that rule.
+  const where = decisive?.source
+    ? ` (${decisive.key ? `${decisive.key}, ` : ""}${decisive.source}${decisive.line ? `:${decisive.line}` : ""})`
+    : "";
   return {
     run: false,
     output: `Denied (${why}). Do not retry this call; do what you can without it, and say what was refused.`,
-    summary: `${call.tool.name}: ${summary}`,
+    summary: `${call.tool.name}: ${summary}${where}`,
   };
 }
 

@@ -290,7 +290,7 @@ export const SEATS: readonly Seat[] = [
     question: "A call needs approval: does the person give it?",
     holders: ["person", "code"],
     default:
-      "in a terminal the person answers: allow once, always (saves the narrow rules shown, never lifting a written deny or ask), deny, or deny with a message for the model; with nobody attached code denies, and --auto (the person's advance answer) allows once",
+      "in a terminal the person answers: allow once, always (saves the narrow rules shown, never lifting a written deny or ask), deny, or deny with a message for the model; with nobody attached code denies, naming the narrow --allow that would allow that call (checked), and --auto (the person's advance answer) allows once",
     fail: "closed",
     config: [],
   },
