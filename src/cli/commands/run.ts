@@ -47,12 +47,25 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
   }
 }
 
+/**
+ * The message: the words, then what was piped in as a block of its own (`git diff | bosun run
+ * "review this"`); either alone is the message. Never read from a terminal, which would wait for
+ * a person; an empty pipe adds nothing.
+ */
+export function messageOf(words: string, piped: string): string {
+  const stdin = piped.replace(/^\s*\n|\s+$/g, "");
+  if (stdin.trim() === "") return words;
+  if (words === "") return stdin.trim();
+  const fence = "`".repeat(Math.max(3, ...[...stdin.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+  return `${words}\n\n${fence}stdin\n${stdin}\n${fence}`;
+}
+
 async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {
   const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
-  const text = words.length > 0 ? words.join(" ") : process.stdin.isTTY ? "" : readFileSync(0, "utf8").trim();
+  const text = messageOf(words.join(" ").trim(), process.stdin.isTTY ? "" : readFileSync(0, "utf8"));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
   }
