@@ -43,7 +43,7 @@ function runFlags(command: InstanceType<typeof Command>): InstanceType<typeof Co
       .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
       .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
       .option("--max-steps <n>", "stop after this many model steps")
-      .option("--format <format>", "text or json (one event per line)")
+      .option("--format <format>", "text (the default) or json (one event per line)")
       // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
       .option("-f, --file <path>", "attach a file to the message (repeatable)", collect)
       .option("-t, --title <title>", "title of a new session")
@@ -201,6 +201,11 @@ runFlags(program)
   );
 
 try {
+  // `bosun help fly`: commander would print the whole help; say what is not there instead.
+  const asked = args[0] === "help" ? args[1] : undefined;
+  if (asked !== undefined && !program.commands.some((c) => c.name() === asked)) {
+    program.error(`unknown command '${asked}' (bosun help lists them)`);
+  }
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = await exitCodeFor(error);

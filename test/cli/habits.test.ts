@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { expectDecision } from "../support/ledger.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 
@@ -106,7 +109,8 @@ describe("habits: bosun help", () => {
       assert.match(run.stdout, /^Usage: bosun run /m);
       assert.match(run.stdout, /--max-steps/);
       const unknown = await s.run(["help", "fly"]);
-      assert.notEqual(unknown.code, 0);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /unknown command 'fly' \(bosun help lists them\)/);
       assert.equal(s.server.requests.length, 0);
     });
   });
@@ -162,6 +166,24 @@ describe("habits: bosun at a terminal (tmux)", () => {
         }
       },
     );
+  });
+
+  it("--trust-project, which the session's messages name, is honoured at the top level", async () => {
+    const touch = { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "touch trusted.txt" } }] };
+    await withScenario([{ match: { lastMessage: "go" }, reply: touch }, { reply: { text: "Made it." } }], async (s) => {
+      const config = JSON.parse(readFileSync(join(s.ws.dir, "bosun.json"), "utf8"));
+      s.ws.write("bosun.json", JSON.stringify({ ...config, permission: { shell: { "touch *": "allow" } } }));
+      const term = startTmux({ cwd: s.ws.dir, env: env(s), args: ["--trust-project", "go"] });
+      try {
+        await term.waitFor(/Made it\./);
+        assert.doesNotMatch(term.screen(), /needs your approval|Trust these settings/);
+        assert.ok(existsSync(join(s.ws.dir, "trusted.txt")));
+        const trust = expectDecision(s.latest().decisions, "project.trust", "person", "trusted");
+        assert.equal(trust.reasons[0]?.source, "--trust-project");
+      } finally {
+        term.kill();
+      }
+    });
   });
 
   it("-r alone opens the session picker; run-only flags are refused with a pointer at -p", async () => {
