@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
+import { BOSUN_BIN, spawnProcess } from "../support/workspace.js";
 
 /**
  * What people type out of habit from other agents: `bosun "task"`, `-p`, `-c`/`-r` at the top
@@ -135,6 +136,31 @@ describe("habits: piped stdin with a message", () => {
         "just the pipe",
         "nothing piped",
       ]);
+    });
+  });
+});
+
+describe("habits: a stdin that is open but silent", () => {
+  it("a program's open stdin is waited on only so long; a late first byte is still joined", async () => {
+    await withScenario([ok], async (s) => {
+      const start = (message: string) =>
+        spawnProcess(process.execPath, [BOSUN_BIN, "run", message], {
+          cwd: s.ws.dir,
+          env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" },
+        });
+      // Never written, never closed: the run goes ahead without it, and says so.
+      const silent = start("no pipe here");
+      const quiet = await silent.result;
+      silent.child.stdin?.destroy();
+      assert.equal(quiet.code, 0, quiet.stderr);
+      assert.match(quiet.stderr, /stdin is open but sent nothing in 2 s: running without it/);
+      // Written after a moment, then closed: joined as any pipe is.
+      const late = start("read the log");
+      setTimeout(() => late.child.stdin?.end("line one\n"), 500);
+      const joined = await late.result;
+      assert.equal(joined.code, 0, joined.stderr);
+      assert.doesNotMatch(joined.stderr, /sent nothing/);
+      assert.deepEqual(userMessages(s), ["no pipe here", "read the log\n\n```stdin\nline one\n```"]);
     });
   });
 });
