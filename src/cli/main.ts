@@ -27,27 +27,35 @@ const program = new Command("bosun")
   .exitOverride()
   .configureOutput({ outputError: (text, write) => write(`bosun: ${text.replace(/^error: /, "")}`) });
 
-program
-  .command("run")
-  .description("run the agent on a task until it is done (message from arguments or stdin)")
-  .argument("[message...]", "what to do")
-  .option("-m, --model <id>", "model, as provider/model")
-  .option("--agent <name>", "agent to run (default: build)")
-  .option("-c, --continue", "continue the latest session in this directory")
-  .option("-s, --session <session>", "resume a session (id, id prefix or title)")
-  .option("--fork", "run in a copy of the chosen session")
-  .option("--auto", "approve every call that would ask, once each (nobody sees them)")
-  .option("--mode <mode>", "permission mode: approve (default), smart, auto or chat")
-  .option("--allow <rule>", "allow action:pattern for this run, e.g. 'shell:npm test' (repeatable)", collect)
-  .option("--ask <rule>", "ask for action:pattern in this run (repeatable)", collect)
-  .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
-  .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
-  .option("--max-steps <n>", "stop after this many model steps")
-  .option("--format <format>", "text or json (one event per line)", "text")
-  // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
-  .option("-f, --file <path>", "attach a file to the message (repeatable)", collect)
-  .option("-t, --title <title>", "title of a new session")
-  .action(async (words, options) => (await import("./commands/run.js")).run(words, options));
+/** `bosun run`'s flags; `bosun` itself takes them too, for the run or the interactive session it starts. */
+function runFlags(command: InstanceType<typeof Command>): InstanceType<typeof Command> {
+  return (
+    command
+      .option("-m, --model <id>", "model, as provider/model")
+      .option("--agent <name>", "agent to run (default: build)")
+      .option("-c, --continue", "continue the latest session in this directory")
+      .option("-s, --session <session>", "resume a session (id, id prefix or title)")
+      .option("--fork", "run in a copy of the chosen session")
+      .option("--auto", "approve every call that would ask, once each (nobody sees them)")
+      .option("--mode <mode>", "permission mode: approve (default), smart, auto or chat")
+      .option("--allow <rule>", "allow action:pattern for this run, e.g. 'shell:npm test' (repeatable)", collect)
+      .option("--ask <rule>", "ask for action:pattern in this run (repeatable)", collect)
+      .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
+      .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
+      .option("--max-steps <n>", "stop after this many model steps")
+      .option("--format <format>", "text (the default) or json (one event per line)")
+      // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
+      .option("-f, --file <path>", "attach a file to the message (repeatable)", collect)
+      .option("-t, --title <title>", "title of a new session")
+  );
+}
+
+runFlags(
+  program
+    .command("run")
+    .description("run the agent on a task until it is done (message from arguments, stdin, or both)")
+    .argument("[message...]", "what to do"),
+).action(async (words, options) => (await import("./commands/run.js")).run(words, options));
 
 const config = program
   .command("config")
@@ -177,22 +185,27 @@ function collect(value: string, values: string[] = []): string[] {
   return [...values, value];
 }
 
-// No command: the interactive session at a terminal; elsewhere, the help (exit 0).
-program
-  .option("-m, --model <id>", "model, as provider/model (interactive session)")
-  .option("--agent <name>", "agent to run (interactive session)")
-  .option("-c, --continue", "continue the latest session in this directory (interactive session)")
-  .option("-s, --session <session>", "resume a session (interactive session)")
-  .option("--mode <mode>", "permission mode (interactive session)")
-  .allowExcessArguments()
-  .action(async (options) => {
-    // A word that is no command is an error, never a message to the interactive session.
-    if (program.args.length > 0) program.error(`unknown command '${program.args[0]}'`);
-    if (!process.stdin.isTTY || !process.stdout.isTTY) program.help();
-    await (await import("./commands/interactive.js")).interactive(options);
-  });
+// No command: `bosun [message]` is the interactive session at a terminal (the message its first),
+// `bosun run` elsewhere or with -p; `bosun help [command]` is the help.
+runFlags(program)
+  .argument("[message...]", "a first message (the interactive session), or the task (-p, or no terminal)")
+  .option("-p, --print", "run the task as bosun run does, without the interactive session")
+  .option("-r, --resume [session]", "resume a session (without one: pick it in the interactive session)")
+  .helpCommand(true)
+  .action(async (words: string[], options) =>
+    (await import("./commands/top-level.js")).topLevel(
+      words,
+      options,
+      program.commands.map((c) => c.name()),
+    ),
+  );
 
 try {
+  // `bosun help fly`: commander would print the whole help; say what is not there instead.
+  const asked = args[0] === "help" ? args[1] : undefined;
+  if (asked !== undefined && !program.commands.some((c) => c.name() === asked)) {
+    program.error(`unknown command '${asked}' (bosun help lists them)`);
+  }
   await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = await exitCodeFor(error);

@@ -52,8 +52,9 @@ export function textPrinter(): RunPrinter {
     },
     done(outcome, session) {
       endLine();
+      const denied = outcome.denied > 0 ? ` · ${outcome.denied} call(s) denied` : "";
       process.stderr.write(
-        `[${outcome.status} · ${outcome.steps} step(s) · session ${session} · bosun why ${session.slice(0, 10)}]\n`,
+        `[${endedAs(outcome)}${denied} · ${outcome.steps} step(s) · session ${session} · bosun why ${session.slice(0, 10)}]\n`,
       );
     },
   };
@@ -69,9 +70,18 @@ export function jsonPrinter(): RunPrinter {
       else line(event);
     },
     done(outcome, session, exitCode) {
-      line({ type: "done", status: outcome.status, steps: outcome.steps, denied: outcome.denied, session, exitCode });
+      // The event keeps its name (scripts wait for it); its status says how the run ended.
+      line({ type: "done", status: endedAs(outcome), steps: outcome.steps, denied: outcome.denied, session, exitCode });
     },
   };
+}
+
+/**
+ * How the run ended, as its last line and the `done` event's status say it: a turn the model
+ * finished with a call denied is "denied" (exit 3), never "done"; a limit is "limit".
+ */
+export function endedAs(outcome: TurnOutcome): string {
+  return outcome.status === "done" && outcome.denied > 0 ? "denied" : outcome.status;
 }
 
 function preview(input: unknown): string {

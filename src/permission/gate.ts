@@ -87,7 +87,7 @@ export type GateResult =
       run: false;
       output: string;
       summary: string;
-      /** Denied because nobody could approve it (counts toward exit code 3). */
+      /** Denied for want of approval: the person said no, or nobody could be asked (counts toward exit code 3). */
       unapproved?: boolean;
       /** The person left the prompt, or a hook said `continue: false`: stop the turn. */
       stopTurn?: boolean;
@@ -405,7 +405,13 @@ async function approve(
     if (reply.kind === "always") deps.saveAlways(reply.option.rules, call.tool.name);
     deps.record({ seat: "call.approval", ...answer, subject });
     if (reply.kind === "deny") {
-      return { run: false, output: deniedByPerson(reply.message), summary: `${call.tool.name}: denied by the user` };
+      // The person's no is a denial like any other: the run's `denied`, exit code and last line say so.
+      return {
+        run: false,
+        output: deniedByPerson(reply.message),
+        summary: `${call.tool.name}: denied by the user`,
+        unapproved: true,
+      };
     }
     if (reply.kind === "cancel") {
       return {

@@ -32,6 +32,7 @@ export function App({
   person,
   history: saved,
   waitClock,
+  opening,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
@@ -46,6 +47,8 @@ export function App({
   history?: { lines: readonly string[]; keep: (line: string) => void };
   /** The clock of the seconds shown while the model is awaited; tests pass their own. */
   waitClock?: WaitClock;
+  /** Lines sent as if typed, in order, once the session is open (`bosun "message"`, `bosun -r`). */
+  opening?: readonly string[];
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -242,6 +245,23 @@ export function App({
         });
     }
   };
+
+  // The launch's own lines go once the session is open; each waits for the one before, as typed lines do.
+  const submitRef = useRef(submit);
+  submitRef.current = submit;
+  useEffect(() => {
+    if (!opening || opening.length === 0) return;
+    let gone = false;
+    (runner.ready ?? Promise.resolve()).then(
+      () => {
+        for (const line of opening) if (!gone) void submitRef.current(line);
+      },
+      () => {},
+    );
+    return () => {
+      gone = true;
+    };
+  }, [runner, opening]);
 
   const builtin = async (name: string, args: string) => {
     switch (name) {

@@ -18,8 +18,8 @@ const done = { reply: { text: "All done." } };
 const shell = (id: string, command: string) => ({ toolCalls: [{ id, name: "shell", arguments: { command } }] });
 
 /** `bosun run <message>` with a terminal on stdin, stdout and stderr: a person can be asked. */
-function runInTerminal(s: Scenario, message: string): Pty {
-  return spawnPty(process.execPath, [BOSUN_BIN, "run", message], {
+function runInTerminal(s: Scenario, message: string, flags: string[] = []): Pty {
+  return spawnPty(process.execPath, [BOSUN_BIN, "run", ...flags, message], {
     cwd: s.ws.dir,
     env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" },
     // Wide enough that a long temp path in a hint or the note is never wrapped.
@@ -238,13 +238,35 @@ describe("bosun run at a terminal: the approval prompt", () => {
       const choice = await approvalChoice(p);
       assert.equal(await choice.highlight("Allow always"), "Allow always (saves shell:touch *)");
       await choice.choose("Deny");
-      assert.equal(await p.exit(), 0, p.text());
+      // The person's no is a denial: exit 3 as documented, and the last line says denied, never done.
+      assert.equal(await p.exit(), 3, p.text());
+      assert.match(p.text(), /\[denied · 1 call\(s\) denied · 2 step\(s\) · session /);
+      assert.doesNotMatch(p.text(), /\[done/);
       assert.ok(!existsSync(join(s.ws.dir, "made.txt")));
       expectDecision(s.latest().decisions, "call.approval", "person", "deny");
       assert.match(s.server.request(2).normalized?.messages.at(-1)?.text ?? "", /Denied by the user\./);
       assert.deepEqual(savedApprovals(s), []);
       // The person said no: advice to approve with --auto is for runs where nobody could be asked.
       assert.doesNotMatch(p.text(), /run with --auto/, "the person denied it; nobody needs --auto");
+    });
+  });
+
+  it("deny with --format json: the done event's denied, its status and the exit code agree", async () => {
+    await withScenario([{ match: { request: 1 }, reply: shell("c1", "touch made.txt") }, done], async (s, ts) => {
+      const p = runInTerminal(s, "make the file", ["--format", "json"]);
+      ts.push(p);
+      await (await approvalChoice(p)).choose("Deny");
+      assert.equal(await p.exit(), 3, p.text());
+      const last = p.text().match(/\{"type":"done"[^\n]*\}/)?.[0];
+      assert.ok(last, p.text());
+      assert.deepEqual(JSON.parse(last), {
+        type: "done",
+        status: "denied",
+        steps: 2,
+        denied: 1,
+        session: s.latest().id,
+        exitCode: 3,
+      });
     });
   });
 
@@ -259,7 +281,7 @@ describe("bosun run at a terminal: the approval prompt", () => {
       p.write("use the Makefile's touch target instead");
       await p.waitForText(/use the Makefile's touch target instead/);
       p.write(KEYS.enter);
-      assert.equal(await p.exit(), 0, p.text());
+      assert.equal(await p.exit(), 3, p.text());
       assert.ok(!existsSync(join(s.ws.dir, "made.txt")));
       const approval = expectDecision(s.latest().decisions, "call.approval", "person", "deny-with-message");
       assert.equal(approval.reasons[0]?.detail, "use the Makefile's touch target instead");

@@ -14,10 +14,11 @@ import { interactiveRunner } from "../interactive-runner.js";
 import type { SessionOptions } from "../live-session.js";
 
 /**
- * `bosun` with no arguments at a terminal: an interactive session in the working directory (a
- * new one, or `-c`/`-s`). The prompt is drawn first; Ink and React load only here.
+ * `bosun` at a terminal: an interactive session in the working directory (a new one, or
+ * `-c`/`-s`/`-r`). The prompt is drawn first; Ink and React load only here. `firstLines`: lines sent
+ * as if typed once the session is open (`bosun "fix the test"`'s message, `-r`'s `/resume`).
  */
-export async function interactive(options: SessionOptions): Promise<void> {
+export async function interactive(options: SessionOptions, firstLines: string[] = []): Promise<void> {
   const controller = new AbortController();
   // A session resumed from another directory: the person says where to work (seat session.cwd).
   const cwdChoice = await askCwd(options, process.cwd());
@@ -77,9 +78,12 @@ export async function interactive(options: SessionOptions): Promise<void> {
     lines: loadHistory(historyFile, project),
     keep: (line: string) => appendHistory(historyFile, project, line),
   };
-  const app = render(createElement(App, { runner, commands: customs, expand, complete, person, history }), {
-    exitOnCtrlC: true,
-  });
+  const app = render(
+    createElement(App, { runner, commands: customs, expand, complete, person, history, opening: firstLines }),
+    {
+      exitOnCtrlC: true,
+    },
+  );
   try {
     await app.waitUntilExit();
   } finally {

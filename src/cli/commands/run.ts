@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { fstatSync, readFileSync } from "node:fs";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/prompt-terminal.js";
@@ -47,12 +47,66 @@ export async function run(words: string[], options: RunOptions): Promise<void> {
   }
 }
 
+/**
+ * The message: the words, then what was piped in as a block of its own (`git diff | bosun run
+ * "review this"`); either alone is the message. Never read from a terminal, which would wait for
+ * a person; an empty pipe adds nothing.
+ */
+export function messageOf(words: string, piped: string): string {
+  const stdin = piped.replace(/^\s*\n|\s+$/g, "");
+  if (stdin.trim() === "") return words;
+  if (words === "") return stdin.trim();
+  const fence = "`".repeat(Math.max(3, ...[...stdin.matchAll(/`{3,}/g)].map((m) => m[0].length + 1)));
+  return `${words}\n\n${fence}stdin\n${stdin}\n${fence}`;
+}
+
+/** How long a message's run waits for the first byte of a stdin that is a socket. */
+export const STDIN_FIRST_BYTE_MS = 2_000;
+
+/**
+ * What was piped in: never read from a terminal. A file or a shell's pipe is read to its end
+ * (`npm test | bosun run "why"` waits for the tests). A socket is how a program starts bosun,
+ * its stdin often left open and never written: with a message given, bosun waits for a first
+ * byte only so long, and says so when it stops waiting.
+ */
+async function readStdin(withMessage: boolean): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  if (!withMessage || !fstatSync(0).isSocket()) return readFileSync(0, "utf8");
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const stdin = process.stdin;
+    const finish = () => {
+      clearTimeout(timer);
+      stdin.off("data", onData);
+      stdin.off("end", finish);
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onData = (chunk: Buffer) => {
+      clearTimeout(timer);
+      chunks.push(chunk);
+    };
+    const timer = setTimeout(() => {
+      if (chunks.length > 0) return;
+      process.stderr.write(
+        `bosun: stdin is open but sent nothing in ${STDIN_FIRST_BYTE_MS / 1000} s: running without it (close it, or give </dev/null)\n`,
+      );
+      stdin.off("data", onData);
+      stdin.off("end", finish);
+      stdin.pause();
+      stdin.destroy();
+      resolve("");
+    }, STDIN_FIRST_BYTE_MS);
+    stdin.on("data", onData);
+    stdin.on("end", finish);
+  });
+}
+
 async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {
   const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
-  const text = words.length > 0 ? words.join(" ") : process.stdin.isTTY ? "" : readFileSync(0, "utf8").trim();
+  const text = messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
   }
