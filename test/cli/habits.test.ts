@@ -163,6 +163,23 @@ describe("habits: a stdin that is open but silent", () => {
       assert.deepEqual(userMessages(s), ["no pipe here", "read the log\n\n```stdin\nline one\n```"]);
     });
   });
+
+  it("the same for a shell pipe (Python's stdin=PIPE, a writer that never writes); one that writes is read to its end", async () => {
+    await withScenario([ok], async (s) => {
+      const viaShell = (line: string) =>
+        spawnProcess("sh", ["-c", `${line} | exec "${process.execPath}" "${BOSUN_BIN}" run "$0"`, "from a pipe"], {
+          cwd: s.ws.dir,
+          env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" },
+        });
+      const silent = await viaShell("sleep 8").result;
+      assert.equal(silent.code, 0, silent.stderr);
+      assert.match(silent.stderr, /stdin is open but sent nothing in 2 s: running without it/);
+      // Text that comes at once, then more after the first-byte bound: all of it is read.
+      const slow = await viaShell("{ echo first; sleep 3; echo second; }").result;
+      assert.equal(slow.code, 0, slow.stderr);
+      assert.deepEqual(userMessages(s), ["from a pipe", "from a pipe\n\n```stdin\nfirst\nsecond\n```"]);
+    });
+  });
 });
 
 describe("habits: bosun at a terminal (tmux)", () => {

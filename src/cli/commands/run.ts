@@ -60,18 +60,20 @@ export function messageOf(words: string, piped: string): string {
   return `${words}\n\n${fence}stdin\n${stdin}\n${fence}`;
 }
 
-/** How long a message's run waits for the first byte of a stdin that is a socket. */
+/** How long a message's run waits for the first byte of a stdin that is a pipe or a socket. */
 export const STDIN_FIRST_BYTE_MS = 2_000;
 
 /**
- * What was piped in: never read from a terminal. A file or a shell's pipe is read to its end
- * (`npm test | bosun run "why"` waits for the tests). A socket is how a program starts bosun,
- * its stdin often left open and never written: with a message given, bosun waits for a first
- * byte only so long, and says so when it stops waiting.
+ * What was piped in: never read from a terminal. Without a message, stdin is the message and is
+ * read to its end. With one, a file is read whole; a pipe or a socket is how a program starts
+ * bosun, its stdin often left open and never written (a Node child's socket, Python's
+ * `stdin=PIPE`), so bosun waits for a first byte only so long, says so when it stops waiting,
+ * and once text comes reads it to its end (`npm test | bosun run "why"` waits for the tests).
  */
 async function readStdin(withMessage: boolean): Promise<string> {
   if (process.stdin.isTTY) return "";
-  if (!withMessage || !fstatSync(0).isSocket()) return readFileSync(0, "utf8");
+  const stat = fstatSync(0);
+  if (!withMessage || !(stat.isSocket() || stat.isFIFO())) return readFileSync(0, "utf8");
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const stdin = process.stdin;
