@@ -11,9 +11,10 @@ import { readDecisions, recordDecision } from "../seats/record.js";
 import { formatDecision } from "../seats/render.js";
 import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
+import { homesOf } from "../session/home.js";
 import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";
 import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
-import { shortTime } from "../util/time.js";
+import { age, localTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 
 /**
@@ -212,7 +213,7 @@ export function interactiveRunner(input: {
     sessions(): SessionEntry[] {
       if (!live) return [];
       return live.store
-        .list(cwd)
+        .list(homesOf(cwd))
         .slice(0, 20)
         .map((s) => ({ id: s.id, title: s.title, updated: s.updated, current: s.id === live?.session.id }));
     },
@@ -236,7 +237,9 @@ export function interactiveRunner(input: {
             runner
               .sessions?.()
               .slice(0, 10)
-              .map((s) => `${s.id.slice(0, 10)}  ${shortTime(s.updated)}  ${s.title || "(untitled)"}`)
+              .map(
+                (s) => `${s.id.slice(0, 10)}  ${localTime(s.updated)} (${age(s.updated)})  ${s.title || "(untitled)"}`,
+              )
               .join("\n") || "no sessions here"
           );
         default:

@@ -12,6 +12,7 @@ import { type ReadCheck, readCheck, referenceReader } from "../permission/read-c
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import type { UserMessage } from "../session/events.js";
+import { belongsHere } from "../session/home.js";
 import { selectSessionModel } from "../session/model.js";
 import { openSession } from "../session/open.js";
 import { recoverInterruptedCalls } from "../session/recover.js";
@@ -419,7 +420,8 @@ function setUp(
     const lease = acquireLease(store, session.id, { onLost: input.onLeaseLost });
     try {
       recoverInterruptedCalls(store, session.id, lease);
-      if (session.directory !== cwd || input.cwdChoice)
+      // A session of this repository, from any of its folders, is at home here.
+      if (!belongsHere(session.directory, cwd) || input.cwdChoice)
         recordDecision(store, session.id, decideCwd(session, cwd, input));
       const { agent, ...agentDecision } = agentChoice;
       recordDecision(store, session.id, {

@@ -33,7 +33,7 @@ function runFlags(command: InstanceType<typeof Command>): InstanceType<typeof Co
     command
       .option("-m, --model <id>", "model, as provider/model")
       .option("--agent <name>", "agent to run (default: build)")
-      .option("-c, --continue", "continue the latest session in this directory")
+      .option("-c, --continue", "continue the latest session of this repository")
       .option("-s, --session <session>", "resume a session (id, id prefix or title)")
       .option("--fork", "run in a copy of the chosen session")
       .option("--auto", "approve every call that would ask, once each (nobody sees them)")

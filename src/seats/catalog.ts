@@ -23,7 +23,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which session does this run belong to: new, the latest here, a given one, or a fork?",
     holders: ["person", "code"],
     default:
-      "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here",
+      "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here (of this repository, from any of its folders)",
     fail: "closed",
     config: [],
   },
@@ -150,7 +150,7 @@ export const SEATS: readonly Seat[] = [
     question: "What is a new session called?",
     holders: ["person", "model", "code"],
     default:
-      "--title (person); else small_model, when configured, writes three to six words from the first message (model); without it, or when it fails, the first words of the message are the title (code), recorded",
+      "--title (person); else small_model, when configured, writes three to six words from the first message (model); without it, or when it fails, the first words of the message and the time the session started (fix the parser · 14:05) are the title (code), recorded",
     fail: "soft",
     config: ["small_model"],
   },

@@ -157,7 +157,7 @@ describe("openSession", () => {
     assert.deepEqual(forkEvents[0]?.data, {
       title: "base (fork)",
       directory: work,
-      parent: null,
+      parent: original.id,
       forked_from: original.id,
       forked_at_seq: before.at(-1)?.seq,
       copied: before.length - 1,
@@ -167,5 +167,34 @@ describe("openSession", () => {
     assert.equal(forkEvents.find((e) => e.type === "message")?.at, originalMessage?.at);
     assert.ok(forkEvents.some((e) => e.type === "message" && (e.data as { text: string }).text === "hi"));
     expectDecision(targetOf(fork.id), "session.target", "person", { mode: "fork", from: original.id });
+    assert.equal(store.get(fork.id)?.parentId, original.id, "a fork's parent is its original");
+  });
+
+  it("continues the latest fork the person made, but never a delegate's session", () => {
+    const original = openSession(store, { directory: work, flags: {}, config });
+    const fork = openSession(store, { directory: work, flags: { session: original.id, fork: true }, config });
+    assert.equal(openSession(store, { directory: work, flags: { continue: true }, config }).id, fork.id);
+    // A delegate's session: a child with no forked_from, newer than both.
+    store.create({ directory: work, parentId: fork.id });
+    assert.equal(openSession(store, { directory: work, flags: { continue: true }, config }).id, fork.id);
+  });
+
+  it("records a session with its repository's root, so --continue from any subfolder finds it", () => {
+    mkdirSync(join(work, ".git"));
+    const deep = join(work, "src", "deep");
+    mkdirSync(deep, { recursive: true });
+    const started = openSession(store, { directory: deep, flags: {}, config });
+    assert.equal(started.directory, work);
+    const other = join(work, "docs");
+    mkdirSync(other);
+    const continued = openSession(store, { directory: other, flags: { continue: true }, config });
+    assert.equal(continued.id, started.id);
+    expectDecision(targetOf(started.id).slice(1), "session.target", "person", {
+      mode: "continue",
+      session: started.id,
+    });
+    // A session an older bosun recorded with the subfolder itself is still found from there.
+    const older = store.create({ directory: other });
+    assert.equal(openSession(store, { directory: other, flags: { continue: true }, config }).id, older.id);
   });
 });

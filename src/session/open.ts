@@ -5,9 +5,11 @@ import { recordDecision } from "../seats/record.js";
 import type { Answer, Reason } from "../seats/types.js";
 import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { homesOf, sessionHome } from "./home.js";
 import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
 
 export interface OpenOptions {
+  /** Where the run is (its working directory); a new session is recorded with its repository's root (home.ts). */
   directory: string;
   flags: TargetFlags;
   config: LoadedConfig;
@@ -18,13 +20,18 @@ export interface OpenOptions {
 /**
  * Resolves, creates or forks the session a run belongs to, then records how (`session.target`)
  * and which config it runs under (`config.load`). Unknown ids and an empty --continue are
- * errors: bosun never falls back to a silent new session.
+ * errors: bosun never falls back to a silent new session. `--continue` takes the latest session
+ * of this repository (from any of its folders) that the person worked in: a fork counts, a
+ * delegate's session (a child that is no fork) does not.
  */
 export function openSession(store: SessionStore, options: OpenOptions): SessionInfo {
-  const { flags, directory } = options;
+  const { flags } = options;
   checkTargetFlags(flags);
+  const directory = sessionHome(options.directory);
   const named = flags.session !== undefined ? findSession(store, flags.session) : undefined;
-  const latestHere = flags.continue ? store.list(directory).find((s) => s.parentId === null) : undefined;
+  const latestHere = flags.continue
+    ? store.list(homesOf(options.directory)).find((s) => isPersons(store, s))
+    : undefined;
   if (flags.continue && !latestHere) {
     throw new UsageError(`no session to continue in ${directory}; run without --continue to start one`);
   }
@@ -35,7 +42,7 @@ export function openSession(store: SessionStore, options: OpenOptions): SessionI
   });
   // The session and the decisions that explain it land together, or not at all.
   return store.atomically(() => {
-    const session = apply(store, decision.answer, options);
+    const session = apply(store, decision.answer, { ...options, directory });
     recordDecision(store, session.id, { seat: "session.target", ...decision });
     recordDecision(store, session.id, { seat: "config.load", ...describeConfigLoad(options.config) });
     // Read back: recording moved its `updated` time.
@@ -55,12 +62,20 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
   }
 }
 
+/** Whether the person works in this session: a top-level one, or a fork (whose parent is what it copies). */
+function isPersons(store: SessionStore, session: SessionInfo): boolean {
+  if (session.parentId === null) return true;
+  const created = store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined;
+  return created?.forked_from === session.parentId;
+}
+
 /**
  * A fork is a new session whose log starts with a copy of the original's events, so its
  * history (and ledger) reads the same up to the fork. The original is not touched. Its own
  * creation and title events are not copied: the fork has its own. Copies keep the time they
  * first happened, and `session.created` says how many follow it (`copied`), so `bosun why` can
- * tell inherited decisions from the fork's own. A fork has no parent: parents are for delegation.
+ * tell inherited decisions from the fork's own. Its parent is the original, so listings show
+ * where it came from (a delegate's session has a parent too, but no `forked_from`).
  */
 export function forkSession(store: SessionStore, fromId: string, directory: string, title?: string): SessionInfo {
   const from = store.get(fromId);
@@ -70,6 +85,7 @@ export function forkSession(store: SessionStore, fromId: string, directory: stri
   return store.atomically(() => {
     const fork = store.create({
       directory,
+      parentId: from.id,
       title: title ?? (from.title ? `${from.title} (fork)` : ""),
       details: { forked_from: from.id, forked_at_seq: original.at(-1)?.seq ?? 1, copied: copied.length },
     });

@@ -6,7 +6,7 @@ import type { SessionInfo } from "../store/session-store.js";
 export interface TargetFlags {
   /** `--session <id|prefix|title>` */
   session?: string;
-  /** `--continue`: the latest session in this directory. */
+  /** `--continue`: the latest session here (of this repository, from any of its folders: home.ts). */
   continue?: boolean;
   /** `--fork`: a copy of the chosen session, leaving the original as it was. */
   fork?: boolean;
@@ -37,6 +37,7 @@ export function checkTargetFlags(flags: TargetFlags): void {
  */
 export function decideSessionTarget(
   flags: TargetFlags,
+  /** `directory`: where sessions from here are recorded, the repository's root (home.ts). */
   facts: { named?: SessionInfo; latestHere?: SessionInfo; directory: string },
 ): Answer<TargetAnswer> {
   const reasons: Reason[] = [];
@@ -55,7 +56,7 @@ export function decideSessionTarget(
   } else if (flags.continue && facts.latestHere) {
     chosen = facts.latestHere;
     reasons.push({
-      rule: "latest session in this directory",
+      rule: "latest session of this repository (or folder, outside one)",
       detail: `${chosen.id} in ${facts.directory}`,
       source: "--continue",
       decisive: !flags.fork,

@@ -12,9 +12,18 @@ import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { Decision } from "../seats/types.js";
 import { SessionStore } from "../store/session-store.js";
+import { clockTime } from "../util/time.js";
 import { EV } from "./events.js";
 import { openSession } from "./open.js";
-import { cleanTitle, decideTitle, fallbackTitle, TITLE_SYSTEM, type TitleDeps, titleSession } from "./title.js";
+import {
+  cleanTitle,
+  decideTitle,
+  defaultTitle,
+  fallbackTitle,
+  TITLE_SYSTEM,
+  type TitleDeps,
+  titleSession,
+} from "./title.js";
 
 const provider = { scripted: { type: "openai-compatible", baseURL: "http://127.0.0.1:9/v1", apiKey: "k" } };
 const MESSAGE = "the test in test/flaky.test.ts fails one time in ten, find out why and fix it";
@@ -55,9 +64,20 @@ function scripted(reply: Reply) {
 /** The config of most tests: small_model set, so a model writes titles. */
 const withSmall = () => configFrom({ provider, model: "scripted/m", small_model: "scripted/tiny" });
 
+/** When the sessions in these tests began: the default title ends with its time. */
+const STARTED = Date.UTC(2026, 11, 2, 14, 5);
+
 function deps(request: TitleDeps["requestModel"], extra: Partial<TitleDeps> = {}): TitleDeps {
   const config = extra.config ?? withSmall();
-  return { model: resolved(config, "scripted/m"), config, record: () => {}, requestModel: request, env: {}, ...extra };
+  return {
+    model: resolved(config, "scripted/m"),
+    config,
+    record: () => {},
+    requestModel: request,
+    env: {},
+    startedAt: STARTED,
+    ...extra,
+  };
 }
 
 const detail = (answer: { reasons: Array<{ rule: string; detail?: string }> }, rule: string) =>
@@ -93,6 +113,13 @@ describe("cleanTitle", () => {
     assert.equal(cleaned.words, 8);
     assert.ok(cleaned.title.length <= 80, cleaned.title);
     assert.equal(cleaned.title, "Investigate intermittently failing continuous integration pipeline…");
+  });
+});
+
+describe("defaultTitle", () => {
+  it("is the first words, then the session's start on the machine's clock", () => {
+    assert.equal(defaultTitle("fix  the\ntest", STARTED), `fix the test · ${clockTime(STARTED)}`);
+    assert.match(defaultTitle("fix the test", STARTED), / · \d{2}:\d{2}$/);
   });
 });
 
@@ -138,7 +165,7 @@ describe("decideTitle (seat session.title)", () => {
     const answer = await decideTitle(MESSAGE, deps(request, { config }));
     assert.equal(asked.length, 0);
     assert.equal(answer.holder, "code");
-    assert.equal(answer.answer, fallbackTitle(MESSAGE));
+    assert.equal(answer.answer, defaultTitle(MESSAGE, STARTED));
     assert.equal(detail(answer, "model's title not used"), "small_model is not set: no request was made");
     assert.match(detail(answer, "no small_model") ?? "", /scripted\/m/);
   });
@@ -149,7 +176,7 @@ describe("decideTitle (seat session.title)", () => {
     const answer = await decideTitle(MESSAGE, deps(request, { config }));
     assert.equal(asked.length, 0);
     assert.equal(answer.holder, "code");
-    assert.equal(answer.answer, fallbackTitle(MESSAGE));
+    assert.equal(answer.answer, defaultTitle(MESSAGE, STARTED));
     assert.match(detail(answer, "small_model cannot be used") ?? "", /"nowhere\/tiny": unknown provider "nowhere"/);
     assert.equal(detail(answer, "model's title not used"), "small_model cannot be used: no request was made");
   });
@@ -157,14 +184,14 @@ describe("decideTitle (seat session.title)", () => {
   it("an empty reply keeps the first words of the message", async () => {
     const answer = await decideTitle(MESSAGE, deps(scripted(' "" ').request));
     assert.equal(answer.holder, "code");
-    assert.equal(answer.answer, "the test in test/flaky.test.ts fails one…");
+    assert.equal(answer.answer, `the test in test/flaky.test.ts fails one… · ${clockTime(STARTED)}`);
     assert.equal(detail(answer, "model's title not used"), "empty");
   });
 
   it("a failed request keeps the fallback and says why", async () => {
     const answer = await decideTitle(MESSAGE, deps(scripted({ fail: "overloaded" }).request));
     assert.equal(answer.holder, "code");
-    assert.equal(answer.answer, fallbackTitle(MESSAGE));
+    assert.equal(answer.answer, defaultTitle(MESSAGE, STARTED));
     assert.equal(detail(answer, "model's title not used"), "server_error: overloaded");
     assert.equal(detail(answer, "title model"), "scripted/tiny");
   });
@@ -253,8 +280,11 @@ describe("titleSession", () => {
   it("keeps the fallback when the request fails", async () => {
     const session = open({}, "first line");
     await titleSession(input(session.id, scripted({ fail: "boom" }).request));
-    assert.equal(store.get(session.id)?.title, fallbackTitle(MESSAGE));
-    const decision = expectDecision(readDecisions(store, session.id), "session.title", "code", fallbackTitle(MESSAGE));
+    // The time is the session's own start, not the moment the title was decided.
+    const expected = defaultTitle(MESSAGE, session.created);
+    assert.notEqual(session.created, STARTED);
+    assert.equal(store.get(session.id)?.title, expected);
+    const decision = expectDecision(readDecisions(store, session.id), "session.title", "code", expected);
     assert.ok(decision.reasons.some((r) => r.detail === "server_error: boom"));
   });
 

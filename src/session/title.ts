@@ -4,13 +4,16 @@ import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
 import type { Answer, Decision, Reason } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
+import { clockTime } from "../util/time.js";
 import { awaitsTitle } from "./untitled.js";
 import { USAGE_EVENT } from "./usage.js";
 
 /**
  * Seat `session.title`: what a new session is called. `--title` is the person's; else
  * small_model, when configured, writes three to six words from the first message; without it,
- * or when its answer cannot be used, the first words of the message are kept (code). Every
+ * or when its answer cannot be used, the first words of the message and the time the session
+ * started are kept (code: "fix the parser · 14:05", so two sessions begun alike still read
+ * apart in a listing). Every
  * outcome is recorded, and the request never holds up the turn: it runs beside it.
  */
 
@@ -56,6 +59,11 @@ export function fallbackTitle(message: string): string {
   const first = words.slice(0, FALLBACK_WORDS).join(" ");
   if (first.length > FALLBACK_CHARS) return cutAt(first, FALLBACK_CHARS);
   return words.length > FALLBACK_WORDS ? `${first}…` : first;
+}
+
+/** The title kept without the model's: the first words, then the session's start on the machine's clock. */
+export function defaultTitle(message: string, startedAt: number): string {
+  return `${fallbackTitle(message)} · ${clockTime(startedAt)}`;
 }
 
 /** At most `max` characters, at a word boundary when there is one, then "…". */
@@ -113,6 +121,8 @@ export interface TitleDeps {
   /** Injected in tests. */
   requestModel?: typeof requestModel;
   env?: NodeJS.ProcessEnv;
+  /** When the session began, for the default title's time (now when not given). */
+  startedAt?: number;
 }
 
 /**
@@ -121,7 +131,7 @@ export interface TitleDeps {
  */
 export async function decideTitle(message: string, deps: TitleDeps): Promise<Answer<string>> {
   const fallback = (why: string, reasons: Reason[]): Answer<string> => {
-    const title = fallbackTitle(message);
+    const title = defaultTitle(message, deps.startedAt ?? Date.now());
     return {
       holder: "code",
       answer: title,
@@ -130,7 +140,7 @@ export async function decideTitle(message: string, deps: TitleDeps): Promise<Ans
         { rule: "model's title not used", detail: why },
         {
           rule: "first words of the message",
-          detail: `up to ${FALLBACK_WORDS} words, ${FALLBACK_CHARS} characters`,
+          detail: `up to ${FALLBACK_WORDS} words, ${FALLBACK_CHARS} characters, then the time the session started`,
           decisive: true,
         },
       ],
@@ -237,8 +247,10 @@ export async function titleSession(input: TitleSessionInput): Promise<void> {
       });
       return;
     }
+    const started = store.get(sessionId)?.created;
     const decided = await decideTitle(input.message, {
       ...input,
+      ...(started !== undefined ? { startedAt: started } : {}),
       onUsage: (model, usage) => recordTitleUsage(store, sessionId, model, usage),
     });
     store.atomically(() => {

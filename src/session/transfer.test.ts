@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, afterEach, beforeEach, describe, test } from "node:test";
 import { UsageError } from "../errors.js";
 import { SessionStore } from "../store/session-store.js";
+import { forkSession } from "./open.js";
 import { EVENT_SCHEMAS } from "./schemas.js";
 import { EXPORT_FORMAT, exportSession, importSession, type SessionExport } from "./transfer.js";
 
@@ -123,6 +124,27 @@ describe("importSession", () => {
       assert.equal(imported.parentId, parent.session.id);
       assert.equal(other.events(imported.id).length, 4);
       assert.equal(other.list().length, 2);
+    } finally {
+      other.close();
+    }
+  });
+
+  test("imports a fork without its original: a fork is a whole copy, and keeps naming where it came from", () => {
+    const original = store.create({ directory: "/work/repo", title: "original" });
+    const fork = forkSession(store, original.id, "/work/repo");
+    const file = JSON.parse(JSON.stringify(exportSession(store, fork))) as SessionExport;
+    assert.equal(file.session.parent, original.id);
+    const other = SessionStore.open(join(root, `transfer-fork-${++counter}.db`));
+    try {
+      assert.equal(importSession(other, file, "fork.json").parentId, original.id);
+      // A child that is no fork of that parent still needs it.
+      const created = file.events[0] as { data: Record<string, unknown> };
+      const notFork = {
+        ...file,
+        events: [{ ...created, data: { ...created.data, forked_from: undefined } }, ...file.events.slice(1)],
+      };
+      other.delete(fork.id);
+      assert.throws(() => importSession(other, notFork, "child.json"), /import the parent first/);
     } finally {
       other.close();
     }

@@ -48,7 +48,7 @@ export function exportSession(store: SessionStore, session: SessionInfo): Sessio
  * file is not a bosun export, its ids are not ids bosun makes, its events are not numbered
  * 1..n, an event is not of a type this bosun records or its data does not have that type's
  * shape (schemas.ts: the same typed journal the store's writers keep to), its times run
- * backwards, its parent is not here, or the id already exists.
+ * backwards, its parent is not here (a fork, a whole copy, needs none), or the id already exists.
  */
 export function importSession(store: SessionStore, input: unknown, source: string): SessionInfo {
   const parsed = ExportSchema.safeParse(input);
@@ -92,7 +92,9 @@ export function importSession(store: SessionStore, input: unknown, source: strin
     if (store.get(session.id)) {
       throw new UsageError(`session ${session.id} already exists; delete it first to import this file again`);
     }
-    if (session.parent !== null && !store.get(session.parent)) {
+    // A fork holds a whole copy of its original, so it stands without it; a delegate's session does not.
+    const fork = (events[0]?.data as { forked_from?: unknown } | undefined)?.forked_from === session.parent;
+    if (session.parent !== null && !fork && !store.get(session.parent)) {
       throw new UsageError(
         `${source}: its parent session ${session.parent} does not exist here; import the parent first`,
       );

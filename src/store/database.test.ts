@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -241,6 +241,56 @@ function runWorker(args: string[]): Promise<{ code: number | null; stdout: strin
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+describe("openDatabase: owner-only files", () => {
+  const octal = (path: string) => (statSync(path).mode & 0o777).toString(8);
+  const wide = <T>(fn: () => T): T => {
+    const umask = process.umask(0o022);
+    try {
+      return fn();
+    } finally {
+      process.umask(umask);
+    }
+  };
+
+  test("a new database is 0600 in a 0700 folder, and so are the -wal and -shm SQLite makes beside it", () =>
+    wide(() => {
+      const path = freshPath();
+      const db = openDatabase(path);
+      try {
+        db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+        assert.deepEqual([dirname(path), path, `${path}-wal`, `${path}-shm`].map(octal), ["700", "600", "600", "600"]);
+        // The folder above the data folder is the person's, made as any program would.
+        assert.equal(octal(dirname(dirname(path))), "755");
+      } finally {
+        db.close();
+      }
+    }));
+
+  test("a database, -wal and -shm an older bosun left at 0644 are narrowed when opened to write", () =>
+    wide(() => {
+      const path = freshPath();
+      mkdirSync(dirname(path), { recursive: true });
+      // Made the old way, and held open so its -wal and -shm stay.
+      const old = new Sqlite(path);
+      old.pragma("journal_mode = WAL");
+      for (const migration of MIGRATIONS) old.exec(migration);
+      old.pragma(`user_version = ${MIGRATIONS.length}`);
+      try {
+        assert.deepEqual([dirname(path), path, `${path}-wal`, `${path}-shm`].map(octal), ["755", "644", "644", "644"]);
+        openDatabase(path, { readonly: true }).close();
+        assert.deepEqual(
+          [dirname(path), path, `${path}-wal`].map(octal),
+          ["755", "644", "644"],
+          "reading changes no mode",
+        );
+        openDatabase(path).close();
+        assert.deepEqual([dirname(path), path, `${path}-wal`, `${path}-shm`].map(octal), ["700", "600", "600", "600"]);
+      } finally {
+        old.close();
+      }
+    }));
+});
 
 describe("openDatabase: readonly (reading commands)", () => {
   test("a database not there yet reads as an empty one, and nothing is created", () => {

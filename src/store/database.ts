@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
@@ -6,6 +6,7 @@ import { dataDir } from "../config/paths.js";
 import { BosunError } from "../errors.js";
 import { classifyStoreFailure, StoreError, storeError } from "./failure.js";
 import { MIGRATIONS } from "./migrations.js";
+import { preparePrivateDatabase } from "./private-files.js";
 
 export type Database = BetterSqlite3.Database;
 
@@ -25,7 +26,8 @@ export interface OpenOptions {
 const BUSY_TIMEOUT_MS = 15_000;
 
 /**
- * Opens (creating if needed) the session database: WAL so readers never block the writer, every
+ * Opens (creating if needed) the session database, readable by its owner only (0600 in a 0700
+ * folder, -wal and -shm too; a reading open changes no mode): WAL so readers never block the writer, every
  * commit synced to disk before it returns, a busy timeout so two bosun processes wait for each
  * other instead of failing, foreign keys on, and every pending migration applied inside one
  * write transaction. A file, folder or disk bosun cannot use is a `StoreError` naming the file and
@@ -82,7 +84,8 @@ function sqlite(): typeof BetterSqlite3 {
 }
 
 function openForWriting(path: string): Database {
-  mkdirSync(dirname(path), { recursive: true });
+  // Owner-only before SQLite opens it: its -wal and -shm then take the file's 0600 (private-files.ts).
+  preparePrivateDatabase(path);
   const Sqlite = sqlite();
   const db = new Sqlite(path, { timeout: BUSY_TIMEOUT_MS });
   return prepared(db, () => {

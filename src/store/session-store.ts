@@ -157,11 +157,20 @@ export class SessionStore {
     return row ? toInfo(row) : undefined;
   }
 
-  /** Newest first; only those started in `directory` when given. */
-  list(directory?: string): SessionInfo[] {
-    const rows = directory
-      ? this.db.prepare("SELECT * FROM sessions WHERE directory = ? ORDER BY updated DESC, id DESC").all(directory)
-      : this.db.prepare("SELECT * FROM sessions ORDER BY updated DESC, id DESC").all();
+  /** Newest first; only those recorded with `directory` (or one of several) when given. */
+  list(directory?: string | readonly string[]): SessionInfo[] {
+    if (directory === undefined) {
+      return (this.db.prepare("SELECT * FROM sessions ORDER BY updated DESC, id DESC").all() as SessionRow[]).map(
+        toInfo,
+      );
+    }
+    const directories = typeof directory === "string" ? [directory] : [...directory];
+    if (directories.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM sessions WHERE directory IN (${directories.map(() => "?").join(", ")}) ORDER BY updated DESC, id DESC`,
+      )
+      .all(...directories);
     return (rows as SessionRow[]).map(toInfo);
   }
 

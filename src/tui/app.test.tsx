@@ -7,6 +7,7 @@ import { render } from "ink-testing-library";
 import { spanRunner } from "../input/bang.js";
 import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
 import type { PersonReply } from "../permission/approval.js";
+import { localTime } from "../util/time.js";
 import { App } from "./app.js";
 import { callTitle } from "./events.js";
 import type { InteractiveRunner } from "./runner.js";
@@ -381,8 +382,9 @@ describe("the interactive session", () => {
     await type(ui, "/resume");
     const picker = ui.lastFrame() ?? "";
     assert.match(picker, /Resume a session/);
-    assert.match(picker, /› ses_curren 2026-12-01 09:30 this one \(open now\)/);
-    assert.match(picker, /ses_earlie 2026-11-30 17:05 fix the parser/);
+    // On the machine's clock: the same moments in its time zone.
+    assert.ok(picker.includes(`› ses_curren ${localTime(Date.UTC(2026, 11, 1, 9, 30))} this one (open now)`), picker);
+    assert.ok(picker.includes(`ses_earlie ${localTime(Date.UTC(2026, 10, 30, 17, 5))} fix the parser`), picker);
     ui.stdin.write("\u001b[B");
     await tick();
     assert.match(ui.lastFrame() ?? "", /› ses_earlie/);

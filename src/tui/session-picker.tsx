@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import { shortTime } from "../util/time.js";
+import { localTime } from "../util/time.js";
 import type { SessionEntry } from "./runner.js";
 
 /**
@@ -31,7 +31,7 @@ export function SessionPicker({
       <Text bold>Resume a session (↑/↓, Enter; Esc keeps this one)</Text>
       {sessions.map((s, i) => (
         <Text key={s.id} {...(i === marked ? { color: "cyan" } : {})}>
-          {i === marked ? "›" : " "} {s.id.slice(0, 10)} {shortTime(s.updated)} {s.title || "(untitled)"}
+          {i === marked ? "›" : " "} {s.id.slice(0, 10)} {localTime(s.updated)} {s.title || "(untitled)"}
           {s.current ? <Text dimColor> (open now)</Text> : null}
         </Text>
       ))}

@@ -24,7 +24,7 @@ describe("bosun seats", () => {
       question: "Which session does this run belong to: new, the latest here, a given one, or a fork?",
       holders: ["person", "code"],
       default:
-        "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here",
+        "a new session (code), unless the person names one to resume or fork, or asks to continue the latest one here (of this repository, from any of its folders)",
       fail: "closed",
       config: [],
     });

@@ -106,9 +106,10 @@ describe("bosun sessions (list)", { concurrency: 4 }, () => {
       assert.deepEqual(await listJson(ws, ["--all"]), []);
     }));
 
-  test("lists this directory's sessions newest first; --all lists every directory", () =>
+  test("lists this repository's sessions newest first; --all lists every directory", () =>
     withWorkspace(async (ws, dir) => {
-      const other = join(dir, "elsewhere");
+      // Outside the repository: its sessions are not this repository's.
+      const other = join(dir, "..", "elsewhere");
       mkdirSync(other);
       const alpha = await newSession(ws, ["--title", "alpha"]);
       const untitled = await newSession(ws);
@@ -149,14 +150,17 @@ describe("bosun sessions (list)", { concurrency: 4 }, () => {
 
       // Text: a header and one row per session, same order, untitled shown as such.
       const lines = (await ok(ws, ["sessions"])).trimEnd().split("\n");
-      assert.match(lines[0] ?? "", /^ID {2,}UPDATED {2,}TITLE$/);
+      assert.match(lines[0] ?? "", /^ID {2,}UPDATED {2,}AGE {2,}PARENT {2,}DIRECTORY {2,}TITLE$/);
       assert.equal(lines.length, 3);
-      assert.match(lines[1] ?? "", new RegExp(`^${untitled.id} {2}${here[0]?.updated} {2}\\(untitled\\)$`));
-      assert.match(lines[2] ?? "", new RegExp(`^${alpha.id} {2}${here[1]?.updated} {2}alpha$`));
+      assert.match(
+        lines[1] ?? "",
+        new RegExp(`^${untitled.id} {2}[-\\d]+ [:\\d]+ {2}just now {2}- {7}${dir} {2}\\(untitled\\)$`),
+      );
+      assert.match(lines[2] ?? "", new RegExp(`^${alpha.id} {2}[-\\d]+ [:\\d]+ {2}just now {2}- {7}${dir} {2}alpha$`));
       const allLines = (await ok(ws, ["sessions", "--all"])).trimEnd().split("\n");
-      assert.match(allLines[0] ?? "", /^ID {2,}UPDATED {2,}DIRECTORY {2,}TITLE$/);
+      assert.match(allLines[0] ?? "", /^ID {2,}UPDATED {2,}AGE {2,}PARENT {2,}DIRECTORY {2,}TITLE$/);
       assert.equal(allLines.length, 4);
-      assert.match(allLines[1] ?? "", new RegExp(`^${gamma.id} {2}\\S+ {2}${other} {2}gamma$`));
+      assert.match(allLines[1] ?? "", new RegExp(`^${gamma.id} {2}.+ {2}${other} {2}gamma$`));
     }));
 
   test("orders by last update: a session written to later moves to the top", () =>

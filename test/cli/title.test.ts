@@ -12,6 +12,21 @@ const turn = { match: { tool: "read" }, reply: { text: "Found it." } };
 /** The user's config names a small model on the scripted server: it writes titles. */
 const small = { global: { small_model: "scripted/tiny" } };
 
+/** Runs are on a machine in India (UTC+05:30, no daylight saving): the default title's time is its clock's. */
+const TZ = { TZ: "Asia/Kolkata" };
+
+/** `HH:MM` in India of an ISO time. */
+function indianClock(iso: string): string {
+  return new Date(Date.parse(iso) + 330 * 60_000).toISOString().slice(11, 16);
+}
+
+/** The session's start, as its listing says. */
+async function createdOf(s: Scenario, id: string): Promise<string> {
+  const result = await s.run(["sessions", "--json"]);
+  const session = (JSON.parse(result.stdout) as Array<{ id: string; created: string }>).find((x) => x.id === id);
+  return session?.created ?? assert.fail(`${id} is not listed`);
+}
+
 /** The listed sessions' ids and titles. */
 async function listed(s: Scenario): Promise<Array<{ id: string; title: string }>> {
   const result = await s.run(["sessions", "--json"]);
@@ -54,12 +69,13 @@ describe("session titles (seat session.title)", () => {
   it("a failed title request keeps the first words of the message, recorded with why", async () => {
     const s = await startScenario({ rules: [title({ error: { status: 500 } }), turn] }, small);
     try {
-      const result = await s.run(["run", MESSAGE]);
+      const result = await s.run(["run", MESSAGE], { env: TZ });
       assert.equal(result.code, 0, result.stderr);
       // One attempt: a title is not worth a retry.
       assert.equal(s.server.requests.length, 2);
       const { decisions, id } = s.latest();
-      const fallback = "the test in test/flaky.test.ts fails one…";
+      // The first words, then when the session started on the machine's clock.
+      const fallback = `the test in test/flaky.test.ts fails one… · ${indianClock(await createdOf(s, id))}`;
       assert.deepEqual(await listed(s), [{ id, title: fallback }]);
       const decision = expectDecision(decisions, "session.title", "code", fallback);
       assert.ok(
@@ -88,11 +104,11 @@ describe("session titles (seat session.title)", () => {
   it("without small_model no title is asked for: the first words of the message are kept", async () => {
     const s = await startScenario({ rules: [turn] });
     try {
-      const result = await s.run(["run", MESSAGE]);
+      const result = await s.run(["run", MESSAGE], { env: TZ });
       assert.equal(result.code, 0, result.stderr);
       assert.equal(s.server.requests.length, 1);
       const { decisions, id } = s.latest();
-      const fallback = "the test in test/flaky.test.ts fails one…";
+      const fallback = `the test in test/flaky.test.ts fails one… · ${indianClock(await createdOf(s, id))}`;
       assert.deepEqual(await listed(s), [{ id, title: fallback }]);
       const decision = expectDecision(decisions, "session.title", "code", fallback);
       assert.ok(decision.reasons.some((r) => r.rule === "no small_model"));

@@ -170,7 +170,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
         { match: { lastMessage: "back home" }, reply: { text: "Switched." } },
       ],
     });
-    const other = join(s.ws.dir, "elsewhere");
+    // Outside the repository: a folder of the same repository is not elsewhere.
+    const other = join(s.ws.dir, "..", "elsewhere");
     mkdirSync(other);
     let term: ReturnType<typeof startTmux> | undefined;
     try {

@@ -5,6 +5,7 @@ import { UsageError } from "../../errors.js";
 import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { appendHistory, loadHistory } from "../../input/history.js";
+import { belongsHere } from "../../session/home.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { openInteractiveUi } from "../../tui/open-ui.js";
@@ -117,7 +118,7 @@ async function askCwd(
   } finally {
     store.close();
   }
-  if (directory === cwd || !existsSync(directory)) return undefined;
+  if (belongsHere(directory, cwd) || !existsSync(directory)) return undefined;
   const clack = await import("@clack/prompts");
   const choice = await clack.select({
     message: `This session was started in ${directory}. Work there?`,

@@ -40,7 +40,8 @@ export function importSessionCommand(file: string): void {
  */
 function writeAtomically(file: string, text: string): void {
   try {
-    writeFileAtomic(file, text, { followLink: true });
+    // Owner-only: an export holds the whole conversation. A file it replaces keeps its own mode.
+    writeFileAtomic(file, text, { followLink: true, mode: 0o600 });
   } catch (error) {
     throw writeError(file, dirname(resolve(file)), error as NodeJS.ErrnoException);
   }

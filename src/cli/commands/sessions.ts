@@ -1,8 +1,10 @@
 import { UsageError } from "../../errors.js";
+import { homesOf } from "../../session/home.js";
 import { leaseHolder } from "../../store/lease.js";
 import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo } from "../../store/session-store.js";
 import { formatTable } from "../../util/table.js";
+import { age, localTime } from "../../util/time.js";
 import { isoTime, json, out } from "../output.js";
 import { READ_ONLY, withStore } from "./store.js";
 
@@ -24,21 +26,35 @@ export function sessionJson(s: SessionInfo) {
   };
 }
 
+/**
+ * `bosun sessions`: this repository's sessions (from any of its folders; home.ts), or with --all
+ * every one, newest first. Times on the machine's clock with how long ago; a fork names the
+ * session it came from (PARENT, an id prefix `sessions show` takes); each row says where it
+ * belongs. JSON keeps full ids and ISO times in UTC.
+ */
 export function listSessions(options: { all?: boolean; json?: boolean }): void {
   withStore((store) => {
-    const sessions = store.list(options.all ? undefined : process.cwd());
+    const homes = homesOf(process.cwd());
+    const sessions = store.list(options.all ? undefined : homes);
     if (options.json) return json(sessions.map(sessionJson));
     if (sessions.length === 0) {
-      return out(options.all ? "no sessions yet" : `no sessions in ${process.cwd()} (--all lists every directory)`);
+      return out(options.all ? "no sessions yet" : `no sessions in ${homes[0]} (--all lists every directory)`);
     }
-    const header = options.all ? ["ID", "UPDATED", "DIRECTORY", "TITLE"] : ["ID", "UPDATED", "TITLE"];
-    const rows = sessions.map((s) => {
-      const title = s.title || "(untitled)";
-      return options.all ? [s.id, isoTime(s.updated), s.directory, title] : [s.id, isoTime(s.updated), title];
-    });
-    out(formatTable(header, rows));
+    const now = Date.now();
+    const rows = sessions.map((s) => [
+      s.id,
+      localTime(s.updated),
+      age(s.updated, now),
+      s.parentId ? s.parentId.slice(0, PARENT_CHARS) : "-",
+      s.directory,
+      s.title || "(untitled)",
+    ]);
+    out(formatTable(["ID", "UPDATED", "AGE", "PARENT", "DIRECTORY", "TITLE"], rows));
   }, READ_ONLY);
 }
+
+/** Enough of a parent's id to tell it apart and to give to `sessions show`, short enough for a row. */
+const PARENT_CHARS = 10;
 
 export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
   // The seats code only for this command: listing and delete never read decisions.
