@@ -169,3 +169,20 @@ test("a repository's own provider endpoint is not contacted until its config is 
     await s.close();
   }
 });
+
+test("no provider set up at all: a problem saying no task can run, and what to set, exit 1", async () => {
+  const s = await startScenario(done);
+  try {
+    writeFileSync(join(s.ws.home, "bosun.json"), "{}");
+    const result = await s.run(["doctor"], { env: noKeys });
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    noStack(result);
+    assert.match(
+      line(result, "providers"),
+      /^providers: problem: no provider is set up and reachable, so bosun cannot run a task — fix: set ANTHROPIC_API_KEY/,
+    );
+    assert.match(result.stdout, /\n1 problem found\n$/);
+  } finally {
+    await s.close();
+  }
+});

@@ -65,6 +65,15 @@ export async function doctor(options: { json?: boolean }): Promise<void> {
     ...(config ? listProviders(config).map(providerCheck) : []),
   ]);
   checks.push(sandbox as Check, ripgrep as Check, ...providers);
+  if (config && !(providers as Check[]).some((c) => c.status === "ok")) {
+    // Each provider may be skipped for a good reason, but with none usable no task can run.
+    checks.push({
+      check: "providers",
+      status: "problem",
+      detail: "no provider is set up and reachable, so bosun cannot run a task",
+      fix: "set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, or add a local server as provider.<name> with a baseURL (see README: Models)",
+    });
+  }
   const problems = checks.filter((c) => c.status === "problem").length;
   if (options.json) json({ ok: problems === 0, checks });
   else {
