@@ -23,6 +23,7 @@ describe("schema walk", () => {
       "apiKey",
       "headers",
       "models",
+      "any_model",
       "timeout_ms",
       "idle_ms",
     ]);

@@ -124,7 +124,10 @@ describe("context: a hostile repository links what the model sees to secrets", (
       assert.match(instructions, /skipped: .*\/\.env: read:.*ask.*nobody approved it\) .*bosun\.json/);
       assert.match(instructions, /skipped: .*\/docs\/CLAUDE\.md: a link to .*\/\.env/);
 
-      const nested = decisions.filter((d) => d.seat === "context.instructions" && d.subject?.call !== undefined);
+      // The two reads run in parallel, so their decisions may land in either order.
+      const nested = decisions
+        .filter((d) => d.seat === "context.instructions" && d.subject?.call !== undefined)
+        .sort((a, b) => String(a.subject?.call).localeCompare(String(b.subject?.call)));
       assert.deepEqual(
         nested.map((d) => [d.subject?.call, d.answer]),
         [
