@@ -135,7 +135,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/mode chat");
       await term.waitFor(/scripted\/test-model · build · chat/);
       term.type("/sessions");
-      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d {2}Streaming a short demo/);
+      await term.waitFor(/\d{4}-\d\d-\d\d \d\d:\d\d \([^)]*\) {2}Streaming a short demo/);
       term.type("/resume");
       await term.waitFor(
         /Resume a session[\s\S]*› \w{10} \d{4}-\d\d-\d\d \d\d:\d\d Streaming a short demo \(open now\)/,
@@ -333,7 +333,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
       expectDecision(forReview, "model.select", "config", "scripted/review-model");
       expectDecision(decisions, "model.select", "person", "scripted/other-model");
       // The command was the first message: the session is still named by it.
-      expectDecision(decisions, "session.title", "code", "Review: the parser");
+      const title = expectDecision(decisions, "session.title", "code");
+      assert.match(String(title.answer), /^Review: the parser · \d\d:\d\d$/);
       const refused = decisions.filter((d) => d.subject?.command === "fix");
       expectDecision(refused, "agent.select", "code", "plan");
       expectDecision(decisions, "input.command", "person", {
