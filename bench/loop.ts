@@ -10,13 +10,15 @@
  *
  *   npm run build && npx tsx bench/loop.ts      (BENCH_LOOP_RUNS, BENCH_COLD_RUNS to change counts)
  */
-import { spawn, spawnSync } from "node:child_process";
+
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { type Script, startScriptedServer } from "../src/devtools/model-server/index.js";
+import { type Timed as TimedRun, timedSpawn } from "./support/timed.js";
 
 const bin = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 if (!existsSync(bin)) throw new Error("run `npm run build` first");
@@ -80,24 +82,9 @@ function childEnv(home: string): NodeJS.ProcessEnv {
   return { ...env, BOSUN_HOME: home };
 }
 
-/** Spawns and waits; `ms` is spawn → exit. */
-function timeProcess(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ start: number; ms: number; code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(process.execPath, args, { cwd: project, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const ms = performance.now() - start;
-      child.on("close", () => resolve({ start, ms, code, stderr }));
-    });
-  });
+/** Spawns and waits in the project; `ms` is spawn → exit. */
+function timeProcess(args: string[], env: NodeJS.ProcessEnv): Promise<TimedRun> {
+  return timedSpawn(process.execPath, args, project, env);
 }
 
 let homes = 0;

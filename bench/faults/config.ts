@@ -9,12 +9,13 @@
  *
  *   npm run build && npx tsx bench/faults/config.ts
  */
-import { spawn, spawnSync } from "node:child_process";
+
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { timedSpawn } from "../support/timed.js";
 
 interface Row {
   case: string;
@@ -123,24 +124,19 @@ function longValues(): string {
   return JSON.stringify({ agent }, null, 2);
 }
 
-function timed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, code: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (exit) => {
-      const ms = performance.now() - start;
-      child.on("close", () =>
-        exit === code
-          ? resolve(ms)
-          : reject(new Error(`${args.join(" ").slice(0, 200)} exited ${exit}, not ${code}:\n${stderr.slice(0, 2000)}`)),
-      );
-    });
-  });
+/** Spawn → exit in ms, when it exits with `code`; otherwise the benchmark stops, saying why. */
+async function timed(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  code: number,
+): Promise<number> {
+  const run = await timedSpawn(command, args, cwd, env);
+  if (run.code !== code) {
+    throw new Error(`${args.join(" ").slice(0, 200)} exited ${run.code}, not ${code}:\n${run.stderr.slice(0, 2000)}`);
+  }
+  return run.ms;
 }
 
 function median(values: number[]): number {

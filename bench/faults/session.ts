@@ -9,14 +9,15 @@
  *
  *   npm run build && npx tsx bench/faults/session.ts
  */
-import { spawn, spawnSync } from "node:child_process";
+
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { ulid } from "ulid";
 import { startScriptedServer } from "../../src/devtools/model-server/index.js";
+import { timedSpawn } from "../support/timed.js";
 
 const EVENTS = 10_000;
 
@@ -54,7 +55,7 @@ export async function measure(): Promise<Row[]> {
     env.BOSUN_HOME = home;
 
     const time = async (args: string[], code = 0): Promise<number> => {
-      const result = await timed(process.execPath, args, project, env);
+      const result = await timedSpawn(process.execPath, args, project, env);
       if (result.code !== code) throw new Error(`${args.join(" ")} exited ${result.code}:\n${result.stderr}`);
       return result.ms;
     };
@@ -165,27 +166,6 @@ function generatedExport(id: string, directory: string) {
     session: { id, title: "bench", directory, parent: null, created: events[0]?.at, updated: at },
     events,
   };
-}
-
-function timed(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ ms: number; code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const ms = performance.now() - start;
-      child.on("close", () => resolve({ ms, code, stderr }));
-    });
-  });
 }
 
 function median(values: number[]): number {
