@@ -13,7 +13,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { DEMO_BUG, DEMO_FILES, DEMO_TASK } from "../src/devtools/demo/project.js";
@@ -36,9 +36,25 @@ export function quickStartLines(readme: string): string[] {
   return block.split("\n").filter((line) => line.trim() !== "");
 }
 
+/**
+ * What `<this repository>` is: this checkout when it is a git repository; otherwise (a source
+ * tarball) a repository made from its files, so the clone line still runs as written.
+ */
+function repository(root: string): string {
+  if (spawnSync("git", ["-C", checkout, "rev-parse", "--git-dir"]).status === 0) return checkout;
+  const copy = join(root, "source");
+  cpSync(checkout, copy, { recursive: true, filter: (path) => !/\/(node_modules|dist)$/.test(path) });
+  const git = (...args: string[]) =>
+    spawnSync("git", ["-c", "user.name=ci", "-c", "user.email=ci@example.com", ...args], { cwd: copy });
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-q", "-m", "source");
+  return copy;
+}
+
 /** The placeholders the README leaves to the reader, each of which must still be there. */
-function fillIn(lines: string[]): string[] {
-  const filled = lines.map((line) => line.replace("<this repository>", checkout));
+function fillIn(lines: string[], source: string): string[] {
+  const filled = lines.map((line) => line.replace("<this repository>", source));
   if (filled.join("\n") === lines.join("\n"))
     throw new Error("README.md: the clone line no longer says <this repository>");
   for (const expected of ["npm link", "cd ~/your-project", "export ANTHROPIC_API_KEY=", `bosun run "${TASK}"`]) {
@@ -67,8 +83,8 @@ function tmux(socket: string, ...args: string[]): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<number> {
-  const lines = fillIn(quickStartLines(readFileSync(join(checkout, "README.md"), "utf8")));
   const root = mkdtempSync(join(tmpdir(), "bosun-quickstart-"));
+  const lines = fillIn(quickStartLines(readFileSync(join(checkout, "README.md"), "utf8")), repository(root));
   const home = join(root, "home");
   const prefix = join(root, "npm-global");
   const project = join(home, "your-project");
