@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { DEFAULTS } from "./defaults.js";
 import { configJsonSchema } from "./json-schema.js";
+import { parseJsonc } from "./jsonc.js";
+import { expandModelForm } from "./model-form.js";
 import { ConfigSchema } from "./schema.js";
 
 const SCHEMA_FILE = new URL("../../schema/bosun.schema.json", import.meta.url);
@@ -30,10 +33,27 @@ describe("schema/bosun.schema.json", () => {
     assert.equal(schema.title, "bosun.json");
     assert.equal(schema.type, "object");
     assert.equal(schema.additionalProperties, false);
-    assert.equal(schema.properties?.model?.type, "string");
     assert.equal(schema.properties?.retry?.additionalProperties, false);
     assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), Object.keys(ConfigSchema.shape).sort());
     assert.ok("model" in (schema.properties ?? {}));
+  });
+});
+
+describe("the editor schema checks files as written", () => {
+  const validate = new Ajv2020({ strict: false }).compile(JSON.parse(configJsonSchema()));
+  it("takes model as an id or as an object with its wait bounds, which the loader also takes", () => {
+    for (const model of ["anthropic/claude-sonnet-4-5", { id: "local/coder", timeout_ms: 5000, idle_ms: 2000 }]) {
+      assert.ok(validate({ model }), JSON.stringify(validate.errors));
+      const doc = expandModelForm(parseJsonc(JSON.stringify({ model }), "bosun.json"), "bosun.json");
+      assert.ok(ConfigSchema.safeParse(doc.data).success);
+    }
+  });
+  it("rejects what the loader rejects: an unknown key in the object form, a bound out of range, a number", () => {
+    for (const model of [{ id: "a/b", timeoutMs: 5 }, { id: "a/b", idle_ms: 0 }, 42]) {
+      assert.equal(validate({ model }), false, JSON.stringify(model));
+      const doc = expandModelForm(parseJsonc(JSON.stringify({ model }), "bosun.json"), "bosun.json");
+      assert.equal(ConfigSchema.safeParse(doc.data).success, false, JSON.stringify(model));
+    }
   });
 });
 
