@@ -46,6 +46,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   const toolCalls: ModelToolCall[] = [];
   let finishReason: FinishReason | undefined;
   let usage: Usage | undefined;
+  let notAReply: string | undefined;
   const failed = (error: unknown): AttemptOutcome => ({
     status: "failed",
     error: input.signal?.aborted ? { ...classifyError(error), class: "aborted" } : classifyError(error),
@@ -88,6 +89,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
         case "finish-step":
           usage = fromSdkUsage(part.usage);
           finishReason = part.finishReason;
+          notAReply = notAModelReply(part, text.length > 0 || toolCalls.length > 0);
           break;
         case "error":
           return failed(part.error);
@@ -101,6 +103,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     return failed(error);
   }
   if (input.signal?.aborted) return failed(Object.assign(new Error("aborted"), { name: "AbortError" }));
+  if (notAReply) return failed(new Error(notAReply));
   return {
     status: "complete",
     text,
@@ -108,4 +111,24 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     finishReason: finishReason ?? "other",
     usage: usage ?? fromSdkUsage(undefined),
   };
+}
+
+/**
+ * A 200 whose body was not the protocol: some SDK parsers (OpenAI Responses) skip what they cannot
+ * read and finish "other" with nothing — no text, no call, no usage — where a real reply, even an
+ * empty one, reports its tokens. That is a failed request (a proxy's HTML page, a wrong endpoint),
+ * not a model that chose to say nothing; the content type says which it was.
+ */
+export function notAModelReply(
+  step: {
+    finishReason: string;
+    usage?: { inputTokens?: number; outputTokens?: number };
+    response?: { headers?: Record<string, string> };
+  },
+  produced: boolean,
+): string | undefined {
+  if (produced || step.finishReason !== "other") return undefined;
+  if (step.usage?.inputTokens !== undefined || step.usage?.outputTokens !== undefined) return undefined;
+  const type = step.response?.headers?.["content-type"];
+  return `the provider answered without a model reply${type ? ` (content-type ${type.split(";")[0]})` : ""}`;
 }

@@ -149,21 +149,23 @@ describe("bosun run: a provider that goes silent", () => {
     }
   });
 
-  it("garbage: a 200 that is not the protocol ends the run with a clear error, not a wait", async () => {
-    const s = await startScenario(
-      { rules: [{ reply: { garbage: "<html><body>502 Bad Gateway</body></html>" } }] },
-      { global: { ...fast, retry: { max_attempts: 1 } } },
-    );
-    try {
-      const result = await timed(s, ["run", "hello?"]);
-      assert.equal(result.code, 1, result.stderr);
-      assert.match(result.stderr, /bosun: the model request failed: unknown: .+/);
-      assertClear(result.stderr);
-      assert.ok(result.seconds < 10, `${result.seconds} s`);
-    } finally {
-      await s.close();
-    }
-  });
+  for (const protocol of ["openai-compatible", "anthropic", "openai", "openai-chat"] as const) {
+    it(`garbage (${protocol}): a 200 that is not the protocol ends the run with a clear error, not a wait or an empty reply`, async () => {
+      const s = await startScenario(
+        { rules: [{ reply: { garbage: "<html><body>502 Bad Gateway</body></html>" } }] },
+        { protocol, global: { ...fast, retry: { max_attempts: 1 } } },
+      );
+      try {
+        const result = await timed(s, ["run", "hello?"]);
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(result.stderr, /bosun: the model request failed: unknown: .+/);
+        assertClear(result.stderr);
+        assert.ok(result.seconds < 10, `${result.seconds} s`);
+      } finally {
+        await s.close();
+      }
+    });
+  }
 
   it("Ctrl-C during a hang wins at once, long before the bound", async () => {
     const s = await startScenario(
