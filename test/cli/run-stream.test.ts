@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { checkedStream, documentedTypes } from "../support/run-stream.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
+import { startTmux } from "../support/tmux.js";
 
 /**
  * `bosun run --format json` as a script sees it: the real binary against the scripted model
@@ -226,6 +227,21 @@ describe("bosun run --format json: the documented stream", () => {
       assert.match(refused.stderr, /unknown option '--bogus'/);
       assert.equal(s.server.requests.length, 0);
     } finally {
+      await s.close();
+    }
+  });
+
+  it("--no-decisions at a terminal without -p is refused with a pointer at -p: the interactive session has no stream", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "never" } }] });
+    const env = { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false", CI: "true" };
+    const refused = startTmux({ cwd: s.ws.dir, env, args: ["--no-decisions"] });
+    try {
+      const until = Date.now() + 10_000;
+      while (refused.exitCode() === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(refused.exitCode(), 2, refused.screen());
+      assert.match(refused.screen(), /--no-decisions is for a run, not the interactive session: add -p/);
+    } finally {
+      refused.kill();
       await s.close();
     }
   });
