@@ -1,5 +1,6 @@
 import { decideAgent } from "../agents/select.js";
 import { type FlagValue, type LoadedConfig, loadConfig, whereSet } from "../config/load.js";
+import { decideToolsOffered } from "../context/tools-offered.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
@@ -16,8 +17,9 @@ import { belongsHere } from "../session/home.js";
 import { selectSessionModel } from "../session/model.js";
 import { openSession } from "../session/open.js";
 import { recoverInterruptedCalls } from "../session/recover.js";
+import type { TargetAnswer } from "../session/target.js";
 import { awaitsTitle } from "../session/untitled.js";
-import { recordUsage } from "../session/usage.js";
+import { recordUsage, summarizeUsage, type UsageSummary } from "../session/usage.js";
 import { acquireLease, type Lease } from "../store/lease.js";
 import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker, type Seen } from "../tools/file-tracker.js";
@@ -72,6 +74,15 @@ export interface LiveSession {
   config: LoadedConfig;
   agent: string;
   mode: string;
+  /** How the session was opened (seat session.target), and for a fork the session it copies. */
+  opened: { mode: TargetAnswer["mode"]; parent?: string };
+  /** The tools the model is offered as things stand (seat context.tools, judged again by each turn). */
+  offeredTools(): string[];
+  /**
+   * Tokens and cost of every model request since the session was opened here; after close, as
+   * they were then (undefined when the store could not be read as it closed).
+   */
+  usage(): UsageSummary | undefined;
   /** Records a decision in the ledger and shows it. */
   record(decision: Decision): void;
   /**
@@ -197,6 +208,10 @@ export async function openLiveSession(input: {
   let closing: Promise<void> | undefined;
   // Once, whoever calls it first: the title settles, background jobs and MCP servers stop, the lease goes.
   const releaseOnExit = () => lease?.release();
+  const startedMs = Date.now();
+  // Taken as the session closes, once its title's request is in: what usage() says afterwards.
+  let usedAtClose: UsageSummary | undefined;
+  let usedSince: (() => UsageSummary) | undefined;
   const close = () => {
     closing ??= (async () => {
       process.off("exit", releaseOnExit);
@@ -205,6 +220,11 @@ export async function openLiveSession(input: {
       await Promise.all(titles).catch((error: unknown) => {
         failed = { error };
       });
+      try {
+        usedAtClose = usedSince?.();
+      } catch {
+        // A store that cannot be read now (a full disk) leaves the totals unknown, not the close undone.
+      }
       jobs.killAll();
       await mcp?.close();
       lease?.release();
@@ -214,14 +234,17 @@ export async function openLiveSession(input: {
     return closing;
   };
   try {
-    const started = new Date().toISOString();
+    const started = new Date(startedMs).toISOString();
     const { session, model, ...held } = setUp(store, config, cwd, { ...input, warn }, agentChoice, prepared);
     lease = held.lease;
+    usedSince = () => summarizeUsage(store, session.id, startedMs);
     // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat
     // timeout. Removed on close: the interactive session opens one session after another.
     process.once("exit", releaseOnExit);
     // What was decided before the first step (a fork's copied decisions excluded).
-    for (const decision of readDecisions(store, session.id).filter((d) => d.at >= started)) input.onDecision(decision);
+    const setupDecisions = readDecisions(store, session.id).filter((d) => d.at >= started);
+    for (const decision of setupDecisions) input.onDecision(decision);
+    const target = setupDecisions.find((d) => d.seat === "session.target")?.answer as TargetAnswer | undefined;
     const record = (decision: Decision) => input.onDecision(recordDecision(store, session.id, decision));
     const gate = gateDeps({
       prepared,
@@ -289,6 +312,17 @@ export async function openLiveSession(input: {
       config,
       agent: agentChoice.agent.name,
       mode: prepared.authority.mode.name,
+      opened: { mode: target?.mode ?? "new", ...(target?.mode === "fork" ? { parent: target.from } : {}) },
+      // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
+      offeredTools: () =>
+        decideToolsOffered({
+          tools,
+          authority: gate.authority,
+          policy: gate.policy.rules,
+          modeRunsTools: MODES[prepared.authority.mode.name].tools,
+          modelTakesTools: model.info.tools !== false,
+        }).offered.map((tool) => tool.name),
+      usage: () => (closing ? usedAtClose : usedSince?.()),
       record,
       async runSpan(command, prompt, signal) {
         const shell = tools.find((tool) => tool.name === "shell") as Tool;

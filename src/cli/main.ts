@@ -44,6 +44,7 @@ function runFlags(command: InstanceType<typeof Command>): InstanceType<typeof Co
       .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
       .option("--max-steps <n>", "stop after this many model steps")
       .option("--format <format>", "text (the default) or json (one event per line)")
+      .option("--no-decisions", "with --format json: leave decision events out (the ledger still has them)")
       // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
       .option("-f, --file <path>", "attach a file to the message (repeatable)", collect)
       .option("-t, --title <title>", "title of a new session")

@@ -1,14 +1,46 @@
+import type { BosunError } from "../errors.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { approvalAdvice } from "../permission/approval.js";
+import type { UsageSummary } from "../session/usage.js";
+
+/** The version of `--format json`'s stream: `v` on every line; schema/run-stream.v1.json documents it. */
+export const STREAM_VERSION = 1;
+
+/** What the `session` event says: the session the run opened and what it runs with. */
+export interface RunStart {
+  session: string;
+  /** How it was opened (seat session.target), and for a fork the session it copies. */
+  opened: { mode: "new" | "continue" | "resume" | "fork"; parent?: string };
+  model: string;
+  agent: string;
+  mode: string;
+  cwd: string;
+  tools: string[];
+  maxSteps: number;
+  version: string;
+}
+
+/** How the run ended, besides its outcome: the session, the exit code, this run's totals. */
+export interface RunEnd {
+  session: string;
+  exitCode: number;
+  /** Every model request of the run (steps, title, summaries, judge); undefined when unreadable. */
+  usage?: UsageSummary;
+}
 
 /**
  * How a run shows itself. Text: the assistant's words on stdout, one line per tool call and
- * result on stderr, errors on stderr. JSON: one event per line on stdout — `text`, `tool_call`,
- * `tool_result`, `decision`, `error`, `done` — for scripts.
+ * result on stderr, errors on stderr. JSON: one event per line on stdout, for scripts — `session`
+ * first, then `text`, `tool_call`, `tool_result`, `decision`, `usage`, `error`, and `done` last
+ * (schema/run-stream.v1.json).
  */
 export interface RunPrinter {
+  /** The session is open: said before any event of the run. */
+  start(info: RunStart): void;
   event(event: RunEvent): void;
-  done(outcome: TurnOutcome, session: string, exitCode: number): void;
+  done(outcome: TurnOutcome, end: RunEnd): void;
+  /** The run stopped on an error bosun reports itself (usage, config, the store); the caller throws it on. */
+  failed(error: BosunError): void;
 }
 
 export function textPrinter(): RunPrinter {
@@ -18,6 +50,12 @@ export function textPrinter(): RunPrinter {
     midLine = false;
   };
   return {
+    start() {
+      // Text mode says which session at the end, with how to read its ledger.
+    },
+    failed() {
+      // The error reaches stderr as every command's does (main.ts).
+    },
     event(event) {
       switch (event.type) {
         case "text":
@@ -50,7 +88,7 @@ export function textPrinter(): RunPrinter {
           break;
       }
     },
-    done(outcome, session) {
+    done(outcome, { session }) {
       endLine();
       const denied = outcome.denied > 0 ? ` · ${outcome.denied} call(s) denied` : "";
       process.stderr.write(
@@ -60,18 +98,103 @@ export function textPrinter(): RunPrinter {
   };
 }
 
-export function jsonPrinter(): RunPrinter {
-  const line = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-  return {
-    event(event) {
+export interface JsonPrinterOptions {
+  /** False: decision events are left out of the stream (`--no-decisions`); the ledger still has them. */
+  decisions?: boolean;
+  /** Where lines go (stdout unless given). */
+  write?: (line: string) => void;
+  /** The clock for `done.durationMs`. */
+  now?: () => number;
+}
+
+/**
+ * One JSON object per line, each with `v` (the stream's version), `seq` (1, 2, 3… on this
+ * stream) and `type`, and once the session is open its id as `session`. Events that come before
+ * the session is known (the set-up decisions) wait until the `session` event has been written,
+ * so it is always first; a run that fails before its session opens writes only `error` and `done`.
+ */
+export function jsonPrinter(options: JsonPrinterOptions = {}): RunPrinter {
+  const write = options.write ?? ((text: string) => process.stdout.write(text));
+  const now = options.now ?? Date.now;
+  const began = now();
+  let seq = 0;
+  let session: string | undefined;
+  let waiting: RunEvent[] | undefined = [];
+  const line = (type: string, fields: Record<string, unknown>) => {
+    seq++;
+    write(`${JSON.stringify({ v: STREAM_VERSION, seq, type, ...(session ? { session } : {}), ...fields })}\n`);
+  };
+  const show = (event: RunEvent) => {
+    switch (event.type) {
       // The wait is the interactive session's display; scripts get the decisions and the error.
-      if (event.type === "model_wait") return;
-      if (event.type === "decision") line({ type: "decision", ...event.decision });
-      else line(event);
+      case "model_wait":
+        return;
+      case "decision": {
+        if (options.decisions === false) return;
+        // The stream's `seq` is the line's; the decision's place in the ledger is `ledgerSeq`.
+        const { seq: ledgerSeq, ...decision } = event.decision;
+        return line("decision", { ...decision, ledgerSeq });
+      }
+      case "usage":
+        return line("usage", { step: event.step, model: event.model, usage: event.usage, cost: event.cost ?? null });
+      default: {
+        const { type, ...fields } = event;
+        return line(type, fields);
+      }
+    }
+  };
+  const durationMs = () => Math.max(0, Math.round(now() - began));
+  return {
+    start(info) {
+      session = info.session;
+      line("session", {
+        opened: info.opened.mode,
+        parent: info.opened.parent ?? null,
+        model: info.model,
+        agent: info.agent,
+        mode: info.mode,
+        cwd: info.cwd,
+        tools: info.tools,
+        maxSteps: info.maxSteps,
+        version: info.version,
+      });
+      const held = waiting ?? [];
+      waiting = undefined;
+      for (const event of held) show(event);
     },
-    done(outcome, session, exitCode) {
+    event(event) {
+      if (waiting) waiting.push(event);
+      else show(event);
+    },
+    done(outcome, end) {
       // The event keeps its name (scripts wait for it); its status says how the run ended.
-      line({ type: "done", status: endedAs(outcome), steps: outcome.steps, denied: outcome.denied, session, exitCode });
+      const usage = end.usage;
+      line("done", {
+        status: endedAs(outcome),
+        exitCode: end.exitCode,
+        steps: outcome.steps,
+        denied: outcome.denied,
+        result: outcome.lastText ?? "",
+        durationMs: durationMs(),
+        usage: usage
+          ? {
+              input: usage.input,
+              output: usage.output,
+              cacheRead: usage.cacheRead,
+              cacheWrite: usage.cacheWrite,
+              requests: usage.requests,
+            }
+          : null,
+        // A sum that leaves out a request of unknown price would understate: none rather than a wrong one.
+        cost: usage && usage.costUnknown === 0 ? usage.cost : null,
+        ...(outcome.status !== "done" && outcome.message ? { message: outcome.message } : {}),
+      });
+    },
+    failed(error) {
+      // What waited for a session that never opened is left out: `bosun why` has what was recorded.
+      waiting = undefined;
+      line("error", { message: error.message });
+      line("done", { status: "error", exitCode: error.exitCode, message: error.message, durationMs: durationMs() });
     },
   };
 }

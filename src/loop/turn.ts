@@ -5,6 +5,7 @@ import { decideToolsOffered } from "../context/tools-offered.js";
 import type { ModelToolCall } from "../model/attempt.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import type { Usage } from "../model/usage.js";
 import { mayChange } from "../permission/call-requests.js";
 import { unreadableFiles } from "../permission/confine.js";
 import { afterCall, type GateDeps, gate, mayReadFound, recheck } from "../permission/gate.js";
@@ -41,6 +42,8 @@ export type RunEvent =
   | { type: "decision"; decision: RecordedDecision }
   /** A model request started waiting (true) or got its first output or ended (false): for the TUI's elapsed seconds. */
   | { type: "model_wait"; waiting: boolean }
+  /** One model request of a step ended: its tokens, and its cost in US dollars when the model's prices are known. */
+  | { type: "usage"; step: number; model: string; usage: Usage; cost?: number }
   | { type: "error"; message: string; class?: string };
 
 export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled";
@@ -53,6 +56,8 @@ export interface TurnOutcome {
   message?: string;
   /** The error class, when a model failure ended the turn. */
   errorClass?: string;
+  /** The text of the turn's last assistant message ("" when it had none, or no reply came). */
+  lastText?: string;
 }
 
 export interface TurnDeps {
@@ -87,7 +92,10 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   const record = (decision: Decision) =>
     deps.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
   const notice = (text: string) => store.append(session.id, EV.notice, { text });
-  const end = (outcome: TurnOutcome): TurnOutcome => {
+  // The last assistant message's text, for whoever reports the turn's result (`done.result` of --format json).
+  let lastText = "";
+  const end = (ended: Omit<TurnOutcome, "lastText">): TurnOutcome => {
+    const outcome: TurnOutcome = { ...ended, lastText };
     store.append(session.id, EV.turnEnded, {
       status: outcome.status,
       steps: outcome.steps,
@@ -184,7 +192,10 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
         if (event.type === "text") deps.emit({ type: "text", text: event.text });
       },
       onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
-      onUsage: (model, usage) => recordUsage(store, session.id, model, usage),
+      onUsage: (used, usage) => {
+        const cost = recordUsage(store, session.id, used, usage);
+        deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
+      },
     });
     // After a fallback the turn stays on the model that answered (model.fallback was recorded).
     model = result.model;
@@ -208,6 +219,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       return end({ status: "failed", steps: step, denied, message: retry.message, errorClass: "context_overflow" });
     }
     store.append(session.id, EV.assistant, assistant);
+    lastText = result.text;
     if (result.status === "aborted") return end({ status: "cancelled", steps: step, denied });
     if (result.status === "failed" || result.status === "interrupted") {
       const what =

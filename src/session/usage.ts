@@ -10,11 +10,17 @@ interface UsageEvent extends Usage {
   cost?: number;
 }
 
-/** Appends the tokens one model request used, with its cost when the prices are known. */
-export function recordUsage(store: SessionStore, sessionId: string, model: ResolvedModel, usage: Usage): void {
+/** Appends the tokens one model request used, with its cost when the prices are known; returns that cost. */
+export function recordUsage(
+  store: SessionStore,
+  sessionId: string,
+  model: ResolvedModel,
+  usage: Usage,
+): number | undefined {
   const cost = costOf(usage, model.info);
   const data: UsageEvent = { model: model.ref, ...usage, ...(cost !== undefined ? { cost } : {}) };
   store.append(sessionId, USAGE_EVENT, data);
+  return cost;
 }
 
 export interface UsageSummary extends Usage {
@@ -24,12 +30,16 @@ export interface UsageSummary extends Usage {
   costUnknown: number;
 }
 
-/** The session's token and cost totals: a projection of its `model.usage` events. */
-export function summarizeUsage(store: SessionStore, sessionId: string): UsageSummary {
+/**
+ * The session's token and cost totals: a projection of its `model.usage` events — of every
+ * request (steps, titles, summaries, the smart mode's judge), or of those made since `sinceMs`
+ * (one run's; a fork's copies keep the time they first happened, so they are not counted).
+ */
+export function summarizeUsage(store: SessionStore, sessionId: string, sinceMs?: number): UsageSummary {
   let total: Usage = ZERO_USAGE;
   let cost = 0;
   let costUnknown = 0;
-  const events = store.events(sessionId, USAGE_EVENT);
+  const events = store.events(sessionId, USAGE_EVENT).filter((event) => sinceMs === undefined || event.at >= sinceMs);
   for (const event of events) {
     const data = event.data as UsageEvent;
     total = addUsage(total, {

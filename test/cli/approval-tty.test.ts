@@ -257,16 +257,13 @@ describe("bosun run at a terminal: the approval prompt", () => {
       ts.push(p);
       await (await approvalChoice(p)).choose("Deny");
       assert.equal(await p.exit(), 3, p.text());
-      const last = p.text().match(/\{"type":"done"[^\n]*\}/)?.[0];
+      const last = p.text().match(/\{"v":1,"seq":\d+,"type":"done"[^\n]*\}/)?.[0];
       assert.ok(last, p.text());
-      assert.deepEqual(JSON.parse(last), {
-        type: "done",
-        status: "denied",
-        steps: 2,
-        denied: 1,
-        session: s.latest().id,
-        exitCode: 3,
-      });
+      const { status, steps, denied, session, exitCode } = JSON.parse(last);
+      assert.deepEqual(
+        { status, steps, denied, session, exitCode },
+        { status: "denied", steps: 2, denied: 1, session: s.latest().id, exitCode: 3 },
+      );
     });
   });
 

@@ -95,16 +95,23 @@ describe("bosun run: a multi-step task", () => {
           types.includes("decision") &&
           types.includes("text"),
       );
-      assert.deepEqual(events.at(-1), {
+      const { v, seq, durationMs, usage, ...done } = (events.at(-1) ?? {}) as Record<string, unknown>;
+      assert.deepEqual(done, {
         type: "done",
         status: "done",
         steps: 2,
         denied: 0,
         session: s.latest().id,
         exitCode: 0,
+        result: "All done.",
+        cost: null,
       });
-      const call = events.find((e) => e.type === "tool_call");
-      assert.deepEqual(call, { type: "tool_call", id: "c1", name: "list", input: {} });
+      assert.equal(v, 1);
+      assert.equal(seq, events.length);
+      assert.equal(typeof durationMs, "number");
+      assert.equal((usage as { requests: number }).requests, 2);
+      const { seq: _, ...call } = (events.find((e) => e.type === "tool_call") ?? {}) as Record<string, unknown>;
+      assert.deepEqual(call, { v: 1, type: "tool_call", session: s.latest().id, id: "c1", name: "list", input: {} });
       // A failed call carries its output as the detail a person would expand; a plain listing none.
       const results = events.filter((e) => e.type === "tool_result");
       assert.equal(results.find((e) => e.id === "c1")?.detail, undefined);
@@ -666,7 +673,15 @@ describe("bosun run: review fixes", () => {
       const events = s.events(bad);
       assert.equal(events[0]?.type, "error");
       assert.match(String(events[0]?.message), /unknown provider "nope"/);
-      assert.deepEqual(events[1], { type: "done", status: "error", exitCode: 2 });
+      assert.deepEqual(events[1], {
+        v: 1,
+        seq: 2,
+        type: "done",
+        status: "error",
+        exitCode: 2,
+        message: events[0]?.message,
+        durationMs: events[1]?.durationMs,
+      });
     } finally {
       await s.close();
     }

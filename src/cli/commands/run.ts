@@ -12,6 +12,8 @@ export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
   format?: string;
   file?: string[];
+  /** False with --no-decisions: the JSON stream leaves decision events out. */
+  decisions?: boolean;
 }
 
 /** Exit codes: 0 done; 1 runtime failure; 2 usage or config (thrown); 3 stopped by a limit or a denied approval; 130 cancelled. */
@@ -29,20 +31,24 @@ export function exitCodeOf(outcome: TurnOutcome): number {
   }
 }
 
-/** `bosun run`: a usage or config error is still reported as JSON events in --format json. */
+/**
+ * `bosun run`: a usage or config error is still reported as JSON events in --format json (an
+ * `error`, then a `done` of status "error"); only what the argument parser refuses is not.
+ */
 export async function run(words: string[], options: RunOptions): Promise<void> {
   const format = options.format ?? "text";
   if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not "${format}"`);
-  const printer = format === "json" ? jsonPrinter() : textPrinter();
+  const printer = format === "json" ? jsonPrinter({ decisions: options.decisions !== false }) : textPrinter();
   try {
+    // Text mode shows only refusals, and always: a flag that would change nothing is refused, not ignored.
+    if (format === "text" && options.decisions === false) {
+      throw new UsageError("--no-decisions is for --format json (text mode shows decisions only as refusals)");
+    }
     await runWith(printer, words, options);
   } catch (thrown) {
     // A full disk mid-run is explained here already, so --format json reports it as an event too.
     const error = explainFailure(thrown);
-    if (format === "json" && error instanceof BosunError) {
-      printer.event({ type: "error", message: error.message });
-      process.stdout.write(`${JSON.stringify({ type: "done", status: "error", exitCode: error.exitCode })}\n`);
-    }
+    if (error instanceof BosunError) printer.failed(error);
     throw error;
   }
 }
@@ -117,7 +123,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, ...rest } = options;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, ...rest } = options;
   const live = await openLiveSession({
     cwd,
     options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
@@ -127,6 +133,17 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     onDecision: (decision) => printer.event({ type: "decision", decision }),
     onLeaseLost: () => controller.abort(new Error("another run took over this session")),
     signal: controller.signal,
+  });
+  printer.start({
+    session: live.session.id,
+    opened: live.opened,
+    model: live.model.ref,
+    agent: live.agent,
+    mode: live.mode,
+    cwd,
+    tools: live.offeredTools(),
+    maxSteps: live.config.config.max_steps ?? 100,
+    version: bosunVersion(),
   });
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -146,7 +163,8 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     );
     await live.close();
     const exitCode = exitCodeOf(outcome);
-    printer.done(outcome, live.session.id, exitCode);
+    const usage = live.usage();
+    printer.done(outcome, { session: live.session.id, exitCode, ...(usage ? { usage } : {}) });
     process.exitCode = exitCode;
   } finally {
     // After a failed turn, closing's own failure (a full disk again) must not replace the turn's error.
@@ -155,4 +173,10 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
   }
+}
+
+/** bosun's own version, for the `session` event (package.json beside dist/ and src/). */
+function bosunVersion(): string {
+  const path = new URL("../../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
 }

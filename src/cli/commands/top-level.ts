@@ -45,13 +45,15 @@ export async function topLevel(words: string[], options: TopLevelOptions, comman
     ["--auto", rest.auto],
     ["-f/--file", rest.file],
     ["--max-steps", rest.maxSteps],
+    // Commander sets it true unless --no-decisions was given.
+    ["--no-decisions", rest.decisions === false ? false : undefined],
   ];
   for (const [flag, given] of runOnly) {
     if (given !== undefined) {
       throw new UsageError(`${flag} is for a run, not the interactive session: add -p to run the task (bosun -p …)`);
     }
   }
-  const { format: _, auto: __, file: ___, maxSteps: ____, ...session } = chosen;
+  const { format: _, auto: __, file: ___, maxSteps: ____, decisions: _____, ...session } = chosen;
   const opening = [...(resume === true ? ["/resume"] : []), ...(words.length > 0 ? [words.join(" ")] : [])];
   await (await import("./interactive.js")).interactive(session, opening);
 }
