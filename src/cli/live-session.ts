@@ -25,6 +25,7 @@ import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
 import { OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
+import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import { warn as warnOnStderr } from "./output.js";
 import {
@@ -105,6 +106,8 @@ export async function openLiveSession(input: {
   firstMessage?: string;
   /** A person at a terminal: the repository-trust question can be asked. */
   interactive: boolean;
+  /** Where errors and warnings of the opening are read: flags are named at the command line, commands in the interactive session. */
+  face?: Face;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
@@ -148,6 +151,7 @@ export async function openLiveSession(input: {
       },
       trustFlag: options.trustProject === true,
       interactive: input.interactive,
+      ...(input.face ? { face: input.face } : {}),
       ...(input.trustPrompt ? { trustPrompt: input.trustPrompt } : {}),
       warn,
       store,
@@ -169,6 +173,7 @@ export async function openLiveSession(input: {
         cwd,
         ...(trusted.decision ? { trust: trusted.decision } : {}),
         ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
+        ...(input.face ? { face: input.face } : {}),
       });
       // Everything read into the model's context is judged as a read of it would be (permission/read-check.ts).
       const judge = readCheck({ authority: authority.authority, policy: authority.policy });
@@ -400,6 +405,7 @@ function setUp(
     onLeaseLost: () => void;
     cwdChoice?: "switch" | "stay";
     cwdUnasked?: string;
+    face?: Face;
     warn: (text: string) => void;
   },
   agentChoice: ReturnType<typeof decideAgent>,
@@ -433,6 +439,7 @@ function setUp(
       const { command } = options;
       const model = selectSessionModel(store, session, {
         config,
+        ...(input.face ? { face: input.face } : {}),
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
         ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
       });
