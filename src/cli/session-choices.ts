@@ -9,7 +9,7 @@ const short = (text: string) => (text.length <= 70 ? text : `${text.slice(0, 69)
 
 /**
  * What /model, /agent and /mode offer, from the session's config; `now` is the one in use
- * (listed even when nothing else names it). Models: the one in use, config `model`, each
+ * (listed even when nothing else names it). Models: config `model`, each
  * agent's model, then every model of a provider that can be called (its listed models, or its
  * default) — as `bosun models` lists them. A provider without credentials offers none.
  */
@@ -32,7 +32,6 @@ export function sessionChoices(
     for (const [name, settings] of Object.entries(agents)) add(name, settings.read_only ? "read-only" : "configured");
     add(now, "");
   } else {
-    add(now, "in use");
     add(config.config.model, "config model");
     for (const [name, settings] of Object.entries(agents)) add(settings.model, `agent ${name}'s model`);
     for (const provider of listProviders(config, env)) {
@@ -42,6 +41,7 @@ export function sessionChoices(
         add(`${provider.name}/${id}`, id === provider.defaultModel ? `${provider.name}'s default` : provider.name);
       }
     }
+    add(now, "");
   }
   return [...seen.values()];
 }
