@@ -110,6 +110,12 @@ export function InputBox({
         return;
       }
       const entries = menuFor(current);
+      // Ink reports Esc with meta set: it is checked before meta keys are left alone.
+      if (entries.length > 0 && key.escape) {
+        closed.current = true;
+        setClosedShown(true);
+        return;
+      }
       if (entries.length > 0 && !key.meta) {
         const chosen = entries[Math.min(marked.current, entries.length - 1)] as MenuEntry;
         if (key.upArrow || key.downArrow) {
@@ -118,11 +124,6 @@ export function InputBox({
           return;
         }
         if (key.tab && !key.shift) return set(insert(EMPTY_EDITOR, `/${chosen.name} `));
-        if (key.escape) {
-          closed.current = true;
-          setClosedShown(true);
-          return;
-        }
         if (key.return) {
           // Exactly a command's name runs as typed; else the marked command runs.
           if (!entries.some((e) => `/${e.name}` === current.value)) set(insert(EMPTY_EDITOR, `/${chosen.name}`));
