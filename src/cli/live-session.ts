@@ -108,6 +108,11 @@ export async function openLiveSession(input: {
   interactive: boolean;
   /** Where errors and warnings of the opening are read: flags are named at the command line, commands in the interactive session. */
   face?: Face;
+  /**
+   * The interactive session's first opening: its model and mode came from the launch's flags, so
+   * an error in them (shown once bosun has exited) names the flags, whatever `face` says.
+   */
+  launch?: boolean;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
@@ -125,6 +130,8 @@ export async function openLiveSession(input: {
 }): Promise<LiveSession> {
   const { cwd, options } = input;
   const warn = input.warn ?? warnOnStderr;
+  // Where the model and mode were chosen: the launch's flags, or a command typed in the session.
+  const choiceFace: Face = input.launch ? "cli" : (input.face ?? "cli");
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
@@ -173,7 +180,7 @@ export async function openLiveSession(input: {
         cwd,
         ...(trusted.decision ? { trust: trusted.decision } : {}),
         ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
-        ...(input.face ? { face: input.face } : {}),
+        face: choiceFace,
       });
       // Everything read into the model's context is judged as a read of it would be (permission/read-check.ts).
       const judge = readCheck({ authority: authority.authority, policy: authority.policy });
@@ -220,7 +227,14 @@ export async function openLiveSession(input: {
   };
   try {
     const started = new Date().toISOString();
-    const { session, model, ...held } = setUp(store, config, cwd, { ...input, warn }, agentChoice, prepared);
+    const { session, model, ...held } = setUp(
+      store,
+      config,
+      cwd,
+      { ...input, face: choiceFace, warn },
+      agentChoice,
+      prepared,
+    );
     lease = held.lease;
     // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat
     // timeout. Removed on close: the interactive session opens one session after another.

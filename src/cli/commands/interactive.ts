@@ -44,8 +44,9 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
       cwd,
       options: chosen,
       interactive: true,
-      // The launch's choices were flags; a switch after it was a command typed here.
-      face: first ? "cli" : "tui",
+      // Read in the session; but the launch's model and mode came from flags.
+      face: "tui",
+      launch: first,
       prompt: questions.prompt,
       trustPrompt: questions.trust,
       warn: person.warn,
