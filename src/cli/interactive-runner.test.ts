@@ -3,9 +3,10 @@ import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import type { CustomCommand } from "../input/custom-commands.js";
+import { NoModelError } from "../model/select.js";
 import type { Decision } from "../seats/types.js";
-import { commandChoice } from "./interactive-runner.js";
-import type { LiveSession } from "./live-session.js";
+import { commandChoice, interactiveRunner } from "./interactive-runner.js";
+import type { LiveSession, SessionOptions } from "./live-session.js";
 
 const config = configFrom({ agent: { docs: { read_only: true }, writer: {} } });
 const session = (agent: string) => ({ agent, model: { ref: "scripted/test-model" }, config }) as unknown as LiveSession;
@@ -70,5 +71,67 @@ describe("a custom command's agent and model (commandChoice)", () => {
       refused.decision.reasons.find((r) => r.decisive)?.rule,
       "a repository's command switches only to a read-only agent",
     );
+  });
+});
+
+describe("the interactive session with no model configured (interactiveRunner)", () => {
+  const noModel = () => Promise.reject(new NoModelError("no model is configured and no provider has credentials."));
+  const start = (openWith: (options: SessionOptions) => Promise<LiveSession>) => {
+    const first = noModel();
+    first.catch(() => {});
+    return interactiveRunner({
+      cwd: "/w",
+      options: {},
+      openWith,
+      first,
+      customs: { commands: [], shadowed: [], skipped: [] },
+      signal: new AbortController().signal,
+    }).runner;
+  };
+
+  it("stays open: ready settles, every turn says what to set up, and nothing else pretends to run", async () => {
+    const runner = start(noModel);
+    await runner.ready;
+    const setup = runner.setup?.() ?? "";
+    assert.match(setup, /No model is configured[\s\S]*ANTHROPIC_API_KEY[\s\S]*bosun doctor/);
+    assert.deepEqual(runner.status(), { model: "no model", agent: "build", mode: "—" });
+    const outcome = await runner.turn("fix it", {
+      emit: () => {},
+      prompt: { ask: async () => ({ kind: "cancel" }) },
+      signal: new AbortController().signal,
+      steering: () => [],
+    });
+    assert.deepEqual(outcome, { status: "failed", steps: 0, denied: 0, message: setup });
+    assert.equal(await runner.command?.("mode", "auto"), setup);
+    assert.equal(await runner.compact(), setup);
+    assert.deepEqual(runner.choices?.("model"), []);
+    await runner.close();
+  });
+
+  it("/model with a model opens the session once it can be used; until then it says why not", async () => {
+    const tried: SessionOptions[] = [];
+    let works = false;
+    const live = {
+      session: { id: "ses_0123456789ab" },
+      model: { ref: "local/coder" },
+      agent: "build",
+      mode: "approve",
+      close: async () => {},
+    } as unknown as LiveSession;
+    const runner = start(async (options) => {
+      tried.push(options);
+      if (!works) throw new Error("provider local has no baseURL");
+      return live;
+    });
+    await runner.ready;
+    assert.equal(await runner.command?.("model", "local/coder"), "not opened: provider local has no baseURL");
+    assert.ok(runner.setup?.(), "still nothing to run");
+    works = true;
+    assert.equal(await runner.command?.("model", "local/coder"), "session ses_012345 · local/coder · build · approve");
+    assert.deepEqual(
+      tried.map((o) => o.model),
+      ["local/coder", "local/coder"],
+    );
+    assert.equal(runner.setup?.(), undefined);
   });
 });

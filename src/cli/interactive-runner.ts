@@ -5,6 +5,7 @@ import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js
 import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
+import { NoModelError, noModelAdvice } from "../model/select.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import { seatGlob } from "../seats/glob.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
@@ -16,6 +17,7 @@ import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js"
 import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
+import { sessionChoices } from "./session-choices.js";
 
 /**
  * The interactive session's side of the TUI: one live session at a time, opened again when the
@@ -51,7 +53,13 @@ export function interactiveRunner(input: {
       sessionId = session.session.id;
     });
   };
-  const ready = track(input.first);
+  // No model configured: the session stays unopened and the app says what to set up; /model
+  // with a model of a provider set up meanwhile (a local server in bosun.json) opens it.
+  let blocked: string | undefined;
+  const ready = track(input.first).catch((error: unknown) => {
+    if (!(error instanceof NoModelError)) throw error;
+    blocked = noModelAdvice("tui");
+  });
   const open = () => opened;
   /** The options that reopen the live session itself, with a change. */
   const here = (change: SessionOptions = {}): SessionOptions => {
@@ -108,6 +116,7 @@ export function interactiveRunner(input: {
   const runner: InteractiveRunner = {
     ready,
     status() {
+      if (!live && blocked) return { model: "no model", agent: current.agent ?? "build", mode: current.mode ?? "—" };
       if (!live)
         return { model: "…", agent: current.agent ?? "build", mode: current.mode ?? "…", activity: "starting" };
       const { store, session } = live;
@@ -127,7 +136,19 @@ export function interactiveRunner(input: {
         ...(total.requests > total.costUnknown ? { cost: total.cost } : {}),
       };
     },
+    setup: () => (live ? undefined : blocked),
+    choices(kind) {
+      if (!live) return [];
+      const now = kind === "model" ? live.model.ref : kind === "agent" ? live.agent : live.mode;
+      return sessionChoices(kind, live.config, now);
+    },
+    tokens() {
+      if (!live) return 0;
+      const total = summarizeUsage(live.store, live.session.id);
+      return total.input + total.output;
+    },
     async noteInput(parsed: ParsedInput, expansion?: Expansion) {
+      if (blocked && !live) return;
       const decision = inputDecision(parsed, {
         customs: customs.commands,
         shadowed: customs.shadowed,
@@ -141,12 +162,14 @@ export function interactiveRunner(input: {
       return `this session: ${tokens}; cost ${cost}`;
     },
     async noteSteer(message, answer, cause) {
+      if (blocked && !live) return;
       // At once when the session is open: the app records what was left waiting as it closes.
       const decision = steerDecision(message, answer, cause);
       if (live) live.record(decision);
       else (await open()).record(decision);
     },
     async turn(text, io, from) {
+      if (blocked && !live) return { status: "failed", steps: 0, denied: 0, message: blocked };
       const command = from?.command;
       const session = await open();
       const choice = command ? commandChoice(command, session) : undefined;
@@ -175,6 +198,7 @@ export function interactiveRunner(input: {
       }
     },
     async bang(command, stop) {
+      if (blocked && !live) throw new Error(blocked);
       const { store, session } = await open();
       const result = await runBang(command, { cwd, signal: stop ? AbortSignal.any([signal, stop]) : signal });
       // The person's command and its output join the conversation for the model's next turn.
@@ -193,6 +217,7 @@ export function interactiveRunner(input: {
       return lines.length > 0 ? lines.join("\n") : "no decisions recorded";
     },
     async compact() {
+      if (blocked && !live) return blocked;
       const session = await open();
       const { compactSession } = await import("../compaction/compact.js");
       const result = await compactSession({
@@ -218,6 +243,21 @@ export function interactiveRunner(input: {
         .map((s) => ({ id: s.id, title: s.title, updated: s.updated, current: s.id === live?.session.id }));
     },
     async command(name, args) {
+      if (blocked && !live) {
+        if (name !== "model" || !args) return blocked;
+        // A model named now (a provider set up meanwhile) opens the session.
+        const chosen = { ...current, model: args };
+        let session: LiveSession;
+        try {
+          session = await openWith(chosen);
+        } catch (error) {
+          return `not opened: ${(error as Error).message}`;
+        }
+        await track(Promise.resolve(session));
+        current = chosen;
+        blocked = undefined;
+        return `session ${session.session.id.slice(0, 10)} · ${session.model.ref} · ${session.agent} · ${session.mode}`;
+      }
       const session = await open();
       switch (name) {
         case "model":

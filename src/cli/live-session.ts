@@ -27,6 +27,7 @@ import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
 import { OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
+import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import { warn as warnOnStderr } from "./output.js";
 import {
@@ -116,6 +117,13 @@ export async function openLiveSession(input: {
   firstMessage?: string;
   /** A person at a terminal: the repository-trust question can be asked. */
   interactive: boolean;
+  /** Where errors and warnings of the opening are read: flags are named at the command line, commands in the interactive session. */
+  face?: Face;
+  /**
+   * The interactive session's first opening: its model and mode came from the launch's flags, so
+   * an error in them (shown once bosun has exited) names the flags, whatever `face` says.
+   */
+  launch?: boolean;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
@@ -133,6 +141,8 @@ export async function openLiveSession(input: {
 }): Promise<LiveSession> {
   const { cwd, options } = input;
   const warn = input.warn ?? warnOnStderr;
+  // Where the model and mode were chosen: the launch's flags, or a command typed in the session.
+  const choiceFace: Face = input.launch ? "cli" : (input.face ?? "cli");
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
@@ -159,6 +169,7 @@ export async function openLiveSession(input: {
       },
       trustFlag: options.trustProject === true,
       interactive: input.interactive,
+      ...(input.face ? { face: input.face } : {}),
       ...(input.trustPrompt ? { trustPrompt: input.trustPrompt } : {}),
       warn,
       store,
@@ -180,6 +191,7 @@ export async function openLiveSession(input: {
         cwd,
         ...(trusted.decision ? { trust: trusted.decision } : {}),
         ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
+        face: choiceFace,
       });
       // Everything read into the model's context is judged as a read of it would be (permission/read-check.ts).
       const judge = readCheck({ authority: authority.authority, policy: authority.policy });
@@ -235,7 +247,14 @@ export async function openLiveSession(input: {
   };
   try {
     const started = new Date(startedMs).toISOString();
-    const { session, model, ...held } = setUp(store, config, cwd, { ...input, warn }, agentChoice, prepared);
+    const { session, model, ...held } = setUp(
+      store,
+      config,
+      cwd,
+      { ...input, face: choiceFace, warn },
+      agentChoice,
+      prepared,
+    );
     lease = held.lease;
     usedSince = () => summarizeUsage(store, session.id, startedMs);
     // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat
@@ -434,6 +453,7 @@ function setUp(
     onLeaseLost: () => void;
     cwdChoice?: "switch" | "stay";
     cwdUnasked?: string;
+    face?: Face;
     warn: (text: string) => void;
   },
   agentChoice: ReturnType<typeof decideAgent>,
@@ -467,6 +487,7 @@ function setUp(
       const { command } = options;
       const model = selectSessionModel(store, session, {
         config,
+        ...(input.face ? { face: input.face } : {}),
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
         ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
       });

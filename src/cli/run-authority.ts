@@ -33,6 +33,7 @@ import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import type { Confinement } from "../tools/sandbox.js";
 import { containedPath, PathEscapeError } from "../util/contained.js";
+import type { Face } from "../util/face.js";
 import { workspaceOf } from "../util/repo.js";
 import { warn as warnOnStderr } from "./output.js";
 
@@ -55,6 +56,8 @@ export async function settleTrust(input: {
   reload: (filterProject: (data: unknown) => unknown) => LoadedConfig;
   trustFlag: boolean;
   interactive: boolean;
+  /** Where the warning is read: the interactive session names its own way to trust (a new session asks again). */
+  face?: Face;
   /** Asks the person (the interactive session's dialog); at a plain terminal, a prompt on stderr. */
   trustPrompt?: TrustPrompt;
   /** Where a warning goes (stderr, or the interactive session's transcript). */
@@ -84,8 +87,9 @@ export async function settleTrust(input: {
     reasons: answer.reasons,
   };
   if (answer.answer === "trusted") return { config: input.config, decision };
+  const fix = input.face === "tui" ? "a new session (/new) asks again" : "--trust-project applies it";
   (input.warn ?? warnOnStderr)(
-    `not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; --trust-project applies it`,
+    `not applying what ${loosening.files.join(", ")} would loosen (${loosening.items.join("; ")}): not trusted; ${fix}`,
   );
   return { config: input.reload(withoutLoosening), decision, leftOut: loosening.items };
 }
@@ -115,10 +119,12 @@ export function prepareAuthority(input: {
   trust?: Decision;
   /** What the untrusted repository's config would have loosened (so the mode can say why it is not used). */
   leftOut?: string[];
+  /** Where a bad mode's error is read (`--mode` or `/mode`). */
+  face?: Face;
 }): RunAuthority {
   const policy = loadPolicy();
   const workspace = workspaceOf(input.cwd);
-  const mode = decideMode(input.modeFlag, input.agent, input.config);
+  const mode = decideMode(input.modeFlag, input.agent, input.config, input.face);
   const authority = buildAuthority({
     config: input.config,
     agent: input.agent,

@@ -26,13 +26,14 @@ export type BuiltinName = (typeof BUILTIN_COMMANDS)[number]["name"];
 /** The interactive session's keys, as /help lists them. */
 const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["Esc", "stop what runs (a turn, a !cmd, a command's spans)"],
+  ["/", "as the first character: the command menu (↑/↓, Tab completes, Enter runs, Esc closes)"],
   ["Ctrl-O", "open the calls: diffs, output, errors"],
   ["Tab", "complete an @path; else make the marked waiting message wait for the end, or steer"],
   ["Shift-Tab", "mark another waiting message"],
   ["Ctrl-X", "drop the marked waiting message"],
   ["↑ / ↓", "walk what you typed before"],
   ["\\ Enter", "continue on the next line (or Alt-Enter)"],
-  ["Ctrl-C", "quit"],
+  ["Ctrl-C", "clear the input; on an empty one quit (while the agent works: interrupt, and quit if pressed again)"],
 ];
 
 const BUILTIN_NAMES: ReadonlySet<string> = new Set(BUILTIN_COMMANDS.map((command) => command.name));

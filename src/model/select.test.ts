@@ -8,7 +8,7 @@ import { expectDecision } from "../../test/support/ledger.js";
 import { readDecisions } from "../seats/record.js";
 import { lastSessionModel, selectSessionModel } from "../session/model.js";
 import { SessionStore } from "../store/session-store.js";
-import { decideModel, ModelSelectionError } from "./select.js";
+import { decideModel, ModelSelectionError, NoModelError, noModelAdvice } from "./select.js";
 
 const KEYS = { ANTHROPIC_API_KEY: "sk-ant-secret-1", OPENAI_API_KEY: "sk-openai-secret-2" };
 const local = { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:9/v1" } };
@@ -190,7 +190,35 @@ describe("model.select never falls back silently", () => {
   it("no model and no credentials anywhere is an error saying what to set", () => {
     assert.throws(
       () => decideModel({ config: configFrom({}), env: {} }),
-      /no model is configured and no provider has credentials/,
+      (error: Error) => {
+        // Its own class: the interactive session stays open for it and says what to set up.
+        assert.ok(error instanceof NoModelError);
+        assert.match(error.message, /no model is configured and no provider has credentials/);
+        assert.match(error.message, /fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY/);
+        return true;
+      },
+    );
+    // Another failure to choose is not one: a chosen model that cannot be used.
+    assert.throws(
+      () => decideModel({ config: configFrom({ model: "anthropic/claude-sonnet-4-5" }), env: {} }),
+      (error: Error) => error instanceof ModelSelectionError && !(error instanceof NoModelError),
+    );
+    const tui = noModelAdvice("tui");
+    assert.match(tui, /ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY/);
+    assert.match(tui, /"provider": \{ "local": \{ "type":\s+"openai-compatible", "baseURL"/);
+    assert.match(tui, /bosun doctor/);
+    assert.match(tui, /\/help lists the commands; \/exit or Ctrl-C quits/);
+  });
+
+  it("in the interactive session, the person's choice that cannot be used is named /model, not the flag", () => {
+    const config = configFrom({}, { flags: flag("anthropic/claude-sonnet-4-5") });
+    assert.throws(
+      () => decideModel({ config, env: {}, face: "tui" }),
+      /model anthropic\/claude-sonnet-4-5 \(chosen by \/model\) cannot be used/,
+    );
+    assert.throws(
+      () => decideModel({ config, env: {} }),
+      /model anthropic\/claude-sonnet-4-5 \(chosen by --model flag\) cannot be used/,
     );
   });
 

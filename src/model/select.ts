@@ -1,6 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import { BosunError } from "../errors.js";
 import type { Answer, Holder, Reason } from "../seats/types.js";
+import type { Face } from "../util/face.js";
 import { listProviders, usable } from "./providers.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 
@@ -13,6 +14,8 @@ export interface SelectionInputs {
   /** A custom command the person used, whose front matter names a model for its turn. */
   command?: { name: string; file: string; model: string };
   env?: NodeJS.ProcessEnv;
+  /** Where an error is read: the person's choice is `--model` at the command line, `/model` in the interactive session. */
+  face?: Face;
 }
 
 /** A chosen model that does not resolve: names the chain that chose it and the fix. Exit 2. */
@@ -20,6 +23,26 @@ export class ModelSelectionError extends BosunError {
   constructor(message: string) {
     super(message, 2);
   }
+}
+
+/** Nothing chose a model and no provider can be called: set-up is missing, not a choice that failed. */
+export class NoModelError extends ModelSelectionError {}
+
+/**
+ * What to set up when no model can run. `cli`: one line of fix; `tui`: the interactive session
+ * stays open and says it in full, with the commands that still work there.
+ */
+export function noModelAdvice(face: Face): string {
+  if (face === "cli")
+    return 'fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in bosun.json (see bosun models).';
+  return [
+    "No model is configured and no provider has credentials, so no task can run yet. To set one up:",
+    "  - set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY in your environment, then start bosun again;",
+    '  - or add a local server (Ollama, llama.cpp, vLLM) to bosun.json as "provider": { "local": { "type":',
+    '    "openai-compatible", "baseURL": "http://127.0.0.1:11434/v1" } }, then /model local/<model>;',
+    "  - bosun doctor (in another terminal) checks what is set up; bosun models lists the models.",
+    "/help lists the commands; /exit or Ctrl-C quits.",
+  ].join("\n");
 }
 
 interface Candidate {
@@ -101,8 +124,10 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
   if (chosen?.model) {
     const resolution = resolveModel(chosen.model, config, env);
     if (!resolution.ok) {
+      // Typed as /model in the interactive session, the person's choice is named so.
+      const by = inputs.face === "tui" && chosen.holder === "person" ? "/model" : chosen.rule;
       throw new ModelSelectionError(
-        `model ${chosen.model} (chosen by ${chosen.rule}) cannot be used: ${resolution.problem}.\n` +
+        `model ${chosen.model} (chosen by ${by}) cannot be used: ${resolution.problem}.\n` +
           `fix: ${resolution.fix}.\n${chain(reasons)}`,
       );
     }
@@ -138,10 +163,8 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
       }
     }
   }
-  throw new ModelSelectionError(
-    "no model is configured and no provider has credentials.\n" +
-      'fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in bosun.json (see bosun models).\n' +
-      chain(reasons),
+  throw new NoModelError(
+    `no model is configured and no provider has credentials.\n${noModelAdvice("cli")}\n${chain(reasons)}`,
   );
 }
 

@@ -69,6 +69,21 @@ describe("decideApprovalWithoutPerson (call.approval)", () => {
     assert.equal(approvalAdvice(notCovered.reasons), "only a person at a terminal can allow it");
   });
 
+  it("in the interactive session the advice names its dialog and /mode auto, never a flag", () => {
+    const narrow = ["--allow 'shell:npm test *'"];
+    const advice = approvalAdvice(decideApprovalWithoutPerson({ auto: false, tool: "shell", narrow }).reasons, "tui");
+    assert.equal(
+      advice,
+      "allow it in the approval dialog when it asks (a: always saves the rule), or switch with /mode auto to approve every ask",
+    );
+    const notCovered = decideApprovalWithoutPerson({ auto: true, tool: "shell", undescribed: "syntax error", narrow });
+    assert.equal(
+      approvalAdvice(notCovered.reasons, "tui"),
+      "only you can allow it, in the approval dialog when it asks",
+    );
+    for (const text of [advice, approvalAdvice(notCovered.reasons, "tui")]) assert.doesNotMatch(text, /--/);
+  });
+
   it("names the tool it allows", () => {
     assert.match(decideApprovalWithoutPerson({ auto: true, tool: "write" }).reasons[0]?.detail ?? "", /write/);
   });

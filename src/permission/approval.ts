@@ -1,4 +1,5 @@
 import type { Answer, Reason } from "../seats/types.js";
+import type { Face } from "../util/face.js";
 import { type AlwaysOffer, type AlwaysOption, formatAlwaysRule } from "./always.js";
 import type { Judged } from "./authorize.js";
 
@@ -121,11 +122,21 @@ export function decideApprovalWithoutPerson(input: {
 /** The reason of a denied `call.approval` that names the flags that would allow the call. */
 export const NARROW_FIX = "narrow fix";
 
-/** What a refusal with nobody to ask advises: the narrow flags when there are, else --auto (unless it would not cover it). */
-export function approvalAdvice(reasons: readonly Reason[]): string {
+/**
+ * What a refusal with nobody to ask advises. `cli`: the narrow flags when there are, else --auto
+ * (unless it would not cover it). `tui`: the interactive session's own ways — answer the dialog
+ * when it asks, or `/mode auto` — never a flag the session cannot take.
+ */
+export function approvalAdvice(reasons: readonly Reason[], face: Face = "cli"): string {
+  const onlyPerson = reasons.some((r) => r.source === "--auto");
+  if (face === "tui") {
+    return onlyPerson
+      ? "only you can allow it, in the approval dialog when it asks"
+      : "allow it in the approval dialog when it asks (a: always saves the rule), or switch with /mode auto to approve every ask";
+  }
   const narrow = reasons.find((r) => r.rule === NARROW_FIX)?.detail?.replace(/ \(checked: .*\)$/, "");
   if (narrow) return `run with ${narrow} to allow it (or --auto to approve every ask)`;
-  if (reasons.some((r) => r.source === "--auto")) return "only a person at a terminal can allow it";
+  if (onlyPerson) return "only a person at a terminal can allow it";
   return "run with --auto to approve";
 }
 

@@ -156,6 +156,11 @@ describe("decideMode (permission.mode)", () => {
       name: "UsageError",
       message: '--mode must be one of approve, smart, auto, chat, not "yolo"',
     });
+    // Typed in the interactive session, the error names its command.
+    assert.throws(() => decideMode("yolo", { name: "build" }, config({}), "tui"), {
+      name: "UsageError",
+      message: '/mode must be one of approve, smart, auto, chat, not "yolo"',
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import type { MODE_NAMES } from "../config/schema.js";
 import { UsageError } from "../errors.js";
 import type { Answer } from "../seats/types.js";
+import type { Face } from "../util/face.js";
 import type { Rule } from "./rules.js";
 
 export type ModeName = (typeof MODE_NAMES)[number];
@@ -87,10 +88,12 @@ export function decideMode(
   flag: string | undefined,
   agent: { name: string; mode?: ModeName },
   config: LoadedConfig,
+  face: Face = "cli",
 ): Answer<ModeName> {
   if (flag !== undefined) {
     if (!isModeName(flag)) {
-      throw new UsageError(`--mode must be one of ${Object.keys(MODES).join(", ")}, not "${flag}"`);
+      const named = face === "tui" ? "/mode" : "--mode";
+      throw new UsageError(`${named} must be one of ${Object.keys(MODES).join(", ")}, not "${flag}"`);
     }
     return {
       holder: "person",

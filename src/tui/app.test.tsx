@@ -428,7 +428,7 @@ describe("the interactive session", () => {
     const frame = ui.lastFrame() ?? "";
     assert.match(frame, /Finally\./);
     assert.doesNotMatch(frame, /waiting for the model/);
-    assert.match(frame, /working \(Esc interrupts\)/);
+    assert.match(frame, /working · \d+ s · 0 tokens · Esc interrupts/);
     ui.unmount();
   });
 

@@ -1,27 +1,38 @@
 import { Box, Static, Text, useApp, useInput } from "ink";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CustomCommand, CustomCommandSet, Expansion } from "../input/custom-commands.js";
 import { customsShadowedByBuiltin, helpText, parseInput } from "../input/slash.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
 import type { Loosening } from "../permission/project-trust.js";
 import { ApprovalDialog } from "./approval-dialog.js";
+import { CTRL_C_WARNING, ctrlC } from "./ctrl-c.js";
 import { applyEvent, finishedPrefix, lastTurnCalls } from "./events.js";
 import { InputBox } from "./input-box.js";
+import { ListPicker } from "./list-picker.js";
+import { menuEntries } from "./menu.js";
 import type { PersonBridge } from "./person-bridge.js";
-import type { InteractiveRunner, SessionEntry } from "./runner.js";
+import type { Choice, InteractiveRunner, SessionEntry } from "./runner.js";
 import { SessionPicker } from "./session-picker.js";
 import { StatusLine } from "./status-line.js";
 import { Transcript, type TranscriptItem } from "./transcript.js";
 import { TrustDialog, type TrustReply } from "./trust-dialog.js";
 import { usePending } from "./use-pending.js";
-import { useModelWait, type WaitClock } from "./use-wait.js";
+import { REAL_CLOCK, useModelWait, type WaitClock } from "./use-wait.js";
+import { Welcome } from "./welcome.js";
+import { WorkLine } from "./work-line.js";
+
+/** The welcome header's place in the lines drawn once: first, before anything of the transcript. */
+const HEADER: unique symbol = Symbol("welcome header");
 
 /**
  * The interactive session: transcript, input, status line, and — when a call asks — the
  * approval dialog, which holds everything else of that call until answered. Enter sends; while
  * the agent works, what you type steers the turn at its next step (Tab makes the last one wait
  * for the turn's end instead, Ctrl-X drops it); Esc interrupts the step; Ctrl-O expands output.
+ * A welcome header comes first; `/` opens the command menu; /model, /agent and /mode alone open
+ * a picker; Ctrl-C clears a draft, else quits (during a turn: interrupts, and quits if pressed
+ * again within a second).
  */
 export function App({
   runner,
@@ -33,6 +44,7 @@ export function App({
   history: saved,
   waitClock,
   opening,
+  welcome,
 }: {
   runner: InteractiveRunner;
   /** The custom commands found, with those shadowed and the files left out (shown in /help). */
@@ -49,6 +61,8 @@ export function App({
   waitClock?: WaitClock;
   /** Lines sent as if typed, in order, once the session is open (`bosun "message"`, `bosun -r`). */
   opening?: readonly string[];
+  /** The header's version and directory; no header without them. */
+  welcome?: { version: string; directory: string };
 }) {
   const customs = commands.commands;
   const { exit } = useApp();
@@ -70,6 +84,21 @@ export function App({
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
   const [picking, setPicking] = useState<{ sessions: SessionEntry[]; resolve: (id: string | undefined) => void }>();
   const [trust, setTrust] = useState<{ loosening: Loosening; resolve: (answer: TrustReply) => void }>();
+  const [choosing, setChoosing] = useState<{
+    title: string;
+    choices: Choice[];
+    resolve: (value: string | undefined) => void;
+  }>();
+  // Whether the session has opened (or found it cannot, for want of a model): the header waits for its model.
+  const [opened, setOpened] = useState(runner.ready === undefined);
+  const menu = useMemo(() => menuEntries(customs), [customs]);
+  const menuOpen = useRef(false);
+  const onMenu = useCallback((open: boolean) => {
+    menuOpen.current = open;
+  }, []);
+  const lastCtrlC = useRef<number | undefined>(undefined);
+  // When the running work started, and the session's tokens then: the spinner counts from there.
+  const [started, setStarted] = useState<{ at: number; tokens: number }>();
   const controller = useRef<AbortController | undefined>(undefined);
   const [, setTick] = useState(0);
 
@@ -78,10 +107,16 @@ export function App({
   useEffect(() => {
     // A session that cannot open ends the app; bosun then prints why, once, below it.
     runner.ready?.then(
-      () => setTick((t) => t + 1),
+      () => {
+        setOpened(true);
+        // No model: the session stays open and says what to set up.
+        const setup = runner.setup?.();
+        if (setup) add({ kind: "notice", text: setup });
+        setTick((t) => t + 1);
+      },
       (error: Error) => exit(error),
     );
-  }, [runner, exit]);
+  }, [runner, exit, add]);
   const wait = useModelWait(waitClock);
   const setWaiting = wait.set;
   const onEvent = useCallback(
@@ -134,6 +169,7 @@ export function App({
   const work = async (job: (signal: AbortSignal) => Promise<void>) => {
     busyRef.current = true;
     setBusy(true);
+    setStarted({ at: (waitClock ?? REAL_CLOCK).now(), tokens: runner.tokens?.() ?? 0 });
     const stop = new AbortController();
     controller.current = stop;
     try {
@@ -296,6 +332,30 @@ export function App({
       case "cost":
         add({ kind: "notice", text: runner.cost ? runner.cost() : "/cost: not available here" });
         return;
+      case "model":
+      case "agent":
+      case "mode": {
+        // Alone: the person picks from what is configured; with an argument it switches at once.
+        const choices = args ? [] : (runner.choices?.(name) ?? []);
+        if (choices.length === 0) {
+          add({ kind: "notice", text: await sessionCommand(name, args) });
+          return;
+        }
+        const title = { model: "Switch the model", agent: "Switch the agent", mode: "Switch the permission mode" }[
+          name
+        ];
+        const value = await new Promise<string | undefined>((resolve) => setChoosing({ title, choices, resolve }));
+        setChoosing(undefined);
+        const now = choices.find((c) => c.current)?.value;
+        add({
+          kind: "notice",
+          text:
+            value === undefined || value === now
+              ? `kept ${name} ${now ?? ""}`.trim()
+              : await sessionCommand(name, value),
+        });
+        return;
+      }
       default:
         add({ kind: "notice", text: await sessionCommand(name, args) });
     }
@@ -328,9 +388,30 @@ export function App({
     });
   };
 
+  /** Ctrl-C with nothing written (the input clears a draft itself): quit, or interrupt and warn. */
+  const onCtrlC = () => {
+    const now = Date.now();
+    const answer = ctrlC({ busy: busyRef.current, now, ...(lastCtrlC.current ? { last: lastCtrlC.current } : {}) });
+    lastCtrlC.current = now;
+    if (answer === "quit") {
+      controller.current?.abort(new Error("the person quit (Ctrl-C)"));
+      exit();
+      return;
+    }
+    controller.current?.abort(new Error("interrupted by the person (Ctrl-C)"));
+    add({ kind: "notice", text: CTRL_C_WARNING });
+  };
+  const dialogOpen = approval !== undefined || picking !== undefined || trust !== undefined || choosing !== undefined;
+
   useInput((input, key) => {
-    if (approval || picking || trust) return;
-    if (key.escape && busyRef.current) controller.current?.abort(new Error("interrupted by the person (Esc)"));
+    // With a dialog open the input takes no keys, so nothing is written: Ctrl-C is the app's.
+    if (key.ctrl && input === "c") {
+      if (dialogOpen) onCtrlC();
+      return;
+    }
+    if (dialogOpen) return;
+    if (key.escape && busyRef.current && !menuOpen.current)
+      controller.current?.abort(new Error("interrupted by the person (Esc)"));
     else if (key.ctrl && input === "o") toggleDetails();
     else if (key.ctrl && input === "x" && pending.count > 0) {
       const dropped = pending.drop();
@@ -344,12 +425,36 @@ export function App({
     if (!busyRef.current && pending.count > 0) void sendNext(true);
   };
 
+  // The header is drawn once, with the model the session opened with; until then it and all
+  // of the transcript stay live, so nothing is drawn above it.
+  const status = runner.status();
+  const header = welcome ? (
+    <Welcome
+      version={welcome.version}
+      directory={welcome.directory}
+      model={status.model}
+      agent={status.agent}
+      mode={status.mode}
+    />
+  ) : null;
+  const drawn = welcome && !opened ? 0 : settled;
+  const frozen: Array<TranscriptItem | typeof HEADER> = [
+    ...(welcome && opened ? [HEADER as typeof HEADER] : []),
+    ...items.slice(0, drawn),
+  ];
   return (
     <Box flexDirection="column">
-      <Static items={items.slice(0, settled)}>
-        {(item, index) => <Transcript key={index} items={[item]} expanded={expanded} />}
+      <Static items={frozen}>
+        {(item, index) =>
+          item === HEADER ? (
+            <Box key="welcome">{header}</Box>
+          ) : (
+            <Transcript key={index} items={[item]} expanded={expanded} />
+          )
+        }
       </Static>
-      <Transcript items={items.slice(settled)} expanded={expanded} />
+      {welcome && !opened ? header : null}
+      <Transcript items={items.slice(drawn)} expanded={expanded} />
       {approval ? (
         <ApprovalDialog
           request={approval.request}
@@ -369,6 +474,15 @@ export function App({
           }}
         />
       ) : null}
+      {choosing ? <ListPicker title={choosing.title} choices={choosing.choices} onPick={choosing.resolve} /> : null}
+      {busy && started && !dialogOpen ? (
+        <WorkLine
+          since={started.at}
+          clock={waitClock ?? REAL_CLOCK}
+          tokens={() => Math.max(0, (runner.tokens?.() ?? 0) - started.tokens)}
+          {...(wait.activity ? { wait: wait.activity } : {})}
+        />
+      ) : null}
       {pending.messages.map((p, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the queue is shown in order
         <Text key={i} dimColor>
@@ -379,21 +493,15 @@ export function App({
       <InputBox
         history={history}
         onSubmit={(line) => void submit(line)}
-        disabled={approval !== undefined || picking !== undefined || trust !== undefined}
+        disabled={dialogOpen}
         onTab={onTab}
         onEmptyEnter={onEmptyEnter}
+        menu={menu}
+        onMenu={onMenu}
+        onCtrlC={onCtrlC}
         {...(complete ? { complete } : {})}
       />
-      <StatusLine
-        status={{
-          ...runner.status(),
-          ...(busy
-            ? {
-                activity: wait.activity ?? "working (Esc interrupts)",
-              }
-            : {}),
-        }}
-      />
+      <StatusLine status={status} />
     </Box>
   );
 }

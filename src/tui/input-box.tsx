@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   backspace,
   completeAt,
@@ -14,6 +14,8 @@ import {
   textOf,
   walkHistory,
 } from "./editor.js";
+import { filterMenu, type MenuEntry, menuQuery } from "./menu.js";
+import { SlashMenu } from "./slash-menu.js";
 
 /**
  * The input editor: Enter sends, a line ending in `\` (or Alt-Enter) continues on the next line;
@@ -21,6 +23,9 @@ import {
  * deletes a word and Ctrl-U the line before the cursor; ↑/↓ walk the history (↓ past the newest
  * brings back what was being written); a large paste shows as `[pasted #n: N lines]` while its
  * text is kept (Backspace removes it whole); Tab completes an `@path` before the cursor.
+ * A `/` typed as the first character opens the command menu (slash-menu.tsx): while it is open
+ * ↑/↓ move in it instead of the history, Tab completes the marked name, Enter runs it, Esc
+ * closes it. Ctrl-C clears what is written; on an empty input it is the app's (`onCtrlC`).
  * The text lives in a ref, not only in state: keys can arrive faster than React re-renders
  * (a paste, a fast terminal), and each must see what the one before it typed.
  */
@@ -32,6 +37,9 @@ export function InputBox({
   complete,
   onTab,
   onEmptyEnter,
+  menu,
+  onMenu,
+  onCtrlC,
 }: {
   history: readonly string[];
   onSubmit: (text: string) => void;
@@ -43,13 +51,40 @@ export function InputBox({
   onTab?: (shift: boolean) => void;
   /** Enter on an empty line. */
   onEmptyEnter?: () => void;
+  /** The commands the `/` menu offers; no menu without them. */
+  menu?: readonly MenuEntry[];
+  /** Whether the menu is open now (Esc closes it then, and is nothing else's). */
+  onMenu?: (open: boolean) => void;
+  /** Ctrl-C with nothing written. */
+  onCtrlC?: () => void;
 }) {
   const editor = useRef<Editor>(EMPTY_EDITOR);
   const [shown, setShown] = useState<Editor>(EMPTY_EDITOR);
+  // The menu's marked line, and whether Esc closed it (until the input no longer starts with `/`).
+  const marked = useRef(0);
+  const [mark, setMark] = useState(0);
+  const closed = useRef(false);
+  const [, setClosedShown] = useState(false);
   const set = (next: Editor) => {
+    if (next.value !== editor.current.value) {
+      marked.current = 0;
+      setMark(0);
+      if (!next.value.startsWith("/")) {
+        closed.current = false;
+        setClosedShown(false);
+      }
+    }
     editor.current = next;
     setShown(next);
   };
+  /** The menu's lines for what is written; none when it is closed. A line walked to in the history opens no menu. */
+  const menuFor = (current: Editor): MenuEntry[] => {
+    if (!menu || closed.current || current.back > 0) return [];
+    const query = menuQuery(current.value);
+    return query === undefined ? [] : filterMenu(menu, query);
+  };
+  const open = menuFor(shown).length > 0;
+  useEffect(() => onMenu?.(open), [open, onMenu]);
 
   const send = () => {
     const current = editor.current;
@@ -69,6 +104,33 @@ export function InputBox({
   useInput(
     (input, key) => {
       const current = editor.current;
+      if (key.ctrl && input === "c") {
+        if (current.value !== "") set(EMPTY_EDITOR);
+        else onCtrlC?.();
+        return;
+      }
+      const entries = menuFor(current);
+      // Ink reports Esc with meta set: it is checked before meta keys are left alone.
+      if (entries.length > 0 && key.escape) {
+        closed.current = true;
+        setClosedShown(true);
+        return;
+      }
+      if (entries.length > 0 && !key.meta) {
+        const chosen = entries[Math.min(marked.current, entries.length - 1)] as MenuEntry;
+        if (key.upArrow || key.downArrow) {
+          marked.current = (marked.current + (key.upArrow ? entries.length - 1 : 1)) % entries.length;
+          setMark(marked.current);
+          return;
+        }
+        if (key.tab && !key.shift) return set(insert(EMPTY_EDITOR, `/${chosen.name} `));
+        if (key.return) {
+          // Exactly a command's name runs as typed; else the marked command runs.
+          if (!entries.some((e) => `/${e.name}` === current.value)) set(insert(EMPTY_EDITOR, `/${chosen.name}`));
+          send();
+          return;
+        }
+      }
       if (key.return) {
         if (key.meta) set(insert(current, "\n"));
         else send();
@@ -119,6 +181,7 @@ export function InputBox({
         )}
       </Box>
       {shown.candidates.length > 0 ? <Text dimColor>{shown.candidates.join("  ")}</Text> : null}
+      {open ? <SlashMenu entries={menuFor(shown)} marked={mark} /> : null}
     </Box>
   );
 }

@@ -35,6 +35,15 @@ export interface InteractiveRunner {
     },
     from?: { command?: CustomCommand; typed?: string },
   ): Promise<TurnOutcome>;
+  /** What /model, /agent or /mode without an argument offers to switch to; the one in use marked. */
+  choices?(kind: "model" | "agent" | "mode"): Choice[];
+  /** The session's tokens so far (every request's input and output), for the count while the agent works. */
+  tokens?(): number;
+  /**
+   * What must be set up before any turn can run (no model is configured): the session stays
+   * open to say so. Undefined once a session is open.
+   */
+  setup?(): string | undefined;
   /** This directory's recent sessions, newest first, for the resume picker. */
   sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
@@ -51,6 +60,13 @@ export interface InteractiveRunner {
   /** Summarises the older history now; a line saying what happened. */
   compact(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** One line of a picker: the value a switch takes, what it is, and whether it is in use. */
+export interface Choice {
+  value: string;
+  detail?: string;
+  current?: boolean;
 }
 
 export interface SessionEntry {

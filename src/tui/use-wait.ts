@@ -12,13 +12,13 @@ export interface WaitClock {
   everyMs: number;
 }
 
-const REAL: WaitClock = { now: Date.now, everyMs: 1000 };
+export const REAL_CLOCK: WaitClock = { now: Date.now, everyMs: 1000 };
 
 /**
  * Whether a model request is outstanding, and since when; redrawn every `everyMs` meanwhile.
  * `activity` is the status text while waiting, undefined otherwise.
  */
-export function useModelWait(clock: WaitClock = REAL): {
+export function useModelWait(clock: WaitClock = REAL_CLOCK): {
   activity: string | undefined;
   set: (waiting: boolean) => void;
 } {

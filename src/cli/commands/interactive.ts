@@ -1,10 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
 import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { appendHistory, loadHistory } from "../../input/history.js";
+import { NoModelError } from "../../model/select.js";
 import { belongsHere } from "../../session/home.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
@@ -43,6 +44,9 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
       cwd,
       options: chosen,
       interactive: true,
+      // Read in the session; but the launch's model and mode came from flags.
+      face: "tui",
+      launch: first,
       prompt: questions.prompt,
       trustPrompt: questions.trust,
       warn: person.warn,
@@ -79,11 +83,22 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
     lines: loadHistory(historyFile, project),
     keep: (line: string) => appendHistory(historyFile, project, line),
   };
+  const version = (
+    JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
+  ).version;
   const app = render(
-    createElement(App, { runner, commands: customs, expand, complete, person, history, opening: firstLines }),
-    {
-      exitOnCtrlC: true,
-    },
+    createElement(App, {
+      runner,
+      commands: customs,
+      expand,
+      complete,
+      person,
+      history,
+      opening: firstLines,
+      welcome: { version, directory: cwd },
+    }),
+    // Ctrl-C is the app's: it clears a draft first, and during a turn quits only when pressed twice.
+    { exitOnCtrlC: false },
   );
   try {
     await app.waitUntilExit();
@@ -91,8 +106,11 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
     // Questions still open are answered no; a session still opening is closed once it has.
     controller.abort(new Error("the interactive session ended"));
     try {
-      // A session that could not open is the error it was (a config error exits 2).
-      await opening;
+      // A session that could not open is the error it was (a config error exits 2); with no
+      // model configured the app stayed open and said what to set up, and the person left.
+      await opening.catch((error: unknown) => {
+        if (!(error instanceof NoModelError)) throw error;
+      });
     } finally {
       await live()
         ?.close()
