@@ -97,7 +97,7 @@ describe("the interactive session", () => {
       { kind: "always", option: { label: "always", rules: [{ action: "shell", pattern: "npm test *" }] } },
     ]);
     assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
-    assert.match(frame, /✓ shell .* — exit 0/);
+    assert.match(frame, /✓ shell .* → exit 0/);
     ui.unmount();
   });
 
@@ -115,7 +115,7 @@ describe("the interactive session", () => {
     const opened = ui.frames.join("\n");
     assert.match(
       opened,
-      /the last turn's calls, opened \(Ctrl-O closes\):\n✓ shell npm test — exit 0\n\s+PASS 12 tests\n\s+exit code 0/,
+      /the last turn's calls, opened \(Ctrl-O closes\):\n✓ shell npm test → exit 0\n\s+PASS 12 tests\n\s+exit code 0/,
     );
     const count = () => (ui.lastFrame() ?? "").match(/PASS 12 tests/g)?.length ?? 0;
     const shown = count();
@@ -162,12 +162,12 @@ describe("the interactive session", () => {
     await type(ui, "go");
     ui.stdin.write("\u000f");
     await tick(80);
-    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts — read a\.ts\n\s+A-DETAIL/);
+    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts\n\s+A-DETAIL/);
     release();
     await tick(150);
     const frame = ui.lastFrame() ?? "";
     assert.match(frame, /working\./, "text streamed after Ctrl-O is drawn");
-    assert.match(frame, /✓ shell npm test — exit 0/, "the call running at Ctrl-O shows its end");
+    assert.match(frame, /✓ shell npm test → exit 0/, "the call running at Ctrl-O shows its end");
     assert.match(frame, /All done\./);
     ui.unmount();
   });
