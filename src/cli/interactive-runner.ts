@@ -13,7 +13,8 @@ import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
 import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";
-import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
+import { readPast } from "../tui/past.js";
+import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 
@@ -52,6 +53,8 @@ export function interactiveRunner(input: {
     });
   };
   const ready = track(input.first);
+  // The session whose past the transcript has (or had nothing to show): a reopen of it draws nothing again.
+  let pastOf: string | undefined;
   const open = () => opened;
   /** The options that reopen the live session itself, with a change. */
   const here = (change: SessionOptions = {}): SessionOptions => {
@@ -209,6 +212,20 @@ export function interactiveRunner(input: {
         return `compacted: ~${tokensBefore} → ~${tokensAfter} tokens; the full history stays in the store`;
       }
       return `not compacted: ${result.error}`;
+    },
+    takePast(): Past | undefined {
+      if (!live || live.session.id === pastOf) return undefined;
+      const { store, session } = live;
+      pastOf = session.id;
+      const items = readPast(store, session.id);
+      if (items.length === 0) return undefined;
+      const created = store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined;
+      return {
+        id: session.id,
+        title: session.title,
+        items,
+        ...(created?.forked_from ? { forkedFrom: created.forked_from } : {}),
+      };
     },
     sessions(): SessionEntry[] {
       if (!live) return [];

@@ -10,7 +10,7 @@ import type { PersonReply } from "../permission/approval.js";
 import { localTime } from "../util/time.js";
 import { App } from "./app.js";
 import { callTitle } from "./events.js";
-import type { InteractiveRunner } from "./runner.js";
+import type { InteractiveRunner, Past } from "./runner.js";
 
 const tick = (ms = 40) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -397,6 +397,69 @@ describe("the interactive session", () => {
     await tick(80);
     assert.deepEqual(resumed, ["resume ses_earlier_2"], "Esc resumes nothing");
     assert.match(ui.lastFrame() ?? "", /kept this session/);
+    ui.unmount();
+  });
+
+  it("a resumed session's past is drawn first, then a line saying so, then the new conversation; /resume adds the other's", async () => {
+    const pasts: Array<Past | undefined> = [
+      {
+        id: "01KPASTSESSION0000000000AA",
+        title: "fix the slug",
+        items: [
+          { kind: "user", text: "fix the slug test" },
+          {
+            kind: "tool",
+            id: "c1",
+            name: "shell",
+            title: "shell npm test",
+            status: "done",
+            summary: "shell `npm test` → exit 0 (1s)",
+          },
+          { kind: "assistant", text: "Fixed it." },
+        ],
+      },
+      {
+        id: "01KOTHERSESSION000000000BB",
+        title: "",
+        forkedFrom: "01KPASTSESSION0000000000AA",
+        items: [{ kind: "user", text: "the other one" }],
+      },
+    ];
+    const runner = stubRunner({
+      ready: Promise.resolve(),
+      takePast: () => pasts.shift(),
+      async turn(_text, io) {
+        io.emit({ type: "text", text: "New answer." });
+        return { status: "done", steps: 1, denied: 0 };
+      },
+      command: async (name, args) => `${name} ${args} done`,
+    });
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "carry on");
+    // Ink draws what is final (Static) once; each frame of the test renderer holds all of it.
+    const frame = ui.lastFrame() ?? "";
+    const order = [
+      "› fix the slug test",
+      "✓ shell npm test → exit 0 (1s)",
+      "Fixed it.",
+      "── resumed session 01KPASTSES · fix the slug ──",
+      "› carry on",
+      "New answer.",
+    ].map((line) => frame.indexOf(line));
+    assert.ok(
+      order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      `in order: ${order.join(", ")}\n${frame}`,
+    );
+    await type(ui, "/model other");
+    await type(ui, "/resume 01KOTHER");
+    const after = ui.lastFrame() ?? "";
+    assert.equal(after.split("── resumed session").length, 2, "a /model reopen draws nothing again");
+    assert.match(
+      after,
+      /New answer\.[\s\S]*› the other one\n\n── forked session 01KOTHERSE from 01KPASTSES ──\nresume 01KOTHER done/,
+    );
+    assert.equal(pasts.length, 0, "asked after the session opened, and after /resume");
     ui.unmount();
   });
 

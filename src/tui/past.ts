@@ -2,11 +2,20 @@ import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
 import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "../session/events.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { callTitle } from "./events.js";
+import type { Past } from "./runner.js";
 import type { TranscriptItem } from "./transcript.js";
 
 /** The turns a resumed session redraws in full, and the older ones it shows one line each. */
 export const PAST_FULL_TURNS = 3;
 export const PAST_FOLDED_TURNS = 10;
+
+/** The line after a resumed session's past: what was resumed, and that what follows is new. */
+export function pastSeparator(past: Past): TranscriptItem {
+  const what = past.forkedFrom
+    ? `forked session ${past.id.slice(0, 10)} from ${past.forkedFrom.slice(0, 10)}`
+    : `resumed session ${past.id.slice(0, 10)}`;
+  return { kind: "separator", text: past.title ? `${what} · ${past.title}` : what };
+}
 
 /** The event types the past is drawn from: never decisions, usage or file records, which are most of a log. */
 export const PAST_TYPES: readonly string[] = [
