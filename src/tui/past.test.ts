@@ -245,6 +245,29 @@ describe("the past of a resumed session", () => {
     store.close();
   });
 
+  it("a !cmd between turns is no turn of its own: it goes with the message after it, or the last turn", () => {
+    const { store, id } = fresh();
+    const bang = (command: string) =>
+      store.append(id, EV.notice, { text: bangMessage(command, { output: `${command} out`, exitCode: 0 }) });
+    turn(store, id, "one");
+    bang("before-two");
+    turn(store, id, "two");
+    bang("after-two");
+    const full = readPast(store, id, { full: 1 });
+    assert.deepEqual(full, [
+      { kind: "notice", text: "› one" },
+      { kind: "shell", command: "before-two", output: "before-two out", exitCode: 0 },
+      { kind: "user", text: "two" },
+      { kind: "assistant", text: "done: two" },
+      { kind: "shell", command: "after-two", output: "after-two out", exitCode: 0 },
+    ]);
+    assert.deepEqual(readPast(store, id, { full: 0 }), [
+      { kind: "notice", text: "› one" },
+      { kind: "notice", text: "› two · ! before-two · ! after-two" },
+    ]);
+    store.close();
+  });
+
   it("a fork shows the past it copied, as its original does", () => {
     const { store, id } = fresh();
     turn(store, id, "before the fork", [[shell("c1", "npm test")]]);

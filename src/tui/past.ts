@@ -74,14 +74,29 @@ export function pastItems(
   return items;
 }
 
-/** Events split after each `turn.ended`; what follows the last one (a `!cmd`, a turn cut short) is a turn too. */
+/**
+ * Events split after each `turn.ended`; what follows the last one (a turn cut short) is a turn
+ * too. A part with no message of the person's (`!cmd`s between turns) is not a turn: it joins
+ * the turn after it, or the last one.
+ */
 function splitTurns(events: readonly StoredEvent[]): StoredEvent[][] {
-  const turns: StoredEvent[][] = [[]];
+  const parts: StoredEvent[][] = [[]];
   for (const event of events) {
-    turns.at(-1)?.push(event);
-    if (event.type === EV.turnEnded) turns.push([]);
+    parts.at(-1)?.push(event);
+    if (event.type === EV.turnEnded) parts.push([]);
   }
-  return turns.filter((turn) => turn.length > 0);
+  const turns: StoredEvent[][] = [];
+  let carried: StoredEvent[] = [];
+  for (const part of parts) {
+    if (part.some((event) => event.type === EV.user)) {
+      turns.push([...carried, ...part]);
+      carried = [];
+    } else carried.push(...part);
+  }
+  const last = turns.at(-1);
+  if (last) last.push(...carried);
+  else if (carried.length > 0) turns.push(carried);
+  return turns;
 }
 
 /** Whether an event draws anything: bosun's own notes to the model (the environment, instructions) do not. */
