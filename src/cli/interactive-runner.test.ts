@@ -103,7 +103,7 @@ describe("the past the TUI draws (takePast)", () => {
         options: { session: first.id },
         openWith: async (options) => {
           opened.push(options.session ?? "new");
-          return live(options.session ?? first.id);
+          return live(options.session ?? store.create({ directory: root }).id);
         },
         first: Promise.resolve(live(first.id)),
         customs: { commands: [], shadowed: [], skipped: [] },
@@ -118,8 +118,12 @@ describe("the past the TUI draws (takePast)", () => {
       assert.equal(runner.takePast?.(), undefined, "once");
       await runner.command?.("mode", "auto");
       assert.equal(runner.takePast?.(), undefined, "the same session reopened");
+      // A new session (nothing to draw, and the app does not ask), then back: the first's past again.
+      await runner.command?.("new", "");
+      await runner.command?.("resume", first.id);
+      assert.equal(runner.takePast?.()?.id, first.id);
       await runner.command?.("resume", fork.id);
-      assert.deepEqual(opened, [first.id, fork.id]);
+      assert.deepEqual(opened, [first.id, "new", first.id, fork.id]);
       assert.deepEqual(runner.takePast?.(), {
         id: fork.id,
         title: "first one (fork)",

@@ -45,16 +45,18 @@ export function interactiveRunner(input: {
   let current: SessionOptions = input.options;
   // The id of the session open now, or last open: a switch reopens it.
   let sessionId: string | undefined;
+  // Set when another session opens: its past is still to be drawn (takePast).
+  let pastDue = false;
   const track = (opening: Promise<LiveSession>) => {
     opened = opening;
     return opening.then((session) => {
       live = session;
+      // Another session than the one before: its past is for the transcript; a reopen of the same is not.
+      if (session.session.id !== sessionId) pastDue = true;
       sessionId = session.session.id;
     });
   };
   const ready = track(input.first);
-  // The session whose past the transcript has (or had nothing to show): a reopen of it draws nothing again.
-  let pastOf: string | undefined;
   const open = () => opened;
   /** The options that reopen the live session itself, with a change. */
   const here = (change: SessionOptions = {}): SessionOptions => {
@@ -214,9 +216,9 @@ export function interactiveRunner(input: {
       return `not compacted: ${result.error}`;
     },
     takePast(): Past | undefined {
-      if (!live || live.session.id === pastOf) return undefined;
+      if (!live || !pastDue) return undefined;
+      pastDue = false;
       const { store, session } = live;
-      pastOf = session.id;
       const items = readPast(store, session.id);
       if (items.length === 0) return undefined;
       const created = store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined;
