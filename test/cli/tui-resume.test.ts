@@ -39,7 +39,19 @@ describe("a resumed session shows its past (tmux)", () => {
         },
         { match: { lastMessage: "tool_result e1" }, reply: { text: "Third done." } },
         { match: { lastMessage: "fourth task" }, reply: { text: "Fourth done." } },
-        { match: { lastMessage: "fifth in the fork" }, reply: { text: "Fifth done." } },
+        {
+          match: { lastMessage: "fifth in the fork" },
+          reply: {
+            toolCalls: [
+              {
+                id: "e2",
+                name: "edit",
+                arguments: { path: "notes.txt", old_string: "beta", new_string: "gamma\ndelta\nepsilon\nzeta" },
+              },
+            ],
+          },
+        },
+        { match: { lastMessage: "tool_result e2" }, reply: { text: "Fifth done." } },
       ],
     });
     s.ws.write("notes.txt", "alpha\nsecond line\n");
@@ -90,14 +102,17 @@ describe("a resumed session shows its past (tmux)", () => {
       );
       await exit(resumed);
 
-      // A fork (-s … --fork) shows the past it copied, the person's !cmd included, and goes on below it.
-      const forked = open(["-s", main, "--fork"]);
+      // A fork (-s … --fork) shows the past it copied, the person's !cmd included, and goes on below it;
+      // in auto mode an edit runs without asking, so its line shows the start of its diff.
+      const forked = open(["-s", main, "--fork", "--mode", "auto"]);
       const copied = await forked.waitFor(new RegExp(`── forked session \\w{10} from ${main.slice(0, 10)}[^\\n]*──`));
       assert.match(copied, /› fourth task\nFourth done\.\n! echo bang \(exit 0\)\nbang\n\n── forked session/);
       assert.match(copied, /› first task · 1 call\n\n› second task\n/, "a !cmd between turns is no turn of its own");
-      await forked.waitFor(/scripted\/test-model · build · approve/);
+      await forked.waitFor(/scripted\/test-model · build · auto/);
       forked.type("fifth in the fork");
-      await forked.waitFor(/── forked session[^\n]*──\n\n› fifth in the fork\nFifth done\./);
+      await forked.waitFor(
+        /── forked session[^\n]*──\n\n› fifth in the fork\n✓ edit notes\.txt → \+4 -1\n {2}@@ -1,2 \+1,5 @@\n {2}-beta\n {2}\+gamma\n {2}\+delta\n {2}\+epsilon\n {2}\+zeta\n {2}… 1 more line — Ctrl-O\nFifth done\./,
+      );
       await exit(forked);
 
       // -s <id>: that session's past.
