@@ -221,7 +221,11 @@ export function interactiveRunner(input: {
       const { store, session } = live;
       const items = readPast(store, session.id);
       if (items.length === 0) return undefined;
-      const created = store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined;
+      // Only a session with a parent can be a fork (a delegate's has one too, without forked_from).
+      const created =
+        session.parentId === null
+          ? undefined
+          : (store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined);
       return {
         id: session.id,
         title: session.title,

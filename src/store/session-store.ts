@@ -192,14 +192,6 @@ export class SessionStore {
     return row?.seq;
   }
 
-  /** How many events of `type` there are up to `seq` (included); reads no event's data. */
-  countUpTo(sessionId: string, type: string, seq: number): number {
-    const row = this.db
-      .prepare("SELECT COUNT(*) AS n FROM events WHERE session_id = ? AND seq <= ? AND type = ?")
-      .get(sessionId, seq, type) as { n: number };
-    return row.n;
-  }
-
   /** The events after `seq`, of these types only, in order: the end of a log without its start. */
   eventsAfter(sessionId: string, seq: number, types: readonly string[]): StoredEvent[] {
     if (types.length === 0) return [];

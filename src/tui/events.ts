@@ -1,5 +1,4 @@
 import type { RunEvent } from "../loop/turn.js";
-import { isDiff } from "./diff-text.js";
 import type { TranscriptItem } from "./transcript.js";
 
 /** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
@@ -53,6 +52,11 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
       return list;
   }
 }
+
+// No Ink here: the interactive runner (src/cli) reads the past through this file before Ink has loaded.
+
+/** Whether a text is a unified diff (an edit's or a write's), as the tools write them. */
+export const isDiff = (text: string) => /^(--- |@@ )/.test(text);
 
 /** The tool calls after the person's last message. */
 export function lastTurnCalls(items: readonly TranscriptItem[]): Array<Extract<TranscriptItem, { kind: "tool" }>> {

@@ -10,7 +10,7 @@ import { EV } from "../session/events.js";
 import { forkSession } from "../session/open.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import { SessionStore } from "../store/session-store.js";
-import { bangOf, firstWords, PAST_TYPES, pastItems, readPast, SUMMARISED } from "./past.js";
+import { bangOf, EARLIER, firstWords, PAST_TYPES, pastItems, readPast, SUMMARISED } from "./past.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-past-test-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -140,7 +140,7 @@ describe("the past of a resumed session", () => {
       (item) => `${item.kind}: ${"text" in item ? item.text : item.kind === "tool" ? item.title : item.command}`,
     );
     assert.deepEqual(lines.slice(0, 5), [
-      "notice: … 13 earlier turns (bosun sessions export has them all)",
+      `notice: ${EARLIER}`,
       "notice: › task number 14 with a fairly long description of what to do… · 2 calls",
       "notice: › task number 15 with a fairly long description of what to do… · 2 calls",
       "notice: › task number 16 with a fairly long description of what to do… · 2 calls",
@@ -166,10 +166,8 @@ describe("the past of a resumed session", () => {
     const items = readPast(store, id, { full: 3, folded: 10 });
     // Per turn: environment, message, two assistant messages, one result, turn.ended (no decisions, no usage).
     assert.deepEqual(read, [13 * 6]);
-    assert.equal(
-      items[0]?.kind === "notice" && items[0].text,
-      "… 47 earlier turns (bosun sessions export has them all)",
-    );
+    assert.deepEqual(items[0], { kind: "notice", text: EARLIER }, "a line says more came before");
+    assert.deepEqual(items[1], { kind: "notice", text: "› turn 48 · 1 call" });
     assert.ok(PAST_TYPES.every((type) => type !== USAGE_EVENT && type !== "decision"));
     store.close();
   });

@@ -30,10 +30,11 @@ export const PAST_TYPES: readonly string[] = [
 ];
 
 export const SUMMARISED = "— earlier conversation summarised —";
+export const EARLIER = "… earlier turns (bosun sessions export has them all)";
 
 /**
  * A session's conversation so far, as the transcript draws it, for a resumed (or forked)
- * session: the last turns in full, older ones one line each, and how many came before those.
+ * session: the last turns in full, older ones one line each, and a line when more came before.
  * Reads only the last `full + folded` turns' events (found from the end of the log, by their
  * `turn.ended`), so resuming a long session costs what its last turns cost.
  */
@@ -42,10 +43,10 @@ export function readPast(
   sessionId: string,
   { full = PAST_FULL_TURNS, folded = PAST_FOLDED_TURNS }: { full?: number; folded?: number } = {},
 ): TranscriptItem[] {
-  // The end of the turn just before the window; undefined when the whole log fits in it.
+  // The end of the turn just before the window; undefined when the whole log fits in it. (Not
+  // how many turns came before: counting them would read the whole log.)
   const before = store.latestSeq(sessionId, EV.turnEnded, full + folded);
-  const earlier = before === undefined ? 0 : store.countUpTo(sessionId, EV.turnEnded, before);
-  return pastItems(store.eventsAfter(sessionId, before ?? 0, PAST_TYPES), { full, earlier });
+  return pastItems(store.eventsAfter(sessionId, before ?? 0, PAST_TYPES), { full, earlier: before !== undefined });
 }
 
 /**
@@ -53,20 +54,16 @@ export function readPast(
  * `turn.ended` — is drawn as it was shown live (the person's messages, the assistant's text, one
  * line per call with what became of it, `!cmd` runs, how a turn that did not finish ended), the
  * last `full` of them in full and the others one line each (`› first words · 4 calls`).
- * `earlier`: turns before these events, counted in a line of their own. A compaction is a
+ * `earlier`: there are turns before these events, said in a line of their own. A compaction is a
  * notice line where it happened.
  */
 export function pastItems(
   events: readonly StoredEvent[],
-  { full = PAST_FULL_TURNS, earlier = 0 }: { full?: number; earlier?: number } = {},
+  { full = PAST_FULL_TURNS, earlier = false }: { full?: number; earlier?: boolean } = {},
 ): TranscriptItem[] {
   const turns = splitTurns(events).filter((turn) => turn.some(shown));
   const items: TranscriptItem[] = [];
-  if (earlier > 0)
-    items.push({
-      kind: "notice",
-      text: `… ${earlier} earlier ${earlier === 1 ? "turn" : "turns"} (bosun sessions export has them all)`,
-    });
+  if (earlier) items.push({ kind: "notice", text: EARLIER });
   turns.forEach((turn, index) => {
     if (index >= turns.length - full) items.push(...turnItems(turn));
     else items.push(...foldedTurn(turn));

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { DiffText, isDiff } from "./diff-text.js";
-import { callOutcome, foldedDiff } from "./events.js";
+import { DiffText } from "./diff-text.js";
+import { callOutcome, foldedDiff, isDiff } from "./events.js";
 import { markdownLines } from "./markdown.js";
 
 /** One entry of the transcript: what the person said, what the agent said or did. */
