@@ -275,6 +275,20 @@ describe("the past of a resumed session", () => {
     store.close();
   });
 
+  it("names the files attached to a message (-f) that it does not name itself", () => {
+    const { store, id } = fresh();
+    store.append(id, EV.user, {
+      text: "compare @a.txt",
+      files: [
+        { path: "a.txt", content: "A" },
+        { path: "b.txt", content: "B" },
+      ],
+    });
+    store.append(id, EV.turnEnded, { status: "done", steps: 1 });
+    assert.deepEqual(readPast(store, id), [{ kind: "user", text: "compare @a.txt @b.txt" }]);
+    store.close();
+  });
+
   it("a new session has no past", () => {
     const { store, id } = fresh();
     assert.deepEqual(readPast(store, id), []);

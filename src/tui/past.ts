@@ -123,7 +123,7 @@ function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
   for (const event of turn) {
     switch (event.type) {
       case EV.user:
-        items.push({ kind: "user", text: (event.data as UserMessage).text });
+        items.push({ kind: "user", text: messageText(event.data as UserMessage) });
         break;
       case EV.notice: {
         const bang = bangOf(event.data as Notice);
@@ -192,6 +192,12 @@ function foldedTurn(turn: readonly StoredEvent[]): TranscriptItem[] {
   if (compacted < 0) return [line];
   const summarised: TranscriptItem = { kind: "notice", text: SUMMARISED };
   return compacted < turn.findIndex((event) => event.type === EV.user) ? [summarised, line] : [line, summarised];
+}
+
+/** The person's message as they wrote it, with the files attached by `-f` that it does not name as `@path`. */
+function messageText(message: UserMessage): string {
+  const unnamed = (message.files ?? []).filter((file) => !message.text.includes(`@${file.path}`));
+  return unnamed.length === 0 ? message.text : `${message.text} ${unnamed.map((file) => `@${file.path}`).join(" ")}`;
 }
 
 /** The start of a text on one line, cut at a word near `max` characters. */
