@@ -434,9 +434,9 @@ describe("the interactive session", () => {
       },
       command: async (name, args) => `${name} ${args} done`,
     });
-    const ui = render(<App runner={runner} />);
-    await tick();
-    await type(ui, "carry on");
+    // `bosun -c "carry on"`: the launch's message goes after the past.
+    const ui = render(<App runner={runner} opening={["carry on"]} />);
+    await tick(120);
     // Ink draws what is final (Static) once; each frame of the test renderer holds all of it.
     const frame = ui.lastFrame() ?? "";
     const order = [
