@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import type { CustomCommand } from "../input/custom-commands.js";
 import { NoModelError } from "../model/select.js";
 import type { Decision } from "../seats/types.js";
+import { EV } from "../session/events.js";
+import { forkSession } from "../session/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { commandChoice, interactiveRunner } from "./interactive-runner.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 
@@ -133,5 +139,63 @@ describe("the interactive session with no model configured (interactiveRunner)",
       ["local/coder", "local/coder"],
     );
     assert.equal(runner.setup?.(), undefined);
+  });
+});
+
+describe("the past the TUI draws (takePast)", () => {
+  it("gives a session's past once, not again when it is reopened, and the other's after /resume (a fork says so)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "bosun-runner-past-"));
+    const store = SessionStore.open(join(root, "bosun.db"));
+    try {
+      const first = store.create({ directory: root, title: "first one" });
+      store.append(first.id, EV.user, { text: "hello there" });
+      store.append(first.id, EV.turnEnded, { status: "done", steps: 1 });
+      const fork = forkSession(store, first.id, root);
+      const opened: string[] = [];
+      const live = (id: string) =>
+        ({
+          store,
+          session: store.get(id),
+          model: { ref: "scripted/test-model" },
+          agent: "build",
+          mode: "approve",
+          close: async () => {},
+        }) as unknown as LiveSession;
+      const { runner } = interactiveRunner({
+        cwd: root,
+        options: { session: first.id },
+        openWith: async (options) => {
+          opened.push(options.session ?? "new");
+          return live(options.session ?? store.create({ directory: root }).id);
+        },
+        first: Promise.resolve(live(first.id)),
+        customs: { commands: [], shadowed: [], skipped: [] },
+        signal: new AbortController().signal,
+      });
+      await runner.ready;
+      assert.deepEqual(runner.takePast?.(), {
+        id: first.id,
+        title: "first one",
+        items: [{ kind: "user", text: "hello there" }],
+      });
+      assert.equal(runner.takePast?.(), undefined, "once");
+      await runner.command?.("mode", "auto");
+      assert.equal(runner.takePast?.(), undefined, "the same session reopened");
+      // A new session (nothing to draw, and the app does not ask), then back: the first's past again.
+      await runner.command?.("new", "");
+      await runner.command?.("resume", first.id);
+      assert.equal(runner.takePast?.()?.id, first.id);
+      await runner.command?.("resume", fork.id);
+      assert.deepEqual(opened, [first.id, "new", first.id, fork.id]);
+      assert.deepEqual(runner.takePast?.(), {
+        id: fork.id,
+        title: "first one (fork)",
+        forkedFrom: first.id,
+        items: [{ kind: "user", text: "hello there" }],
+      });
+    } finally {
+      store.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -14,7 +14,8 @@ import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
 import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";
-import type { InteractiveRunner, SessionEntry } from "../tui/runner.js";
+import { readPast } from "../tui/past.js";
+import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 import { sessionChoices } from "./session-choices.js";
@@ -46,10 +47,14 @@ export function interactiveRunner(input: {
   let current: SessionOptions = input.options;
   // The id of the session open now, or last open: a switch reopens it.
   let sessionId: string | undefined;
+  // Set when another session opens: its past is still to be drawn (takePast).
+  let pastDue = false;
   const track = (opening: Promise<LiveSession>) => {
     opened = opening;
     return opening.then((session) => {
       live = session;
+      // Another session than the one before: its past is for the transcript; a reopen of the same is not.
+      if (session.session.id !== sessionId) pastDue = true;
       sessionId = session.session.id;
     });
   };
@@ -234,6 +239,24 @@ export function interactiveRunner(input: {
         return `compacted: ~${tokensBefore} → ~${tokensAfter} tokens; the full history stays in the store`;
       }
       return `not compacted: ${result.error}`;
+    },
+    takePast(): Past | undefined {
+      if (!live || !pastDue) return undefined;
+      pastDue = false;
+      const { store, session } = live;
+      const items = readPast(store, session.id);
+      if (items.length === 0) return undefined;
+      // Only a session with a parent can be a fork (a delegate's has one too, without forked_from).
+      const created =
+        session.parentId === null
+          ? undefined
+          : (store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined);
+      return {
+        id: session.id,
+        title: session.title,
+        items,
+        ...(created?.forked_from ? { forkedFrom: created.forked_from } : {}),
+      };
     },
     sessions(): SessionEntry[] {
       if (!live) return [];

@@ -181,6 +181,28 @@ export class SessionStore {
     return (rows as EventRow[]).map(toEvent);
   }
 
+  /**
+   * The seq of the `back`-th latest event of `type` (0: the latest), or undefined when there are
+   * not that many. Walks the log backwards only as far as that event (the primary key's order).
+   */
+  latestSeq(sessionId: string, type: string, back = 0): number | undefined {
+    const row = this.db
+      .prepare("SELECT seq FROM events WHERE session_id = ? AND type = ? ORDER BY seq DESC LIMIT 1 OFFSET ?")
+      .get(sessionId, type, back) as { seq: number } | undefined;
+    return row?.seq;
+  }
+
+  /** The events after `seq`, of these types only, in order: the end of a log without its start. */
+  eventsAfter(sessionId: string, seq: number, types: readonly string[]): StoredEvent[] {
+    if (types.length === 0) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM events WHERE session_id = ? AND seq > ? AND type IN (${types.map(() => "?").join(", ")}) ORDER BY seq`,
+      )
+      .all(sessionId, seq, ...types);
+    return (rows as EventRow[]).map(toEvent);
+  }
+
   /** Deletes a session and its events. Returns false when there was none. */
   delete(id: string): boolean {
     return this.db.prepare("DELETE FROM sessions WHERE id = ?").run(id).changes > 0;

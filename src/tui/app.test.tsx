@@ -10,7 +10,7 @@ import type { PersonReply } from "../permission/approval.js";
 import { localTime } from "../util/time.js";
 import { App } from "./app.js";
 import { callTitle } from "./events.js";
-import type { InteractiveRunner } from "./runner.js";
+import type { InteractiveRunner, Past } from "./runner.js";
 
 const tick = (ms = 40) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,7 +97,7 @@ describe("the interactive session", () => {
       { kind: "always", option: { label: "always", rules: [{ action: "shell", pattern: "npm test *" }] } },
     ]);
     assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
-    assert.match(frame, /✓ shell .* — exit 0/);
+    assert.match(frame, /✓ shell .* → exit 0/);
     ui.unmount();
   });
 
@@ -115,7 +115,7 @@ describe("the interactive session", () => {
     const opened = ui.frames.join("\n");
     assert.match(
       opened,
-      /the last turn's calls, opened \(Ctrl-O closes\):\n✓ shell npm test — exit 0\n\s+PASS 12 tests\n\s+exit code 0/,
+      /the last turn's calls, opened \(Ctrl-O closes\):\n✓ shell npm test → exit 0\n\s+PASS 12 tests\n\s+exit code 0/,
     );
     const count = () => (ui.lastFrame() ?? "").match(/PASS 12 tests/g)?.length ?? 0;
     const shown = count();
@@ -162,12 +162,12 @@ describe("the interactive session", () => {
     await type(ui, "go");
     ui.stdin.write("\u000f");
     await tick(80);
-    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts — read a\.ts\n\s+A-DETAIL/);
+    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts\n\s+A-DETAIL/);
     release();
     await tick(150);
     const frame = ui.lastFrame() ?? "";
     assert.match(frame, /working\./, "text streamed after Ctrl-O is drawn");
-    assert.match(frame, /✓ shell npm test — exit 0/, "the call running at Ctrl-O shows its end");
+    assert.match(frame, /✓ shell npm test → exit 0/, "the call running at Ctrl-O shows its end");
     assert.match(frame, /All done\./);
     ui.unmount();
   });
@@ -397,6 +397,69 @@ describe("the interactive session", () => {
     await tick(80);
     assert.deepEqual(resumed, ["resume ses_earlier_2"], "Esc resumes nothing");
     assert.match(ui.lastFrame() ?? "", /kept this session/);
+    ui.unmount();
+  });
+
+  it("a resumed session's past is drawn first, then a line saying so, then the new conversation; /resume adds the other's", async () => {
+    const pasts: Array<Past | undefined> = [
+      {
+        id: "01KPASTSESSION0000000000AA",
+        title: "fix the slug",
+        items: [
+          { kind: "user", text: "fix the slug test" },
+          {
+            kind: "tool",
+            id: "c1",
+            name: "shell",
+            title: "shell npm test",
+            status: "done",
+            summary: "shell `npm test` → exit 0 (1s)",
+          },
+          { kind: "assistant", text: "Fixed it." },
+        ],
+      },
+      {
+        id: "01KOTHERSESSION000000000BB",
+        title: "",
+        forkedFrom: "01KPASTSESSION0000000000AA",
+        items: [{ kind: "user", text: "the other one" }],
+      },
+    ];
+    const runner = stubRunner({
+      ready: Promise.resolve(),
+      takePast: () => pasts.shift(),
+      async turn(_text, io) {
+        io.emit({ type: "text", text: "New answer." });
+        return { status: "done", steps: 1, denied: 0 };
+      },
+      command: async (name, args) => `${name} ${args} done`,
+    });
+    // `bosun -c "carry on"`: the launch's message goes after the past.
+    const ui = render(<App runner={runner} opening={["carry on"]} />);
+    await tick(120);
+    // Ink draws what is final (Static) once; each frame of the test renderer holds all of it.
+    const frame = ui.lastFrame() ?? "";
+    const order = [
+      "› fix the slug test",
+      "✓ shell npm test → exit 0 (1s)",
+      "Fixed it.",
+      "── resumed session 01KPASTSES · fix the slug ──",
+      "› carry on",
+      "New answer.",
+    ].map((line) => frame.indexOf(line));
+    assert.ok(
+      order.every((at, i) => at >= 0 && (i === 0 || at > (order[i - 1] ?? 0))),
+      `in order: ${order.join(", ")}\n${frame}`,
+    );
+    await type(ui, "/model other");
+    await type(ui, "/resume 01KOTHER");
+    const after = ui.lastFrame() ?? "";
+    assert.equal(after.split("── resumed session").length, 2, "a /model reopen draws nothing again");
+    assert.match(
+      after,
+      /New answer\.[\s\S]*› the other one\n\n── forked session 01KOTHERSE from 01KPASTSES ──\nresume 01KOTHER done/,
+    );
+    assert.equal(pasts.length, 0, "asked after the session opened, and after /resume");
     ui.unmount();
   });
 

@@ -11,6 +11,7 @@ import { applyEvent, finishedPrefix, lastTurnCalls } from "./events.js";
 import { InputBox } from "./input-box.js";
 import { ListPicker } from "./list-picker.js";
 import { menuEntries } from "./menu.js";
+import { pastSeparator } from "./past.js";
 import type { PersonBridge } from "./person-bridge.js";
 import type { Choice, InteractiveRunner, SessionEntry } from "./runner.js";
 import { SessionPicker } from "./session-picker.js";
@@ -103,12 +104,23 @@ export function App({
   const [, setTick] = useState(0);
 
   const add = useCallback((item: TranscriptItem) => setItems((list) => [...list, item]), []);
+  /** A resumed session's conversation so far, then a line saying so: drawn once, above what follows. */
+  const showPast = useCallback(() => {
+    const past = runner.takePast?.();
+    if (!past) return;
+    setItems((list) => {
+      const next = [...list, ...past.items, pastSeparator(past)];
+      setSettled((settled) => Math.max(settled, finishedPrefix(next)));
+      return next;
+    });
+  }, [runner]);
   // The prompt is drawn before the session has opened; the status line fills in when it has.
   useEffect(() => {
     // A session that cannot open ends the app; bosun then prints why, once, below it.
     runner.ready?.then(
       () => {
         setOpened(true);
+        showPast();
         // No model: the session stays open and says what to set up.
         const setup = runner.setup?.();
         if (setup) add({ kind: "notice", text: setup });
@@ -116,7 +128,7 @@ export function App({
       },
       (error: Error) => exit(error),
     );
-  }, [runner, exit, add]);
+  }, [runner, exit, add, showPast]);
   const wait = useModelWait(waitClock);
   const setWaiting = wait.set;
   const onEvent = useCallback(
@@ -323,10 +335,15 @@ export function App({
         if (!args && sessions.length > 0) {
           const id = await new Promise<string | undefined>((resolve) => setPicking({ sessions, resolve }));
           setPicking(undefined);
-          add({ kind: "notice", text: id ? await (runner.command?.("resume", id) ?? "") : "kept this session" });
+          const line = id ? await (runner.command?.("resume", id) ?? "") : "kept this session";
+          // Another session: its past follows what is shown (drawn lines stay in the terminal).
+          showPast();
+          add({ kind: "notice", text: line });
           return;
         }
-        add({ kind: "notice", text: await sessionCommand(name, args) });
+        const line = await sessionCommand(name, args);
+        showPast();
+        add({ kind: "notice", text: line });
         return;
       }
       case "cost":

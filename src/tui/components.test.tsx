@@ -5,7 +5,7 @@ import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
 import { ApprovalDialog } from "./approval-dialog.js";
 import { InputBox } from "./input-box.js";
 import { StatusLine } from "./status-line.js";
-import { Transcript } from "./transcript.js";
+import { Transcript, type TranscriptItem } from "./transcript.js";
 import { TrustDialog } from "./trust-dialog.js";
 
 /** Lets Ink process the keys written to its stdin. */
@@ -90,7 +90,7 @@ describe("the transcript", () => {
     const frame = ui.lastFrame() ?? "";
     assert.match(frame, /› fix the test/);
     assert.match(frame, /Plan\nRun npm test with --watch off\.\n *\n• one/, "a blank line between blocks is drawn");
-    assert.match(frame, /✗ shell `npm test` — exit 1/);
+    assert.match(frame, /✗ shell `npm test` → exit 1/);
     assert.match(frame, /✓ edit a\.ts/);
     assert.doesNotMatch(frame, /\+new/);
     assert.match(frame, /! ls \(exit 0\)\na\.ts/);
@@ -101,6 +101,109 @@ describe("the transcript", () => {
       />,
     );
     assert.match(ui.lastFrame() ?? "", /-old\n\s*\+new/);
+    ui.unmount();
+  });
+});
+
+describe("a call's line", () => {
+  const tool = (summary: string, more: Partial<Extract<TranscriptItem, { kind: "tool" }>> = {}): TranscriptItem => ({
+    kind: "tool",
+    id: "t",
+    name: "shell",
+    title: "shell npm test",
+    status: "done",
+    summary,
+    ...more,
+  });
+
+  it("says the call once, with what became of it, from the summaries the tools write", () => {
+    const ui = render(
+      <Transcript
+        items={[
+          tool("shell `npm test` → exit 0 (1.2s)"),
+          tool("edit src/a.ts (no match)", { name: "edit", title: "edit src/a.ts", status: "error" }),
+          tool("read src/a.ts (120 lines)", { name: "read", title: "read src/a.ts" }),
+          tool("grep /TODO/ src → 3 matches in 2 files", { name: "grep", title: "grep TODO" }),
+          tool("edit: denied by the user", { name: "edit", title: "edit src/b.ts", status: "error" }),
+          tool("notes/search failed", { name: "notes_search", title: "notes_search {}", status: "error" }),
+          tool("read a.ts", { name: "read", title: "read a.ts" }),
+        ]}
+      />,
+    );
+    const lines = (ui.lastFrame() ?? "").split("\n");
+    assert.deepEqual(lines, [
+      "✓ shell npm test → exit 0 (1.2s)",
+      "✗ edit src/a.ts → no match",
+      "✓ read src/a.ts → 120 lines",
+      "✓ grep TODO → 3 matches in 2 files",
+      "✗ edit src/b.ts → denied by the user",
+      "✗ notes_search {} → notes/search failed",
+      "✓ read a.ts",
+    ]);
+    ui.unmount();
+  });
+
+  const diff = [
+    "--- src/a.ts",
+    "+++ src/a.ts",
+    "@@ -1,4 +1,4 @@",
+    " one",
+    "-two",
+    "+TWO",
+    " three",
+    " four",
+    "@@ -9,2 +9,2 @@",
+    "-nine",
+    "+NINE",
+  ].join("\n");
+  const edit = (more: Partial<Extract<TranscriptItem, { kind: "tool" }>> = {}) =>
+    tool("edit src/a.ts (+2 -2)", { name: "edit", title: "edit src/a.ts", detail: diff, ...more });
+
+  it("an edit allowed without asking shows its diff folded: the first lines, then how many more (Ctrl-O)", () => {
+    const ui = render(<Transcript items={[edit()]} />);
+    assert.equal(
+      ui.lastFrame(),
+      [
+        "✓ edit src/a.ts → +2 -2",
+        "  @@ -1,4 +1,4 @@",
+        "   one",
+        "  -two",
+        "  +TWO",
+        "   three",
+        "   four",
+        "  … 3 more lines — Ctrl-O",
+      ].join("\n"),
+    );
+    ui.unmount();
+  });
+
+  it("an edit the person approved (the dialog showed its diff), a failed one, a short one, and Ctrl-O", () => {
+    const asked = render(<Transcript items={[edit({ asked: true })]} />);
+    assert.equal(asked.lastFrame(), "✓ edit src/a.ts → +2 -2", "the diff is not shown twice");
+    asked.unmount();
+    const failed = render(<Transcript items={[edit({ status: "error", detail: "old_string not found" })]} />);
+    assert.equal(failed.lastFrame(), "✓ edit src/a.ts → +2 -2".replace("✓", "✗"));
+    failed.unmount();
+    const short = render(<Transcript items={[edit({ detail: "@@ -1 +1 @@\n-a\n+b" })]} />);
+    assert.equal(short.lastFrame(), "✓ edit src/a.ts → +2 -2\n  @@ -1 +1 @@\n  -a\n  +b");
+    short.unmount();
+    const opened = render(<Transcript expanded items={[edit()]} />);
+    const frame = opened.lastFrame() ?? "";
+    assert.match(frame, /--- src\/a\.ts[\s\S]*\+NINE/, "opened: the whole diff");
+    assert.doesNotMatch(frame, /more lines/);
+    opened.unmount();
+  });
+
+  it("a separator line between a resumed session's past and what follows", () => {
+    const ui = render(
+      <Transcript
+        items={[
+          { kind: "user", text: "before" },
+          { kind: "separator", text: "resumed session 01ABC" },
+        ]}
+      />,
+    );
+    assert.match(ui.lastFrame() ?? "", /› before\n\n── resumed session 01ABC ──/);
     ui.unmount();
   });
 });

@@ -1,7 +1,6 @@
 import { Box, Text } from "ink";
 
-/** Whether a text is a unified diff (an edit's or a write's), as the tools write them. */
-export const isDiff = (text: string) => /^(--- |@@ )/.test(text);
+export { isDiff } from "./events.js";
 
 /**
  * Text that may hold a unified diff: added lines green, removed lines red, hunk headers cyan;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, finishedPrefix } from "./events.js";
+import { applyEvent, callOutcome, finishedPrefix } from "./events.js";
 import type { TranscriptItem } from "./transcript.js";
 
 describe("a running turn's transcript", () => {
@@ -31,5 +31,43 @@ describe("a running turn's transcript", () => {
     assert.equal(finishedPrefix(items), 4);
     const first = items[2];
     assert.equal(first?.kind === "tool" && first.detail, "1: x");
+  });
+
+  it("marks a call whose approval the person answered (its diff was in the dialog), not one allowed by rules", () => {
+    let items: TranscriptItem[] = [];
+    items = applyEvent(items, { type: "tool_call", id: "e1", name: "edit", input: { path: "a.ts" } });
+    items = applyEvent(items, { type: "tool_call", id: "e2", name: "edit", input: { path: "b.ts" } });
+    const decision = (call: string, seat: string, holder: string) =>
+      ({
+        type: "decision",
+        decision: {
+          seat,
+          holder,
+          answer: "allow",
+          reasons: [],
+          subject: { step: 1, call },
+          seq: 1,
+          at: "2026-01-01T00:00:00Z",
+        },
+      }) as Parameters<typeof applyEvent>[1];
+    items = applyEvent(items, decision("e1", "call.permission", "config"));
+    items = applyEvent(items, decision("e1", "call.approval", "person"));
+    items = applyEvent(items, decision("e2", "call.approval", "code"));
+    assert.deepEqual(
+      items.map((item) => item.kind === "tool" && item.asked === true),
+      [true, false],
+    );
+  });
+});
+
+describe("what became of a call", () => {
+  it("is the summary without the call: after its arrow, in its brackets, after the tool's name", () => {
+    assert.equal(callOutcome("shell", "shell `npm test` → exit 0 (1.2s)"), "exit 0 (1.2s)");
+    assert.equal(callOutcome("glob", "glob a → b in src → 2 files"), "2 files");
+    assert.equal(callOutcome("read", "read src/a.ts (lines 1-20 of 90)"), "lines 1-20 of 90");
+    assert.equal(callOutcome("edit", "edit: denied (nobody to approve)"), "denied (nobody to approve)");
+    assert.equal(callOutcome("read", "read a.ts"), undefined, "nothing beyond the call");
+    assert.equal(callOutcome("mcp_x", "server/x failed"), "server/x failed");
+    assert.equal(callOutcome("read", undefined), undefined);
   });
 });

@@ -31,6 +31,20 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
             }
           : item,
       );
+    case "decision": {
+      // The person answered a call's approval: they saw it (an edit's diff too) in the dialog.
+      const { seat, holder, subject } = event.decision;
+      if (seat !== "call.approval" || holder !== "person" || !subject?.call) return list;
+      // The latest call of that id: some providers reuse ids across steps.
+      for (let at = list.length - 1; at >= 0; at--) {
+        const item = list[at];
+        if (item?.kind === "tool" && item.id === subject.call) {
+          list[at] = { ...item, asked: true };
+          break;
+        }
+      }
+      return list;
+    }
     case "error":
       list.push({ kind: "notice", text: `error: ${event.message}` });
       return list;
@@ -38,6 +52,11 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
       return list;
   }
 }
+
+// No Ink here: the interactive runner (src/cli) reads the past through this file before Ink has loaded.
+
+/** Whether a text is a unified diff (an edit's or a write's), as the tools write them. */
+export const isDiff = (text: string) => /^(--- |@@ )/.test(text);
 
 /** The tool calls after the person's last message. */
 export function lastTurnCalls(items: readonly TranscriptItem[]): Array<Extract<TranscriptItem, { kind: "tool" }>> {
@@ -53,6 +72,44 @@ export function callTitle(name: string, input: unknown): string {
   const text = typeof main === "string" ? `${name} ${main}` : `${name} ${JSON.stringify(input)}`;
   const line = text.split("\n")[0] ?? text;
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+/**
+ * What became of a call, without the call itself (the line names it already): `exit 0 (1.2s)`
+ * of "shell `npm test` → exit 0 (1.2s)", `120 lines` of "read a.ts (120 lines)", `denied by the
+ * user` of "edit: denied by the user". The tools write their summaries in these three shapes
+ * (src/tools/*.ts, the gate, the loop); anything else is kept whole, and a summary that only
+ * repeats the call says nothing more.
+ */
+export function callOutcome(name: string, summary: string | undefined): string | undefined {
+  if (!summary) return undefined;
+  const line = summary.split("\n")[0] ?? summary;
+  const arrow = line.lastIndexOf(" → ");
+  if (arrow >= 0) return line.slice(arrow + 3) || undefined;
+  if (line.startsWith(`${name}: `)) return line.slice(name.length + 2) || undefined;
+  if (line.startsWith(`${name} `)) {
+    const paren = /\(([^()]*)\)$/.exec(line);
+    return paren ? paren[1] || undefined : undefined;
+  }
+  return line === name ? undefined : line;
+}
+
+/** Diff lines an edit allowed without asking shows in the transcript, before "… N more lines". */
+export const FOLDED_DIFF_LINES = 6;
+
+/**
+ * The diff an edit allowed without asking shows folded under its line: nobody saw it in a
+ * dialog, so the person sees at a glance what changed (Ctrl-O opens it whole). A call the person
+ * approved showed its diff in the dialog already and is not repeated. The `---`/`+++` header is
+ * left out: the line names the file.
+ */
+export function foldedDiff(
+  item: Extract<TranscriptItem, { kind: "tool" }>,
+): { lines: string[]; more: number } | undefined {
+  if (item.status !== "done" || item.asked || !item.detail || !isDiff(item.detail)) return undefined;
+  const body = item.detail.split("\n").filter((line) => !/^(--- |\+\+\+ )/.test(line));
+  const lines = body.slice(0, FOLDED_DIFF_LINES);
+  return { lines, more: body.length - lines.length };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { PendingMessage } from "../input/steer.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import type { Status } from "./status-line.js";
+import type { TranscriptItem } from "./transcript.js";
 
 /**
  * What the TUI needs of a live session: one turn at a time, the person's own shell commands,
@@ -44,6 +45,12 @@ export interface InteractiveRunner {
    * open to say so. Undefined once a session is open.
    */
   setup?(): string | undefined;
+  /**
+   * The conversation so far of the session open now (src/tui/past.ts), once per session: after
+   * the first opens (`-c`, `-s`, a fork) and after /resume switches to another. Undefined when
+   * there is nothing to show: a new session, or the same one reopened (/model, /mode).
+   */
+  takePast?(): Past | undefined;
   /** This directory's recent sessions, newest first, for the resume picker. */
   sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
@@ -76,4 +83,13 @@ export interface SessionEntry {
   updated: number;
   /** The session open now. */
   current: boolean;
+}
+
+/** A resumed session's past, drawn before what follows it. */
+export interface Past {
+  id: string;
+  title: string;
+  /** The session it was forked from, for a fork. */
+  forkedFrom?: string;
+  items: TranscriptItem[];
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
-import { DiffText, isDiff } from "./diff-text.js";
+import { DiffText } from "./diff-text.js";
+import { callOutcome, foldedDiff, isDiff } from "./events.js";
 import { markdownLines } from "./markdown.js";
 
 /** One entry of the transcript: what the person said, what the agent said or did. */
@@ -19,8 +20,12 @@ export type TranscriptItem =
       detail?: string;
       /** Shown expanded whatever the transcript's setting (a call opened again with Ctrl-O). */
       open?: boolean;
+      /** The person answered its approval dialog (which showed its diff): the diff is not shown again folded. */
+      asked?: boolean;
     }
   | { kind: "notice"; text: string }
+  /** A line across between two parts of the transcript: a resumed session's past and what follows. */
+  | { kind: "separator"; text: string }
   | { kind: "shell"; command: string; output: string; exitCode: number | null };
 
 function Assistant({ text }: { text: string }) {
@@ -50,18 +55,36 @@ function Assistant({ text }: { text: string }) {
   );
 }
 
+/**
+ * A call, said once: `✓ shell npm test → exit 0 (1.2s)` — its status, the call, and what became
+ * of it. An edit allowed without asking shows the start of its diff below; Ctrl-O (or `open`)
+ * shows all of its detail.
+ */
 function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "tool" }>; expanded: boolean }) {
   const mark = item.status === "running" ? "…" : item.status === "done" ? "✓" : "✗";
   const color = item.status === "running" ? "yellow" : item.status === "done" ? "green" : "red";
+  const outcome = callOutcome(item.name, item.summary);
+  const whole = (expanded || item.open) && item.detail;
+  const folded = whole ? undefined : foldedDiff(item);
   return (
     <Box flexDirection="column">
       <Text>
         <Text color={color}>{mark}</Text> {item.title}
-        {item.summary ? <Text dimColor> — {item.summary}</Text> : null}
+        {outcome ? <Text dimColor> → {outcome}</Text> : null}
       </Text>
-      {(expanded || item.open) && item.detail ? (
+      {whole && item.detail ? (
         <Box marginLeft={2}>
           {isDiff(item.detail) ? <DiffText text={item.detail} /> : <Text dimColor>{item.detail}</Text>}
+        </Box>
+      ) : null}
+      {folded ? (
+        <Box marginLeft={2} flexDirection="column">
+          <DiffText text={folded.lines.join("\n")} />
+          {folded.more > 0 ? (
+            <Text dimColor>
+              … {folded.more} more {folded.more === 1 ? "line" : "lines"} — Ctrl-O
+            </Text>
+          ) : null}
         </Box>
       ) : null}
     </Box>
@@ -94,6 +117,12 @@ export function Transcript({ items, expanded = false }: { items: readonly Transc
               <Text key={key} dimColor>
                 {item.text}
               </Text>
+            );
+          case "separator":
+            return (
+              <Box key={key} marginTop={1}>
+                <Text dimColor>── {item.text} ──</Text>
+              </Box>
             );
           case "shell":
             return (

@@ -198,14 +198,16 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/new");
       await term.waitFor(/session \w{10} · scripted\/test-model · build · approve/);
       term.type("first");
-      await term.waitFor(/First done\./);
+      // The second on screen: the first is in the past `-s` redrew.
+      await term.waitFor(/First done\.[\s\S]*First done\./);
       assert.notEqual(s.latest().id, switched.id);
       assert.equal(s.latest().decisions.filter((d) => d.seat === "session.cwd").length, 0);
       // /resume <id> goes back to it, with its conversation.
       term.type(`/resume ${switched.id.slice(0, 10)}`);
       await term.waitFor(new RegExp(`session ${switched.id.slice(0, 10)} · scripted/test-model`));
       term.type("back home");
-      await term.waitFor(/Switched\.[\s\S]*Switched\./);
+      // The third on screen: the second is in the past /resume redrew.
+      await term.waitFor(/Switched\.[\s\S]*Switched\.[\s\S]*Switched\./);
       const resumed =
         s.server.requests
           .at(-1)
