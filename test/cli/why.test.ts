@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
 import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
 import { SEATS } from "../../src/seats/catalog.js";
 import { formatReason } from "../../src/seats/render.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
@@ -106,7 +106,10 @@ describe("bosun why", () => {
   });
 
   it("refuses a --seat glob that names no seat with exit 2, listing the seats by stage within the width", async () => {
-    for (const args of [["why", fork, "--seat", "modle.*"], ["why", fork, "--json", "--seat", "call.permision"]]) {
+    for (const args of [
+      ["why", fork, "--seat", "modle.*"],
+      ["why", fork, "--json", "--seat", "call.permision"],
+    ]) {
       const result = await ws.run(args, { env: { COLUMNS: "60" } });
       assert.equal(result.code, 2, result.stderr);
       assert.equal(result.stdout, "");
@@ -174,7 +177,9 @@ describe("bosun why: a session with turns, from anywhere in its repository", () 
       assert.equal(result.code, 0, result.stderr);
       const lines = result.stdout.trimEnd().split("\n");
       for (const line of lines) assert.ok(line.length <= width, `${line.length} > ${width}: ${line}`);
-      const headings = lines.filter((l) => /^(set-up|turn)|^ {2}step|^ {4}call/.test(l)).map((l) => l.replace(/:.*/, ""));
+      const headings = lines
+        .filter((l) => /^(set-up|turn)|^ {2}step|^ {4}call/.test(l))
+        .map((l) => l.replace(/:.*/, ""));
       assert.deepEqual(headings, [
         "set-up · new session",
         `turn 1 · ${width === 160 ? task : task.slice(0, task.lastIndexOf(" ", width - 10)).concat("…")}`.slice(
@@ -195,7 +200,9 @@ describe("bosun why: a session with turns, from anywhere in its repository", () 
       assert.ok(lines.includes("    call c3: shell node --version"));
       // Each decision sits under its call, the decisive reason beside it, wrapped at words.
       const decisions = JSON.parse((await why([id, "--json"])).stdout) as JsonDecision[];
-      const sandbox = decisions.find((d) => d.seat === "exec.sandbox" && (d.subject as { call?: string })?.call === "c3");
+      const sandbox = decisions.find(
+        (d) => d.seat === "exec.sandbox" && (d.subject as { call?: string })?.call === "c3",
+      );
       const expected = formatReason(sandbox?.reasons.find((r) => r.decisive) ?? sandbox?.reasons[0] ?? { rule: "?" });
       const row = lines.findIndex((l) => /^ {6}exec\.sandbox +code +\S+ +\S/.test(l));
       assert.ok(row > lines.indexOf("    call c3: shell node --version"), result.stdout);
@@ -218,7 +225,10 @@ describe("bosun why: a session with turns, from anywhere in its repository", () 
     assert.equal(bare.code, 0, bare.stderr);
     assert.equal(bare.stdout, named.stdout);
     assert.equal(last.stdout, named.stdout);
-    assert.deepEqual(JSON.parse((await why(["--last", "--json"])).stdout), JSON.parse((await why([id, "--json"])).stdout));
+    assert.deepEqual(
+      JSON.parse((await why(["--last", "--json"])).stdout),
+      JSON.parse((await why([id, "--json"])).stdout),
+    );
     const both = await why([id, "--last"]);
     assert.equal(both.code, 2);
     assert.match(both.stderr, /give a session or --last, not both/);
