@@ -47,7 +47,8 @@ export type Section = SetUp | Turn;
 
 /**
  * Groups the ledger by what the person sees: a turn is the person's message and what follows
- * until the turn ends (a message while a turn runs steers it, it starts none); a new run starts
+ * until the turn ends (a message while a turn runs steers it and starts none — unless step 1
+ * follows it, for a turn that ended without its `turn.ended`, cut off by a crash); a new run starts
  * at its `session.target`, and the decisions outside a turn are that run's set-up. Within a
  * turn, decisions go by step (`subject.step`) and by call (`subject.call`), each in the order
  * it first appears. `keep` filters decisions (a seat glob); empty sections are left out.
@@ -59,26 +60,43 @@ export function groupLedger(entries: readonly LedgerEntry[], keep: (seat: string
   let turn: Turn | undefined;
   let open = false;
   let setUp: SetUp | undefined;
+  let pending: string | undefined;
+  // Whether the open turn has a decision yet (kept or not by the filter).
+  let decided = false;
+  const startTurn = (message: string): Turn => {
+    turns++;
+    decided = false;
+    const started: Turn = { kind: "turn", number: turns, message, steps: [] };
+    sections.push(started);
+    open = true;
+    setUp = undefined;
+    return started;
+  };
   for (const entry of entries) {
     if (entry.kind === "calls") {
       for (const call of entry.calls) calls.set(call.id, { tool: call.tool, input: call.input });
     } else if (entry.kind === "turn-end") {
       open = false;
     } else if (entry.kind === "message") {
-      if (open && turn) continue;
-      turns++;
-      turn = { kind: "turn", number: turns, message: entry.text, steps: [] };
-      sections.push(turn);
-      open = true;
-      setUp = undefined;
+      if (open && turn) {
+        // A steer, unless step 1 comes next: then the turn before ended without saying so (a crash).
+        pending = entry.text;
+        continue;
+      }
+      turn = startTurn(entry.text);
     } else {
       const { decision } = entry;
       if (decision.seat === "session.target") {
         open = false;
         setUp = undefined;
       }
+      if (pending !== undefined && open && decision.subject?.step === 1 && decided) {
+        turn = startTurn(pending);
+      }
+      pending = undefined;
       const inTurn = turn && (open || (decision.subject?.step !== undefined && sections.at(-1) === turn));
       if (inTurn && turn) {
+        decided = true;
         if (keep(decision.seat)) place(turn, entry, calls);
         continue;
       }

@@ -202,6 +202,24 @@ describe("the ledger view", () => {
     assert.doesNotMatch(marked.find((l) => l.includes("turn.done")) ?? "", /copied/);
   });
 
+  it("starts a new turn at a message step 1 follows, when the turn before ended without its turn.ended", () => {
+    seq = 1;
+    const cut: LedgerEntry[] = [
+      { kind: "message", text: "first" },
+      decision("context.tools", "code", ["read"], "all offered", { step: 1 }),
+      // The run crashed here: no turn-end. The same process takes the next message.
+      { kind: "message", text: "second" },
+      decision("context.tools", "code", ["read"], "all offered", { step: 1 }),
+      { kind: "message", text: "a steer" },
+      decision("turn.done", "model", "done", "ended", { step: 2 }),
+    ];
+    const lines = renderLedger(cut, { width: 80, color: false, all: false, keep: (seat) => seat !== "context.tools" });
+    assert.deepEqual(
+      lines.map((l) => l.replace(/ +/g, " ")),
+      ["turn 2 · second", " step 2", " turn.done model done ended"],
+    );
+  });
+
   it("keeps only the seats asked for, dropping the sections left empty", () => {
     const lines = renderLedger(ledger(), {
       width: 100,

@@ -11,7 +11,11 @@ import { type AssistantMessage, EV, type UserMessage } from "./events.js";
 export function readLedger(store: SessionStore, sessionId: string): LedgerEntry[] {
   const copiedFrom = forkOrigin(store, sessionId);
   const entries: LedgerEntry[] = [];
-  for (const event of store.events(sessionId)) {
+  // Only the events it needs, by type (a long session's call outputs are most of its log), in log order.
+  const events = [DECISION_EVENT, EV.user, EV.turnEnded, EV.assistant]
+    .flatMap((type) => store.events(sessionId, type))
+    .sort((a, b) => a.seq - b.seq);
+  for (const event of events) {
     if (event.type === DECISION_EVENT) {
       const decision = { ...(event.data as Decision), seq: event.seq, at: new Date(event.at).toISOString() };
       entries.push({ kind: "decision", decision, copiedFrom: copiedFrom(event.seq) });
