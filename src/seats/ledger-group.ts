@@ -20,6 +20,8 @@ export interface Shown {
 export interface SetUp {
   kind: "set-up";
   decisions: Shown[];
+  /** The run's `session.target` answer (new, continue, resume, fork), kept when a filter drops the decision; none between turns. */
+  target?: unknown;
 }
 
 export interface Turn {
@@ -104,6 +106,7 @@ export function groupLedger(entries: readonly LedgerEntry[], keep: (seat: string
         setUp = { kind: "set-up", decisions: [] };
         sections.push(setUp);
       }
+      if (decision.seat === "session.target") setUp.target = decision.answer;
       if (keep(decision.seat)) setUp.decisions.push({ decision, copiedFrom: entry.copiedFrom });
     }
   }
@@ -124,4 +127,12 @@ function place(turn: Turn, entry: Shown, calls: ReadonlyMap<string, { tool: stri
     step.groups.push(group);
   }
   group.decisions.push({ decision: entry.decision, copiedFrom: entry.copiedFrom });
+}
+
+/** A section whose decisions were all copied from the fork's parent says so once, in its title. */
+export function copiedWhole(section: Section): string | null {
+  const all =
+    section.kind === "set-up" ? section.decisions : section.steps.flatMap((s) => s.groups.flatMap((g) => g.decisions));
+  const from = all[0]?.copiedFrom ?? null;
+  return from && all.every((d) => d.copiedFrom === from) ? from : null;
 }

@@ -240,6 +240,17 @@ describe("the ledger view", () => {
       ],
     );
     assert.deepEqual(renderLedger([], { width: 80, color: false, all: false }), []);
+    // A run's title still says how it began when the filter leaves its session.target out.
+    const models = renderLedger(ledger(), {
+      width: 100,
+      color: false,
+      all: true,
+      keep: (seat) => seat === "model.select",
+    });
+    assert.deepEqual(
+      models.filter((l) => l.startsWith("set-up")).map((l) => l.replace(/ · \d{4}-\d\d-\d\d \d\d:\d\d/, "")),
+      ["set-up · new session", "set-up · continued"],
+    );
   });
 
   it("goes under the decision when the terminal is too narrow for a reason column", () => {

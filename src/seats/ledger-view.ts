@@ -1,7 +1,15 @@
-import { localTime } from "../util/time.js";
 import { padTo, shorten, textWidth, wrapWords } from "../util/wrap.js";
-import { groupLedger, type LedgerEntry, type Section, type SetUp, type Shown, type Turn } from "./ledger-group.js";
-import { formatAnswer, formatReason } from "./render.js";
+import {
+  copiedWhole,
+  groupLedger,
+  type LedgerEntry,
+  type Section,
+  type SetUp,
+  type Shown,
+  type Turn,
+} from "./ledger-group.js";
+import { setUpSummary, setUpTitle } from "./ledger-setup.js";
+import { answerText, formatReason } from "./render.js";
 import type { Holder, Reason, RecordedDecision } from "./types.js";
 
 export interface LedgerViewOptions {
@@ -60,7 +68,7 @@ export function renderLedger(entries: readonly LedgerEntry[], options: LedgerVie
         if (group.call) lines.push(`    ${shorten(callTitle(group.call), options.width - 4)}`);
         const indent = group.call ? 6 : 4;
         for (const shown of group.decisions) {
-          lines.push(...renderRow(rowOf(shown, indent, copiedAll(section)), layout, options.width, paint));
+          lines.push(...renderRow(rowOf(shown, indent, copiedWhole(section)), layout, options.width, paint));
         }
       }
     }
@@ -89,23 +97,15 @@ interface Layout {
 
 function sectionRows(section: Section, all: boolean): Row[] {
   if (section.kind === "set-up") return all ? setUpRows(section) : [];
-  const copied = copiedAll(section);
+  const copied = copiedWhole(section);
   return section.steps.flatMap((step) =>
     step.groups.flatMap((group) => group.decisions.map((d) => rowOf(d, group.call ? 6 : 4, copied))),
   );
 }
 
 function setUpRows(section: SetUp): Row[] {
-  const copied = copiedAll(section);
+  const copied = copiedWhole(section);
   return section.decisions.map((d) => rowOf(d, 2, copied));
-}
-
-/** A section whose decisions were all copied from the fork's parent says so once, in its title. */
-function copiedAll(section: Section): string | null {
-  const all =
-    section.kind === "set-up" ? section.decisions : section.steps.flatMap((s) => s.groups.flatMap((g) => g.decisions));
-  const from = all[0]?.copiedFrom ?? null;
-  return from && all.every((d) => d.copiedFrom === from) ? from : null;
 }
 
 function rowOf(shown: Shown, indent: number, sectionCopied: string | null): Row {
@@ -158,14 +158,6 @@ function renderRow(row: Row, layout: Layout, width: number, paint: Painter): str
   ];
 }
 
-/** An answer as a person reads it: a list joined with commas, an empty one "none". */
-function answerText(answer: unknown): string {
-  if (Array.isArray(answer) && answer.every((a) => ["string", "number", "boolean"].includes(typeof a))) {
-    return answer.length === 0 ? "none" : answer.join(", ");
-  }
-  return formatAnswer(answer);
-}
-
 function decisive(decision: RecordedDecision): Reason | undefined {
   // Tolerant of a malformed row (from an old import): the ledger must always be readable.
   const reasons = Array.isArray(decision.reasons) ? decision.reasons : [];
@@ -173,92 +165,12 @@ function decisive(decision: RecordedDecision): Reason | undefined {
 }
 
 function turnTitle(turn: Turn, width: number): string {
-  const copied = copiedAll(turn);
+  const copied = copiedWhole(turn);
   const suffix = copied ? ` [copied from ${copied}]` : "";
   const head = `turn ${turn.number} · `;
   const room = width - textWidth(head) - textWidth(suffix);
   const message = turn.message.trim() === "" ? "(empty message)" : turn.message;
   return room >= 8 ? `${head}${shorten(message, room)}${suffix}` : shorten(`${head}${message}`, width);
-}
-
-function setUpTitle(section: SetUp, when = true): string {
-  const first = section.decisions[0]?.decision;
-  const target = section.decisions.find((d) => d.decision.seat === "session.target")?.decision.answer as
-    | { mode?: string; session?: string; from?: string }
-    | undefined;
-  const how =
-    target?.mode === "new"
-      ? "new session"
-      : target?.mode === "fork"
-        ? `fork of ${target.from}`
-        : target?.mode === "continue"
-          ? "continued"
-          : target?.mode === "resume"
-            ? "resumed"
-            : target
-              ? undefined
-              : "between turns";
-  const copied = copiedAll(section);
-  return [
-    "set-up",
-    first && when && !Number.isNaN(Date.parse(first.at)) ? localTime(Date.parse(first.at)) : "",
-    how,
-    copied ? `[copied from ${copied}]` : "",
-  ]
-    .filter(Boolean)
-    .join(" · ");
-}
-
-/** The seats a folded set-up line names first: what a person most often wants to check. */
-const HIGHLIGHTS = ["model.select", "permission.mode", "agent.select", "project.trust"];
-/** Their names in that line, short enough to leave room for more. */
-const SHORT: Record<string, string> = {
-  "model.select": "model",
-  "permission.mode": "mode",
-  "agent.select": "agent",
-  "project.trust": "trust",
-};
-
-/**
- * One line: the set-up's title, then the most telling decisions (model, mode, agent, trust, then
- * any a person, config, hook or policy held — not code's other defaults) as far as they fit, then
- * how many more and how to see them.
- */
-function setUpSummary(section: SetUp, width: number, allHint: string): string {
-  const rest = section.decisions.filter((d) => d.decision.seat !== "session.target").map((d) => d.decision);
-  const ranked = rest
-    .map((decision, i) => ({ decision, rank: rank(decision, i) }))
-    .filter((r) => r.rank < CODE)
-    .sort((a, b) => a.rank - b.rank)
-    .map((r) => r.decision);
-  // The time is left to --all: this line is for what was decided.
-  if (rest.length === 0) return shorten(setUpTitle(section, false), width);
-  const title = `${setUpTitle(section, false)}:`;
-  const named: string[] = [];
-  let hidden = rest.length;
-  for (const decision of ranked) {
-    const item = `${SHORT[decision.seat] ?? decision.seat} ${shorten(answerText(decision.answer), 32)}`;
-    const left = hidden - 1;
-    const tail = left > 0 ? ` · ${left} more (${allHint})` : "";
-    const line = `${title} ${[...named, item].join(" · ")}${tail}`;
-    if (textWidth(line) > width) break;
-    named.push(item);
-    hidden = left;
-  }
-  if (named.length === 0) {
-    const count = `${rest.length} decision${rest.length === 1 ? "" : "s"} (${allHint})`;
-    return shorten(`${title} ${count}`, width);
-  }
-  return `${title} ${named.join(" · ")}${hidden > 0 ? ` · ${hidden} more (${allHint})` : ""}`;
-}
-
-/** Ranks from here on are code's own defaults: counted in the line, never named. */
-const CODE = 2000;
-
-function rank(decision: RecordedDecision, index: number): number {
-  const highlight = HIGHLIGHTS.indexOf(decision.seat);
-  if (highlight >= 0) return highlight;
-  return (decision.holder === "code" ? CODE : 1000) + index;
 }
 
 function callTitle(call: { id: string; tool?: string; input?: unknown }): string {

@@ -12,3 +12,11 @@ export function formatReason(reason: Reason): string {
     .join(" ");
   return [reason.rule, reason.detail, where && `(${where})`].filter(Boolean).join(": ").replace(/: \(/, " (");
 }
+
+/** An answer as a person reads it: a list joined with commas, an empty one "none". */
+export function answerText(answer: unknown): string {
+  if (Array.isArray(answer) && answer.every((a) => ["string", "number", "boolean"].includes(typeof a))) {
+    return answer.length === 0 ? "none" : answer.join(", ");
+  }
+  return formatAnswer(answer);
+}
