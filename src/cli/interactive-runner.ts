@@ -7,9 +7,8 @@ import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
 import { NoModelError, noModelAdvice } from "../model/select.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
-import { seatGlob } from "../seats/glob.js";
-import { readDecisions, recordDecision } from "../seats/record.js";
-import { formatDecision } from "../seats/render.js";
+import { recordDecision } from "../seats/record.js";
+import { namesASeat } from "../seats/seat-names.js";
 import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
@@ -19,6 +18,7 @@ import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import type { LiveSession, SessionOptions } from "./live-session.js";
 import { sessionChoices } from "./session-choices.js";
+import { ledgerText, unknownSeatMessage } from "./why-text.js";
 
 /**
  * The interactive session's side of the TUI: one live session at a time, opened again when the
@@ -213,13 +213,14 @@ export function interactiveRunner(input: {
       });
       return { output: result.output, exitCode: result.exitCode };
     },
-    why(seat) {
+    why(args, view) {
       if (!live) return "the session is still opening";
-      const matches = seat ? seatGlob(seat) : () => true;
-      const lines = readDecisions(live.store, live.session.id)
-        .filter((d) => matches(d.seat))
-        .map(formatDecision);
-      return lines.length > 0 ? lines.join("\n") : "no decisions recorded";
+      // `/why [--all] [seat glob]`, as `bosun why --all --seat <glob>`.
+      const words = (args ?? "").split(/\s+/).filter(Boolean);
+      const all = words.includes("--all");
+      const seat = words.filter((w) => w !== "--all").join(" ") || undefined;
+      if (seat !== undefined && !namesASeat(seat)) return unknownSeatMessage(seat, view.width);
+      return ledgerText(live.store, live.session.id, { ...view, seat, all, allHint: "/why --all" });
     },
     async compact() {
       if (blocked && !live) return blocked;

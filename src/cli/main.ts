@@ -146,15 +146,18 @@ program
   .action(async (options) => (await import("./commands/models.js")).listModels(options));
 
 program
-  .command("seats")
-  .description("the seat catalog: every decision bosun makes and who may hold it")
+  .command("seats [seat]")
+  .description("the seat catalog: every decision bosun makes and who may hold it (one seat in full when named)")
+  .option("--long", "every detail: question, default, config keys, why a seat may fail open")
   .option("--json", "print JSON")
-  .action(async (options) => (await import("./commands/seats.js")).showSeats(options));
+  .action(async (id, options) => (await import("./commands/seats.js")).showSeats(id, options));
 
 program
-  .command("why <session>")
-  .description("the session's decisions, in order, with who decided and why")
+  .command("why [session]")
+  .description("the session's decisions by turn and step, with who decided and why (default: this repository's latest)")
+  .option("--last", "the latest session of this repository (the default when no session is named)")
   .option("--seat <glob>", "only seats matching, e.g. 'session.*'")
+  .option("--all", "every set-up decision, not one summary line per run")
   .option("--json", "print JSON")
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 

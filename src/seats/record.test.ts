@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SessionStore } from "../store/session-store.js";
 import { readDecisions, recordDecision } from "./record.js";
-import { formatDecision, formatReason } from "./render.js";
+import { formatReason } from "./render.js";
 
 describe("recording decisions", () => {
   let dir: string;
@@ -67,25 +67,6 @@ describe("recording decisions", () => {
 });
 
 describe("rendering decisions", () => {
-  it("prints seq, step, seat, holder, answer and the decisive reason on one line", () => {
-    const line = formatDecision({
-      seq: 7,
-      at: "2026-01-01T00:00:00.000Z",
-      seat: "session.target",
-      holder: "person",
-      answer: { mode: "fork", from: "01ABC" },
-      subject: { step: 3, call: "c1" },
-      reasons: [
-        { rule: "session given by the person", source: "--session" },
-        { rule: "fork requested", detail: "copy 01ABC", source: "--fork", decisive: true },
-      ],
-    });
-    assert.equal(
-      line,
-      '#7\tstep 3\tsession.target\tperson\t{"mode":"fork","from":"01ABC"} [call c1]\t— fork requested: copy 01ABC (--fork)',
-    );
-  });
-
   it("names file, line and key in a reason", () => {
     assert.equal(
       formatReason({ rule: "project layer", detail: "read", source: "/r/bosun.json", line: 4, key: "model" }),

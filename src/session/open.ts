@@ -29,9 +29,7 @@ export function openSession(store: SessionStore, options: OpenOptions): SessionI
   checkTargetFlags(flags);
   const directory = sessionHome(options.directory);
   const named = flags.session !== undefined ? findSession(store, flags.session) : undefined;
-  const latestHere = flags.continue
-    ? store.list(homesOf(options.directory)).find((s) => isPersons(store, s))
-    : undefined;
+  const latestHere = flags.continue ? latestSessionHere(store, options.directory) : undefined;
   if (flags.continue && !latestHere) {
     throw new UsageError(`no session to continue in ${directory}; run without --continue to start one`);
   }
@@ -60,6 +58,14 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
     case "fork":
       return forkSession(store, target.from, options.directory, options.title);
   }
+}
+
+/**
+ * The latest session of the repository `cwd` is in (from any of its folders) that the person
+ * worked in: what `--continue` takes and what `bosun why` shows without a session named.
+ */
+export function latestSessionHere(store: SessionStore, cwd: string): SessionInfo | undefined {
+  return store.list(homesOf(cwd)).find((s) => isPersons(store, s));
 }
 
 /** Whether the person works in this session: a top-level one, or a fork (whose parent is what it copies). */

@@ -324,7 +324,10 @@ export function App({
         });
         return;
       case "why":
-        add({ kind: "notice", text: runner.why(args || undefined) });
+        add({
+          kind: "notice",
+          text: runner.why(args || undefined, { width: process.stdout.columns || 80, color: true }),
+        });
         return;
       case "compact":
         add({ kind: "notice", text: await runner.compact() });

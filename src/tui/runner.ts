@@ -57,8 +57,11 @@ export interface InteractiveRunner {
   bang(command: string, signal?: AbortSignal): Promise<{ output: string; exitCode: number | null }>;
   /** /cost: the session's tokens (in, cached, out, requests) and cost so far. */
   cost?(): string;
-  /** The ledger as `bosun why` prints it, optionally for one seat glob. */
-  why(seat?: string): string;
+  /**
+   * `/why [--all] [seat glob]`: the ledger as `bosun why` prints it, fitted to `view.width`
+   * (the terminal's), coloured when `view.color`.
+   */
+  why(args: string | undefined, view: { width: number; color: boolean }): string;
   /**
    * The session-level slash commands (/model, /agent, /mode, /new, /sessions, /resume): a line
    * saying what happened; the session may be reopened with the change.

@@ -264,14 +264,15 @@ describe("bosun run: rules from flags and files", () => {
       const denied = expectDecision(decisions, "call.permission", "code", "deny");
       assert.match(denied.reasons[0]?.detail ?? "", /agent plan is read-only: an edit/);
       expectDecision(decisions, "call.permission", "config", "allow");
-      const why = await s.run(["why", id, "--seat", "call.permission"]);
+      // Wide enough that each reason stays on its decision's line.
+      const why = await s.run(["why", id, "--seat", "call.permission"], { env: { COLUMNS: "400" } });
       assert.match(
         why.stdout,
-        /call\.permission\tcode\tdeny \[call c1\]\t— edit:.*plan\.md: deny — agent plan is read-only: an edit/,
+        /^ {4}call c1: \w+ .*plan\.md\n {6}call\.permission +code +deny +edit:.*plan\.md: deny — agent plan is read-only: an edit/m,
       );
       assert.match(
         why.stdout,
-        /call\.permission\tconfig\tallow \[call c2\]\t— shell:git status: allow — project rule shell "\*" → allow, last match \(.*bosun\.json:\d+ permission\.shell\)/,
+        /^ {4}call c2: shell git status\n {6}call\.permission +config +allow +shell:git status: allow — project rule shell "\*" → allow, last match \(.*bosun\.json:\d+ permission\.shell\)$/m,
       );
     } finally {
       await s.close();

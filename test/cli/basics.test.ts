@@ -42,7 +42,7 @@ describe("bosun command line", () => {
     const unknown = await ws.run(["seat"]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /unknown command 'seat' \(did you mean seats\?\)/);
-    const missing = await ws.run(["why"]);
+    const missing = await ws.run(["sessions", "show"]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /missing required argument 'session'/);
   });

@@ -38,9 +38,13 @@ describe("bosun demo", () => {
       assert.match(result.stdout, /\$ node test\.js[^\n]*\nok {3}mean\(\[2, 4, 6\]\) is 4\n[\s\S]*3 passed, 0 failed/);
       // The ledger of that session.
       assert.match(result.stdout, /\$ bosun why [0-9A-Z]{26}/);
-      assert.match(result.stdout, /\tcall\.approval\tcode\tallow-once \[call demo-3\]/);
-      assert.match(result.stdout, /\tturn\.done\tmodel\tdone/);
-      assert.match(result.stdout, /\tmodel\.select\tconfig\tscripted\/demo/);
+      assert.match(result.stdout, /^turn 1 · node test\.js fails\./m);
+      assert.match(
+        result.stdout,
+        /^ {4}call demo-3: edit stats\.js\n {6}call\.permission .*\n(?: .*\n)*? {6}call\.approval +code +allow-once /m,
+      );
+      assert.match(result.stdout, /^ {4}turn\.done +model +done +ended without tool calls$/m);
+      assert.match(result.stdout, /^set-up · new session: model scripted\/demo · /m);
       // How to go on with a real model.
       assert.match(result.stdout, /ANTHROPIC_API_KEY[\s\S]*bosun models/);
       // Temp project and BOSUN_HOME are gone; the caller's BOSUN_HOME was never touched.

@@ -62,8 +62,11 @@ describe("bosun run: a multi-step task", () => {
       );
       const readDecision = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "c1");
       assert.match(readDecision?.reasons.find((r) => r.rule === "requests")?.detail ?? "", /^read:\/.*\/math\.js$/);
-      const why = await s.run(["why", s.latest().id, "--seat", "call.*"]);
-      assert.match(why.stdout, /call\.approval\tcode\tallow-once \[call c2\]/);
+      const why = await s.run(["why", s.latest().id, "--seat", "call.*"], { env: { COLUMNS: "120" } });
+      assert.match(
+        why.stdout,
+        /^ {4}call c2: edit math\.js\n(?: {6}.*\n)* {6}call\.approval +code +allow-once +approved in advance/m,
+      );
     } finally {
       await s.close();
     }

@@ -654,7 +654,7 @@ describe("bosun sessions export / import", { concurrency: 4 }, () => {
 
       // The untouched export imports, and `why` reads its decisions back.
       await ok(ws, ["sessions", "import", "-"], { input: JSON.stringify(good) });
-      assert.match(await ok(ws, ["why", s.id]), /session\.target/);
+      assert.match(await ok(ws, ["why", s.id, "--json"]), /"seat": "session\.target"/);
     }));
 
   test("an import whose parent is not here is refused until the parent is imported", () =>

@@ -97,7 +97,12 @@ describe("the interactive session in a real terminal (tmux)", () => {
       );
       term.keys("C-o");
       term.type("/why call.approval");
-      await term.waitFor(/call\.approval\s+person\s+allow-always/);
+      // The ledger view of `bosun why`, fitted to the terminal: by turn, step and call.
+      await term.waitFor(
+        /turn \d+ · make the file\n +step 1\n +call t1: shell touch made\.txt\n +call\.approval +person +allow-always/,
+      );
+      term.type("/why modle.*");
+      await term.waitFor(/no seat matches "modle\.\*"; the seats are:\n +config\.\* +load/);
       term.type("slow task");
       await term.waitFor(/waiting for the model · \d+ s \(Esc interrupts\)/);
       term.type("also say hi");

@@ -1,22 +1,45 @@
-import { SEATS } from "../../seats/catalog.js";
-import { seatRow } from "../../seats/render.js";
-import { formatTable } from "../../util/table.js";
+import { UsageError } from "../../errors.js";
+import { findSeat, SEATS } from "../../seats/catalog.js";
+import { seatDetail, seatTable } from "../../seats/catalog-view.js";
+import { closeSeats, seatListing } from "../../seats/seat-names.js";
+import type { Seat } from "../../seats/types.js";
+import { outputWidth } from "../../util/terminal.js";
 import { json, out } from "../output.js";
 
-export function showSeats(options: { json?: boolean }): void {
+export function showSeats(id: string | undefined, options: { json?: boolean; long?: boolean }): void {
+  const width = outputWidth();
+  const seats = id === undefined ? SEATS : [named(id, width)];
   if (options.json) {
-    json(
-      SEATS.map((seat) => ({
-        id: seat.id,
-        question: seat.question,
-        holders: seat.holders,
-        default: seat.default,
-        fail: seat.fail,
-        ...(seat.fail === "open" ? { openBecause: seat.openBecause } : {}),
-        config: seat.config,
-      })),
-    );
+    const rows = seats.map(asJson);
+    json(id === undefined ? rows : rows[0]);
     return;
   }
-  out(formatTable(["SEAT", "QUESTION", "HOLDERS", "DEFAULT", "FAIL", "CONFIG"], SEATS.map(seatRow)));
+  if (id !== undefined || options.long) {
+    out(seats.map((seat) => seatDetail(seat, width).join("\n")).join("\n\n"));
+    return;
+  }
+  out(seatTable(SEATS, width).join("\n"));
+}
+
+function named(id: string, width: number): Seat {
+  const seat = findSeat(id);
+  if (seat) return seat;
+  const near = closeSeats(id);
+  throw new UsageError(
+    near.length > 0
+      ? `no seat "${id}"; did you mean: ${near.join(", ")}?`
+      : `no seat "${id}"; the seats are:\n${seatListing(width).join("\n")}`,
+  );
+}
+
+function asJson(seat: Seat) {
+  return {
+    id: seat.id,
+    question: seat.question,
+    holders: seat.holders,
+    default: seat.default,
+    fail: seat.fail,
+    ...(seat.fail === "open" ? { openBecause: seat.openBecause } : {}),
+    config: seat.config,
+  };
 }

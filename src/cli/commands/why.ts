@@ -1,45 +1,63 @@
+import { UsageError } from "../../errors.js";
 import { seatGlob } from "../../seats/glob.js";
 import { readDecisions } from "../../seats/record.js";
-import { formatDecision } from "../../seats/render.js";
+import { namesASeat } from "../../seats/seat-names.js";
+import { sessionHome } from "../../session/home.js";
+import { forkOrigin } from "../../session/ledger.js";
+import { latestSessionHere } from "../../session/open.js";
 import { findSession } from "../../store/lookup.js";
+import type { SessionInfo, SessionStore } from "../../store/session-store.js";
+import { colorOn, outputWidth } from "../../util/terminal.js";
 import { json, out } from "../output.js";
+import { ledgerText, unknownSeatMessage } from "../why-text.js";
 import { READ_ONLY, withStore } from "./store.js";
 
-export function why(ref: string, options: { seat?: string; json?: boolean }): void {
+export interface WhyOptions {
+  seat?: string;
+  json?: boolean;
+  /** The newest session of this repository (also what no session named means). */
+  last?: boolean;
+  /** Set-up decisions in full, not folded into one line per run. */
+  all?: boolean;
+}
+
+export function why(ref: string | undefined, options: WhyOptions): void {
+  if (ref !== undefined && options.last) throw new UsageError("give a session or --last, not both");
+  const width = outputWidth();
+  if (options.seat !== undefined && !namesASeat(options.seat)) {
+    // A typo, not a seat that decided nothing here: say which seats there are.
+    throw new UsageError(unknownSeatMessage(options.seat, width));
+  }
   withStore((store) => {
-    const session = findSession(store, ref);
-    const matches = options.seat ? seatGlob(options.seat) : () => true;
-    const decisions = readDecisions(store, session.id).filter((d) => matches(d.seat));
-    // A fork's log starts with copies of the original's events: mark them as inherited.
-    const created = store.events(session.id, "session.created")[0]?.data as
-      | { forked_from?: string; copied?: number }
-      | undefined;
-    const copiedFrom = (seq: number) =>
-      created?.forked_from && seq <= 1 + (created.copied ?? 0) ? created.forked_from : null;
+    const session = ref === undefined ? latest(store) : findSession(store, ref);
     if (options.json) {
+      const matches = options.seat ? seatGlob(options.seat) : () => true;
+      const copiedFrom = forkOrigin(store, session.id);
       return json(
-        decisions.map((d) => ({
-          seq: d.seq,
-          seat: d.seat,
-          holder: d.holder,
-          answer: d.answer,
-          reasons: d.reasons,
-          subject: d.subject ?? null,
-          at: d.at,
-          copiedFrom: copiedFrom(d.seq),
-        })),
+        readDecisions(store, session.id)
+          .filter((d) => matches(d.seat))
+          .map((d) => ({
+            seq: d.seq,
+            seat: d.seat,
+            holder: d.holder,
+            answer: d.answer,
+            reasons: d.reasons,
+            subject: d.subject ?? null,
+            at: d.at,
+            copiedFrom: copiedFrom(d.seq),
+          })),
       );
     }
-    if (decisions.length === 0) {
-      return out(options.seat ? `no decisions for seats matching "${options.seat}"` : "no decisions recorded");
-    }
-    out(
-      decisions
-        .map((d) => {
-          const from = copiedFrom(d.seq);
-          return from ? `${formatDecision(d)}\t[copied from ${from}]` : formatDecision(d);
-        })
-        .join("\n"),
-    );
+    out(ledgerText(store, session.id, { width, color: colorOn(), seat: options.seat, all: options.all === true }));
   }, READ_ONLY);
+}
+
+function latest(store: SessionStore): SessionInfo {
+  const found = latestSessionHere(store, process.cwd());
+  if (!found) {
+    throw new UsageError(
+      `no session in ${sessionHome(process.cwd())} yet; name one: bosun why <session> (bosun sessions --all lists them)`,
+    );
+  }
+  return found;
 }

@@ -96,7 +96,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     if (listed.code !== 0 || !session) {
       throw demoFailure([`bosun sessions found no session: ${listed.stderr || listed.stdout}`]);
     }
-    say(`$ bosun why ${session}   # every decision of that run: seq, step, seat, holder, answer, reason`);
+    say(`$ bosun why ${session}   # every decision of that run, by turn and step: seat, holder, answer, why`);
     const why = await cli(["why", session], "inherit");
     if (why.code !== 0) throw demoFailure([`bosun why exited with code ${why.code}`]);
     say();
