@@ -5,6 +5,7 @@ import { recordDecision } from "../seats/record.js";
 import type { Answer, Reason } from "../seats/types.js";
 import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
 import { homesOf, sessionHome } from "./home.js";
 import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
 
@@ -29,9 +30,7 @@ export function openSession(store: SessionStore, options: OpenOptions): SessionI
   checkTargetFlags(flags);
   const directory = sessionHome(options.directory);
   const named = flags.session !== undefined ? findSession(store, flags.session) : undefined;
-  const latestHere = flags.continue
-    ? store.list(homesOf(options.directory)).find((s) => isPersons(store, s))
-    : undefined;
+  const latestHere = flags.continue ? latestWorkedIn(store, options.directory) : undefined;
   if (flags.continue && !latestHere) {
     throw new UsageError(`no session to continue in ${directory}; run without --continue to start one`);
   }
@@ -60,6 +59,22 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
     case "fork":
       return forkSession(store, target.from, options.directory, options.title);
   }
+}
+
+/**
+ * The session `--continue` takes: the latest of the person's here that has a message. An
+ * interactive session left before its first message is a session too (it opens at once), and
+ * `bosun` then Ctrl-C must not make `-c` continue that empty one instead of the conversation
+ * before it. Only when no session here has a message is the latest empty one taken.
+ */
+function latestWorkedIn(store: SessionStore, directory: string): SessionInfo | undefined {
+  let latestEmpty: SessionInfo | undefined;
+  for (const session of store.list(homesOf(directory))) {
+    if (!isPersons(store, session)) continue;
+    if (store.latestSeq(session.id, EV.user) !== undefined) return session;
+    latestEmpty ??= session;
+  }
+  return latestEmpty;
 }
 
 /** Whether the person works in this session: a top-level one, or a fork (whose parent is what it copies). */
