@@ -139,6 +139,10 @@ describe("habits: bosun help", () => {
       const unknown = await s.run(["help", "fly"]);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /unknown command 'fly' \(bosun help lists them\)/);
+      assert.doesNotMatch(unknown.stderr, /Usage:/, "one line, no wall of help");
+      const typo = await s.run(["help", "sesions"]);
+      assert.equal(typo.code, 2);
+      assert.equal(typo.stderr, "bosun: unknown command 'sesions' (did you mean sessions? bosun help lists them)\n");
       assert.equal(s.server.requests.length, 0);
     });
   });
