@@ -469,7 +469,11 @@ function setUp(
         ...(options.fork ? { fork: true } : {}),
       },
       config,
-      title: options.title ?? input.firstMessage?.split("\n")[0]?.slice(0, 60) ?? "",
+      // A fork without --title is named after its original ("… (fork)", as `bosun sessions fork`
+      // names it); a new session, until its title is decided, after its first line.
+      ...(options.title !== undefined || !options.fork
+        ? { title: options.title ?? input.firstMessage?.split("\n")[0]?.slice(0, 60) ?? "" }
+        : {}),
     });
     const lease = acquireLease(store, session.id, { onLost: input.onLeaseLost });
     try {

@@ -205,12 +205,17 @@ runFlags(program)
   );
 
 try {
-  // `bosun help fly`: commander would print the whole help; say what is not there instead.
+  // `bosun help fly`: commander would print the whole help; say what is not there instead, in
+  // one line (program.error would add the help after it: showHelpAfterError).
   const asked = args[0] === "help" ? args[1] : undefined;
-  if (asked !== undefined && !program.commands.some((c) => c.name() === asked)) {
-    program.error(`unknown command '${asked}' (bosun help lists them)`);
-  }
-  await program.parseAsync(process.argv);
+  const names = program.commands.map((c) => c.name());
+  if (asked !== undefined && !names.includes(asked)) {
+    const near = (await import("./commands/top-level.js")).nearCommand(asked, names);
+    process.stderr.write(
+      `bosun: unknown command '${asked}' (${near ? `did you mean ${near}? ` : ""}bosun help lists them)\n`,
+    );
+    process.exitCode = 2;
+  } else await program.parseAsync(process.argv);
 } catch (error) {
   process.exitCode = await exitCodeFor(error);
 }

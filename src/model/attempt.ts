@@ -42,6 +42,9 @@ export type AttemptOutcome =
  */
 export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome> {
   const { streamText } = await import("ai");
+  // The AI SDK prints its warnings with console.info/warn: on stdout they break `--format json`
+  // and the TUI's drawing, and what they say (an unknown model's limits) bosun says itself.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   let text = "";
   const toolCalls: ModelToolCall[] = [];
   let finishReason: FinishReason | undefined;

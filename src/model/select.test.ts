@@ -203,9 +203,16 @@ describe("model.select never falls back silently", () => {
       () => decideModel({ config: configFrom({ model: "anthropic/claude-sonnet-4-5" }), env: {} }),
       (error: Error) => error instanceof ModelSelectionError && !(error instanceof NoModelError),
     );
-    const tui = noModelAdvice("tui");
+    const tui = noModelAdvice("tui", { BOSUN_HOME: "/home/me/.bosun" });
     assert.match(tui, /ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY/);
-    assert.match(tui, /"provider": \{ "local": \{ "type":\s+"openai-compatible", "baseURL"/);
+    // Where the provider goes, and the JSON whole on a line of its own, so it can be copied.
+    assert.match(tui, /as a provider in \/home\/me\/\.bosun\/bosun\.json:\n/);
+    const json = tui.split("\n").find((line) => line.trim().startsWith("{")) ?? "";
+    assert.deepEqual(JSON.parse(json), {
+      provider: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } },
+    });
+    assert.ok(json.length <= 100, `fits 100 columns: ${json.length}`);
+    assert.match(noModelAdvice("cli", { XDG_CONFIG_HOME: "/cfg" }), /its provider in \/cfg\/bosun\/bosun\.json/);
     assert.match(tui, /bosun doctor/);
     assert.match(tui, /\/help lists the commands; \/exit or Ctrl-C quits/);
   });

@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
+import { globalConfigFile } from "../config/paths.js";
 import { BosunError } from "../errors.js";
 import type { Answer, Holder, Reason } from "../seats/types.js";
 import type { Face } from "../util/face.js";
@@ -32,14 +33,19 @@ export class NoModelError extends ModelSelectionError {}
  * What to set up when no model can run. `cli`: one line of fix; `tui`: the interactive session
  * stays open and says it in full, with the commands that still work there.
  */
-export function noModelAdvice(face: Face): string {
+export function noModelAdvice(face: Face, env: NodeJS.ProcessEnv = process.env): string {
+  // Which bosun.json: a new user has none yet, and "bosun.json" alone does not say where it goes.
+  const file = globalConfigFile(env);
   if (face === "cli")
-    return 'fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in bosun.json (see bosun models).';
+    return `fix: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or set "model" and its provider in ${file} (see bosun models).`;
+  // The JSON stays on one line of its own: cut across lines and wrapped again by the terminal,
+  // it could not be copied.
   return [
     "No model is configured and no provider has credentials, so no task can run yet. To set one up:",
     "  - set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY in your environment, then start bosun again;",
-    '  - or add a local server (Ollama, llama.cpp, vLLM) to bosun.json as "provider": { "local": { "type":',
-    '    "openai-compatible", "baseURL": "http://127.0.0.1:11434/v1" } }, then /model local/<model>;',
+    `  - or add a local server (Ollama, llama.cpp, vLLM) as a provider in ${file}:`,
+    '    {"provider":{"local":{"type":"openai-compatible","baseURL":"http://127.0.0.1:11434/v1"}}}',
+    "    then /model local/<model>;",
     "  - bosun doctor (in another terminal) checks what is set up; bosun models lists the models.",
     "/help lists the commands; /exit or Ctrl-C quits.",
   ].join("\n");

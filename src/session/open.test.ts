@@ -101,6 +101,17 @@ describe("openSession", () => {
     assert.deepEqual(targets[1]?.answer, { mode: "continue", session: second.id });
   });
 
+  it("continues the latest session with a message, not a newer one left before its first message", () => {
+    const talked = openSession(store, { directory: work, flags: {}, config });
+    store.append(talked.id, "message.user", { text: "fix the test" });
+    // `bosun` opened and quit at once: a session with no message, newer than the conversation.
+    const empty = openSession(store, { directory: work, flags: {}, config });
+    const continued = openSession(store, { directory: work, flags: { continue: true }, config });
+    assert.equal(continued.id, talked.id);
+    assert.notEqual(continued.id, empty.id);
+    expectDecision(targetOf(talked.id).slice(1), "session.target", "person", { mode: "continue", session: talked.id });
+  });
+
   it("refuses --continue where there is no session, creating nothing", () => {
     assert.throws(
       () => openSession(store, { directory: work, flags: { continue: true }, config }),

@@ -5,6 +5,7 @@ import { recordDecision } from "../seats/record.js";
 import type { Answer, Reason } from "../seats/types.js";
 import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
 import { homesOf, sessionHome } from "./home.js";
 import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
 
@@ -62,10 +63,19 @@ function apply(store: SessionStore, target: TargetAnswer, options: OpenOptions):
 
 /**
  * The latest session of the repository `cwd` is in (from any of its folders) that the person
- * worked in: what `--continue` takes and what `bosun why` shows without a session named.
+ * worked in and that has a message: what `--continue` takes and what `bosun why` shows without
+ * a session named. An interactive session left before its first message is a session too (it
+ * opens at once), and `bosun` then Ctrl-C must not make `-c` continue that empty one instead of
+ * the conversation before it. Only when no session here has a message is the latest empty one taken.
  */
 export function latestSessionHere(store: SessionStore, cwd: string): SessionInfo | undefined {
-  return store.list(homesOf(cwd)).find((s) => isPersons(store, s));
+  let latestEmpty: SessionInfo | undefined;
+  for (const session of store.list(homesOf(cwd))) {
+    if (!isPersons(store, session)) continue;
+    if (store.latestSeq(session.id, EV.user) !== undefined) return session;
+    latestEmpty ??= session;
+  }
+  return latestEmpty;
 }
 
 /** Whether the person works in this session: a top-level one, or a fork (whose parent is what it copies). */

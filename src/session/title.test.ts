@@ -138,6 +138,13 @@ describe("fallbackTitle", () => {
     assert.equal(title, "please look at…");
     assert.equal(fallbackTitle("y".repeat(70)), `${"y".repeat(49)}…`);
   });
+
+  it("leaves out a fenced block (what was piped in): the title is the person's words", () => {
+    assert.equal(fallbackTitle("review this\n\n```stdin\ndiff --git a/x b/x\n```"), "review this");
+    assert.equal(fallbackTitle("see\n\n````stdin\n```js\nx\n```\n````"), "see");
+    // A message that is only a block keeps its words: a title is never empty.
+    assert.equal(fallbackTitle("```\nnpm ERR! missing script\n```"), "``` npm ERR! missing script ```");
+  });
 });
 
 describe("decideTitle (seat session.title)", () => {

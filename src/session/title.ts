@@ -55,7 +55,10 @@ export function cleanTitle(reply: string): { title: string; words: number; cut: 
 
 /** The title kept when the model's is not used: the message's first six words, at most 50 characters, "…" when cut. */
 export function fallbackTitle(message: string): string {
-  const words = message.replace(/\s+/g, " ").trim().split(" ");
+  // A fenced block is what the person pasted or piped (`git diff | bosun run "review this"`), not
+  // what they said: without it the title is their words, unless nothing else is left.
+  const said = message.replace(/^(`{3,})[^\n]*\n[\s\S]*?\n\1[ \t]*$/gm, "").trim();
+  const words = (said === "" ? message : said).replace(/\s+/g, " ").trim().split(" ");
   const first = words.slice(0, FALLBACK_WORDS).join(" ");
   if (first.length > FALLBACK_CHARS) return cutAt(first, FALLBACK_CHARS);
   return words.length > FALLBACK_WORDS ? `${first}…` : first;

@@ -6,6 +6,9 @@ import type { TargetAnswer } from "./target.js";
 
 /** A new session (not a forked one) with no title and no message yet: its first turn names it. */
 export function awaitsTitle(store: SessionStore, sessionId: string): boolean {
+  // A fork's log starts with its original's decisions (a copy): it is named after the original.
+  const created = store.events(sessionId, "session.created")[0]?.data as { forked_from?: string } | undefined;
+  if (created?.forked_from !== undefined) return false;
   const decisions = store.events(sessionId, DECISION_EVENT).map((event) => event.data as Decision);
   // Created new, and not named yet: the interactive session may reopen it (a custom command's
   // own model) before its first turn, so the latest target can be a resume of a new session.

@@ -87,6 +87,33 @@ describe("habits: bosun without a terminal", () => {
     });
   });
 
+  it("another agent's subcommand (resume, continue, exec) points at bosun's flag, never sent to the model", async () => {
+    await withScenario([ok], async (s) => {
+      const cases: Array<[string[], RegExp]> = [
+        [["resume"], /bosun has no 'resume' command: bosun resumes with -r: bosun -r picks a session/],
+        [["resume", "01ABC"], /bosun -r <session> names one/],
+        [["continue"], /bosun has no 'continue' command: bosun -c continues the latest session/],
+        [
+          ["exec", "fix", "the", "test"],
+          /bosun has no 'exec' command: bosun -p "…" \(or bosun run "…"\)[^\n]*quote it: bosun "exec fix the test"/,
+        ],
+      ];
+      for (const [args, said] of cases) {
+        const result = await s.run(args);
+        assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+        assert.match(result.stderr, said);
+      }
+      assert.equal(s.server.requests.length, 0, "no model was asked");
+      const listed = await s.run(["sessions", "--json"]);
+      assert.deepEqual(JSON.parse(listed.stdout), [], "no session was made");
+      // Quoted, or a longer sentence, it is a task like any other.
+      const quoted = await s.run(["resume the work on the parser"]);
+      assert.equal(quoted.code, 0, quoted.stderr);
+      const sentence = await s.run(["continue", "the", "refactor"]);
+      assert.equal(sentence.code, 0, sentence.stderr);
+    });
+  });
+
   it("a run that ends on a limit says so, never done", async () => {
     const list = { reply: { toolCalls: [{ id: "l1", name: "list", arguments: {} }] } };
     await withScenario([{ match: { request: 1 }, ...list }, ok], async (s) => {
@@ -112,6 +139,10 @@ describe("habits: bosun help", () => {
       const unknown = await s.run(["help", "fly"]);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /unknown command 'fly' \(bosun help lists them\)/);
+      assert.doesNotMatch(unknown.stderr, /Usage:/, "one line, no wall of help");
+      const typo = await s.run(["help", "sesions"]);
+      assert.equal(typo.code, 2);
+      assert.equal(typo.stderr, "bosun: unknown command 'sesions' (did you mean sessions? bosun help lists them)\n");
       assert.equal(s.server.requests.length, 0);
     });
   });

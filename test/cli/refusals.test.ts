@@ -178,6 +178,14 @@ describe("bosun run: model ids", () => {
         chosen.reasons.find((r) => r.rule === "model limits")?.detail ?? "",
         /price are unknown.*warned when the run starts$/,
       );
+      // The AI SDK's own warnings about such a model go to console.info/warn: on stdout they
+      // would break the JSON stream a script reads, and they repeat what bosun said in words.
+      const json = await s.run(["run", "--format", "json", "hi"]);
+      assert.equal(json.code, 0, json.stderr);
+      for (const line of json.stdout.trim().split("\n")) {
+        assert.doesNotThrow(() => JSON.parse(line), `not a JSON line on stdout: ${line}`);
+      }
+      assert.doesNotMatch(result.stdout + result.stderr + json.stderr, /AI SDK Warning/);
     } finally {
       await s.close();
     }

@@ -71,6 +71,8 @@ describe("bosun sessions: sessions you can find", () => {
       await bosun(s, ["run", "-s", original, "--fork", "try another way"]);
       const [byRun] = await listed(s);
       assert.ok(byRun && byRun.id !== original && byRun.id !== forked, "the run made a new session");
+      // Named as `bosun sessions fork` names it, not after the fork's first message.
+      assert.equal(byRun.title, "original (fork)");
 
       const dir = realpathSync(s.ws.dir);
       const json = await listed(s);

@@ -109,7 +109,12 @@ describe("the interactive session's first impression (tmux)", () => {
       assert.match(screen, /model no model/);
       assert.match(screen, /No model is configured/);
       assert.match(screen, /ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY/);
-      assert.match(screen, /"provider": \{ "local"/);
+      // The provider's JSON on one line, whole, and the file it goes in.
+      assert.match(
+        screen,
+        /\n\s*\{"provider":\{"local":\{"type":"openai-compatible","baseURL":"http:\/\/127\.0\.0\.1:11434\/v1"\}\}\}\n/,
+      );
+      assert.ok(screen.includes(`as a provider in ${ws.env.BOSUN_HOME}/bosun.json`), screen);
       term.type("fix the bug");
       await term.waitFor(/› fix the bug\n\s*No model is configured/);
       assert.equal(term.exited(), false);

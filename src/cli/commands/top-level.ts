@@ -20,6 +20,8 @@ export async function topLevel(words: string[], options: TopLevelOptions, comman
     const quote = words.length > 1 ? `; to give the agent this task, quote it: bosun "${words.join(" ")}"` : "";
     throw new UsageError(`unknown command '${first}' (did you mean ${near}?)${quote}`);
   }
+  const habit = first === undefined ? undefined : otherAgentsCommand(words);
+  if (habit !== undefined) throw new UsageError(habit);
   const { print, resume, ...rest } = options;
   if (typeof resume === "string" && rest.session !== undefined) {
     throw new UsageError("-r and -s both name a session; give one of them");
@@ -56,6 +58,29 @@ export async function topLevel(words: string[], options: TopLevelOptions, comman
   const { format: _, auto: __, file: ___, maxSteps: ____, decisions: _____, ...session } = chosen;
   const opening = [...(resume === true ? ["/resume"] : []), ...(words.length > 0 ? [words.join(" ")] : [])];
   await (await import("./interactive.js")).interactive(session, opening);
+}
+
+/**
+ * Subcommands other agents have (`codex resume`, `codex exec "…"`, `claude continue`-style habits)
+ * that bosun spells as flags. Typed unquoted, they are a habit, not a task: sent to the model,
+ * `bosun resume` would open a new session whose first message is "resume".
+ */
+const HABITS: Record<string, string> = {
+  resume:
+    "bosun resumes with -r: bosun -r picks a session, bosun -r <session> names one; bosun -c continues the latest",
+  continue: "bosun -c continues the latest session of this repository",
+  exec: 'bosun -p "…" (or bosun run "…") runs a task without the interactive session',
+};
+
+/** What to say for another agent's subcommand typed to bosun, or undefined when it is not one. */
+export function otherAgentsCommand(words: string[]): string | undefined {
+  const [first, ...more] = words;
+  const pointer = first === undefined ? undefined : HABITS[first];
+  if (pointer === undefined) return undefined;
+  // `bosun resume` alone and `bosun exec fix it`: what follows is a task only for exec.
+  if (first !== "exec" && more.length > 1) return undefined;
+  const quote = `; to give the agent this task, quote it: bosun "${words.join(" ")}"`;
+  return `bosun has no '${first}' command: ${pointer}${quote}`;
 }
 
 /**
