@@ -4,13 +4,14 @@ import {
   type Evaluation,
   evaluate,
   evaluateRequest,
+  outrightDeny,
   type PreparedRules,
   prepare,
   type RequestOutcome,
   STRICTNESS,
   summarize,
 } from "./evaluate.js";
-import type { Request } from "./requests.js";
+import type { Action, Request } from "./requests.js";
 import type { Rule } from "./rules.js";
 
 /** One agent's rule layers, named for the reasons (`parent`, `delegate`, an agent name). */
@@ -137,4 +138,24 @@ export function mapRuleSets(authority: Authority, change: (layers: Rule[][]) => 
   return Array.isArray(authority)
     ? change(authority)
     : { sets: authority.sets.map((set) => ({ ...set, layers: change(set.layers) })) };
+}
+
+/**
+ * Under an authority, the rule that denies every request of an action (naming `resource`, when
+ * fixed): the first rule set's that does, in order, else the policy's (evaluate.ts, outrightDeny).
+ * The rules are prepared once, for asking about many actions.
+ */
+export function outrightDenial(
+  authority: Authority,
+  options: EvaluateOptions,
+): (action: Action, resource?: string) => Rule | undefined {
+  const sets = ruleSetsOf(authority).map((set) => prepare(set.layers, { ...options, policy: [] }));
+  const prepared = [...sets, prepare([], options)];
+  return (action, resource) => {
+    for (const rules of prepared) {
+      const deny = outrightDeny(rules, action, resource);
+      if (deny) return deny;
+    }
+    return undefined;
+  };
 }
