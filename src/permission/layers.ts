@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import type { Agent } from "../agents/select.js";
 import type { ConfigDocument, LayerName, LoadedConfig } from "../config/load.js";
 import type { Holder } from "../seats/types.js";
+import { uniqueBy } from "../util/unique.js";
 import type { AuthorityContext } from "./authorize.js";
 import { defaultRules } from "./defaults.js";
 import { type Authority, ruleSetsOf } from "./intersect.js";
@@ -159,8 +160,14 @@ export interface SharedRules {
 export function sharedRules(authority: Authority): SharedRules {
   const all = ruleSetsOf(authority).flatMap((set) => set.layers.flat());
   return {
-    builtIn: unique(all.filter((r) => r.source.layer === "default" && r.source.file === "built-in")),
-    saved: unique(all.filter((r) => r.source.layer === "saved")),
+    builtIn: uniqueBy(
+      all.filter((r) => r.source.layer === "default" && r.source.file === "built-in"),
+      ruleIdentity,
+    ),
+    saved: uniqueBy(
+      all.filter((r) => r.source.layer === "saved"),
+      ruleIdentity,
+    ),
   };
 }
 
@@ -204,14 +211,4 @@ function add(layers: Rule[][], rules: readonly Rule[]): void {
 
 function ruleIdentity(rule: Rule): string {
   return [rule.action, rule.pattern, rule.effect, rule.when ?? "", rule.source.layer, rule.source.key].join("\0");
-}
-
-function unique(rules: Rule[]): Rule[] {
-  const seen = new Set<string>();
-  return rules.filter((rule) => {
-    const id = ruleIdentity(rule);
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
 }
