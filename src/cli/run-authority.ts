@@ -9,10 +9,11 @@ import { type RepositoryGrant, repositoryConfinement } from "../permission/confi
 import type { GateDeps } from "../permission/gate.js";
 import { type Hook, hooksFromConfig } from "../permission/hooks.js";
 import {
+  addOwnFolder,
+  addSavedApprovals,
   buildAuthority,
   checkWrittenRules,
   layerCounts,
-  ownFolderRule,
   type SessionRuleFlags,
 } from "../permission/layers.js";
 import { decideMode, MODES } from "../permission/modes.js";
@@ -241,8 +242,8 @@ export function gateDeps(input: {
 }): GateDeps {
   const { authority } = input.prepared;
   // The session is known only now: its own overflow folder is readable outside the workspace,
-  // no other session's (the built-in layer is the first).
-  if (Array.isArray(authority.rules)) authority.rules[0]?.push(ownFolderRule(overflowFolder(input.sessionId)));
+  // no other session's — in every rule set (a delegate's too).
+  addOwnFolder(authority.rules, overflowFolder(input.sessionId));
   return {
     authority,
     policy: input.prepared.policy,
@@ -256,15 +257,13 @@ export function gateDeps(input: {
     ownState: [dataDir(), dirname(globalConfigFile())],
     saveAlways(rules, tool) {
       saveApprovals(input.store, authority.workspace, rules, { tool, sessionId: input.sessionId });
-      // In force at once: the saved layer is the last one (layers.ts).
-      if (Array.isArray(authority.rules))
-        authority.rules
-          .at(-1)
-          ?.push(
-            ...savedRules(input.store, authority.workspace).filter((r) =>
-              rules.some((n) => n.action === r.action && n.pattern === r.pattern),
-            ),
-          );
+      // In force at once, in every rule set's saved layer (layers.ts).
+      addSavedApprovals(
+        authority.rules,
+        savedRules(input.store, authority.workspace).filter((r) =>
+          rules.some((n) => n.action === r.action && n.pattern === r.pattern),
+        ),
+      );
     },
     record: input.record,
     sessionId: input.sessionId,

@@ -1,7 +1,7 @@
 import type { AuthorityContext } from "../permission/authorize.js";
-import { type MatchContext, matchResource } from "../permission/match.js";
+import { outrightDenial } from "../permission/intersect.js";
 import type { Action } from "../permission/requests.js";
-import { isCatchAll, layerRank, type Rule } from "../permission/rules.js";
+import type { Rule } from "../permission/rules.js";
 import type { Decision, Holder, Reason } from "../seats/types.js";
 import type { Tool } from "../tools/types.js";
 
@@ -12,41 +12,6 @@ function actionOf(tool: Pick<Tool, "kind" | "name">): Action {
   if (tool.kind === "edit") return "edit";
   if (tool.kind === "mcp") return "mcp";
   return "read";
-}
-
-/**
- * The deny that settles an action for every call of a tool: a deny for all its resources (`*`,
- * or the one resource an MCP tool always names) after which no rule that could match allows or
- * asks. Undefined when some call could still pass.
- */
-function outrightDeny(
-  rules: readonly Rule[],
-  action: Action,
-  resource: string | undefined,
-  ctx: MatchContext,
-): Rule | undefined {
-  const covers = (rule: Rule) =>
-    isCatchAll(action, rule.pattern) || (resource !== undefined && matchResource(action, rule.pattern, resource, ctx));
-  const ordered = rules
-    .map((rule, index) => ({ rule, index }))
-    .filter(({ rule }) => rule.action === action)
-    .sort((a, b) => layerRank(a.rule.source.layer) - layerRank(b.rule.source.layer) || a.index - b.index)
-    .map(({ rule }) => rule);
-  let last = -1;
-  ordered.forEach((rule, index) => {
-    if (rule.effect === "deny" && rule.when === undefined && covers(rule)) last = index;
-  });
-  if (last < 0) return undefined;
-  // Without a fixed resource any later allow or ask may match some call; with one, only those that match it.
-  const reopens = ordered
-    .slice(last + 1)
-    .some((rule) => rule.effect !== "deny" && (resource === undefined || covers(rule)));
-  return reopens ? undefined : ordered[last];
-}
-
-function ruleSets(authority: AuthorityContext): Rule[][] {
-  const rules = authority.rules;
-  return Array.isArray(rules) ? [rules.flat()] : rules.sets.map((set) => set.layers.flat());
 }
 
 export interface ToolsOffered {
@@ -86,7 +51,12 @@ export function decideToolsOffered(input: {
       },
     };
   }
-  const sets = ruleSets(input.authority);
+  // The evaluator's own layer order and rule sets (a delegate's every one), then the policy.
+  const deniedOutright = outrightDenial(input.authority.rules, {
+    workspace: input.authority.workspace,
+    home: input.authority.home,
+    policy: input.policy,
+  });
   const offered: Tool[] = [];
   let holder: Holder = "code";
   for (const tool of input.tools) {
@@ -104,10 +74,7 @@ export function decideToolsOffered(input: {
       continue;
     }
     const resource = tool.mcp?.resource;
-    const ctx = { workspace: input.authority.workspace, home: input.authority.home };
-    const deny = [...sets, input.policy]
-      .map((rules) => outrightDeny(rules, action, resource, ctx))
-      .find((rule) => rule !== undefined);
+    const deny = deniedOutright(action, resource);
     if (deny) {
       holder = deny.source.layer === "policy" ? "policy" : "config";
       reasons.push({

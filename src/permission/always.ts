@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
+import { uniqueBy } from "../util/unique.js";
 import type { Judged } from "./authorize.js";
 import { type Action, isPathAction, UNKNOWN_PATH } from "./requests.js";
 import { CONFIGURED_LAYERS } from "./rules.js";
@@ -47,8 +48,8 @@ export function alwaysOffer(outcomes: readonly Judged[]): AlwaysOffer {
     wide.push(found.wide);
   }
   if (narrow.length === 0) return { options: [] };
-  const options: AlwaysOption[] = [{ label: "always", rules: dedupe(narrow) }];
-  const folders = dedupe(wide);
+  const options: AlwaysOption[] = [{ label: "always", rules: uniqueBy(narrow, formatAlwaysRule) }];
+  const folders = uniqueBy(wide, formatAlwaysRule);
   if (JSON.stringify(folders) !== JSON.stringify(options[0]?.rules))
     options.push({ label: "always, whole folder", rules: folders });
   return { options };
@@ -110,14 +111,4 @@ function folderOf(path: string): string {
 
 function escapeGlob(path: string): string {
   return path.replace(/[*?[\]{}\\]/g, "\\$&");
-}
-
-function dedupe(rules: AlwaysRule[]): AlwaysRule[] {
-  const seen = new Set<string>();
-  return rules.filter((r) => {
-    const key = formatAlwaysRule(r);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -49,7 +49,9 @@ export interface PermissionAnswer {
  * 1. A call that could not be fully described (a shell line that does not parse) asks — it is
  *    never allowed, in any mode; a read-only agent or chat mode denies it.
  * 2. Every request is evaluated against the rule layers (evaluate.ts: last match wins, saved
- *    approvals never lift a configured deny or ask).
+ *    approvals never lift a configured deny or ask) — a delegate's against every rule set, the
+ *    strictest answer taken (intersect.ts). A file that makes programs run later is allowed only
+ *    by a rule that names it; bosun's own data folder is never a tool's to edit.
  * 3. A read-only agent denies every edit, every shell command not proven read-only and every
  *    MCP tool not annotated read-only — after the rules, so no config can loosen it.
  * 4. The mode: auto turns an ask into allow; chat denies everything.
@@ -61,11 +63,16 @@ export function authorize(description: CallDescription, ctx: AuthorityContext): 
   const mode = MODES[ctx.mode.name];
   if (description.problem !== undefined) return undescribed(description.problem, ctx);
 
-  const evaluated = outcomesUnder(ctx.rules, description.requests, { workspace: ctx.workspace, home: ctx.home });
-  const outcomes: Judged[] = evaluated.map((raw) => {
-    let outcome: Judged = { ...raw, holder: raw.rule ? holderOfLayer(raw.rule.source.layer) : "code" };
-    outcome = guardProtected(outcome);
-    outcome = guardOwnData(outcome, ctx);
+  // The protected-file guard reads which rule allowed: it judges each rule set's answer, so a
+  // delegate's catch-all allow asks even where its parent names the file (intersect.ts).
+  const evaluated = outcomesUnder(
+    ctx.rules,
+    description.requests,
+    { workspace: ctx.workspace, home: ctx.home },
+    (raw) => guardProtected({ ...raw, holder: raw.rule ? holderOfLayer(raw.rule.source.layer) : "code" }),
+  );
+  const outcomes: Judged[] = evaluated.map((guarded) => {
+    let outcome = guardOwnData(guarded, ctx);
     if (ctx.readOnly) outcome = restrictReadOnly(outcome, ctx.readOnly);
     if (mode.after === "ask-allows" && outcome.effect === "ask" && outcome.personOnly === undefined) {
       outcome = {

@@ -6,6 +6,7 @@ import { type Confinement, sandboxProblem } from "../tools/sandbox.js";
 import type { Tool } from "../tools/types.js";
 import { type AuthorityContext, authorize, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { STRICTNESS } from "./evaluate.js";
+import { ruleSetsOf } from "./intersect.js";
 import { type Policy, policyDenials } from "./policy.js";
 import { type CallDescription, isInside, type Request, resolveRequestPath } from "./requests.js";
 
@@ -310,9 +311,7 @@ export async function unreadableFiles(
 /** The workspace-relative patterns of read rules (and policy) that ask or deny. */
 function protectedPatterns(deps: Pick<ConfineDeps, "authority" | "policy">): Set<string> {
   const { workspace } = deps.authority;
-  const layers = Array.isArray(deps.authority.rules)
-    ? deps.authority.rules
-    : deps.authority.rules.sets.flatMap((set) => set.layers);
+  const layers = ruleSetsOf(deps.authority.rules).flatMap((set) => set.layers);
   const patterns = new Set<string>();
   for (const rule of [...layers.flat(), ...deps.policy.rules]) {
     if (rule.action !== "read" || rule.effect === "allow" || rule.pattern === "*") continue;

@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { Reason } from "../seats/types.js";
-import { type MatchContext, ruleMatches } from "./match.js";
-import { isPathAction, type Request, UNKNOWN_PATH } from "./requests.js";
-import { CONFIGURED_LAYERS, type Effect, LAYERS, layerRank, type Rule } from "./rules.js";
+import { type MatchContext, matchResource, ruleMatches } from "./match.js";
+import { type Action, isPathAction, type Request, UNKNOWN_PATH } from "./requests.js";
+import { CONFIGURED_LAYERS, type Effect, isCatchAll, LAYERS, layerRank, type Rule } from "./rules.js";
 
 export interface EvaluateOptions {
   /** Administrator rules: deny-only, applied after everything, never overridden. */
@@ -168,25 +168,13 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
       decided = saved;
     }
   }
+  // The administrator's word comes before anything the rules would make of the request.
+  const policy = policyRuleFor(request, rules.policy, rules.ctx);
+  if (policy) return policyOutcome(request, policy, decided, reasons);
   if (unknownPath && decided?.effect !== "deny") {
     // A path not known before it runs (`cat "$F"`, `echo x > "$F"`) may be one a narrower rule
-    // denies. A policy's deny: it cannot be shown to stay within the policy — deny. A deny no
-    // mask can keep (a write, or a read outside the workspace): only a person who sees the call
-    // may allow it, never auto mode's or --auto's blanket yes.
-    const policyDeny = rules.policy.find((rule) => rule.action === request.action && rule.pattern !== "*");
-    if (policyDeny) {
-      return {
-        request,
-        effect: "deny",
-        rule: policyDeny,
-        reasons: [
-          {
-            ...ruleReason(name, policyDeny),
-            detail: `deny — the path is not known before the command runs, and the policy rule ${request.action} "${policyDeny.pattern}" might cover it: it cannot be shown to stay within the policy`,
-          },
-        ],
-      };
-    }
+    // denies. A deny no mask can keep (a write, or a read outside the workspace): only a person
+    // who sees the call may allow it, never auto mode's or --auto's blanket yes.
     const unmaskable = rules.configured.find(
       (rule) =>
         rule.action === request.action &&
@@ -212,7 +200,7 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
   if (unknownPath && decided?.effect === "allow") {
     // `echo x > "$F"`: a rule for every path allows, but a narrower rule might deny or ask for
     // the path it turns out to be. Nobody can tell before it runs: ask.
-    const narrower = [...rules.configured, ...rules.policy].find(
+    const narrower = rules.configured.find(
       (rule) => rule.action === request.action && rule.pattern !== "*" && rule.effect !== "allow",
     );
     if (narrower) {
@@ -228,23 +216,6 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
         ],
       };
     }
-  }
-
-  const policy = matching(rules.policy).at(-1);
-  if (policy) {
-    const before = decided ? `${decided.effect} by ${describeRule(decided)}` : "ask (no rule matched)";
-    return {
-      request,
-      effect: "deny",
-      rule: policy,
-      reasons: [
-        {
-          ...ruleReason(name, policy),
-          detail: `deny — policy rule "${policy.pattern}" (policy cannot be overridden; the rules said ${before})`,
-        },
-        ...reasons,
-      ],
-    };
   }
 
   if (!decided) {
@@ -263,6 +234,76 @@ export function evaluateRequest(request: Request, rules: PreparedRules): Request
       ...reasons,
     ],
   };
+}
+
+/**
+ * The policy rule that covers a request: the last that matches it. A path not known before the
+ * call runs (`edit:*`) might be any path, so every policy rule of its action covers it. The one
+ * place policy is matched: the evaluator, the gate's call.policy and the read checks ask it.
+ */
+export function policyRuleFor(request: Request, policy: readonly Rule[], ctx: MatchContext): Rule | undefined {
+  const unknownPath = isPathAction(request.action) && request.resource === UNKNOWN_PATH;
+  return policy
+    .filter((rule) => (unknownPath ? rule.action === request.action : ruleMatches(rule, request, ctx)))
+    .at(-1);
+}
+
+/** A request the policy covers: deny, whatever the rules said (named after the policy's reason). */
+function policyOutcome(request: Request, policy: Rule, decided: Rule | undefined, reasons: Reason[]): RequestOutcome {
+  const name = `${request.action}:${request.resource}`;
+  const unknownPath = isPathAction(request.action) && request.resource === UNKNOWN_PATH;
+  if (unknownPath && !isCatchAll(request.action, policy.pattern)) {
+    return {
+      request,
+      effect: "deny",
+      rule: policy,
+      reasons: [
+        {
+          ...ruleReason(name, policy),
+          detail: `deny — the path is not known before the command runs, and the policy rule ${request.action} "${policy.pattern}" might cover it: it cannot be shown to stay within the policy`,
+        },
+      ],
+    };
+  }
+  const before = decided ? `${decided.effect} by ${describeRule(decided)}` : "ask (no rule matched)";
+  return {
+    request,
+    effect: "deny",
+    rule: policy,
+    reasons: [
+      {
+        ...ruleReason(name, policy),
+        detail: `deny — policy rule "${policy.pattern}" (policy cannot be overridden; the rules said ${before})`,
+      },
+      ...reasons,
+    ],
+  };
+}
+
+/**
+ * The rule that denies every request of `action` under prepared rules — with `resource`, every
+ * request naming it (an MCP tool names one): a deny covering all its resources with no rule after
+ * it, in the evaluator's order, that could match and allows or asks; else the policy's rule
+ * covering them all. Undefined when some request could still pass. Conservative (a saved
+ * approval after a deny counts as reopening it): it only decides what the model is not offered.
+ */
+export function outrightDeny(rules: PreparedRules, action: Action, resource?: string): Rule | undefined {
+  const covers = (rule: Rule) =>
+    isCatchAll(action, rule.pattern) ||
+    (resource !== undefined && matchResource(action, rule.pattern, resource, rules.ctx));
+  const ordered = [...rules.configured, ...rules.saved].filter((rule) => rule.action === action);
+  let last = -1;
+  ordered.forEach((rule, index) => {
+    if (rule.effect === "deny" && rule.when === undefined && covers(rule)) last = index;
+  });
+  if (last >= 0) {
+    // Without a fixed resource any later allow or ask may match some request; with one, only those that match it.
+    const reopens = ordered
+      .slice(last + 1)
+      .some((rule) => rule.effect !== "deny" && (resource === undefined || covers(rule)));
+    if (!reopens) return ordered[last];
+  }
+  return rules.policy.filter((rule) => rule.action === action && covers(rule)).at(-1);
 }
 
 /**

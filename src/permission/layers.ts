@@ -2,8 +2,10 @@ import { homedir } from "node:os";
 import type { Agent } from "../agents/select.js";
 import type { ConfigDocument, LayerName, LoadedConfig } from "../config/load.js";
 import type { Holder } from "../seats/types.js";
+import { uniqueBy } from "../util/unique.js";
 import type { AuthorityContext } from "./authorize.js";
 import { defaultRules } from "./defaults.js";
+import { type Authority, ruleSetsOf } from "./intersect.js";
 import { MODES, type ModeName } from "./modes.js";
 import { type Effect, type Layer, type Rule, resolveRulePatterns, ruleFromSpec, rulesFromConfig } from "./rules.js";
 
@@ -125,7 +127,6 @@ function sessionRules(flags: SessionRuleFlags): Rule[] {
   ];
 }
 
-/** How many rules each layer holds, for the `permission.mode` decision. */
 /** A folder bosun itself sends the model to: `external_directory` allows it (built-in layer). */
 export function ownFolderRule(folder: string): Rule {
   return {
@@ -136,9 +137,78 @@ export function ownFolderRule(folder: string): Rule {
   };
 }
 
+/** How many rules each layer holds, for the `permission.mode` decision. */
 export function layerCounts(ctx: AuthorityContext): Record<string, number> {
   const counts: Record<string, number> = {};
-  const layers = Array.isArray(ctx.rules) ? ctx.rules : ctx.rules.sets.flatMap((set) => set.layers);
+  const layers = ruleSetsOf(ctx.rules).flatMap((set) => set.layers);
   for (const rule of layers.flat()) counts[rule.source.layer] = (counts[rule.source.layer] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * The rules no agent chooses: bosun's built-in layer (its defaults and its own folders) and the
+ * person's saved approvals for this project. Every rule set of an authority holds the same
+ * (a delegate's gets its parent's: delegate.ts), so no set asks where bosun or the person
+ * already answered — and since a delegate's answer is the strictest of its sets, what they let
+ * through in its own set can never reach past the parent's.
+ */
+export interface SharedRules {
+  builtIn: Rule[];
+  saved: Rule[];
+}
+
+export function sharedRules(authority: Authority): SharedRules {
+  const all = ruleSetsOf(authority).flatMap((set) => set.layers.flat());
+  return {
+    builtIn: uniqueBy(
+      all.filter((r) => r.source.layer === "default" && r.source.file === "built-in"),
+      ruleIdentity,
+    ),
+    saved: uniqueBy(
+      all.filter((r) => r.source.layer === "saved"),
+      ruleIdentity,
+    ),
+  };
+}
+
+/**
+ * A rule set's layers with the shared rules it lacks, added after its own: the evaluator orders
+ * rules by their layer, so a built-in one still counts as built-in (after the set's own built-in
+ * rules, as bosun's own folders come after the defaults) and a saved one as saved. Pure.
+ */
+export function withSharedRules(layers: readonly Rule[][], shared: SharedRules): Rule[][] {
+  const have = new Set(layers.flat().map(ruleIdentity));
+  const missing = [...shared.builtIn, ...shared.saved].filter((r) => !have.has(ruleIdentity(r)));
+  return missing.length > 0 ? [...layers, missing] : [...layers];
+}
+
+/**
+ * Puts a folder of bosun's own (this session's overflow files) in force in every rule set, as a
+ * built-in rule. In place: the gate's dependencies share the authority for the whole run.
+ */
+export function addOwnFolder(authority: Authority, folder: string): void {
+  for (const set of ruleSetsOf(authority)) add(set.layers, [ownFolderRule(folder)]);
+}
+
+/** Puts the person's new "always" approvals in force in every rule set for the rest of the run. In place, like addOwnFolder. */
+export function addSavedApprovals(authority: Authority, rules: readonly Rule[]): void {
+  for (const set of ruleSetsOf(authority)) add(set.layers, rules);
+}
+
+/**
+ * Adds the rules a set does not hold yet at its end: the evaluator orders rules by their layer,
+ * so each counts in its own (built-in, saved), after the rules already there — bosun's own folder
+ * after the defaults, a new approval after the older ones.
+ */
+function add(layers: Rule[][], rules: readonly Rule[]): void {
+  const have = new Set(layers.flat().map(ruleIdentity));
+  const fresh = rules.filter((r) => !have.has(ruleIdentity(r)));
+  if (fresh.length === 0) return;
+  const last = layers.at(-1);
+  if (last) last.push(...fresh);
+  else layers.push([...fresh]);
+}
+
+function ruleIdentity(rule: Rule): string {
+  return [rule.action, rule.pattern, rule.effect, rule.when ?? "", rule.source.layer, rule.source.key].join("\0");
 }

@@ -3,7 +3,11 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { seededRandom } from "../../test/support/random.js";
+import { evaluate } from "./evaluate.js";
 import { loadPolicy, policyDenials, SYSTEM_POLICY_FILE } from "./policy.js";
+import type { Action, Request } from "./requests.js";
+import { type Effect, type Rule, rulesFromConfig } from "./rules.js";
 
 describe("loadPolicy and policyDenials (call.policy)", () => {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "bosun-policy-")));
@@ -71,5 +75,57 @@ describe("loadPolicy and policyDenials (call.policy)", () => {
       hits.map((h) => `${h.request.action}:${h.request.resource} by ${h.rule.pattern}`),
       ["edit:/etc/hosts by /etc/**", "edit:* by /etc/**", "shell:curl -s example.com by curl *"],
     );
+  });
+});
+
+describe("policy is matched in one place: the gate's call.policy and the evaluator agree", () => {
+  const ctx = { workspace: "/w", home: "/h" };
+  const PATTERNS: Record<string, string[]> = {
+    edit: ["*", "/etc/**", "**/.env", "src/**"],
+    read: ["*", "~/.ssh/**", "/proc/**/environ"],
+    shell: ["*", "curl *", "git push*"],
+  };
+  const RESOURCES: Record<string, string[]> = {
+    edit: ["*", "/etc/hosts", "/w/.env", "/w/src/a.ts", "/w/b"],
+    read: ["*", "/h/.ssh/id", "/proc/1/environ", "/w/a"],
+    shell: ["curl x", "git push", "ls"],
+  };
+  const actions = Object.keys(PATTERNS) as Action[];
+
+  it("for 2000 random policies, rules and requests: a request the policy covers is denied by both, and only those", () => {
+    const rand = seededRandom(14);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+    let covered = 0;
+    for (let n = 0; n < 2000; n++) {
+      const policy: Rule[] = Array.from({ length: Math.floor(rand() * 3) }, () => {
+        const action = pick(actions);
+        return rulesFromConfig(
+          { [action]: { [pick(PATTERNS[action] ?? ["*"])]: "deny" } },
+          { layer: "policy" },
+        )[0] as Rule;
+      });
+      const configured: Rule[] = Array.from({ length: Math.floor(rand() * 4) }, () => {
+        const action = pick(actions);
+        const effect = pick(["allow", "ask", "deny"] as Effect[]);
+        return rulesFromConfig(
+          { [action]: { [pick(PATTERNS[action] ?? ["*"])]: effect } },
+          { layer: "global" },
+        )[0] as Rule;
+      });
+      const action = pick(actions);
+      const request: Request = { action, resource: pick(RESOURCES[action] ?? ["x"]) };
+      const hits = policyDenials([request], policy, ctx);
+      const evaluated = evaluate([request], [configured], { ...ctx, policy }).perRequest[0];
+      const why = JSON.stringify({ request, policy, configured });
+      if (hits[0]) {
+        covered++;
+        assert.equal(evaluated?.effect, "deny", why);
+        assert.equal(evaluated?.rule?.source.layer, "policy", why);
+        assert.equal(evaluated?.rule, hits[0].rule, why);
+      } else {
+        assert.notEqual(evaluated?.rule?.source.layer, "policy", why);
+      }
+    }
+    assert.ok(covered > 200, `only ${covered} requests the policy covered`);
   });
 });

@@ -3,8 +3,9 @@ import { resolve } from "node:path";
 import { parseJsonc } from "../config/jsonc.js";
 import { ConfigError } from "../errors.js";
 import { isPlainObject } from "../util/object.js";
-import { type MatchContext, ruleMatches } from "./match.js";
-import { isPathAction, type Request, UNKNOWN_PATH } from "./requests.js";
+import { policyRuleFor } from "./evaluate.js";
+import type { MatchContext } from "./match.js";
+import type { Request } from "./requests.js";
 import { type Rule, rulesFromConfig } from "./rules.js";
 
 /** Where an administrator puts the policy for every user of the machine. */
@@ -58,17 +59,10 @@ function readPolicyFile(file: string): Rule[] {
   });
 }
 
-/**
- * The policy rule that denies each request it covers (the last that matches). A path not known
- * before the call runs (`edit:*`) might be any path, so any policy rule of its action covers it.
- */
+/** The policy rule that denies each request it covers (the evaluator's `policyRuleFor`). */
 export function policyDenials(requests: readonly Request[], policy: readonly Rule[], ctx: MatchContext) {
   return requests.flatMap((request) => {
-    const covers = (r: Rule) =>
-      isPathAction(request.action) && request.resource === UNKNOWN_PATH
-        ? r.action === request.action
-        : ruleMatches(r, request, ctx);
-    const rule = policy.filter(covers).at(-1);
+    const rule = policyRuleFor(request, policy, ctx);
     return rule ? [{ request, rule }] : [];
   });
 }

@@ -7,6 +7,7 @@ import { type AuthorityContext, authorize } from "./authorize.js";
 import { formatRequests, shellRequests } from "./call-requests.js";
 import { type RepositoryGrant, repositoryGrant } from "./confine.js";
 import type { Hook } from "./hooks.js";
+import { mapRuleSets } from "./intersect.js";
 import type { Rule } from "./rules.js";
 
 /**
@@ -123,12 +124,7 @@ export async function judgeProjectCommand(
 function withoutProjectRules(ctx: AuthorityContext): AuthorityContext {
   // Its `permission` and its agents' alike: a repository cannot approve its own commands.
   const strip = (layers: Rule[][]) => layers.map((rules) => rules.filter((r) => r.source.repository !== true));
-  return {
-    ...ctx,
-    rules: Array.isArray(ctx.rules)
-      ? strip(ctx.rules)
-      : { sets: ctx.rules.sets.map((set) => ({ ...set, layers: strip(set.layers) })) },
-  };
+  return { ...ctx, rules: mapRuleSets(ctx.rules, strip) };
 }
 
 function shellQuote(word: string): string {
