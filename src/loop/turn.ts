@@ -333,7 +333,8 @@ async function runCalls(
       continue;
     }
     const { call, tool, input } = prepared;
-    const verdict = await gate({ id: call.id, tool, input }, step, deps.gate);
+    const unready = tool.unready ? () => tool.unready?.(input, deps.toolContext) : undefined;
+    const verdict = await gate({ id: call.id, tool, input, ...(unready ? { unready } : {}) }, step, deps.gate);
     if (!verdict.run) {
       if (verdict.unapproved) denied++;
       finish(call, { output: verdict.output, isError: true, summary: verdict.summary });

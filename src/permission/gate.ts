@@ -73,6 +73,8 @@ export interface GateCall {
   input: Record<string, unknown>;
   /** A command the repository brings (a span of its custom command): it runs sealed, as its hooks do. */
   repository?: true;
+  /** Why the call would fail now (the tool's `unready`): then nobody is asked to approve it. */
+  unready?: () => string | undefined;
 }
 
 export type GateResult =
@@ -375,6 +377,19 @@ async function approve(
   askedByRules: boolean,
 ): Promise<GateResult | undefined> {
   const subject = { step, call: call.id };
+  // A call bound to fail is not put to anyone: approving it would only waste the person's yes.
+  const unready = call.unready?.();
+  if (unready !== undefined) {
+    deps.record({
+      seat: "call.approval",
+      holder: "code",
+      answer: "not asked",
+      reasons: [{ rule: "the call cannot succeed as things stand", detail: unready, decisive: true }],
+      subject,
+    });
+    const sentence = /[.!?]$/.test(unready) ? unready : `${unready}.`;
+    return { run: false, output: `Not run: ${sentence}`, summary: `${call.tool.name}: not run (${unready})` };
+  }
   // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
   // cover that no mask keeps (a path known only when it runs): those they must see.
   const mustSee =

@@ -74,6 +74,10 @@ export const editTool: Tool<EditInput> = {
       ? diffPreview(where.cwd, absolute, input.old_string, input.new_string)
       : diffPreview(where.cwd, absolute, text, after);
   },
+  unready(input, ctx) {
+    const absolute = resolvePath(ctx.cwd, input.path);
+    return existsSync(absolute) ? staleReason(ctx, absolute) : notFoundMessage(ctx.cwd, absolute);
+  },
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);

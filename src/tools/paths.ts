@@ -72,7 +72,7 @@ export function describeError(error: unknown): string {
  * Why the agent may not overwrite `absolute` (never read, or changed since), with the path as the
  * model knows it; undefined when it may. The tracker knows absolute paths only.
  */
-export function staleReason(ctx: ToolContext, absolute: string): string | undefined {
+export function staleReason(ctx: Pick<ToolContext, "cwd" | "files">, absolute: string): string | undefined {
   const reason = ctx.files.staleReason(absolute);
   return reason?.split(absolute).join(displayPath(ctx.cwd, absolute));
 }

@@ -35,6 +35,12 @@ export interface Tool<Input = Record<string, unknown>> {
   /** For the person asked to approve a call: what it would change (a diff for edits). */
   preview?(input: Input, where: RequestContext): Promise<string | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolResult>;
+  /**
+   * Why this call would fail as things stand (an edit of a file the model has not read), so that
+   * nobody is asked to approve a call bound to fail: the gate says this instead of asking. Cheap
+   * (a stat at most); `execute` checks again, since files change between the two.
+   */
+  unready?(input: Input, context: Pick<ToolContext, "cwd" | "files">): string | undefined;
 }
 
 export interface ToolResult {

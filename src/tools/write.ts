@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { diffLines } from "diff";
 import { z } from "zod";
 import { pathRequests } from "../permission/call-requests.js";
@@ -30,6 +31,11 @@ export const writeTool: Tool<WriteInput> = {
   async preview(input, where) {
     const { absolute, text } = await currentText(where.cwd, input.path);
     return diffPreview(where.cwd, absolute, text, input.content);
+  },
+  // Creating a file needs no read; replacing one does.
+  unready(input, ctx) {
+    const absolute = resolvePath(ctx.cwd, input.path);
+    return existsSync(absolute) ? staleReason(ctx, absolute) : undefined;
   },
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);

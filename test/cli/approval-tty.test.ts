@@ -118,6 +118,43 @@ describe("bosun run at a terminal: the approval prompt", () => {
     });
   });
 
+  it("an edit bound to fail (a file not read) is not put to the person: the model is told, then asks properly", async () => {
+    const edit = (id: string) => ({
+      toolCalls: [{ id, name: "edit", arguments: { path: "notes.txt", old_string: "one", new_string: "two" } }],
+    });
+    await withScenario(
+      [
+        { match: { request: 1 }, reply: edit("e1") },
+        { match: { request: 2 }, reply: { toolCalls: [{ id: "r1", name: "read", arguments: { path: "notes.txt" } }] } },
+        { match: { request: 3 }, reply: edit("e2") },
+        { match: { request: 4 }, ...done },
+      ],
+      async (s, ts) => {
+        s.ws.write("notes.txt", "one\n");
+        const p = runInTerminal(s, "change the notes");
+        ts.push(p);
+        // The first prompt shown is for the second edit, after the read: the first was never asked.
+        await p.waitForText(/edit needs your approval/);
+        assert.equal(s.server.requests.length, 3, "asked only once the file was read");
+        assert.equal(await (await approvalChoice(p)).choose("Allow once"), "Allow once");
+        assert.equal(await p.exit(), 0, p.text());
+        assert.equal(p.text().match(/edit needs your approval/g)?.length, 1, p.text());
+        assert.equal(readFileSync(join(s.ws.dir, "notes.txt"), "utf8"), "two\n");
+        const told = s.server.requests[1]?.normalized?.messages.at(-1)?.text ?? "";
+        assert.match(told, /Not run: you have not read notes\.txt in this session; read it first\./);
+        const approvals = s.latest().decisions.filter((d) => d.seat === "call.approval");
+        assert.deepEqual(
+          approvals.map((d) => [d.subject?.call, d.holder, d.answer]),
+          [
+            ["e1", "code", "not asked"],
+            ["e2", "person", "allow-once"],
+          ],
+        );
+        assert.match(approvals[0]?.reasons[0]?.detail ?? "", /you have not read notes\.txt/);
+      },
+    );
+  });
+
   it("allow always: saves exactly the shown pattern, which later runs use and which can be revoked", async () => {
     await withScenario(
       [
