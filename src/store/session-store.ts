@@ -203,6 +203,14 @@ export class SessionStore {
     return (rows as EventRow[]).map(toEvent);
   }
 
+  /** Every event after `seq`, in order: what was appended since a reader last looked. */
+  eventsSince(sessionId: string, seq: number): StoredEvent[] {
+    const rows = this.db
+      .prepare("SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq")
+      .all(sessionId, seq) as EventRow[];
+    return rows.map(toEvent);
+  }
+
   /** Deletes a session and its events. Returns false when there was none. */
   delete(id: string): boolean {
     return this.db.prepare("DELETE FROM sessions WHERE id = ?").run(id).changes > 0;
