@@ -24,6 +24,7 @@ import type { Tool, ToolContext } from "../tools/types.js";
 import { lastLines } from "../util/lines.js";
 import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
+import { checkingJournal, driftFromJournal } from "./journal-check.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
 import { toModelTools } from "./model-tools.js";
 import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
@@ -90,6 +91,16 @@ export interface TurnDeps {
  * answer is recorded (and shown) before it is acted on.
  */
 export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
+  // One sync of the disk a step (the call's write-ahead record) and one at the end, not one per event.
+  const ungroup = deps.store.groupCommits();
+  try {
+    return await turn(message, deps);
+  } finally {
+    ungroup();
+  }
+}
+
+async function turn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, session, config, signal } = deps;
   const record = (decision: Decision) =>
     deps.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
@@ -98,11 +109,16 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   let lastText = "";
   const end = (ended: Omit<TurnOutcome, "lastText">): TurnOutcome => {
     const outcome: TurnOutcome = { ...ended, lastText };
-    store.append(session.id, EV.turnEnded, {
-      status: outcome.status,
-      steps: outcome.steps,
-      ...(outcome.message ? { message: outcome.message } : {}),
-    });
+    store.append(
+      session.id,
+      EV.turnEnded,
+      {
+        status: outcome.status,
+        steps: outcome.steps,
+        ...(outcome.message ? { message: outcome.message } : {}),
+      },
+      { durable: true },
+    );
     if (outcome.message && outcome.status !== "done") {
       deps.emit({
         type: "error",
@@ -139,6 +155,11 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
 
   // The session's log in memory, followed as it grows (one read of the whole log a turn).
   const log = new EventTail((seq) => store.eventsSince(session.id, seq));
+  const checkJournal = checkingJournal();
+  const assertNoDrift = (when: string) => {
+    const drift = driftFromJournal(log.events(), store.events(session.id));
+    if (drift) throw new Error(`${when}: the log in memory drifted from the journal: ${drift}`);
+  };
   // Where the agent works, asked of git again only when something may have changed it.
   const where = watchEnvironment(deps.context.cwd);
   // Where the agent works, when it changed since the session was last told: before the message it frames.
@@ -184,6 +205,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     if (sized.compacted) events = log.events();
     const budget = budgetNote(step, deps.maxSteps);
     const projected = conversationView(window, step, pruned, events);
+    if (checkJournal) assertNoDrift(`step ${step}, before the request`);
     if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
     const { messages } = fitImages(projected, { accepts: model.info.images === true });
 
@@ -209,6 +231,8 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     });
     // After a fallback the turn stays on the model that answered (model.fallback was recorded).
     model = result.model;
+    // The request was handed the messages: it must not have changed the events they came from.
+    if (checkJournal) assertNoDrift(`step ${step}, after the request`);
     const finish = result.status === "complete" ? result.finishReason : "error";
     const assistant: AssistantMessage = {
       text: result.text,
@@ -433,7 +457,7 @@ async function runCalls(
     const confine = again ? still.confine : judgedConfine;
     const shown = (again ? still.approved : approved) ?? [];
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
-    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step });
+    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step }, { durable: true });
     // An edit or a command not proven read-only may change the tree: the next step asks git again.
     if (mayChange(judged)) where.mayHaveChanged();
     let result: Awaited<ReturnType<Tool["execute"]>>;
