@@ -91,7 +91,7 @@ export interface TurnDeps {
  * answer is recorded (and shown) before it is acted on.
  */
 export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
-  // One sync of the disk a step (the call's write-ahead record) and one at the end, not one per event.
+  // One sync of the disk before a call that may change anything, and one at the end, not one per event.
   const ungroup = deps.store.groupCommits();
   try {
     return await turn(message, deps);
@@ -457,9 +457,12 @@ async function runCalls(
     const confine = again ? still.confine : judgedConfine;
     const shown = (again ? still.approved : approved) ?? [];
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
-    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step }, { durable: true });
+    // A call that may change anything waits for the disk too (a power cut cannot lose the trace);
+    // one that only reads does not need to: losing its record loses nothing it did.
+    const changes = mayChange(judged);
+    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step }, { durable: changes });
     // An edit or a command not proven read-only may change the tree: the next step asks git again.
-    if (mayChange(judged)) where.mayHaveChanged();
+    if (changes) where.mayHaveChanged();
     let result: Awaited<ReturnType<Tool["execute"]>>;
     try {
       result = await tool.execute(input, {
