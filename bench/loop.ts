@@ -7,8 +7,12 @@
  *       send the next request).
  *   (b) cold start: from spawning `bosun run` to the server receiving request 1, against the
  *       whole of `node -e 0`; interleaved so machine noise hits both alike.
+ *   (c) a long session: a 600-step task (the same read/list calls, cycled), one step's cost read
+ *       off the server's request-to-request gaps around step 50 and around step 600, so a cost
+ *       that grows with the session shows as the ratio of the two.
  *
- *   npm run build && npx tsx bench/loop.ts      (BENCH_LOOP_RUNS, BENCH_COLD_RUNS to change counts)
+ *   npm run build && npx tsx bench/loop.ts
+ *   (BENCH_LOOP_RUNS, BENCH_COLD_RUNS, BENCH_LONG_RUNS, BENCH_LONG_STEPS to change counts)
  */
 
 import { spawnSync } from "node:child_process";
@@ -20,10 +24,13 @@ import { fileURLToPath } from "node:url";
 import { type Script, startScriptedServer } from "../src/devtools/model-server/index.js";
 import { type Timed as TimedRun, timedSpawn } from "./support/timed.js";
 
-const bin = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+// BENCH_BIN: another build to measure (e.g. a copy of the one before a change), interleaved by hand.
+const bin = process.env.BENCH_BIN ?? fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 if (!existsSync(bin)) throw new Error("run `npm run build` first");
 const loopRuns = Number(process.env.BENCH_LOOP_RUNS ?? 5);
 const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 15);
+const longRuns = Number(process.env.BENCH_LONG_RUNS ?? 2);
+const LONG_STEPS = Number(process.env.BENCH_LONG_STEPS ?? 600);
 const STEPS = 50;
 
 const root = mkdtempSync(join(tmpdir(), "bosun-bench-loop-"));
@@ -165,6 +172,48 @@ for (let run = 0; run <= coldRuns; run++) {
   toExit.push(result.ms);
 }
 
+// (c) a long session: one step's cost near step 50 and near the end, from the server's gaps
+const longScript: Script = {
+  rules: [
+    {
+      reply: [
+        ...Array.from({ length: LONG_STEPS - 1 }, (_, i) => ({
+          toolCalls: [{ id: `l${i + 1}`, ...(toolSteps[i % toolSteps.length] as (typeof toolSteps)[number]) }],
+        })),
+        { text: "Looked at everything, many times." },
+      ],
+      times: LONG_STEPS,
+    },
+  ],
+};
+/** The median gap of the steps around `at` (request at-5 → request at+5, so 10 steps), per run. */
+const around = (arrivals: number[], at: number) => {
+  const gaps: number[] = [];
+  for (let i = Math.max(1, at - 5); i < Math.min(arrivals.length, at + 5); i++)
+    gaps.push((arrivals[i] ?? Number.NaN) - (arrivals[i - 1] ?? Number.NaN));
+  return median(gaps);
+};
+const earlyStep: number[] = [];
+const lateStep: number[] = [];
+const longBare: number[] = [];
+for (let run = 0; run < longRuns; run++) {
+  longBare.push((await timeProcess(["-e", "0"], childEnv(root))).ms);
+  const { server, arrivals } = await timedServer(longScript);
+  configure(server.baseURL);
+  const result = await timeProcess(
+    [bin, "run", "--auto", "--max-steps", String(LONG_STEPS + 10), "look at every file and folder, again and again"],
+    childEnv(freshHome()),
+  );
+  await server.close();
+  if (result.code !== 0 || server.failures.length > 0 || server.requests.length !== LONG_STEPS) {
+    throw new Error(
+      `long run failed: exit ${result.code}, ${server.requests.length} requests\n${server.failures.join("\n")}\n${result.stderr}`,
+    );
+  }
+  earlyStep.push(around(arrivals, 50));
+  lateStep.push(around(arrivals, LONG_STEPS - 5));
+}
+
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const sortedGaps = [...allGaps].sort((a, b) => a - b);
 const p90 = sortedGaps[Math.floor(sortedGaps.length * 0.9)] ?? Number.NaN;
@@ -192,3 +241,16 @@ const first = median(toFirstRequest);
 const exit = median(toExit);
 console.log(`| \`bosun run\`: spawn → model request 1 arrives | ${fmt(first)} | ${ratio(first)} |`);
 console.log(`| \`bosun run\` one-step task: spawn → exit | ${fmt(exit)} | ${ratio(exit)} |`);
+console.log();
+console.log(
+  `(c) ${LONG_STEPS}-step task, one step (median request-to-request gap of 10 steps around it), median of ${longRuns} runs`,
+);
+console.log("| measure | median | vs `node -e 0` |");
+console.log("|---|---|---|");
+const early = median(earlyStep);
+const late = median(lateStep);
+console.log(`| \`node -e 0\` (spawn → exit, this section) | ${fmt(median(longBare))} | 1.00x |`);
+const longRatio = (ms: number) => `${(ms / median(longBare)).toFixed(3)}x`;
+console.log(`| one step at step 50 | ${fmt(early)} | ${longRatio(early)} |`);
+console.log(`| one step at step ${LONG_STEPS - 5} | ${fmt(late)} | ${longRatio(late)} |`);
+console.log(`| step ${LONG_STEPS - 5} / step 50 | ${(late / early).toFixed(2)}x | |`);

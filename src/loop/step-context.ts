@@ -1,5 +1,5 @@
 import { applyCheckpoint } from "../compaction/checkpoint.js";
-import { readEnvironment, renderEnvironment } from "../context/environment.js";
+import { type EnvironmentWatch, renderEnvironment } from "../context/environment.js";
 import {
   type InstructionFile,
   type InstructionSkip,
@@ -37,13 +37,16 @@ export function stepSystem(context: RunContext, toolNames: readonly string[]): s
 }
 
 /**
- * The environment, re-read before each step and told to the model only when it changed since
+ * The environment, re-read before each step when it may have changed (watchEnvironment), and told to the model only when it changed since
  * the last time this session told it (a notice in the log, so a resumed session knows too).
  * Returns the notice to append, or undefined when the model already has this one. `events` are
  * the session's events.
  */
-export async function environmentNotice(events: readonly StoredEvent[], cwd: string): Promise<Notice | undefined> {
-  const text = renderEnvironment(await readEnvironment(cwd));
+export async function environmentNotice(
+  events: readonly StoredEvent[],
+  where: EnvironmentWatch,
+): Promise<Notice | undefined> {
+  const text = renderEnvironment(await where.read());
   // What the model still reads: an environment summarised away by a compaction is told again.
   const last = applyCheckpoint(events)
     .filter((event) => event.type === EV.notice && (event.data as Notice).kind === "environment")

@@ -1,4 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
+import { type EnvironmentWatch, watchEnvironment } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
 import { nestedDecision } from "../context/instructions.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
@@ -14,6 +15,7 @@ import { recordDecision } from "../seats/record.js";
 import type { Decision, RecordedDecision } from "../seats/types.js";
 import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
 import { recordUsage } from "../session/usage.js";
+import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { boundOutput } from "../tools/bound.js";
 import type { ShellJob } from "../tools/jobs.js";
@@ -22,6 +24,7 @@ import type { Tool, ToolContext } from "../tools/types.js";
 import { lastLines } from "../util/lines.js";
 import { batches, mapLimit } from "../util/pool.js";
 import { prepareCall } from "./calls/prepare.js";
+import { checkingJournal, driftFromJournal } from "./journal-check.js";
 import { budgetNote, callSignature, decideDone, decideLength, decideLimit, decideRepeat } from "./judge.js";
 import { toModelTools } from "./model-tools.js";
 import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
@@ -88,6 +91,16 @@ export interface TurnDeps {
  * answer is recorded (and shown) before it is acted on.
  */
 export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
+  // One sync of the disk before a call that may change anything, and one at the end, not one per event.
+  const ungroup = deps.store.groupCommits();
+  try {
+    return await turn(message, deps);
+  } finally {
+    ungroup();
+  }
+}
+
+async function turn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> {
   const { store, session, config, signal } = deps;
   const record = (decision: Decision) =>
     deps.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
@@ -96,11 +109,16 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   let lastText = "";
   const end = (ended: Omit<TurnOutcome, "lastText">): TurnOutcome => {
     const outcome: TurnOutcome = { ...ended, lastText };
-    store.append(session.id, EV.turnEnded, {
-      status: outcome.status,
-      steps: outcome.steps,
-      ...(outcome.message ? { message: outcome.message } : {}),
-    });
+    store.append(
+      session.id,
+      EV.turnEnded,
+      {
+        status: outcome.status,
+        steps: outcome.steps,
+        ...(outcome.message ? { message: outcome.message } : {}),
+      },
+      { durable: true },
+    );
     if (outcome.message && outcome.status !== "done") {
       deps.emit({
         type: "error",
@@ -135,8 +153,17 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   let overflowedAt: number | undefined;
   const toolChars = JSON.stringify(modelTools).length;
 
+  // The session's log in memory, followed as it grows (one read of the whole log a turn).
+  const log = new EventTail((seq) => store.eventsSince(session.id, seq));
+  const checkJournal = checkingJournal();
+  const assertNoDrift = (when: string) => {
+    const drift = driftFromJournal(log.events(), store.events(session.id));
+    if (drift) throw new Error(`${when}: the log in memory drifted from the journal: ${drift}`);
+  };
+  // Where the agent works, asked of git again only when something may have changed it.
+  const where = watchEnvironment(deps.context.cwd);
   // Where the agent works, when it changed since the session was last told: before the message it frames.
-  const environment = await environmentNotice(store.events(session.id), deps.context.cwd);
+  const environment = await environmentNotice(log.events(), where);
   store.atomically(() => {
     if (environment) store.append(session.id, EV.notice, environment);
     store.append(session.id, EV.user, message);
@@ -154,6 +181,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       });
     }
     for (const job of deps.toolContext.jobs.takeFinished()) {
+      where.mayHaveChanged();
       const ended =
         job.exitCode === null || job.exitCode === undefined
           ? `was stopped (${(job as ShellJob).signal ?? "killed"})`
@@ -162,18 +190,22 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     }
     // What the person typed meanwhile to steer this turn goes in before the next request.
     if (step > 1) for (const text of deps.steering?.() ?? []) store.append(session.id, EV.user, { text });
-    // The session's events, read once a step (the log only grows; a compaction re-reads it).
-    let events = store.events(session.id);
+    // The session's events: what was appended since the last step, read onto those in memory.
+    let events = log.events();
     if (step > 1) {
-      const environment = await environmentNotice(events, deps.context.cwd);
-      if (environment) events.push(store.append(session.id, EV.notice, environment));
+      const environment = await environmentNotice(events, where);
+      if (environment) {
+        store.append(session.id, EV.notice, environment);
+        events = log.events();
+      }
     }
     const window = { store, sessionId: session.id, config, record, signal, model, step };
     const sized = await compactIfNeeded({ ...window, events, fixedChars: system.length + toolChars });
     if (sized.error) return end({ status: "failed", steps: step - 1, denied, message: sized.error });
-    if (sized.compacted) events = store.events(session.id);
+    if (sized.compacted) events = log.events();
     const budget = budgetNote(step, deps.maxSteps);
     const projected = conversationView(window, step, pruned, events);
+    if (checkJournal) assertNoDrift(`step ${step}, before the request`);
     if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
     const { messages } = fitImages(projected, { accepts: model.info.images === true });
 
@@ -199,6 +231,8 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     });
     // After a fallback the turn stays on the model that answered (model.fallback was recorded).
     model = result.model;
+    // The request was handed the messages: it must not have changed the events they came from.
+    if (checkJournal) assertNoDrift(`step ${step}, after the request`);
     const finish = result.status === "complete" ? result.finishReason : "error";
     const assistant: AssistantMessage = {
       text: result.text,
@@ -260,7 +294,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
       return end({ status: "done", steps: step, denied });
     }
 
-    const outcome = await runCalls(result.toolCalls, step, deps, record, recent, repeatLimit);
+    const outcome = await runCalls(result.toolCalls, step, deps, record, recent, repeatLimit, where);
     denied += outcome.denied;
     if (outcome.stop) return end({ status: outcome.stop.status, steps: step, denied, message: outcome.stop.message });
   }
@@ -274,6 +308,7 @@ async function runCalls(
   record: (d: Decision) => void,
   recent: string[],
   repeatLimit: number,
+  where: EnvironmentWatch,
 ): Promise<{ denied: number; stop?: { status: TurnStatus; message: string } }> {
   const { store, session, signal } = deps;
   let denied = 0;
@@ -423,7 +458,12 @@ async function runCalls(
     const confine = again ? still.confine : judgedConfine;
     const shown = (again ? still.approved : approved) ?? [];
     // Write-ahead: the call is on record before it runs, so a crash leaves a trace, not a re-run.
-    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step });
+    // A call that may change anything waits for the disk too (a power cut cannot lose the trace);
+    // one that only reads does not need to: losing its record loses nothing it did.
+    const changes = mayChange(judged);
+    store.append(session.id, EV.callStarted, { id: call.id, name: tool.name, input, step }, { durable: changes });
+    // An edit or a command not proven read-only may change the tree: the next step asks git again.
+    if (changes) where.mayHaveChanged();
     let result: Awaited<ReturnType<Tool["execute"]>>;
     try {
       result = await tool.execute(input, {

@@ -62,7 +62,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     const result = streamText({
       model: input.model,
       ...(input.system ? { system: input.system } : {}),
-      messages: input.messages,
+      ...sentUnchecked(input.messages),
       ...(input.tools ? { tools: input.tools } : {}),
       ...(input.maxOutputTokens ? { maxOutputTokens: input.maxOutputTokens } : {}),
       ...(input.signal ? { abortSignal: input.signal } : {}),
@@ -115,6 +115,24 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     usage: usage ?? fromSdkUsage(undefined),
   };
 }
+
+/**
+ * The messages, handed to the SDK past its prompt check: `streamText` validates `messages` against
+ * its zod schema on every call, which costs more the longer the session (most of a step's time
+ * by step 300). bosun built these messages itself (conversation.ts), so it sends a one-message
+ * stand-in through the check and the real messages through `prepareStep`, which the SDK converts
+ * for the provider exactly as it would `messages` but does not re-validate. An empty list goes
+ * the checked way, so it fails as it always did.
+ */
+function sentUnchecked(messages: ModelMessage[]): {
+  messages: ModelMessage[];
+  prepareStep?: () => { messages: ModelMessage[] };
+} {
+  if (messages.length === 0) return { messages };
+  return { messages: STAND_IN, prepareStep: () => ({ messages }) };
+}
+
+const STAND_IN: ModelMessage[] = [{ role: "user", content: "." }];
 
 /**
  * A 200 whose body was not the protocol: some SDK parsers (OpenAI Responses) skip what they cannot

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -263,6 +263,50 @@ describe("context: the environment", () => {
       assert.equal(count(3), 2);
       assert.match(s.server.request(3).normalized?.messages.at(-1)?.text ?? "", /tool_result w1:[\s\S]*uncommitted/);
       assert.equal(count(4), 2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("asks git for it again only after a call that may change the tree, not after a read-only one", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { request: 1 }, reply: { toolCalls: [{ id: "l1", name: "list", arguments: {} }] } },
+        { match: { request: 2 }, reply: { toolCalls: [{ id: "r1", name: "read", arguments: { path: "a.txt" } }] } },
+        {
+          match: { request: 3 },
+          reply: { toolCalls: [{ id: "w1", name: "write", arguments: { path: "new.txt", content: "x\n" } }] },
+        },
+        { match: { request: 4 }, reply: { toolCalls: [{ id: "l2", name: "list", arguments: {} }] } },
+        done,
+      ],
+    });
+    try {
+      s.ws.write("a.txt", "a\n");
+      for (const args of [
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start"],
+      ]) {
+        assert.equal(spawnSync("git", args, { cwd: s.ws.dir }).status, 0);
+      }
+      // A git that notes each `git status` bosun runs for the environment, then does the real thing.
+      const realGit = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
+      const shims = join(s.ws.home, "shims");
+      const log = join(s.ws.home, "git-status.log");
+      mkdirSync(shims);
+      writeFileSync(
+        join(shims, "git"),
+        `#!/bin/sh\ncase "$*" in *porcelain=v2*) echo status >> '${log}';; esac\nexec '${realGit}' "$@"\n`,
+        { mode: 0o755 },
+      );
+      const result = await s.run(["run", "--auto", "go"], { env: { PATH: `${shims}:${process.env.PATH}` } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(s.server.requests.length, 5);
+      // Before step 1 (the turn's start) and before step 4 (after the write); not after the list or the read.
+      const runs = existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0;
+      assert.equal(runs, 2);
+      // What the model was told is still right: the write made the tree dirty, and it heard so.
+      assert.match(s.server.request(4).normalized?.messages.at(-1)?.text ?? "", /tool_result w1:[\s\S]*uncommitted/);
     } finally {
       await s.close();
     }
