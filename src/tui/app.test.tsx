@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { render } from "ink-testing-library";
+import { until } from "../../test/support/ink-frames.js";
 import { spanRunner } from "../input/bang.js";
 import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
 import type { PersonReply } from "../permission/approval.js";
@@ -162,7 +163,7 @@ describe("the interactive session", () => {
     await type(ui, "go");
     ui.stdin.write("\u000f");
     await tick(80);
-    assert.match(ui.lastFrame() ?? "", /opened \(Ctrl-O closes\):\n✓ read a\.ts\n\s+A-DETAIL/);
+    await until(ui, /opened \(Ctrl-O closes\):\n✓ read a\.ts\n\s+A-DETAIL/);
     release();
     await tick(150);
     const frame = ui.lastFrame() ?? "";
@@ -232,7 +233,7 @@ describe("the interactive session", () => {
     );
     ui.stdin.write("\u001b[Z");
     await tick();
-    assert.match(ui.lastFrame() ?? "", /› ↳ steer: drop me/, "Shift-Tab moves the mark");
+    await until(ui, /› ↳ steer: drop me/, "Shift-Tab moves the mark");
     ui.stdin.write("\u0018");
     await tick();
     assert.doesNotMatch(ui.lastFrame() ?? "", /drop me/);
@@ -243,7 +244,7 @@ describe("the interactive session", () => {
     await tick(150);
     assert.deepEqual(steered, [["also check the docs"]]);
     assert.deepEqual(turns, ["start"], "after Esc, what waits is held");
-    assert.match(ui.lastFrame() ?? "", /2 waiting: Enter on an empty line sends the next/);
+    await until(ui, /2 waiting: Enter on an empty line sends the next/);
     ui.stdin.write("\r");
     await tick(150);
     assert.deepEqual(turns, ["start", "then the changelog"]);
@@ -283,11 +284,11 @@ describe("the interactive session", () => {
     const ui = render(<App runner={runner} />);
     await tick();
     await type(ui, "build it");
-    assert.match(ui.lastFrame() ?? "", /shell needs your approval/);
+    await until(ui, /shell needs your approval/);
     await tick(200);
     assert.deepEqual(reply, { kind: "cancel" });
     assert.doesNotMatch(ui.lastFrame() ?? "", /needs your approval/);
-    assert.match(ui.lastFrame() ?? "", /Ask bosun/);
+    await until(ui, /Ask bosun/);
     ui.unmount();
   });
 
@@ -327,7 +328,7 @@ describe("the interactive session", () => {
     await type(ui, "!sleep 5");
     await type(ui, "after the sleep");
     assert.deepEqual(turns, [], "nothing else starts while the !cmd runs");
-    assert.match(ui.lastFrame() ?? "", /⏸ queued: after the sleep/);
+    await until(ui, /⏸ queued: after the sleep/);
     finishBang();
     await tick(150);
     assert.deepEqual(turns, ["after the sleep"]);
@@ -387,7 +388,7 @@ describe("the interactive session", () => {
     assert.ok(picker.includes(`ses_earlie ${localTime(Date.UTC(2026, 10, 30, 17, 5))} fix the parser`), picker);
     ui.stdin.write("\u001b[B");
     await tick();
-    assert.match(ui.lastFrame() ?? "", /› ses_earlie/);
+    await until(ui, /› ses_earlie/);
     ui.stdin.write("\r");
     await tick(80);
     assert.deepEqual(resumed, ["resume ses_earlier_2"]);
@@ -396,7 +397,7 @@ describe("the interactive session", () => {
     ui.stdin.write("\u001b");
     await tick(80);
     assert.deepEqual(resumed, ["resume ses_earlier_2"], "Esc resumes nothing");
-    assert.match(ui.lastFrame() ?? "", /kept this session/);
+    await until(ui, /kept this session/);
     ui.unmount();
   });
 
@@ -482,10 +483,10 @@ describe("the interactive session", () => {
     const ui = render(<App runner={runner} waitClock={clock} />);
     await tick();
     await type(ui, "anyone there?");
-    assert.match(ui.lastFrame() ?? "", /waiting for the model · 0 s \(Esc interrupts\)/);
+    await until(ui, /waiting for the model · 0 s \(Esc interrupts\)/);
     now += 12_400;
     await tick();
-    assert.match(ui.lastFrame() ?? "", /waiting for the model · 12 s/);
+    await until(ui, /waiting for the model · 12 s/);
     answer();
     await tick();
     const frame = ui.lastFrame() ?? "";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { render } from "ink-testing-library";
+import { until } from "../../test/support/ink-frames.js";
 import type { CustomCommand } from "../input/custom-commands.js";
 import { App } from "./app.js";
 import { CTRL_C_AGAIN_MS, ctrlC } from "./ctrl-c.js";
@@ -11,6 +12,7 @@ import { shortDirectory } from "./welcome.js";
 import { workingText } from "./work-line.js";
 
 const tick = (ms = 40) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const UP = "\u001b[A";
 const DOWN = "\u001b[B";
 const ESC = "\u001b";
@@ -86,41 +88,32 @@ describe("the / command menu", () => {
     const ui = render(<InputBox history={["/why", "older line"]} onSubmit={(t) => sent.push(t)} menu={entries} />);
     await tick();
     ui.stdin.write("/mo");
-    await tick();
-    let frame = ui.lastFrame() ?? "";
-    assert.match(frame, /› \/model\s+show or switch the model/);
+    let frame = await until(ui, /› \/model\s+show or switch the model/);
     assert.match(frame, / {2}\/mode\s+show or switch the permission mode/);
     assert.match(frame, /\/mock-data/);
     assert.doesNotMatch(frame, /\/help/);
     ui.stdin.write(DOWN);
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /› \/mode\s+show or switch/);
+    await until(ui, /› \/mode\s+show or switch/);
     ui.stdin.write(UP);
     ui.stdin.write(UP);
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /› \/mock-data/, "↑ from the first goes round to the last");
+    await until(ui, /› \/mock-data/, "↑ from the first goes round to the last");
     ui.stdin.write(DOWN);
     ui.stdin.write("\t");
-    await tick();
-    frame = ui.lastFrame() ?? "";
-    assert.match(frame, /│ › \/model /);
+    frame = await until(ui, /│ › \/model /);
     assert.doesNotMatch(frame, /show or switch/, "the menu closes once a name is complete");
     assert.deepEqual(sent, [], "Tab sends nothing");
     // Cleared (Ctrl-U), a new / opens the menu again; Esc closes it and ↑ is the history's.
     ui.stdin.write("\u0015");
     ui.stdin.write("/");
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /› \/help/);
+    await until(ui, /› \/help/);
     ui.stdin.write(ESC);
     await tick(80);
     assert.doesNotMatch(ui.lastFrame() ?? "", /list the commands/);
     ui.stdin.write(UP);
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /│ › older line/);
+    await until(ui, /│ › older line/);
     // A command walked to in the history opens no menu: ↑ goes on through the history.
     ui.stdin.write(UP);
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /│ › \/why/);
+    await until(ui, /│ › \/why/);
     assert.doesNotMatch(ui.lastFrame() ?? "", /show the decisions/);
     ui.unmount();
   });
@@ -153,8 +146,7 @@ describe("the / command menu", () => {
     ui.stdin.write("look at @sr");
     await tick();
     ui.stdin.write("\t");
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /look at @src\//);
+    await until(ui, /look at @src\//);
     ui.stdin.write("\u0015");
     ui.stdin.write("/etc/hosts");
     await tick();
@@ -180,8 +172,7 @@ describe("Ctrl-C", () => {
     ui.stdin.write("half a thought");
     await tick();
     ui.stdin.write(CTRL_C);
-    await tick();
-    assert.match(ui.lastFrame() ?? "", /Ask bosun/);
+    await until(ui, /Ask bosun/);
     assert.equal(asked, 0);
     ui.stdin.write(CTRL_C);
     await tick();
@@ -217,7 +208,7 @@ describe("Ctrl-C", () => {
     ui.stdin.write(CTRL_C);
     await tick(80);
     assert.deepEqual(aborted, ["interrupted by the person (Ctrl-C)"]);
-    assert.match(ui.lastFrame() ?? "", /interrupted; press Ctrl-C again within a second to quit/);
+    await until(ui, /interrupted; press Ctrl-C again within a second to quit/);
     assert.deepEqual(steers, [], "still open");
     ui.stdin.write(CTRL_C);
     await tick(80);
@@ -250,12 +241,10 @@ describe("the spinner while the agent works", () => {
     ui.stdin.write("go");
     await tick();
     ui.stdin.write("\r");
-    await tick(80);
-    assert.match(ui.lastFrame() ?? "", /working · 0 s · 0 tokens · Esc interrupts/);
+    await until(ui, /working · 0 s · 0 tokens · Esc interrupts/);
     now += 7_200;
     tokens += 1_234;
-    await tick(80);
-    assert.match(ui.lastFrame() ?? "", /working · 7 s · 1\.2k tokens/);
+    await until(ui, /working · 7 s · 1\.2k tokens/);
     finish();
     await tick(80);
     assert.doesNotMatch(ui.lastFrame() ?? "", /working ·/);
@@ -285,9 +274,7 @@ describe("the welcome header", () => {
       },
     });
     const ui = render(<App runner={runner} welcome={{ version: "9.8.7", directory: "/srv/app" }} />);
-    await tick();
-    let frame = ui.lastFrame() ?? "";
-    assert.match(frame, /bosun 9\.8\.7 · \/srv\/app/);
+    let frame = await until(ui, /bosun 9\.8\.7 · \/srv\/app/);
     assert.match(frame, /model … · agent build · mode …/);
     assert.match(frame, /\/ commands · Esc interrupts · Ctrl-C quits/);
     model = "scripted/a";
@@ -296,8 +283,10 @@ describe("the welcome header", () => {
     ui.stdin.write("hi");
     await tick();
     ui.stdin.write("\r");
-    await tick(80);
-    frame = ui.lastFrame() ?? "";
+    frame = await until(
+      ui,
+      /Hello there\.[\s\S]*model scripted\/a|model scripted\/a · agent build · mode smart[\s\S]*Hello there\./,
+    );
     assert.match(frame, /model scripted\/a · agent build · mode smart/);
     assert.equal(frame.match(/bosun 9\.8\.7/g)?.length, 1, "drawn once");
     assert.ok(frame.indexOf("bosun 9.8.7") < frame.indexOf("Hello there."), "above the transcript");
@@ -310,8 +299,7 @@ describe("the welcome header", () => {
       setup: () => "No model is configured: set ANTHROPIC_API_KEY",
     });
     const ui = render(<App runner={runner} />);
-    await tick(80);
-    assert.match(ui.lastFrame() ?? "", /No model is configured: set ANTHROPIC_API_KEY/);
+    await until(ui, /No model is configured: set ANTHROPIC_API_KEY/);
     ui.unmount();
   });
 });
@@ -344,7 +332,7 @@ describe("the /model, /agent and /mode pickers", () => {
     const { ui, commands } = setup();
     await tick();
     await send(ui, "/model");
-    const frame = ui.lastFrame() ?? "";
+    const frame = await until(ui, /› scripted\/a\s+config model \(now\)/);
     assert.match(frame, /Switch the model \(↑\/↓, Enter; Esc keeps the one in use\)/);
     assert.match(frame, /› scripted\/a\s+config model \(now\)/);
     assert.match(frame, / {2}scripted\/b\s+agent review's model/);
@@ -353,7 +341,7 @@ describe("the /model, /agent and /mode pickers", () => {
     ui.stdin.write("\r");
     await tick(80);
     assert.deepEqual(commands, ["model scripted/b"]);
-    assert.match(ui.lastFrame() ?? "", /switched model to scripted\/b/);
+    await until(ui, /switched model to scripted\/b/);
     assert.doesNotMatch(ui.lastFrame() ?? "", /Switch the model/);
     ui.unmount();
   });
@@ -362,14 +350,12 @@ describe("the /model, /agent and /mode pickers", () => {
     const { ui, commands } = setup();
     await tick();
     await send(ui, "/mode");
-    assert.match(ui.lastFrame() ?? "", /Switch the permission mode[\s\S]*› approve\s+\(now\)/);
+    await until(ui, /Switch the permission mode[\s\S]*› approve\s+\(now\)/);
     ui.stdin.write(ESC);
-    await tick(80);
-    assert.match(ui.lastFrame() ?? "", /kept mode approve/);
+    await until(ui, /kept mode approve/);
     await send(ui, "/model");
     ui.stdin.write("\r");
-    await tick(80);
-    assert.match(ui.lastFrame() ?? "", /kept model scripted\/a/);
+    await until(ui, /kept model scripted\/a/);
     await send(ui, "/mode auto");
     assert.deepEqual(commands, ["mode auto"]);
     assert.doesNotMatch(ui.lastFrame() ?? "", /Switch the/);

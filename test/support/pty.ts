@@ -95,7 +95,7 @@ export function spawnPty(
   }
 
   return {
-    waitForText(pattern, timeoutMs = 10_000) {
+    waitForText(pattern, timeoutMs = 30_000) {
       const once = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, ""));
       return until(
         () => {
@@ -113,7 +113,7 @@ export function spawnPty(
     },
     text: () => plain,
     raw: () => raw,
-    exit: (timeoutMs = 15_000) => until(() => code, "the exit", timeoutMs),
+    exit: (timeoutMs = 30_000) => until(() => code, "the exit", timeoutMs),
     kill() {
       if (code === undefined) child.kill("SIGTERM");
     },
