@@ -141,10 +141,10 @@ describe("the past of a resumed session", () => {
     );
     assert.deepEqual(lines.slice(0, 5), [
       `notice: ${EARLIER}`,
-      "notice: › task number 14 with a fairly long description of what to do… · 2 calls",
-      "notice: › task number 15 with a fairly long description of what to do… · 2 calls",
-      "notice: › task number 16 with a fairly long description of what to do… · 2 calls",
-      "notice: › task number 17 with a fairly long description of what to do… · 2 calls",
+      "notice: › task number 14 with a fairly long description of what to do… · 2 calls → done: task number 14 with a fairly long…",
+      "notice: › task number 15 with a fairly long description of what to do… · 2 calls → done: task number 15 with a fairly long…",
+      "notice: › task number 16 with a fairly long description of what to do… · 2 calls → done: task number 16 with a fairly long…",
+      "notice: › task number 17 with a fairly long description of what to do… · 2 calls → done: task number 17 with a fairly long…",
     ]);
     assert.equal(lines[5], "user: task number 18 with a fairly long description of what to do next");
     assert.equal(items.filter((item) => item.kind === "user").length, 3, "three turns in full");
@@ -167,7 +167,7 @@ describe("the past of a resumed session", () => {
     // Per turn: environment, message, two assistant messages, one result, turn.ended (no decisions, no usage).
     assert.deepEqual(read, [13 * 6]);
     assert.deepEqual(items[0], { kind: "notice", text: EARLIER }, "a line says more came before");
-    assert.deepEqual(items[1], { kind: "notice", text: "› turn 48 · 1 call" });
+    assert.deepEqual(items[1], { kind: "notice", text: "› turn 48 · 1 call → done: turn 48" });
     assert.ok(PAST_TYPES.every((type) => type !== USAGE_EVENT && type !== "decision"));
     store.close();
   });
@@ -192,9 +192,9 @@ describe("the past of a resumed session", () => {
     turn(store, id, "fourth");
     const folded = readPast(store, id, { full: 2 });
     assert.deepEqual(folded.slice(0, 4), [
-      { kind: "notice", text: "› first" },
+      { kind: "notice", text: "› first → done: first" },
       { kind: "notice", text: SUMMARISED },
-      { kind: "notice", text: "› second" },
+      { kind: "notice", text: "› second → done: second" },
       { kind: "user", text: "third" },
     ]);
     store.close();
@@ -253,15 +253,15 @@ describe("the past of a resumed session", () => {
     bang("after-two");
     const full = readPast(store, id, { full: 1 });
     assert.deepEqual(full, [
-      { kind: "notice", text: "› one" },
+      { kind: "notice", text: "› one → done: one" },
       { kind: "shell", command: "before-two", output: "before-two out", exitCode: 0 },
       { kind: "user", text: "two" },
       { kind: "assistant", text: "done: two" },
       { kind: "shell", command: "after-two", output: "after-two out", exitCode: 0 },
     ]);
     assert.deepEqual(readPast(store, id, { full: 0 }), [
-      { kind: "notice", text: "› one" },
-      { kind: "notice", text: "› two · ! before-two · ! after-two" },
+      { kind: "notice", text: "› one → done: one" },
+      { kind: "notice", text: "› two · ! before-two · ! after-two → done: two" },
     ]);
     store.close();
   });

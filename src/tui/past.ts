@@ -174,19 +174,26 @@ function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
   );
 }
 
-/** An older turn as one line — its first message's first words and how many calls it made — and its compaction, if any. */
+/** An older turn as one line — its first message's first words, how many calls it made and its answer's first words — and its compaction, if any. */
 function foldedTurn(turn: readonly StoredEvent[]): TranscriptItem[] {
   const first = turn.find((event) => event.type === EV.user)?.data as UserMessage | undefined;
   const calls = turn
     .filter((event) => event.type === EV.assistant)
     .reduce((n, event) => n + (event.data as AssistantMessage).toolCalls.length, 0);
+  const reply = turn
+    .filter((event) => event.type === EV.assistant)
+    .map((event) => (event.data as AssistantMessage).text)
+    .filter((text) => text.trim() !== "")
+    .at(-1);
   const bangs = turn.flatMap((event) => (event.type === EV.notice ? (bangOf(event.data as Notice) ?? []) : []));
   const parts = [
     first ? `› ${firstWords(first.text)}` : undefined,
     ...bangs.map((bang) => `! ${firstWords(bang.command)}`),
     calls > 0 ? `${calls} ${calls === 1 ? "call" : "calls"}` : undefined,
   ].filter((part) => part !== undefined);
-  const line: TranscriptItem = { kind: "notice", text: parts.join(" · ") };
+  // The answer's first words, so a folded turn shows it was answered, not only asked.
+  const answer = reply ? ` → ${firstWords(reply, 40)}` : "";
+  const line: TranscriptItem = { kind: "notice", text: `${parts.join(" · ")}${answer}` };
   // A compaction keeps its place: before the turn's message (a /compact between turns) or after it.
   const compacted = turn.findIndex((event) => event.type === CHECKPOINT_EVENT);
   if (compacted < 0) return [line];

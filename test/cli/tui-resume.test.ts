@@ -82,7 +82,7 @@ describe("a resumed session shows its past (tmux)", () => {
       const past = await resumed.waitFor(new RegExp(`── resumed session ${main.slice(0, 10)} · [^\\n]*──`));
       assert.match(
         past,
-        /› first task · 1 call\n\n› second task\nReading\.\n✓ read notes\.txt → 2 lines\nSecond done\.\n\n› third task\n✓ edit notes\.txt → \+1 -1\nThird done\.\n\n› fourth task\nFourth done\.\n\n── resumed session/,
+        /› first task · 1 call → First done\.\n\n› second task\nReading\.\n✓ read notes\.txt → 2 lines\nSecond done\.\n\n› third task\n✓ edit notes\.txt → \+1 -1\nThird done\.\n\n› fourth task\nFourth done\.\n\n── resumed session/,
       );
       assert.doesNotMatch(past, /› other task/, "only this session's past");
       await resumed.waitFor(/scripted\/test-model · build · approve/);
@@ -107,7 +107,7 @@ describe("a resumed session shows its past (tmux)", () => {
       const forked = open(["-s", main, "--fork", "--mode", "auto"]);
       const copied = await forked.waitFor(new RegExp(`── forked session \\w{10} from ${main.slice(0, 10)}[^\\n]*──`));
       assert.match(copied, /› fourth task\nFourth done\.\n! echo bang \(exit 0\)\nbang\n\n── forked session/);
-      assert.match(copied, /› first task · 1 call\n\n› second task\n/, "a !cmd between turns is no turn of its own");
+      assert.match(copied, /› first task · 1 call → First done\.\n\n› second task\n/, "a !cmd between turns is no turn of its own");
       await forked.waitFor(/scripted\/test-model · build · auto/);
       forked.type("fifth in the fork");
       await forked.waitFor(
