@@ -107,7 +107,11 @@ describe("a resumed session shows its past (tmux)", () => {
       const forked = open(["-s", main, "--fork", "--mode", "auto"]);
       const copied = await forked.waitFor(new RegExp(`── forked session \\w{10} from ${main.slice(0, 10)}[^\\n]*──`));
       assert.match(copied, /› fourth task\nFourth done\.\n! echo bang \(exit 0\)\nbang\n\n── forked session/);
-      assert.match(copied, /› first task · 1 call → First done\.\n\n› second task\n/, "a !cmd between turns is no turn of its own");
+      assert.match(
+        copied,
+        /› first task · 1 call → First done\.\n\n› second task\n/,
+        "a !cmd between turns is no turn of its own",
+      );
       await forked.waitFor(/scripted\/test-model · build · auto/);
       forked.type("fifth in the fork");
       await forked.waitFor(
