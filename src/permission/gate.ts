@@ -377,19 +377,6 @@ async function approve(
   askedByRules: boolean,
 ): Promise<GateResult | undefined> {
   const subject = { step, call: call.id };
-  // A call bound to fail is not put to anyone: approving it would only waste the person's yes.
-  const unready = call.unready?.();
-  if (unready !== undefined) {
-    deps.record({
-      seat: "call.approval",
-      holder: "code",
-      answer: "not asked",
-      reasons: [{ rule: "the call cannot succeed as things stand", detail: unready, decisive: true }],
-      subject,
-    });
-    const sentence = /[.!?]$/.test(unready) ? unready : `${unready}.`;
-    return { run: false, output: `Not run: ${sentence}`, summary: `${call.tool.name}: not run (${unready})` };
-  }
   // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
   // cover that no mask keeps (a path known only when it runs): those they must see.
   const mustSee =
@@ -397,6 +384,20 @@ async function approve(
       ? `bosun cannot analyse this call (${description.problem})`
       : permission.outcomes.find((o) => o.personOnly && o.effect === "ask")?.personOnly;
   if (deps.prompt && (!deps.auto || mustSee !== undefined)) {
+    // A call bound to fail is not put to the person: their yes would only be wasted. Only then —
+    // with nobody to ask, the rules' refusal stands as it is, and --auto needs no one's time.
+    const unready = call.unready?.();
+    if (unready !== undefined) {
+      deps.record({
+        seat: "call.approval",
+        holder: "code",
+        answer: "not asked",
+        reasons: [{ rule: "the call cannot succeed as things stand", detail: unready, decisive: true }],
+        subject,
+      });
+      const sentence = /[.!?]$/.test(unready) ? unready : `${unready}.`;
+      return { run: false, output: `Not run: ${sentence}`, summary: `${call.tool.name}: not run (${unready})` };
+    }
     const offer = alwaysOffer(permission.outcomes);
     const preview = await call.tool
       .preview?.(call.input, {

@@ -290,7 +290,7 @@ export const SEATS: readonly Seat[] = [
     question: "A call needs approval: does the person give it?",
     holders: ["person", "code"],
     default:
-      "in a terminal the person answers: allow once, always (saves the narrow rules shown, never lifting a written deny or ask), deny, or deny with a message for the model; with nobody attached code denies, naming the narrow --allow that would allow that call (checked), and --auto (the person's advance answer) allows once; a call bound to fail as things stand (an edit of a file not read) is not put to anyone: code answers `not asked` and the model is told why",
+      "in a terminal the person answers: allow once, always (saves the narrow rules shown, never lifting a written deny or ask), deny, or deny with a message for the model; with nobody attached code denies, naming the narrow --allow that would allow that call (checked), and --auto (the person's advance answer) allows once; a call bound to fail as things stand (an edit of a file not read) is not put to the person at a terminal: code answers `not asked` and the model is told why",
     fail: "closed",
     config: [],
   },

@@ -44,6 +44,8 @@ const REFUSALS: Array<[string, RegExp]> = [
   // Judged when the name led out: an outside path asks, and nobody is here to allow it.
   ["judged outside, denied", /^Denied: this call needs approval and nobody can approve it/],
   ["not read or changed since", /^Not (written|edited): (you have not read|.* changed on disk since)/],
+  // A link swapped while its name was being followed: nothing to write to, so nothing is written.
+  ["changed while followed", /^Not (written|edited): the path cannot be resolved \(/],
   ["missing", /does not exist|was removed while it was being written|no such file/i],
   ["no match", /^old_string was not found/],
   ["not a file", /is a folder|not a regular file|a part of the path is not a folder/],

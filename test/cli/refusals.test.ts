@@ -191,31 +191,3 @@ describe("bosun run: model ids", () => {
     }
   });
 });
-
-describe("bosun run: a call bound to fail is not refused for want of a person", () => {
-  it("an edit of a file not read goes back to the model (no denial, exit 0), recorded as not asked", async () => {
-    const s = await startScenario({
-      rules: [
-        {
-          match: { request: 1 },
-          reply: {
-            toolCalls: [{ id: "e1", name: "edit", arguments: { path: "a.txt", old_string: "a", new_string: "b" } }],
-          },
-        },
-        { match: { request: 2 }, ...finish },
-      ],
-    });
-    try {
-      s.ws.write("a.txt", "a\n");
-      const result = await s.run(["run", "edit a"]);
-      assert.equal(result.code, 0, result.stderr);
-      assert.doesNotMatch(result.stderr, /--allow|denied/);
-      expectDecision(s.latest().decisions, "call.approval", "code", "not asked");
-      const told = s.server.requests[1]?.normalized?.messages.at(-1)?.text ?? "";
-      assert.match(told, /Not run: you have not read a\.txt in this session; read it first\./);
-      assert.equal(readFileSync(join(s.ws.dir, "a.txt"), "utf8"), "a\n");
-    } finally {
-      await s.close();
-    }
-  });
-});
