@@ -1,5 +1,5 @@
 import { decideAgent } from "../agents/select.js";
-import { type FlagValue, type LoadedConfig, loadConfig, whereSet } from "../config/load.js";
+import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
@@ -25,20 +25,20 @@ import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker, type Seen } from "../tools/file-tracker.js";
 import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
-import { OutputFolder, startupCleanup } from "../tools/saved-output.js";
-import type { BackgroundJobs, FileTracker, Tool, ToolLimits } from "../tools/types.js";
+import { type OutputFolder, startupCleanup } from "../tools/saved-output.js";
+import type { BackgroundJobs, FileTracker, Tool } from "../tools/types.js";
 import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import { warn as warnOnStderr } from "./output.js";
 import {
   gateDeps,
   judgeModel,
-  overflowRoot,
   prepareAuthority,
   type RunAuthority,
   settleTrust,
   trustProjectCommands,
 } from "./run-authority.js";
+import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
 export interface SessionOptions {
@@ -544,49 +544,6 @@ function decideCwd(
       },
     ],
   };
-}
-
-/** The tools' limits from config: the model's calls and a repository's command spans alike. */
-function toolLimits(config: LoadedConfig): ToolLimits {
-  return {
-    shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
-    shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
-    maxResults: 200,
-  };
-}
-
-/** Config storage: the saved outputs' cap and age (defaults 500 MB, 7 days). */
-function storage(config: LoadedConfig): { maxBytes: number; maxAgeDays: number } {
-  return {
-    maxBytes: (config.config.storage?.output_max_mb ?? 500) * 1024 * 1024,
-    maxAgeDays: config.config.storage?.output_max_age_days ?? 7,
-  };
-}
-
-/** This session's saved-output folder under the data folder, capped by config storage.output_max_mb. */
-function savedOutputs(config: LoadedConfig, sessionId: string): OutputFolder {
-  return new OutputFolder(overflowRoot(), sessionId, storage(config).maxBytes);
-}
-
-/** Where `key` was set, unless by the built-in defaults. */
-function setWhere(config: LoadedConfig, key: string): string | undefined {
-  return config.origins.get(key)?.layer === "default" ? undefined : whereSet(config, key);
-}
-
-/** Where `shell.sandbox` was set, for the exec.sandbox decision. */
-function sandboxOrigin(config: LoadedConfig): { sandboxSource?: string } {
-  if (config.origins.get("shell.sandbox")?.layer === "default") return {};
-  const where = whereSet(config, "shell.sandbox");
-  return where ? { sandboxSource: where } : {};
-}
-
-/** Environment variables the config's `{env:NAME}` references read (resolved or not). */
-function referencedVariables(config: LoadedConfig): string[] {
-  const names = new Set<string>();
-  for (const ref of [...config.references, ...config.unresolved]) {
-    for (const match of JSON.stringify(ref.raw).matchAll(/\{env:\s*([^}\s]+)\s*\}/g)) names.add(match[1] as string);
-  }
-  return [...names];
 }
 
 /** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
