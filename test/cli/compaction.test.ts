@@ -2,19 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
+import { NOTES_SUMMARY } from "../support/summary.js";
 
-const SUMMARY = [
-  "## Goal",
-  "Read the notes.",
-  "## Decisions",
-  "None yet.",
-  "## State of work",
-  "notes.txt was read.",
-  "## Next step",
-  "Answer.",
-  "## Relevant files",
-  "- notes.txt",
-].join("\n");
+const SUMMARY = NOTES_SUMMARY;
 
 /** The summary request has no tools and a system prompt naming the sections. */
 const summary = (reply: { text: string } | Array<{ text: string }>) => ({

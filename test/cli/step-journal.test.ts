@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Scenario, startScenario } from "../support/scenario.js";
+import { NOTES_SUMMARY } from "../support/summary.js";
 
 /**
  * The loop keeps the session's log in memory and reads only what each step appended; with
@@ -9,18 +10,7 @@ import { type Scenario, startScenario } from "../support/scenario.js";
  */
 const CHECKED = { env: { BOSUN_CHECK_JOURNAL: "1" } };
 
-const SUMMARY = [
-  "## Goal",
-  "Read the notes.",
-  "## Decisions",
-  "None yet.",
-  "## State of work",
-  "notes.txt was read.",
-  "## Next step",
-  "Answer.",
-  "## Relevant files",
-  "- notes.txt",
-].join("\n");
+const SUMMARY = NOTES_SUMMARY;
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
   toolCalls: [{ id, name, arguments: args }],
