@@ -6,8 +6,8 @@ import { after, describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import { loadConfig } from "../config/load.js";
+import type { Answer, RecordedDecision } from "../contracts/decisions.js";
 import { UsageError } from "../errors.js";
-import type { Answer, RecordedDecision } from "../seats/types.js";
 import { DEFAULT_AGENT, decideAgent } from "./select.js";
 
 const asRecorded = ({ holder, answer, reasons }: Answer): RecordedDecision[] => [

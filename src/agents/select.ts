@@ -1,8 +1,8 @@
 import { formatKey } from "../config/keypath.js";
 import type { LoadedConfig } from "../config/load.js";
+import type { Answer } from "../contracts/decisions.js";
+import type { ModeName } from "../contracts/modes.js";
 import { ConfigError, UsageError } from "../errors.js";
-import type { ModeName } from "../permission/modes.js";
-import type { Answer } from "../seats/types.js";
 
 export interface Agent {
   name: string;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { decideAgent } from "../agents/select.js";
+import type { Decision } from "../contracts/decisions.js";
 import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js";
 import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
@@ -9,7 +10,6 @@ import { NoModelError, noModelAdvice } from "../model/select.js";
 import type { ApprovalPrompt } from "../permission/approval.js";
 import { recordDecision } from "../seats/record.js";
 import { namesASeat } from "../seats/seat-names.js";
-import type { Decision } from "../seats/types.js";
 import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
 import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";

@@ -10,13 +10,13 @@ import {
   renderInstructions,
 } from "../context/instructions.js";
 import { discoverSkills, renderSkills, skillsDecision } from "../context/skills.js";
+import type { Decision } from "../contracts/decisions.js";
+import type { Tool } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import { nestedAlreadyAdded } from "../loop/step-context.js";
 import type { ReadCheck } from "../permission/read-check.js";
-import type { Decision } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import { skillTool } from "../tools/skill.js";
-import type { Tool } from "../tools/types.js";
 import { findRepoRoot } from "../util/repo.js";
 
 /**

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { checkedStream, STREAM_SCHEMA_PATH } from "../../test/support/run-stream.js";
-import { MODE_NAMES } from "../config/schema.js";
+import { HOLDERS, type RecordedDecision } from "../contracts/decisions.js";
+import { MODE_NAMES } from "../contracts/modes.js";
 import { UsageError } from "../errors.js";
 import type { RunEvent } from "../loop/turn.js";
 import { ERROR_CLASSES } from "../model/errors.js";
-import { HOLDERS, type RecordedDecision } from "../seats/types.js";
 import { jsonPrinter, type RunStart } from "./run-output.js";
 
 const start: RunStart = {

@@ -1,6 +1,6 @@
 import { type LoadedConfig, whereSet } from "../config/load.js";
+import type { ToolLimits } from "../contracts/tools.js";
 import { OutputFolder } from "../tools/saved-output.js";
-import type { ToolLimits } from "../tools/types.js";
 import { overflowRoot } from "./run-authority.js";
 
 /*

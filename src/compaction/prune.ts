@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolModelMessage } from "ai";
-import type { Decision } from "../seats/types.js";
+import type { Decision } from "../contracts/decisions.js";
 import { estimateTokens, outputText } from "./estimate.js";
 
 export interface PrunedOutput {

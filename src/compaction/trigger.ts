@@ -1,4 +1,4 @@
-import type { Answer, Reason } from "../seats/types.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import { EV } from "../session/events.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { StoredEvent } from "../store/session-store.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MODE_NAMES } from "../contracts/modes.js";
 
 /**
  * The shape of `bosun.json`. Every object is strict: an unknown key is an error that names
@@ -71,8 +72,6 @@ const ProviderSchema = z
   })
   .describe("A model provider");
 
-/** Permission modes; what each one does is in permission/modes.ts. */
-export const MODE_NAMES = ["auto", "approve", "smart", "chat"] as const;
 const ModeSchema = z.enum(MODE_NAMES);
 
 const EffectSchema = z.enum(["allow", "ask", "deny"]);

@@ -13,6 +13,7 @@
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Decision, Reason } from "../contracts/decisions.js";
 import {
   fileErrorReason,
   type ReadCheck,
@@ -20,7 +21,6 @@ import {
   type ReadQuery,
   readChecked,
 } from "../permission/read-check.js";
-import type { Decision, Reason } from "../seats/types.js";
 import { entryExists } from "../util/fs.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 

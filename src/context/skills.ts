@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { Decision, Reason } from "../contracts/decisions.js";
 import { type ReadCheck, type ReadQuery, readChecked } from "../permission/read-check.js";
-import type { Decision, Reason } from "../seats/types.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter as split } from "../util/front-matter.js";
 
 /**

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
+import type { ModeName } from "../contracts/modes.js";
+import type { Tool } from "../contracts/tools.js";
 import { buildAuthority } from "../permission/layers.js";
-import type { ModeName } from "../permission/modes.js";
 import { ruleFromSpec } from "../permission/rules.js";
 import { builtinTools } from "../tools/registry.js";
-import type { Tool } from "../tools/types.js";
 import { decideToolsOffered } from "./tools-offered.js";
 
 describe("decideToolsOffered (context.tools)", () => {

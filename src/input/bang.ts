@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Decision, Reason } from "../seats/types.js";
+import type { Decision, Reason } from "../contracts/decisions.js";
 import { toolEnvironment } from "../util/withheld-env.js";
 import type { SpanRunner } from "./custom-commands.js";
 

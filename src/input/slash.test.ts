@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
-import type { Decision, RecordedDecision } from "../seats/types.js";
+import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { CustomCommand } from "./custom-commands.js";
 import {
   BUILTIN_COMMANDS,

@@ -1,4 +1,4 @@
-import type { Decision, Reason } from "../seats/types.js";
+import type { Decision, Reason } from "../contracts/decisions.js";
 import { type CustomCommand, type CustomCommandSet, commandPath, type Expansion } from "./custom-commands.js";
 
 /**

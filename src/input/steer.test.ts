@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
-import type { Decision } from "../seats/types.js";
+import type { Decision } from "../contracts/decisions.js";
 import { steerDecision } from "./steer.js";
 
 const recorded = (decision: Decision) => [{ ...decision, seq: 1, at: "" }];

@@ -1,4 +1,4 @@
-import type { Decision } from "../seats/types.js";
+import type { Decision } from "../contracts/decisions.js";
 
 /** A message typed while the agent works, and how it is to be delivered. */
 export interface PendingMessage {

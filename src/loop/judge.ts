@@ -1,5 +1,5 @@
 import type { FinishReason } from "ai";
-import type { Answer } from "../seats/types.js";
+import type { Answer } from "../contracts/decisions.js";
 
 /** How many times an empty reply or a cut-off reply is answered by asking again. */
 export const EMPTY_RETRIES = 2;

@@ -3,8 +3,8 @@ import { describe, it } from "node:test";
 import { asSchema, streamText } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
+import type { Tool } from "../contracts/tools.js";
 import { builtinTools } from "../tools/registry.js";
-import type { Tool } from "../tools/types.js";
 import { toModelTools } from "./model-tools.js";
 
 const TOOLS = builtinTools();

@@ -1,6 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from "ai";
 import { z } from "zod";
-import type { Tool } from "../tools/types.js";
+import type { Tool } from "../contracts/tools.js";
 
 /**
  * The tools as the model sees them. Their JSON Schema is sent, but the SDK is not asked to

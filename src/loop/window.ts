@@ -4,8 +4,8 @@ import { compactSession, DEFAULT_KEEP_TOKENS } from "../compaction/compact.js";
 import { pruneDecision, pruneToolOutputs } from "../compaction/prune.js";
 import { decideCompaction, measureConversation } from "../compaction/trigger.js";
 import { type LoadedConfig, whereSet } from "../config/load.js";
+import type { Decision } from "../contracts/decisions.js";
 import type { ResolvedModel } from "../model/resolve.js";
-import type { Decision } from "../seats/types.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { projectConversation } from "./conversation.js";
 

@@ -7,9 +7,9 @@ import { expectDecision } from "../../test/support/ledger.js";
 import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
+import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import { prepareCall } from "../loop/calls/prepare.js";
 import { buildAuthority } from "../permission/layers.js";
-import type { Decision, RecordedDecision } from "../seats/types.js";
 import { builtinTools } from "../tools/registry.js";
 import { type McpCaller, type McpToolInfo, mcpTool } from "./tool.js";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Tool, ToolResult } from "../tools/types.js";
+import type { Tool, ToolResult } from "../contracts/tools.js";
 import { compileArguments } from "./json-schema.js";
 
 /** What bosun needs of a connected MCP client: call a tool. */

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
-import type { Answer, Reason } from "../seats/types.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import type { ErrorClass } from "./errors.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
 

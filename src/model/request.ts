@@ -1,12 +1,13 @@
 import type { FinishReason, LanguageModel } from "ai";
 import type { LoadedConfig } from "../config/load.js";
-import type { Decision } from "../seats/types.js";
+import type { Decision } from "../contracts/decisions.js";
+import { BASE_DELAY_MS } from "../contracts/retry.js";
 import { type AttemptInput, type ModelToolCall, streamAttempt } from "./attempt.js";
 import { createLanguageModel } from "./create.js";
 import type { ClassifiedError } from "./errors.js";
 import { decideFallback } from "./fallback.js";
 import type { ResolvedModel } from "./resolve.js";
-import { BASE_DELAY_MS, decideRetry, type RetryPolicy } from "./retry.js";
+import { decideRetry, type RetryPolicy } from "./retry.js";
 import type { Usage } from "./usage.js";
 import { type Timers, type WaitLimits, waitLimits } from "./wait.js";
 

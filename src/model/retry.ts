@@ -1,8 +1,5 @@
-import type { Answer, Reason } from "../seats/types.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import { type ClassifiedError, RETRYABLE } from "./errors.js";
-
-/** First backoff step; it doubles with each attempt. */
-export const BASE_DELAY_MS = 1000;
 
 export interface RetryPolicy {
   maxAttempts: number;

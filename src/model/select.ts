@@ -1,7 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import { globalConfigFile } from "../config/paths.js";
+import type { Answer, Holder, Reason } from "../contracts/decisions.js";
 import { BosunError } from "../errors.js";
-import type { Answer, Holder, Reason } from "../seats/types.js";
 import type { Face } from "../util/face.js";
 import { listProviders, usable } from "./providers.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";

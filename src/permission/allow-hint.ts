@@ -1,7 +1,7 @@
+import type { CallDescription } from "../contracts/requests.js";
 import { narrowRule } from "./always.js";
 import { type AuthorityContext, authorize, type Judged } from "./authorize.js";
 import type { Authority } from "./intersect.js";
-import type { CallDescription } from "./requests.js";
 import { type Rule, ruleFromSpec } from "./rules.js";
 
 /**

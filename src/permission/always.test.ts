@@ -3,9 +3,9 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import type { Request } from "../contracts/requests.js";
 import { alwaysOffer } from "./always.js";
 import type { Judged } from "./authorize.js";
-import type { Request } from "./requests.js";
 import type { Effect, Layer, Rule } from "./rules.js";
 
 const rule = (layer: Layer, effect: Effect): Rule => ({

@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, relative } from "node:path";
+import type { Action } from "../contracts/requests.js";
 import { uniqueBy } from "../util/unique.js";
 import type { Judged } from "./authorize.js";
-import { type Action, isPathAction, UNKNOWN_PATH } from "./requests.js";
+import { isPathAction, UNKNOWN_PATH } from "./requests.js";
 import { CONFIGURED_LAYERS } from "./rules.js";
 
 /** One rule an "always" would save: allow `action:pattern` in this project from now on. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
-import type { Answer, RecordedDecision } from "../seats/types.js";
+import type { Answer, RecordedDecision } from "../contracts/decisions.js";
 import {
   approvalAdvice,
   approvalFromReply,

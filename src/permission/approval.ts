@@ -1,4 +1,4 @@
-import type { Answer, Reason } from "../seats/types.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import type { Face } from "../util/face.js";
 import { type AlwaysOffer, type AlwaysOption, formatAlwaysRule } from "./always.js";
 import type { Judged } from "./authorize.js";

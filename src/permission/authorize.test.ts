@@ -6,12 +6,12 @@ import { after, before, describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import { decideAgent } from "../agents/select.js";
 import { type LoadedConfig, loadConfig } from "../config/load.js";
-import type { Holder, RecordedDecision } from "../seats/types.js";
+import type { Holder, RecordedDecision } from "../contracts/decisions.js";
+import type { ModeName } from "../contracts/modes.js";
+import type { CallDescription } from "../contracts/requests.js";
 import { builtinTools } from "../tools/registry.js";
 import { type AuthorityContext, authorize, type PermissionAnswer } from "./authorize.js";
 import { buildAuthority, type SessionRuleFlags } from "./layers.js";
-import type { ModeName } from "./modes.js";
-import type { CallDescription } from "./requests.js";
 import type { Rule } from "./rules.js";
 
 const asRecorded = (answer: PermissionAnswer): RecordedDecision[] => [

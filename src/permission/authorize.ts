@@ -1,8 +1,10 @@
-import type { Holder, Reason } from "../seats/types.js";
+import type { Holder, Reason } from "../contracts/decisions.js";
+import type { ModeName } from "../contracts/modes.js";
+import type { CallDescription, Request } from "../contracts/requests.js";
 import { combine, type RequestOutcome } from "./evaluate.js";
 import { type Authority, outcomesUnder } from "./intersect.js";
-import { MODES, type ModeName } from "./modes.js";
-import { type CallDescription, isInside, type Request } from "./requests.js";
+import { MODES } from "./modes.js";
+import { isInside } from "./requests.js";
 import type { Effect, Layer } from "./rules.js";
 
 /** An agent that may not change anything, and who made it so. */

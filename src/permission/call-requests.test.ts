@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
+import type { CallDescription } from "../contracts/requests.js";
 import { builtinTools } from "../tools/registry.js";
 import { authorize } from "./authorize.js";
 import { formatRequests, shellRequests } from "./call-requests.js";
 import { buildAuthority } from "./layers.js";
-import type { CallDescription } from "./requests.js";
 import { GLOB_MATCH_LIMIT } from "./shell/glob.js";
 
 /** What a built-in tool says a call would do, run from `cwd` in workspace `cwd`. */

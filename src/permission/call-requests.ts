@@ -1,15 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import {
-  type CallDescription,
-  isInside,
-  PathResolutionError,
-  type Request,
-  type RequestContext,
-  resolveRequestPath,
-  resolveRequestPaths,
-  UNKNOWN_PATH,
-} from "./requests.js";
+import type { CallDescription, Request, RequestContext } from "../contracts/requests.js";
+import { isInside, PathResolutionError, resolveRequestPath, resolveRequestPaths, UNKNOWN_PATH } from "./requests.js";
 
 /**
  * Building blocks for tools' `requests()`: what a call would do, as permission requests, with

@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import type { CallDescription } from "../contracts/requests.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import {
   type ConfineDeps,
@@ -15,7 +16,6 @@ import {
 } from "./confine.js";
 import { defaultRules } from "./defaults.js";
 import { MODES } from "./modes.js";
-import type { CallDescription } from "./requests.js";
 import { type Rule, rulesFromConfig } from "./rules.js";
 
 describe("confinement: what a command may write and see (seat exec.sandbox)", () => {

@@ -1,14 +1,16 @@
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type { Holder, Reason } from "../seats/types.js";
-import { type Confinement, sandboxProblem } from "../tools/sandbox.js";
-import type { Tool } from "../tools/types.js";
+import type { Confinement } from "../contracts/confinement.js";
+import type { Holder, Reason } from "../contracts/decisions.js";
+import type { CallDescription, Request } from "../contracts/requests.js";
+import type { Tool } from "../contracts/tools.js";
+import { sandboxProblem } from "../tools/sandbox.js";
 import { type AuthorityContext, authorize, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import { STRICTNESS } from "./evaluate.js";
 import { ruleSetsOf } from "./intersect.js";
 import { type Policy, policyDenials } from "./policy.js";
-import { type CallDescription, isInside, type Request, resolveRequestPath } from "./requests.js";
+import { isInside, resolveRequestPath } from "./requests.js";
 
 /**
  * Seat `exec.sandbox`: how a shell command is confined. One that runs only on the strength of a

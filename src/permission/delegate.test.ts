@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
+import type { ModeName } from "../contracts/modes.js";
+import type { Request } from "../contracts/requests.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { delegateAuthority } from "./delegate.js";
 import { addOwnFolder, addSavedApprovals, buildAuthority, ownFolderRule } from "./layers.js";
-import type { ModeName } from "./modes.js";
-import type { Request } from "./requests.js";
 import { ruleFromSpec, rulesFromConfig } from "./rules.js";
 
 /**

@@ -1,7 +1,7 @@
+import type { ModeName } from "../contracts/modes.js";
 import type { AuthorityContext } from "./authorize.js";
 import { intersect, mapRuleSets } from "./intersect.js";
 import { sharedRules, withSharedRules } from "./layers.js";
-import type { ModeName } from "./modes.js";
 
 /** How much a mode lets through without a person: a delegate never runs in a looser one than its parent. */
 const MODE_LOOSENESS: Readonly<Record<ModeName, number>> = { auto: 3, smart: 2, approve: 1, chat: 0 };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { seededRandom } from "../../test/support/random.js";
+import type { Action, Request } from "../contracts/requests.js";
 import { combine, type EvaluateOptions, evaluate, STRICTNESS, stricter } from "./evaluate.js";
-import type { Action, Request } from "./requests.js";
 import { type Effect, LAYERS, type Layer, type OrderedLayer, type Rule, rulesFromConfig } from "./rules.js";
 
 const WS = "/ws";

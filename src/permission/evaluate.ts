@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import type { Reason } from "../seats/types.js";
+import type { Reason } from "../contracts/decisions.js";
+import type { Action, Request } from "../contracts/requests.js";
 import { type MatchContext, matchResource, ruleMatches } from "./match.js";
-import { type Action, isPathAction, type Request, UNKNOWN_PATH } from "./requests.js";
+import { isPathAction, UNKNOWN_PATH } from "./requests.js";
 import { CONFIGURED_LAYERS, type Effect, isCatchAll, LAYERS, layerRank, type Rule } from "./rules.js";
 
 export interface EvaluateOptions {

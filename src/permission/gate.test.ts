@@ -6,13 +6,13 @@ import { after, before, describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
-import type { Decision, RecordedDecision } from "../seats/types.js";
+import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import type { ModeName } from "../contracts/modes.js";
 import { builtinTools } from "../tools/registry.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "./approval.js";
 import { afterCall, type GateDeps, gate } from "./gate.js";
 import { type Hook, hooksFromConfig } from "./hooks.js";
 import { buildAuthority } from "./layers.js";
-import type { ModeName } from "./modes.js";
 import { loadPolicy } from "./policy.js";
 import type { Rule } from "./rules.js";
 

@@ -1,6 +1,7 @@
-import type { Decision, Reason } from "../seats/types.js";
-import type { Confinement } from "../tools/sandbox.js";
-import type { Tool, ToolResult } from "../tools/types.js";
+import type { Confinement } from "../contracts/confinement.js";
+import type { Decision, Reason } from "../contracts/decisions.js";
+import type { CallDescription } from "../contracts/requests.js";
+import type { Tool, ToolResult } from "../contracts/tools.js";
 import { allowHint } from "./allow-hint.js";
 import { type AlwaysRule, alwaysOffer } from "./always.js";
 import {
@@ -25,7 +26,6 @@ import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-clau
 import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
 import { type Policy, policyDenials } from "./policy.js";
-import type { CallDescription } from "./requests.js";
 
 /**
  * The authority layer's one entry point: may this call run? Every seat on the way is answered by

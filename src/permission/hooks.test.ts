@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import { loadConfig } from "../config/load.js";
-import type { Answer, RecordedDecision } from "../seats/types.js";
+import type { Answer, RecordedDecision } from "../contracts/decisions.js";
 import { type Hook, hooksFor, hooksFromConfig, judgePreHook, postHookContext, runHook } from "./hooks.js";
 
 const asRecorded = (answer: Answer): RecordedDecision[] => [{ seat: "call.hook", ...answer, seq: 1, at: "" }];

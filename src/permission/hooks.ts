@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import type { LoadedConfig } from "../config/load.js";
-import type { Answer, Holder, Reason } from "../seats/types.js";
-import { bwrapProgram, type Confinement, confinedArgv } from "../tools/sandbox.js";
+import type { Confinement } from "../contracts/confinement.js";
+import type { Answer, Holder, Reason } from "../contracts/decisions.js";
+import { bwrapProgram, confinedArgv } from "../tools/sandbox.js";
 import { toolEnvironment } from "../util/withheld-env.js";
 import type { RepositoryGrant } from "./confine.js";
 import { hookMatches } from "./hook-claude.js";

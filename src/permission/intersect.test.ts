@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { seededRandom } from "../../test/support/random.js";
+import type { Action, Request } from "../contracts/requests.js";
 import { combine, type EvaluateOptions, evaluate, STRICTNESS, stricter } from "./evaluate.js";
 import { evaluateAuthority, evaluateIntersection, type Intersection, intersect } from "./intersect.js";
-import type { Action, Request } from "./requests.js";
 import { type Effect, LAYERS, type Layer, type Rule, rulesFromConfig } from "./rules.js";
 
 const options: EvaluateOptions = { workspace: "/ws", home: "/home/u" };

@@ -1,4 +1,5 @@
-import type { Reason } from "../seats/types.js";
+import type { Reason } from "../contracts/decisions.js";
+import type { Action, Request } from "../contracts/requests.js";
 import {
   type EvaluateOptions,
   type Evaluation,
@@ -11,7 +12,6 @@ import {
   STRICTNESS,
   summarize,
 } from "./evaluate.js";
-import type { Action, Request } from "./requests.js";
 import type { Rule } from "./rules.js";
 
 /** One agent's rule layers, named for the reasons (`parent`, `delegate`, an agent name). */

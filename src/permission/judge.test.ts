@@ -3,8 +3,8 @@ import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import { type Script, withModelServer } from "../../test/support/model-server.js";
+import type { Answer, Decision, RecordedDecision } from "../contracts/decisions.js";
 import { resolveModel } from "../model/resolve.js";
-import type { Answer, Decision, RecordedDecision } from "../seats/types.js";
 import { JUDGE_SYSTEM, judgeCommands, parseVerdicts } from "./judge.js";
 
 const asRecorded = (answer: Answer): RecordedDecision[] => [{ seat: "call.judge", ...answer, seq: 1, at: "" }];

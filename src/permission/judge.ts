@@ -1,8 +1,8 @@
 import type { LoadedConfig } from "../config/load.js";
+import type { Answer, Decision } from "../contracts/decisions.js";
 import { requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import type { Usage } from "../model/usage.js";
-import type { Answer, Decision } from "../seats/types.js";
 
 /**
  * Seat `call.judge` (smart mode): a model is asked one question about shell commands the

@@ -1,12 +1,13 @@
 import { homedir } from "node:os";
 import type { Agent } from "../agents/select.js";
 import type { ConfigDocument, LayerName, LoadedConfig } from "../config/load.js";
-import type { Holder } from "../seats/types.js";
+import type { Holder } from "../contracts/decisions.js";
+import type { ModeName } from "../contracts/modes.js";
 import { uniqueBy } from "../util/unique.js";
 import type { AuthorityContext } from "./authorize.js";
 import { defaultRules } from "./defaults.js";
 import { type Authority, ruleSetsOf } from "./intersect.js";
-import { MODES, type ModeName } from "./modes.js";
+import { MODES } from "./modes.js";
 import { type Effect, type Layer, type Rule, resolveRulePatterns, ruleFromSpec, rulesFromConfig } from "./rules.js";
 
 /** Rules the person gave for this run: `--allow`, `--ask`, `--deny` (each repeatable, `action:pattern`). */

@@ -1,4 +1,5 @@
-import { type Action, isPathAction, type Request } from "./requests.js";
+import type { Action, Request } from "../contracts/requests.js";
+import { isPathAction } from "./requests.js";
 
 /**
  * Pattern matching for permission rules. Pure: nothing is read from disk. Three kinds:

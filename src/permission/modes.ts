@@ -1,11 +1,9 @@
 import type { LoadedConfig } from "../config/load.js";
-import type { MODE_NAMES } from "../config/schema.js";
+import type { Answer } from "../contracts/decisions.js";
+import { DEFAULT_MODE, MODE_SUMMARIES, type ModeName } from "../contracts/modes.js";
 import { UsageError } from "../errors.js";
-import type { Answer } from "../seats/types.js";
 import type { Face } from "../util/face.js";
 import type { Rule } from "./rules.js";
-
-export type ModeName = (typeof MODE_NAMES)[number];
 
 /**
  * Permission modes. A mode is a preset of rules (layer `mode`, right after the built-in
@@ -43,24 +41,21 @@ function readOnlyPreset(mode: ModeName): Rule[] {
 export const MODES: Readonly<Record<ModeName, ModeSpec>> = {
   approve: {
     name: "approve",
-    summary:
-      "reads, shell commands proven read-only and MCP tools annotated read-only run; edits, other commands, paths outside the workspace, the web and other MCP tools ask",
+    summary: MODE_SUMMARIES.approve,
     preset: readOnlyPreset("approve"),
     judge: false,
     tools: true,
   },
   smart: {
     name: "smart",
-    summary:
-      "like approve, but a shell command in no table that would ask goes to an LLM judge first (seat call.judge): judged read-only, it runs; anything else, or a judge error, asks",
+    summary: MODE_SUMMARIES.smart,
     preset: readOnlyPreset("smart"),
     judge: true,
     tools: true,
   },
   auto: {
     name: "auto",
-    summary:
-      "everything runs unless a rule denies it: every ask becomes allow (a call that cannot be analysed still asks; read-only agents and policy still deny)",
+    summary: MODE_SUMMARIES.auto,
     preset: readOnlyPreset("auto"),
     after: "ask-allows",
     judge: false,
@@ -68,15 +63,13 @@ export const MODES: Readonly<Record<ModeName, ModeSpec>> = {
   },
   chat: {
     name: "chat",
-    summary: "no tool runs: the model is offered no tools, and any call it makes anyway is denied",
+    summary: MODE_SUMMARIES.chat,
     preset: [],
     after: "deny-all",
     judge: false,
     tools: false,
   },
 };
-
-export const DEFAULT_MODE: ModeName = "approve";
 
 /**
  * Seat `permission.mode`: `--mode` is the person's choice; else the agent's configured mode;

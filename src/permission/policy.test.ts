@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { seededRandom } from "../../test/support/random.js";
+import type { Action, Request } from "../contracts/requests.js";
 import { evaluate } from "./evaluate.js";
 import { loadPolicy, policyDenials, SYSTEM_POLICY_FILE } from "./policy.js";
-import type { Action, Request } from "./requests.js";
 import { type Effect, type Rule, rulesFromConfig } from "./rules.js";
 
 describe("loadPolicy and policyDenials (call.policy)", () => {

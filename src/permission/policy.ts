@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseJsonc } from "../config/jsonc.js";
+import type { Request } from "../contracts/requests.js";
 import { ConfigError } from "../errors.js";
 import { isPlainObject } from "../util/object.js";
 import { policyRuleFor } from "./evaluate.js";
 import type { MatchContext } from "./match.js";
-import type { Request } from "./requests.js";
 import { type Rule, rulesFromConfig } from "./rules.js";
 
 /** Where an administrator puts the policy for every user of the machine. */

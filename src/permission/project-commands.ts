@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
-import type { Answer, Holder, Reason } from "../seats/types.js";
+import type { Answer, Holder, Reason } from "../contracts/decisions.js";
 import type { AlwaysRule } from "./always.js";
 import { alwaysOffer } from "./always.js";
 import type { ApprovalPrompt } from "./approval.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { expectDecision } from "../../test/support/ledger.js";
 import { loadConfig } from "../config/load.js";
-import type { Answer, RecordedDecision } from "../seats/types.js";
+import type { Answer, RecordedDecision } from "../contracts/decisions.js";
 import { SessionStore } from "../store/session-store.js";
 import { isTrusted, listTrusted, revokeTrusted, trustProject } from "../store/trusted-projects.js";
 import { decideProjectTrust, projectLoosening, withoutLoosening } from "./project-trust.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../config/load.js";
-import type { Answer, Reason } from "../seats/types.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import { isPlainObject } from "../util/object.js";
 import { referenceLoosening, withoutReferences } from "./project-references.js";
 

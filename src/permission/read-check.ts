@@ -2,12 +2,13 @@ import { type Stats, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { LayerName, ReferenceRead } from "../config/load.js";
 import { isCredentialKey } from "../config/references.js";
-import type { Reason } from "../seats/types.js";
+import type { Reason } from "../contracts/decisions.js";
+import type { Request } from "../contracts/requests.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { type FileIdentity, readChecked } from "./checked-read.js";
 import { protectedOriginal } from "./confine.js";
 import { type Policy, policyDenials } from "./policy.js";
-import { isInside, type Request, resolveRequestPath } from "./requests.js";
+import { isInside, resolveRequestPath } from "./requests.js";
 
 /**
  * What may be read into what the model is sent without a tool call: instruction files, skills

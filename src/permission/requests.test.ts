@@ -12,9 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { ACTIONS } from "../contracts/requests.js";
 import { resolvePath } from "../tools/paths.js";
 import {
-  ACTIONS,
   isAction,
   isInside,
   isPathAction,

@@ -1,8 +1,9 @@
 import { formatKey, isPlainObject } from "../config/keypath.js";
+import { ACTIONS, type Action } from "../contracts/requests.js";
 import { ConfigError, UsageError } from "../errors.js";
 import { closest } from "../util/closest.js";
 import { normalizePathPattern } from "./match.js";
-import { ACTIONS, type Action, isAction, isPathAction, PathResolutionError, resolveRequestPath } from "./requests.js";
+import { isAction, isPathAction, PathResolutionError, resolveRequestPath } from "./requests.js";
 
 export const EFFECTS = ["allow", "ask", "deny"] as const;
 export type Effect = (typeof EFFECTS)[number];

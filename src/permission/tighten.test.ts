@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { seededRandom } from "../../test/support/random.js";
+import type { ModeName } from "../contracts/modes.js";
+import type { Request } from "../contracts/requests.js";
 import { type AuthorityContext, authorize } from "./authorize.js";
 import { defaultRules } from "./defaults.js";
 import { evaluate, STRICTNESS } from "./evaluate.js";
-import { MODES, type ModeName } from "./modes.js";
-import type { Request } from "./requests.js";
+import { MODES } from "./modes.js";
 import { type Effect, type Layer, type Rule, rulesFromConfig } from "./rules.js";
 
 /**

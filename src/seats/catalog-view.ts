@@ -1,5 +1,5 @@
+import type { Seat } from "../contracts/decisions.js";
 import { padTo, shorten, textWidth, wrapWords } from "../util/wrap.js";
-import type { Seat } from "./types.js";
 
 /** Under this many characters beside the other columns, the default goes on a line of its own. */
 const MIN_DEFAULT = 30;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { HOLDERS } from "../contracts/decisions.js";
 import { findSeat, SEATS } from "./catalog.js";
 import { seatGlob } from "./glob.js";
-import { HOLDERS } from "./types.js";
 
 describe("seat catalog", () => {
   it("declares each seat once, with a stage.name id", () => {

@@ -1,7 +1,7 @@
 import { DEFAULTS } from "../config/defaults.js";
-import { BASE_DELAY_MS } from "../model/retry.js";
-import { DEFAULT_MODE, MODES } from "../permission/modes.js";
-import type { Seat } from "./types.js";
+import type { Seat } from "../contracts/decisions.js";
+import { DEFAULT_MODE, MODE_SUMMARIES } from "../contracts/modes.js";
+import { BASE_DELAY_MS } from "../contracts/retry.js";
 
 /**
  * Every decision point bosun has, declared once. `bosun seats` prints this list; the ledger
@@ -226,7 +226,7 @@ export const SEATS: readonly Seat[] = [
     id: "permission.mode",
     question: "Which permission mode governs this run's tool calls, under which rule layers and policy?",
     holders: ["person", "config", "code"],
-    default: `--mode (person); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODES[DEFAULT_MODE].summary}`,
+    default: `--mode (person); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODE_SUMMARIES[DEFAULT_MODE]}`,
     fail: "closed",
     config: ["mode", "agent.<name>.mode"],
   },

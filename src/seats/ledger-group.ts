@@ -1,4 +1,4 @@
-import type { RecordedDecision } from "./types.js";
+import type { RecordedDecision } from "../contracts/decisions.js";
 
 /**
  * The session's log as the ledger view needs it, in log order: its decisions (each with the

@@ -1,8 +1,8 @@
+import type { RecordedDecision } from "../contracts/decisions.js";
 import { localTime } from "../util/time.js";
 import { shorten, textWidth } from "../util/wrap.js";
 import { copiedWhole, type SetUp } from "./ledger-group.js";
 import { answerText } from "./render.js";
-import type { RecordedDecision } from "./types.js";
 
 /** A run's set-up in the ledger view: its title, and the one line it folds into without --all. */
 /** `set-up · <local time> · new session` (continued, resumed, fork of <id>, between turns); the time only `when`. */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { Holder, RecordedDecision } from "../contracts/decisions.js";
 import { textWidth } from "../util/wrap.js";
 import type { LedgerEntry } from "./ledger-group.js";
 import { renderLedger } from "./ledger-view.js";
-import type { Holder, RecordedDecision } from "./types.js";
 
 const ESC = String.fromCharCode(27);
 let seq = 1;

@@ -1,3 +1,4 @@
+import type { Holder, Reason, RecordedDecision } from "../contracts/decisions.js";
 import { padTo, shorten, textWidth, wrapWords } from "../util/wrap.js";
 import {
   copiedWhole,
@@ -10,7 +11,6 @@ import {
 } from "./ledger-group.js";
 import { setUpSummary, setUpTitle } from "./ledger-setup.js";
 import { answerText, formatReason } from "./render.js";
-import type { Holder, Reason, RecordedDecision } from "./types.js";
 
 export interface LedgerViewOptions {
   /** Lines are at most this many characters. */

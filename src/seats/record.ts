@@ -1,6 +1,6 @@
+import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { SessionStore } from "../store/session-store.js";
 import { findSeat } from "./catalog.js";
-import type { Decision, RecordedDecision } from "./types.js";
 
 export const DECISION_EVENT = "decision";
 

@@ -1,4 +1,4 @@
-import type { Reason } from "./types.js";
+import type { Reason } from "../contracts/decisions.js";
 
 /** An answer as text: a string as it is, anything else as JSON. */
 export function formatAnswer(answer: unknown): string {

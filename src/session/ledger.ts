@@ -1,6 +1,6 @@
+import type { Decision } from "../contracts/decisions.js";
 import type { LedgerEntry } from "../seats/ledger-group.js";
 import { DECISION_EVENT } from "../seats/record.js";
-import type { Decision } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import { type AssistantMessage, EV, type UserMessage } from "./events.js";
 

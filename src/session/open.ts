@@ -1,8 +1,8 @@
 import { shownValue } from "../config/display.js";
 import type { LoadedConfig } from "../config/load.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 import { UsageError } from "../errors.js";
 import { recordDecision } from "../seats/record.js";
-import type { Answer, Reason } from "../seats/types.js";
 import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { EV } from "./events.js";

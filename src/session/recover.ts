@@ -1,6 +1,6 @@
+import type { Reason } from "../contracts/decisions.js";
 import { BosunError } from "../errors.js";
 import { recordDecision } from "../seats/record.js";
-import type { Reason } from "../seats/types.js";
 import { holdsLease, type Lease } from "../store/lease.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { type AssistantMessage, type CallFinished, EV } from "./events.js";

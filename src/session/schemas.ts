@@ -1,8 +1,8 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
+import type { Decision } from "../contracts/decisions.js";
 import { findSeat } from "../seats/catalog.js";
 import { DECISION_EVENT } from "../seats/record.js";
-import type { Decision } from "../seats/types.js";
 import {
   type AssistantMessage,
   type CallFinished,

@@ -1,5 +1,5 @@
+import type { Answer, Reason } from "../contracts/decisions.js";
 import { UsageError } from "../errors.js";
-import type { Answer, Reason } from "../seats/types.js";
 import type { SessionInfo } from "../store/session-store.js";
 
 /** What the person asked for on the command line. */

@@ -1,8 +1,8 @@
 import { type LoadedConfig, whereSet } from "../config/load.js";
+import type { Answer, Decision, Reason } from "../contracts/decisions.js";
 import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
-import type { Answer, Decision, Reason } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import { clockTime } from "../util/time.js";
 import { awaitsTitle } from "./untitled.js";

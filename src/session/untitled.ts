@@ -1,5 +1,5 @@
+import type { Decision } from "../contracts/decisions.js";
 import { DECISION_EVENT } from "../seats/record.js";
-import type { Decision } from "../seats/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import { EV } from "./events.js";
 import type { TargetAnswer } from "./target.js";

@@ -1,4 +1,4 @@
-import type { Action } from "../permission/requests.js";
+import type { Action } from "../contracts/requests.js";
 import type { Rule } from "../permission/rules.js";
 import type { SessionStore } from "./session-store.js";
 

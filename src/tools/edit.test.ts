@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempFolder, toolContext } from "../../test/support/tools.js";
+import type { ToolResult } from "../contracts/tools.js";
 import { type EditInput, editTool } from "./edit.js";
 import { createFileTracker } from "./file-tracker.js";
-import type { ToolResult } from "./types.js";
 
 const temp = tempFolder("edit");
 

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { structuredPatch } from "diff";
 import { z } from "zod";
+import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
 import {
@@ -15,7 +16,6 @@ import {
 } from "./paths.js";
 import { currentText, diffPreview } from "./preview.js";
 import { binaryContentReason } from "./read.js";
-import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
   path: z.string().describe("File to edit"),

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import type { FileTracker } from "../contracts/tools.js";
 import { displayPath } from "./paths.js";
-import type { FileTracker } from "./types.js";
 
 /** Files up to this size also get a content hash, so a touched-but-unchanged file is not called stale. */
 const HASH_MAX_BYTES = 4 * 1024 * 1024;

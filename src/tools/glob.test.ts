@@ -4,8 +4,8 @@ import { mkdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { put, tempFolder, toolContext } from "../../test/support/tools.js";
+import type { ToolLimits } from "../contracts/tools.js";
 import { globTool } from "./glob.js";
-import type { ToolLimits } from "./types.js";
 
 let clock = Date.parse("2024-01-01T00:00:00Z") / 1000;
 /** Writes a file with a modification time later than every file written before it. */

@@ -4,9 +4,9 @@ import { stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Ignore } from "ignore";
 import { z } from "zod";
+import type { Tool, ToolResult } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { findRepoRoot } from "../util/repo.js";
-import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
   pattern: z.string().min(1).describe("Glob, e.g. **/*.ts"),

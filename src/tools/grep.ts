@@ -3,9 +3,9 @@ import { statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import type { Tool, ToolResult } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { ripgrepPath } from "./ripgrep.js";
-import type { Tool, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
   pattern: z.string().min(1).describe("Regex (ripgrep syntax)"),

@@ -12,8 +12,8 @@ import {
   tempFolder,
   waitUntil,
 } from "../../test/support/tools.js";
+import type { BackgroundJob, BackgroundJobs } from "../contracts/tools.js";
 import { createBackgroundJobs, type ShellJob } from "./jobs.js";
-import type { BackgroundJob, BackgroundJobs } from "./types.js";
 
 async function takeWithin(jobs: BackgroundJobs, count: number, ms: number): Promise<BackgroundJob[]> {
   const taken: BackgroundJob[] = [];

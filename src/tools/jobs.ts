@@ -1,5 +1,5 @@
+import type { BackgroundJob, BackgroundJobs } from "../contracts/tools.js";
 import { type ShellProcess, spawnShell } from "./process.js";
-import type { BackgroundJob, BackgroundJobs } from "./types.js";
 
 /** A background job as this implementation reports it: the contract's fields plus how it ended. */
 export interface ShellJob extends BackgroundJob {

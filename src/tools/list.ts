@@ -2,10 +2,10 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { z } from "zod";
+import type { Tool, ToolContext, ToolResult } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { describeError, displayPath, errorCode, notFoundMessage, resolvePath } from "./paths.js";
-import type { Tool, ToolContext, ToolResult } from "./types.js";
 
 const schema = z.strictObject({
   path: z.string().optional().describe("Folder (default: the workspace)"),

@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import type { ToolContext, ToolResult } from "../contracts/tools.js";
 import { PathResolutionError, resolveRequestPath, UNKNOWN_PATH } from "../permission/requests.js";
 import { closest } from "../util/closest.js";
-import type { ToolContext, ToolResult } from "./types.js";
 
 /** A tool's path argument as an absolute path: relative paths resolve against `cwd`; absolute ones stay as given. */
 export function resolvePath(cwd: string, path: string): string {

@@ -11,10 +11,11 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, join } from "node:path";
+import type { Confinement } from "../contracts/confinement.js";
+import type { SavedOutputs } from "../contracts/tools.js";
 import { toolEnvironment } from "../util/withheld-env.js";
 import { formatBytes, utf8Head } from "./bound.js";
-import { bwrapProgram, type Confinement, confinedArgv } from "./sandbox.js";
-import type { OutputFolder } from "./saved-output.js";
+import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
 /** How long a process group gets between SIGTERM and SIGKILL (timeouts and cancel, while bosun runs). */
 export const KILL_GRACE_MS = 2000;
@@ -48,7 +49,7 @@ export function groupAlive(pgid: number): boolean {
 
 export interface SaveOutputOptions {
   /** The session's saved-output folder (under the data folder, never /tmp) and the cap on them all. */
-  folder: OutputFolder;
+  folder: SavedOutputs;
   /** Most characters written to the file; default SAVED_OUTPUT_LIMIT_CHARS. */
   maxFileChars?: number;
 }
@@ -238,7 +239,7 @@ export interface SpawnShellOptions {
   /** When false, the child does not keep Node's event loop alive (background jobs). Default true. */
   keepAlive?: boolean;
   /** Save output that outgrows the in-memory limit to a file in this folder (see OutputBuffer). Default: not saved. */
-  saveOutput?: OutputFolder;
+  saveOutput?: SavedOutputs;
   /** Run it confined (sandbox.ts): read-only, no network, outside folders hidden. */
   confine?: Confinement;
 }

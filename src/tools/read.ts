@@ -3,10 +3,10 @@ import { open, readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
 import { IMAGE_MAX_BYTES, imageTypeOf } from "../context/images.js";
+import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { listResult } from "./list.js";
 import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath } from "./paths.js";
-import type { Tool } from "./types.js";
 
 /** Lines shown when no limit is given. */
 export const READ_DEFAULT_LINES = 2000;

@@ -1,10 +1,10 @@
+import type { Tool } from "../contracts/tools.js";
 import { editTool } from "./edit.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
-import type { Tool } from "./types.js";
 import { writeTool } from "./write.js";
 
 /** The built-in tools, in the order the model is shown them. */

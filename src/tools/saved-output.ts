@@ -1,7 +1,8 @@
 import { chmodSync, type Dirent, lstatSync, mkdirSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { Answer, Decision } from "../contracts/decisions.js";
+import type { SavedOutputs } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
-import type { Answer, Decision } from "../seats/types.js";
 import { containedPath } from "../util/contained.js";
 
 /**
@@ -32,7 +33,7 @@ export function sessionFolder(root: string, sessionId: string): string {
 }
 
 /** A session's saved-output folder and the cap on every session's saved outputs together. */
-export class OutputFolder {
+export class OutputFolder implements SavedOutputs {
   /** This session's folder; made (owner-only) when something is first saved. */
   readonly path: string;
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { Tool, ToolResult } from "../contracts/tools.js";
 import { shellRequests } from "../permission/call-requests.js";
 import { lastLines } from "../util/lines.js";
 import { withheldMentions } from "../util/withheld-env.js";
 import { spawnShell } from "./process.js";
-import type { Tool, ToolResult } from "./types.js";
 
 /** Lines of a command's output a person sees on expanding its call (the end, where the status is). */
 const DETAIL_LINES = 30;

@@ -2,8 +2,8 @@ import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadSkillFile, type Skill, skillQuery } from "../context/skills.js";
+import type { Tool } from "../contracts/tools.js";
 import type { ReadCheck, ReadQuery } from "../permission/read-check.js";
-import type { Tool } from "./types.js";
 
 /** Files of a skill's folder listed with its instructions. */
 export const SKILL_MAX_FILES = 200;

@@ -4,10 +4,10 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { snapshot, startFlipper } from "../../test/support/flipper.js";
 import { tempFolder, toolContext } from "../../test/support/tools.js";
-import type { CallDescription } from "../permission/requests.js";
+import type { CallDescription } from "../contracts/requests.js";
+import type { FileTracker, Tool, ToolContext, ToolResult } from "../contracts/tools.js";
 import { editTool } from "./edit.js";
 import { createFileTracker } from "./file-tracker.js";
-import type { FileTracker, Tool, ToolContext, ToolResult } from "./types.js";
 import { writeTool } from "./write.js";
 
 const temp = tempFolder("write-race");

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { diffLines } from "diff";
 import { z } from "zod";
+import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/call-requests.js";
 import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
 import {
@@ -13,7 +14,6 @@ import {
   staleReason,
 } from "./paths.js";
 import { currentText, diffPreview } from "./preview.js";
-import type { Tool } from "./types.js";
 
 const schema = z.strictObject({
   path: z.string().describe("File to create or replace"),

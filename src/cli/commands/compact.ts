@@ -1,7 +1,7 @@
 import { loadConfig } from "../../config/load.js";
+import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { recordDecision } from "../../seats/record.js";
-import type { Decision } from "../../seats/types.js";
 import { selectSessionModel } from "../../session/model.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
 import { acquireLease, type Lease } from "../../store/lease.js";

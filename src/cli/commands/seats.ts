@@ -1,8 +1,8 @@
+import type { Seat } from "../../contracts/decisions.js";
 import { UsageError } from "../../errors.js";
 import { findSeat, SEATS } from "../../seats/catalog.js";
 import { seatDetail, seatTable } from "../../seats/catalog-view.js";
 import { closeSeats, seatListing } from "../../seats/seat-names.js";
-import type { Seat } from "../../seats/types.js";
 import { outputWidth } from "../../util/terminal.js";
 import { json, out } from "../output.js";
 

@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import type { CallDescription, RequestContext } from "../permission/requests.js";
-import type { Confinement } from "./sandbox.js";
-import type { OutputFolder } from "./saved-output.js";
+import type { Confinement } from "./confinement.js";
+import type { CallDescription, RequestContext } from "./requests.js";
 
 /**
  * A built-in tool. Its name and argument names are public contract: permission rules, hooks,
@@ -70,7 +69,7 @@ export interface ToolContext {
   jobs: BackgroundJobs;
   limits: ToolLimits;
   /** Where a shell command's output beyond what its result holds is saved (under the data folder); unset, it is not saved. */
-  output?: OutputFolder;
+  output?: SavedOutputs;
   /**
    * What the gate judged this call would do (the loop sets it for every call it runs). A file
    * tool writes only where its `edit:` requests say: a path that leads elsewhere by the time it
@@ -119,4 +118,16 @@ export interface BackgroundJobs {
   takeFinished(): BackgroundJob[];
   /** Kills every running job (process groups), e.g. on cancel. */
   killAll(): void;
+}
+
+/** The folder a session's long outputs are saved in, under a cap (tools/saved-output.ts's OutputFolder). */
+export interface SavedOutputs {
+  /** This session's folder; made (owner-only) when something is first saved. */
+  readonly path: string;
+  /** Most bytes all saved outputs may take together (config storage.output_max_mb). */
+  readonly maxBytes: number;
+  /** Makes the folders if missing, owner-only. */
+  prepare(): void;
+  /** Makes room for `bytes` more under the cap (never deleting `keep`); returns how many may be written now. */
+  makeRoom(bytes: number, keep?: string, wanted?: number): number;
 }
