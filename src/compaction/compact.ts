@@ -1,10 +1,10 @@
 import type { ModelMessage } from "ai";
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { Decision, Reason } from "../contracts/decisions.js";
-import { projectConversation } from "../loop/conversation.js";
 import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
+import { projectConversation } from "../session/conversation.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { projectConversation } from "../loop/conversation.js";
 import type { ModelToolCall } from "../model/attempt.js";
+import { projectConversation } from "../session/conversation.js";
 import { EV } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { applyCheckpoint, CHECKPOINT_EVENT, type CompactionCheckpoint, SUMMARY_PREFIX } from "./checkpoint.js";

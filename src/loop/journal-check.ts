@@ -1,6 +1,6 @@
 import { applyCheckpoint } from "../compaction/checkpoint.js";
+import { projectConversation } from "../session/conversation.js";
 import type { StoredEvent } from "../store/session-store.js";
-import { projectConversation } from "./conversation.js";
 
 /**
  * Whether the loop checks, at every step, that what it keeps in memory is what the journal says:

@@ -6,8 +6,8 @@ import { decideCompaction, measureConversation } from "../compaction/trigger.js"
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import { projectConversation } from "../session/conversation.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
-import { projectConversation } from "./conversation.js";
 
 /** Keeps a session's requests within the model's context window: pruning and compaction. */
 export interface WindowDeps {

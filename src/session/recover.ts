@@ -100,7 +100,7 @@ function markOrphans(
  * that never ended: bosun died between storing the reply and the first call's write-ahead record
  * (or between two calls' records). Each gets an error result the model reads and a decision.
  *
- * Outcomes are matched to messages as the conversation projection does (loop/conversation.ts):
+ * Outcomes are matched to messages as the conversation projection does (conversation.ts):
  * by id, to the latest earlier message with that call open, since providers reuse ids. A turn
  * that ended (turn.ended) before the next reply left its unrun calls on purpose (a cancelled or
  * broken response): that is no crash, and nothing is recovered there.

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ModelMessage } from "ai";
 import type { ModelToolCall } from "../model/attempt.js";
-import { type AssistantMessage, EV, type UserMessage } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { projectConversation } from "./conversation.js";
+import { type AssistantMessage, EV, type UserMessage } from "./events.js";
 
 /** A session log built step by step, the way the loop appends it. */
 function log() {

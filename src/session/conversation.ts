@@ -1,7 +1,7 @@
 import type { ModelMessage, UserContent } from "ai";
-import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { isPlainObject } from "../util/object.js";
+import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "./events.js";
 
 type Outcome = { output: string; isError: boolean; images?: CallFinished["images"] };
 
