@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { HOLDERS } from "../src/contracts/decisions.js";
 import { SEATS } from "../src/seats/catalog.js";
-import { HOLDERS } from "../src/seats/types.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import type { RecordedDecision } from "../../src/seats/types.js";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { RecordedDecision } from "../../src/seats/types.js";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { expectDecision } from "../support/ledger.js";
 import { type Scenario, startScenario } from "../support/scenario.js";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Holder, RecordedDecision } from "../../src/seats/types.js";
+import type { Holder, RecordedDecision } from "../../src/contracts/decisions.js";
 
 /**
  * Asserts that the ledger holds a decision of `seat` by `holder` (and, when given, with exactly

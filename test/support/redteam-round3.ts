@@ -5,7 +5,7 @@ import { existsSync, linkSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { RecordedDecision } from "../../src/seats/types.js";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import type { Script } from "./model-server.js";
 import { type Batch, type Control, describeCall, effectsOf, verdictOf } from "./redteam.js";
 import { assertRefusedRound2, extraEffectsOf, type Round2Attack, WITHHELD_NAME } from "./redteam-round2.js";

@@ -16,7 +16,7 @@ import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { RecordedDecision } from "../../src/seats/types.js";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { entryExists } from "../../src/util/fs.js";
 import type { Script } from "./model-server.js";
 import { compare, snapshot } from "./redteam.js";

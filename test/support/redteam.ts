@@ -17,7 +17,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { RecordedDecision } from "../../src/seats/types.js";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { saveApprovals } from "../../src/store/saved-approvals.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { entryExists } from "../../src/util/fs.js";

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { readDecisions } from "../../src/seats/record.js";
-import type { RecordedDecision } from "../../src/seats/types.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import {
   assertNoFailures,

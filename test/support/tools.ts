@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, afterEach, before, beforeEach } from "node:test";
-import type { BackgroundJobs, FileTracker, ToolContext, ToolLimits } from "../../src/tools/types.js";
+import type { BackgroundJobs, FileTracker, ToolContext, ToolLimits } from "../../src/contracts/tools.js";
 
 /** The limits a test context has unless it says otherwise: the defaults `bosun run` uses. */
 export const TEST_LIMITS: ToolLimits = { shellTimeoutMs: 120_000, shellMaxTimeoutMs: 600_000, maxResults: 100 };
