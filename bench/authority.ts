@@ -14,10 +14,10 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { decideAgent } from "../src/agents/select.js";
 import { loadConfig } from "../src/config/load.js";
-import { authorize } from "../src/permission/authorize.js";
-import { shellRequests } from "../src/permission/call-requests.js";
-import { unreadableFiles } from "../src/permission/confine.js";
-import { buildAuthority } from "../src/permission/layers.js";
+import { authorize } from "../src/permission/gate/authorize.js";
+import { unreadableFiles } from "../src/permission/gate/confine.js";
+import { shellRequests } from "../src/permission/rules/call-requests.js";
+import { buildAuthority } from "../src/permission/rules/layers.js";
 import { spawnShell } from "../src/tools/process.js";
 import { sandboxProblem } from "../src/tools/sandbox.js";
 

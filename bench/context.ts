@@ -20,8 +20,8 @@ import { fitImages } from "../src/context/images.js";
 import { loadInstructions, renderInstructions } from "../src/context/instructions.js";
 import { discoverSkills, renderSkills } from "../src/context/skills.js";
 import { systemPrompt } from "../src/context/system-prompt.js";
-import { buildAuthority } from "../src/permission/layers.js";
-import { readCheck } from "../src/permission/read-check.js";
+import { readCheck } from "../src/permission/gate/read-check.js";
+import { buildAuthority } from "../src/permission/rules/layers.js";
 import { configFrom } from "../test/support/config.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-bench-context-"));

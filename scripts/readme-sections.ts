@@ -5,8 +5,8 @@ import { formatKey, getAt } from "../src/config/keypath.js";
 import { ENV_KEYS } from "../src/config/schema.js";
 import { allKnownKeys, descriptionAt, schemaAt } from "../src/config/schema-walk.js";
 import { DEFAULT_MODE } from "../src/contracts/modes.js";
-import { DEFAULT_PERMISSION } from "../src/permission/defaults.js";
-import { MODES } from "../src/permission/modes.js";
+import { DEFAULT_PERMISSION } from "../src/permission/rules/defaults.js";
+import { MODES } from "../src/permission/rules/modes.js";
 import { SEATS } from "../src/seats/catalog.js";
 
 /**

@@ -8,7 +8,7 @@ export interface Agent {
   name: string;
   model?: string;
   prompt?: string;
-  /** Set when the agent may not change anything; enforced by permission/authorize.ts, not by prompt. */
+  /** Set when the agent may not change anything; enforced by permission/gate/authorize.ts, not by prompt. */
   readOnly?: { holder: "code" | "config"; source?: string; key?: string; line?: number };
   mode?: ModeName;
 }

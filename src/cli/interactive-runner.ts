@@ -7,7 +7,7 @@ import { type CustomCommand, type CustomCommandSet, type Expansion, expandTempla
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
 import { NoModelError, noModelAdvice } from "../model/select.js";
-import type { ApprovalPrompt } from "../permission/approval.js";
+import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { recordDecision } from "../seats/record.js";
 import { namesASeat } from "../seats/seat-names.js";
 import { EV, type Notice } from "../session/events.js";

@@ -7,11 +7,11 @@ import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { ResolvedModel } from "../model/resolve.js";
-import type { ApprovalPrompt } from "../permission/approval.js";
-import type { GateDeps } from "../permission/gate.js";
-import { MODES } from "../permission/modes.js";
-import type { TrustPrompt } from "../permission/project-trust.js";
-import { type ReadCheck, readCheck, referenceReader } from "../permission/read-check.js";
+import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import type { GateDeps } from "../permission/gate/gate.js";
+import { type ReadCheck, readCheck, referenceReader } from "../permission/gate/read-check.js";
+import { MODES } from "../permission/rules/modes.js";
+import type { TrustPrompt } from "../permission/trust/project-trust.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { UserMessage } from "../session/events.js";
 import { belongsHere } from "../session/home.js";
@@ -350,7 +350,7 @@ export async function openLiveSession(input: {
         gate.prompt = prompt;
         gate.signal = signal;
         gate.record = record;
-        const { gate: judgeCall } = await import("../permission/gate.js");
+        const { gate: judgeCall } = await import("../permission/gate/gate.js");
         const verdict = await judgeCall({ id, tool: shell, input, repository: true }, 0, gate);
         if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
         const result = await shell.execute(input, {

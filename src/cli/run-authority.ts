@@ -6,10 +6,11 @@ import type { Confinement } from "../contracts/confinement.js";
 import type { Answer, Decision } from "../contracts/decisions.js";
 import { UsageError } from "../errors.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
-import type { AuthorityContext } from "../permission/authorize.js";
-import { type RepositoryGrant, repositoryConfinement } from "../permission/confine.js";
-import type { GateDeps } from "../permission/gate.js";
-import { type Hook, hooksFromConfig } from "../permission/hooks.js";
+import type { AuthorityContext } from "../permission/gate/authorize.js";
+import { type RepositoryGrant, repositoryConfinement } from "../permission/gate/confine.js";
+import type { GateDeps } from "../permission/gate/gate.js";
+import { type Hook, hooksFromConfig } from "../permission/gate/hooks.js";
+import { terminalPrompt, terminalTrustPrompt } from "../permission/gate/prompt-terminal.js";
 import {
   addOwnFolder,
   addSavedApprovals,
@@ -17,18 +18,17 @@ import {
   checkWrittenRules,
   layerCounts,
   type SessionRuleFlags,
-} from "../permission/layers.js";
-import { decideMode, MODES } from "../permission/modes.js";
-import { loadPolicy, type Policy } from "../permission/policy.js";
-import { judgeProjectCommand, projectCommands } from "../permission/project-commands.js";
+} from "../permission/rules/layers.js";
+import { decideMode, MODES } from "../permission/rules/modes.js";
+import { loadPolicy, type Policy } from "../permission/rules/policy.js";
+import { resolveRequestPath } from "../permission/rules/requests.js";
+import { judgeProjectCommand, projectCommands } from "../permission/trust/project-commands.js";
 import {
   decideProjectTrust,
   projectLoosening,
   type TrustPrompt,
   withoutLoosening,
-} from "../permission/project-trust.js";
-import { terminalPrompt, terminalTrustPrompt } from "../permission/prompt-terminal.js";
-import { resolveRequestPath } from "../permission/requests.js";
+} from "../permission/trust/project-trust.js";
 import { isSessionId } from "../session/schemas.js";
 import { saveApprovals, savedRules } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";

@@ -14,7 +14,7 @@ import type { Decision } from "../contracts/decisions.js";
 import type { Tool } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import { nestedAlreadyAdded } from "../loop/step-context.js";
-import type { ReadCheck } from "../permission/read-check.js";
+import type { ReadCheck } from "../permission/gate/read-check.js";
 import type { SessionStore } from "../store/session-store.js";
 import { skillTool } from "../tools/skill.js";
 import { findRepoRoot } from "../util/repo.js";

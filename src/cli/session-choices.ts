@@ -2,7 +2,7 @@ import { BUILTIN_AGENTS } from "../agents/select.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { ModeName } from "../contracts/modes.js";
 import { listProviders, usable } from "../model/providers.js";
-import { MODES } from "../permission/modes.js";
+import { MODES } from "../permission/rules/modes.js";
 import type { Choice } from "../tui/runner.js";
 
 /** A mode's summary, cut to fit a picker's line. */

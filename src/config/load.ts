@@ -78,11 +78,11 @@ export interface LoadOptions {
   flags?: FlagValue[];
   /**
    * Applied to each project file's content before it is merged: how a run leaves out what an
-   * untrusted repository's bosun.json would loosen (permission/project-trust.ts).
+   * untrusted repository's bosun.json would loosen (permission/trust/project-trust.ts).
    */
   filterProject?: (data: unknown) => unknown;
   /**
-   * Reads a `{file:}` reference of a layer through the run's read rules (permission/read-check.ts),
+   * Reads a `{file:}` reference of a layer through the run's read rules (permission/gate/read-check.ts),
    * or says why not; without it (before the rules exist) files are read as they are.
    */
   readReference?: (path: string, where: { layer: LayerName; key: readonly string[] }) => ReferenceRead;

@@ -14,13 +14,13 @@ import { formatKey, isPlainObject } from "./keypath.js";
  * What a repository's config (the project layer) may read, since whoever wrote it is anyone:
  * - `{file:}` only inside its repository (a cloned repository must not pull ~/.ssh into a request
  *   header), and once the run's rules exist, only what they allow outright (the read check of
- *   permission/read-check.ts: a `{file:.env}` stays unresolved; your own config's references
+ *   permission/gate/read-check.ts: a `{file:.env}` stays unresolved; your own config's references
  *   pass it as your approval of an ask, never of a deny).
  * - `{env:NAME}` of a variable bosun withholds from its tools (provider keys, `*_API_KEY`,
  *   `*_TOKEN`, …, and whatever your own config reads by `{env:}`) only where bosun itself uses
  *   the value and shows it to nobody: a provider's `apiKey`, `baseURL` and `headers`, and an MCP
  *   server's `env` (CREDENTIAL_KEYS). Those keys apply only once you trust the repository's
- *   config (permission/project-trust.ts). Everywhere else — an agent's prompt or description,
+ *   config (permission/trust/project-trust.ts). Everywhere else — an agent's prompt or description,
  *   instructions.files, an MCP server's command and args (shown in decisions and in `ps`), rule
  *   patterns — it stays unresolved, with the reason, trusted or not: a repository must never
  *   expand your keys into text the model, a log or another program sees.

@@ -3,7 +3,7 @@
  * were skipped. AGENTS.md from the global config dir, then from the repository root down to the
  * working directory (nearest last), CLAUDE.md where no AGENTS.md sits beside it, then config
  * `instructions.files` (paths, globs, URLs); a subfolder's AGENTS.md once the model reads there.
- * Every file passes the run's read check first (permission/read-check.ts), as a `read` of it
+ * Every file passes the run's read check first (permission/gate/read-check.ts), as a `read` of it
  * would: the repository's files (its AGENTS.md, CLAUDE.md, nested ones, its config's
  * instructions.files) only when the rules allow them outright; the global AGENTS.md and the
  * files your own config names also when the rules would ask, never when they deny. A link to a
@@ -20,7 +20,7 @@ import {
   type ReadOrigin,
   type ReadQuery,
   readChecked,
-} from "../permission/read-check.js";
+} from "../permission/gate/read-check.js";
 import { entryExists } from "../util/fs.js";
 import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
@@ -87,7 +87,7 @@ export async function loadInstructions(options: {
   cacheDir: string;
   fetchTimeoutMs?: number;
   home?: string;
-  /** The run's read check (permission/read-check.ts): every file passes it before it is read. */
+  /** The run's read check (permission/gate/read-check.ts): every file passes it before it is read. */
   check: ReadCheck;
 }): Promise<Instructions> {
   const timeout = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;

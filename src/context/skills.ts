@@ -1,13 +1,13 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Decision, Reason } from "../contracts/decisions.js";
-import { type ReadCheck, type ReadQuery, readChecked } from "../permission/read-check.js";
+import { type ReadCheck, type ReadQuery, readChecked } from "../permission/gate/read-check.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter as split } from "../util/front-matter.js";
 
 /**
  * Skills (seat `context.skills`): folders holding a `SKILL.md` whose front matter names and
  * describes them. The system prompt lists each skill in one line; the `skill` tool loads one.
- * Every SKILL.md passes the run's read check first (permission/read-check.ts): a project's
+ * Every SKILL.md passes the run's read check first (permission/gate/read-check.ts): a project's
  * skill is the repository's (the rules must allow it outright, so a SKILL.md linked to `.env`
  * or out of the workspace is skipped with why); a global one is the user's own.
  */

@@ -30,7 +30,7 @@ function builtinPrompt(input: SystemPromptInput): string {
   return [
     "You are bosun, a coding agent working in the user's repository through tools.",
     tools,
-    // Enforced in code (permission/authorize.ts) whatever the model does; said here so it plans accordingly.
+    // Enforced in code (permission/gate/authorize.ts) whatever the model does; said here so it plans accordingly.
     ...(input.readOnly
       ? ["You are read-only: investigate and plan. Edits and commands that change anything are refused."]
       : []),

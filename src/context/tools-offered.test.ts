@@ -7,8 +7,8 @@ import { decideAgent } from "../agents/select.js";
 import { loadConfig } from "../config/load.js";
 import type { ModeName } from "../contracts/modes.js";
 import type { Tool } from "../contracts/tools.js";
-import { buildAuthority } from "../permission/layers.js";
-import { ruleFromSpec } from "../permission/rules.js";
+import { buildAuthority } from "../permission/rules/layers.js";
+import { ruleFromSpec } from "../permission/rules/rules.js";
 import { builtinTools } from "../tools/registry.js";
 import { decideToolsOffered } from "./tools-offered.js";
 

@@ -1,9 +1,9 @@
 import type { Decision, Holder, Reason } from "../contracts/decisions.js";
 import type { Action } from "../contracts/requests.js";
 import type { Tool } from "../contracts/tools.js";
-import type { AuthorityContext } from "../permission/authorize.js";
-import { outrightDenial } from "../permission/intersect.js";
-import type { Rule } from "../permission/rules.js";
+import type { AuthorityContext } from "../permission/gate/authorize.js";
+import { outrightDenial } from "../permission/rules/intersect.js";
+import type { Rule } from "../permission/rules/rules.js";
 
 /** The action every call of a tool makes, by its kind (MCP tools and skills name their own). */
 function actionOf(tool: Pick<Tool, "kind" | "name">): Action {

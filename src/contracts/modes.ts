@@ -1,6 +1,6 @@
 /**
  * The permission modes' names, the default one, and what each means in one line: the seat catalog
- * and the config schema state them; permission/modes.ts holds what each mode does.
+ * and the config schema state them; permission/rules/modes.ts holds what each mode does.
  */
 export const MODE_NAMES = ["auto", "approve", "smart", "chat"] as const;
 export type ModeName = (typeof MODE_NAMES)[number];

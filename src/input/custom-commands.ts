@@ -1,7 +1,7 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { readChecked } from "../permission/checked-read.js";
-import { isInside } from "../permission/requests.js";
+import { readChecked } from "../permission/gate/checked-read.js";
+import { isInside } from "../permission/rules/requests.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
 
 /**
@@ -13,7 +13,7 @@ import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "..
  * type its name, so it must be the file it seems — a regular file in the workspace with no other
  * name. A link (to `.env`, out of the workspace) or a hard link is skipped with why: these are
  * found before the run's rules exist, and a file the repository brings is never read on a rule's
- * say-so alone (permission/read-check.ts).
+ * say-so alone (permission/gate/read-check.ts).
  */
 
 export interface CustomCommand {

@@ -9,7 +9,7 @@ import { loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import { prepareCall } from "../loop/calls/prepare.js";
-import { buildAuthority } from "../permission/layers.js";
+import { buildAuthority } from "../permission/rules/layers.js";
 import { builtinTools } from "../tools/registry.js";
 import { type McpCaller, type McpToolInfo, mcpTool } from "./tool.js";
 

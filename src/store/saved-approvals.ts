@@ -1,5 +1,5 @@
 import type { Action } from "../contracts/requests.js";
-import type { Rule } from "../permission/rules.js";
+import type { Rule } from "../permission/rules/rules.js";
 import type { SessionStore } from "./session-store.js";
 
 /** One "always" answer of the person: allow `action:pattern` in `project` from now on. */

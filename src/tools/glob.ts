@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Ignore } from "ignore";
 import { z } from "zod";
 import type { Tool, ToolResult } from "../contracts/tools.js";
-import { pathRequests } from "../permission/call-requests.js";
+import { pathRequests } from "../permission/rules/call-requests.js";
 import { findRepoRoot } from "../util/repo.js";
 
 const schema = z.strictObject({

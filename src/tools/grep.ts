@@ -4,7 +4,7 @@ import { relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { Tool, ToolResult } from "../contracts/tools.js";
-import { pathRequests } from "../permission/call-requests.js";
+import { pathRequests } from "../permission/rules/call-requests.js";
 import { ripgrepPath } from "./ripgrep.js";
 
 const schema = z.strictObject({

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { z } from "zod";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tools.js";
-import { pathRequests } from "../permission/call-requests.js";
+import { pathRequests } from "../permission/rules/call-requests.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { describeError, displayPath, errorCode, notFoundMessage, resolvePath } from "./paths.js";
 

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ToolContext, ToolResult } from "../contracts/tools.js";
-import { PathResolutionError, resolveRequestPath, UNKNOWN_PATH } from "../permission/requests.js";
+import { PathResolutionError, resolveRequestPath, UNKNOWN_PATH } from "../permission/rules/requests.js";
 import { closest } from "../util/closest.js";
 
 /** A tool's path argument as an absolute path: relative paths resolve against `cwd`; absolute ones stay as given. */

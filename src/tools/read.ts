@@ -4,7 +4,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { IMAGE_MAX_BYTES, imageTypeOf } from "../context/images.js";
 import type { Tool } from "../contracts/tools.js";
-import { pathRequests } from "../permission/call-requests.js";
+import { pathRequests } from "../permission/rules/call-requests.js";
 import { listResult } from "./list.js";
 import { describeError, displayPath, errorCode, failure, notFoundMessage, resolvePath } from "./paths.js";
 

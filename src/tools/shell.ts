@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Tool, ToolResult } from "../contracts/tools.js";
-import { shellRequests } from "../permission/call-requests.js";
+import { shellRequests } from "../permission/rules/call-requests.js";
 import { lastLines } from "../util/lines.js";
 import { withheldMentions } from "../util/withheld-env.js";
 import { spawnShell } from "./process.js";

@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { checkFor } from "../../test/support/read-check.js";
 import { tempFolder, toolContext } from "../../test/support/tools.js";
 import { discoverSkills } from "../context/skills.js";
-import { mayChange } from "../permission/call-requests.js";
+import { mayChange } from "../permission/rules/call-requests.js";
 import { SKILL_MAX_FILES, skillFiles, skillTool } from "./skill.js";
 
 const temp = tempFolder("skill-tool");

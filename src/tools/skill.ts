@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { loadSkillFile, type Skill, skillQuery } from "../context/skills.js";
 import type { Tool } from "../contracts/tools.js";
-import type { ReadCheck, ReadQuery } from "../permission/read-check.js";
+import type { ReadCheck, ReadQuery } from "../permission/gate/read-check.js";
 
 /** Files of a skill's folder listed with its instructions. */
 export const SKILL_MAX_FILES = 200;

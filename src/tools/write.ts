@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { diffLines } from "diff";
 import { z } from "zod";
 import type { Tool } from "../contracts/tools.js";
-import { pathRequests } from "../permission/call-requests.js";
+import { pathRequests } from "../permission/rules/call-requests.js";
 import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
 import {
   approvedTarget,

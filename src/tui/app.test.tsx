@@ -7,7 +7,7 @@ import { render } from "ink-testing-library";
 import { until } from "../../test/support/ink-frames.js";
 import { spanRunner } from "../input/bang.js";
 import { type CustomCommand, expandTemplate } from "../input/custom-commands.js";
-import type { PersonReply } from "../permission/approval.js";
+import type { PersonReply } from "../permission/gate/approval.js";
 import { localTime } from "../util/time.js";
 import { App } from "./app.js";
 import { callTitle } from "./events.js";

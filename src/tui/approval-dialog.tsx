@@ -1,8 +1,8 @@
 import { Box, Text, useInput } from "ink";
 import { useRef, useState } from "react";
-import { formatAlwaysRule } from "../permission/always.js";
-import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
-import { describeRequest } from "../permission/prompt-terminal.js";
+import type { ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
+import { describeRequest } from "../permission/gate/prompt-terminal.js";
+import { formatAlwaysRule } from "../permission/rules/always.js";
 import { useArmed } from "./armed.js";
 import { DiffText } from "./diff-text.js";
 

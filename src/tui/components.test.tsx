@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { render } from "ink-testing-library";
 import { until } from "../../test/support/ink-frames.js";
-import type { ApprovalRequest, PersonReply } from "../permission/approval.js";
+import type { ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
 import { ApprovalDialog } from "./approval-dialog.js";
 import { InputBox } from "./input-box.js";
 import { StatusLine } from "./status-line.js";

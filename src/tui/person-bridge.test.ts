@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ApprovalRequest } from "../permission/approval.js";
+import type { ApprovalRequest } from "../permission/gate/approval.js";
 import { personBridge } from "./person-bridge.js";
 
 const signal = new AbortController().signal;

@@ -1,5 +1,5 @@
-import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/approval.js";
-import type { Loosening, TrustPrompt } from "../permission/project-trust.js";
+import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
+import type { Loosening, TrustPrompt } from "../permission/trust/project-trust.js";
 import type { TrustReply } from "./trust-dialog.js";
 
 /** What the drawn app does with a question for the person, and with a warning. */

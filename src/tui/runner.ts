@@ -2,7 +2,7 @@ import type { CustomCommand, Expansion } from "../input/custom-commands.js";
 import type { ParsedInput } from "../input/slash.js";
 import type { PendingMessage } from "../input/steer.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
-import type { ApprovalPrompt } from "../permission/approval.js";
+import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { Status } from "./status-line.js";
 import type { TranscriptItem } from "./transcript.js";
 

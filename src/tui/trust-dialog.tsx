@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from "ink";
-import type { Loosening } from "../permission/project-trust.js";
+import type { Loosening } from "../permission/trust/project-trust.js";
 import { useArmed } from "./armed.js";
 
 export type TrustReply = "once" | "always" | "no";

@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { decideAgent } from "../../src/agents/select.js";
 import { loadConfig } from "../../src/config/load.js";
 import type { ModeName } from "../../src/contracts/modes.js";
-import type { AuthorityContext } from "../../src/permission/authorize.js";
-import { buildAuthority, type SessionRuleFlags } from "../../src/permission/layers.js";
-import type { Policy } from "../../src/permission/policy.js";
-import { type ReadCheck, readCheck } from "../../src/permission/read-check.js";
-import type { Rule } from "../../src/permission/rules.js";
+import type { AuthorityContext } from "../../src/permission/gate/authorize.js";
+import { type ReadCheck, readCheck } from "../../src/permission/gate/read-check.js";
+import { buildAuthority, type SessionRuleFlags } from "../../src/permission/rules/layers.js";
+import type { Policy } from "../../src/permission/rules/policy.js";
+import type { Rule } from "../../src/permission/rules/rules.js";
 
 /**
  * A run's read check built the real way for a workspace `ws` (a folder holding the repository):

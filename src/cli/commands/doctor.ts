@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { type LoadedConfig, loadConfig } from "../../config/load.js";
 import { dataDir } from "../../config/paths.js";
 import { listProviders, type Provider } from "../../model/providers.js";
-import { projectLoosening, withoutLoosening } from "../../permission/project-trust.js";
+import { projectLoosening, withoutLoosening } from "../../permission/trust/project-trust.js";
 import { checkDatabase } from "../../store/check.js";
 import { databasePath } from "../../store/database.js";
 import type { StoreFailure } from "../../store/failure.js";

@@ -1,7 +1,7 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
-import { terminalPrompt } from "../../permission/prompt-terminal.js";
+import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { openLiveSession, type SessionOptions } from "../live-session.js";

@@ -1,0 +1,517 @@
+import type { Confinement } from "../../contracts/confinement.js";
+import type { Decision, Reason } from "../../contracts/decisions.js";
+import type { CallDescription } from "../../contracts/requests.js";
+import type { Tool, ToolResult } from "../../contracts/tools.js";
+import { type AlwaysRule, alwaysOffer } from "../rules/always.js";
+import { formatRequests, sameRequests } from "../rules/call-requests.js";
+import { type Policy, policyDenials } from "../rules/policy.js";
+import { allowHint } from "./allow-hint.js";
+import {
+  type ApprovalPrompt,
+  approvalFromReply,
+  decideApprovalWithoutPerson,
+  deniedByPerson,
+  nobodyCanApprove,
+} from "./approval.js";
+import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
+import {
+  confinementFor,
+  guardHardLinks,
+  maskingFor,
+  mayReadFound,
+  reliesOnProof,
+  repositoryConfinement,
+  repositoryGrant,
+} from "./confine.js";
+import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-claude.js";
+import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
+import type { JudgeDeps } from "./judge.js";
+
+/**
+ * The authority layer's one entry point: may this call run? Every seat on the way is answered by
+ * its holder and recorded before the next is asked, in this order:
+ *
+ *   call.permission  the rules, the read-only agent, the mode (authorize.ts)
+ *   call.judge       smart mode only: may an unknown command be cleared as read-only?
+ *   call.hook        pre_tool hooks: deny or make it ask
+ *   call.policy      the administrator's deny-only rules, which nothing before can override
+ *   call.approval    the person, when the answer is still ask (or code, when nobody can be asked)
+ *
+ * Nothing on the way can loosen a deny; only the judge (for unknown commands) and the person
+ * (for asks) can turn an ask into a yes.
+ */
+
+export interface GateDeps {
+  authority: AuthorityContext;
+  policy: Policy;
+  /** The hooks that may run (a repository's own only once judged: seat project.command). */
+  hooks: readonly Hook[];
+  /** A person who can be asked; absent when nobody is attached. */
+  prompt?: ApprovalPrompt;
+  /** --auto: the person's advance answer to every ask. */
+  auto: boolean;
+  /** Smart mode's judge; absent in other modes. */
+  judge?: Omit<JudgeDeps, "step">;
+  /** Config `shell.sandbox`: "on" confines commands run on a proof; "off" trusts the analysis alone. */
+  sandbox: "on" | "off";
+  /** Where `shell.sandbox` was set, for the record. */
+  sandboxSource?: string;
+  /** Folders a confined command may still read under the hidden ones: the workspace, bosun's overflow files. */
+  visible: string[];
+  /** bosun's own config and data folders: no command may rewrite them (read-only to masked commands). */
+  ownState?: string[];
+  /** Saves the person's "always" for this project and puts the rules in force for the rest of the run. */
+  saveAlways: (rules: AlwaysRule[], tool: string) => void;
+  record: (decision: Decision) => void;
+  sessionId: string;
+  signal: AbortSignal;
+}
+
+export interface GateCall {
+  id: string;
+  tool: Tool;
+  input: Record<string, unknown>;
+  /** A command the repository brings (a span of its custom command): it runs sealed, as its hooks do. */
+  repository?: true;
+  /** Why the call would fail now (the tool's `unready`): then nobody is asked to approve it. */
+  unready?: () => string | undefined;
+}
+
+export type GateResult =
+  | {
+      run: true;
+      description: CallDescription;
+      confine?: Confinement;
+      /** The paths of the call's own requests, when a person (or --auto) approved it: what it may show. */
+      approved?: string[];
+    }
+  | {
+      run: false;
+      output: string;
+      summary: string;
+      /** Denied for want of approval: the person said no, or nobody could be asked (counts toward exit code 3). */
+      unapproved?: boolean;
+      /** The person left the prompt, or a hook said `continue: false`: stop the turn. */
+      stopTurn?: boolean;
+      /** Set when a hook stopped the turn (exit 3, like a limit); unset, the person left (cancelled). */
+      stopMessage?: string;
+    };
+
+export async function gate(
+  call: GateCall,
+  step: number,
+  deps: GateDeps,
+  described?: CallDescription,
+): Promise<GateResult> {
+  const subject = { step, call: call.id };
+  const where = { cwd: deps.authority.cwd, workspace: deps.authority.workspace };
+  const description = described ?? (await describe(call, where));
+
+  let permission = guardHardLinks(authorize(description, deps.authority), deps);
+  deps.record({
+    seat: "call.permission",
+    holder: permission.holder,
+    answer: permission.answer,
+    reasons: [
+      ...permission.reasons,
+      { rule: "requests", detail: formatRequests(description) },
+      ...(described
+        ? [{ rule: "judged again", detail: "what the call would do changed after it was first judged" }]
+        : []),
+    ],
+    subject,
+  });
+  if (permission.answer === "deny") return denied(call, permission.reasons, "denied by rule");
+
+  if (permission.answer === "ask" && deps.judge && permission.judgeable.length > 0) {
+    permission = await judge(permission, step, deps, subject);
+  }
+
+  // Whether the ask, if the call asks, is the rules' alone — what an --allow would lift.
+  let askedByRules = true;
+  // A shell command allowed only on the strength of an analysis (or a judge) runs sealed; one a
+  // rule allowed runs masked (protected files shown empty). Either is recorded before it runs.
+  const proof = reliesOnProof(call.tool, permission, deps.authority);
+  let confine: Confinement | undefined;
+  if (proof || (call.tool.kind === "shell" && permission.answer === "allow")) {
+    const sandbox = call.repository
+      ? await repositoryConfinement(repositoryGrant(permission), deps)
+      : proof
+        ? await confinementFor(proof, description, deps)
+        : await maskingFor(description, deps);
+    deps.record({
+      seat: "exec.sandbox",
+      holder: sandbox.holder,
+      answer: sandbox.answer,
+      reasons: sandbox.reasons,
+      subject,
+    });
+    confine = sandbox.confine;
+    if (sandbox.answer === "denied") return denied(call, sandbox.reasons, "denied: a protected file has other names");
+    if (sandbox.answer === "unavailable") {
+      if (proof === "read-only agent" || call.repository)
+        return denied(call, sandbox.reasons, "denied: cannot be confined");
+      permission = { ...permission, answer: "ask" };
+      askedByRules = false;
+    }
+  }
+
+  let effect = permission.answer;
+  for (const hook of hooksFor(deps.hooks, "pre_tool", call.tool.name)) {
+    const run = await runConfinedHook(hook, payload("pre_tool", call, deps, description, effect), deps);
+    const verdict = judgePreHook(hook, run);
+    deps.record({
+      seat: "call.hook",
+      holder: verdict.holder,
+      answer: verdict.answer,
+      reasons: verdict.reasons,
+      subject: { ...subject, hook: hook.key, event: "pre_tool" },
+    });
+    if (verdict.answer === "deny") {
+      return {
+        run: false,
+        output: `Denied by a hook: ${verdict.message ?? "no reason given"}. Do not retry this call unchanged.`,
+        summary: `${call.tool.name}: denied by hook`,
+      };
+    }
+    if (verdict.answer === "stop") {
+      return {
+        run: false,
+        output: `Not run: a hook stopped the turn (${verdict.message ?? "no reason given"}).`,
+        summary: `${call.tool.name}: stopped by hook`,
+        stopTurn: true,
+        stopMessage: `stopped by a hook (${hook.key}): ${verdict.message ?? "no reason given"}`,
+      };
+    }
+    if (verdict.answer === "ask") askedByRules = false;
+    if (verdict.answer === "ask" && effect === "allow") effect = "ask";
+  }
+
+  if (deps.policy.files.length > 0) {
+    const refusal = policyVerdict(description, deps);
+    deps.record({ seat: "call.policy", ...refusal, subject });
+    if (refusal.answer === "deny") return denied(call, refusal.reasons, "denied by policy");
+  }
+
+  let approved: string[] | undefined;
+  if (effect === "ask") {
+    const refused = await approve(call, step, deps, description, permission, askedByRules);
+    if (refused) return refused;
+    approved = description.requests
+      .filter((r) => (r.action === "read" || r.action === "external_directory") && r.resource !== "*")
+      .map((r) => r.resource);
+    // Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
+    // files it was approved to read shown, the rest of what the read rules protect not.
+    if (call.tool.kind === "shell" && proof !== "read-only agent") {
+      // A repository's command the person approved is let run by name: sealed, the workspace writable.
+      const masking = call.repository
+        ? await repositoryConfinement("named", deps)
+        : await maskingFor(description, deps, approved, true);
+      deps.record({
+        seat: "exec.sandbox",
+        holder: masking.holder,
+        answer: masking.answer,
+        reasons: masking.reasons,
+        subject,
+      });
+      if (masking.answer === "denied") return denied(call, masking.reasons, "denied: a protected file has other names");
+      if (masking.answer === "unavailable") return denied(call, masking.reasons, "denied: cannot be confined");
+      confine = masking.confine;
+    }
+  }
+  return { run: true, description, ...(confine ? { confine } : {}), ...(approved ? { approved } : {}) };
+}
+
+/**
+ * Just before a call runs: is it still what was judged? Earlier calls of the same response may
+ * have changed the files it names (made a link, created a file it reads). When its requests now
+ * differ, it is judged again, every seat anew and recorded, and runs only if that allows it.
+ */
+export async function recheck(
+  call: GateCall,
+  judged: CallDescription,
+  step: number,
+  deps: GateDeps,
+): Promise<GateResult> {
+  const now = await describe(call, { cwd: deps.authority.cwd, workspace: deps.authority.workspace });
+  if (sameRequests(now, judged)) return { run: true, description: judged };
+  return gate(call, step, deps, now);
+}
+
+export { mayReadFound };
+
+/**
+ * After a call ran: post_tool hooks may add context for the model, each recorded. Returns the
+ * result with their text appended, and `stopTurn` when a hook said `continue: false`.
+ */
+export async function afterCall(
+  call: GateCall,
+  step: number,
+  result: ToolResult,
+  description: CallDescription,
+  deps: GateDeps,
+): Promise<ToolResult & { stopTurn?: string }> {
+  const hooks = hooksFor(deps.hooks, "post_tool", call.tool.name);
+  if (hooks.length === 0) return result;
+  const notes: string[] = [];
+  let stopTurn: string | undefined;
+  for (const hook of hooks) {
+    const run = await runConfinedHook(hook, payload("post_tool", call, deps, description, "allow", result), deps);
+    const { context, stop, ...verdict } = judgePostHook(hook, run);
+    deps.record({
+      seat: "call.hook",
+      ...verdict,
+      subject: { step, call: call.id, hook: hook.key, event: "post_tool" },
+    });
+    if (context) notes.push(`[hook ${hook.key}] ${context}`);
+    if (stop !== undefined) stopTurn ??= `stopped by a hook (${hook.key}): ${stop}`;
+  }
+  const output = notes.length > 0 ? `${result.output}\n\n${notes.join("\n")}` : result.output;
+  return { ...result, output, ...(stopTurn ? { stopTurn } : {}) };
+}
+
+/**
+ * Runs a hook: a repository's inside the confinement its grant allows, made now (so files the
+ * rules protect that appeared since are shown empty too); one that cannot be confined any more
+ * has failed, which its on_error answers (deny, by default).
+ */
+async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
+  if (!hook.fromProject) return runHook(hook, input, deps.authority.cwd, deps.signal);
+  const sandbox = await repositoryConfinement(hook.grant ?? "proof", deps);
+  if (sandbox.answer === "unavailable" || sandbox.answer === "denied") {
+    return { kind: "failed", why: `it cannot run confined: ${sandbox.reasons[0]?.detail ?? sandbox.answer}` };
+  }
+  return runHook(hook, input, deps.authority.cwd, deps.signal, sandbox.confine);
+}
+
+async function describe(call: GateCall, where: { cwd: string; workspace: string }): Promise<CallDescription> {
+  try {
+    return await call.tool.requests(call.input, where);
+  } catch (error) {
+    return { requests: [], problem: `${call.tool.name} could not describe the call: ${(error as Error).message}` };
+  }
+}
+
+async function judge(
+  permission: PermissionAnswer,
+  step: number,
+  deps: GateDeps,
+  subject: { step: number; call: string },
+): Promise<PermissionAnswer> {
+  const judgeDeps = deps.judge as Omit<JudgeDeps, "step">;
+  const commands = [...new Set(permission.judgeable.map((r) => r.resource))];
+  // The judge (and the model client it uses) loads only in smart mode, when a command needs it.
+  const { judgeCommands } = await import("./judge.js");
+  const verdict = await judgeCommands(commands, { ...judgeDeps, step });
+  deps.record({
+    seat: "call.judge",
+    holder: verdict.holder,
+    answer: verdict.answer,
+    reasons: verdict.reasons,
+    subject: { ...subject, model: judgeDeps.model.ref },
+  });
+  if (!verdict.verdicts) return permission;
+  const outcomes: Judged[] = permission.outcomes.map((outcome) =>
+    permission.judgeable.includes(outcome.request) && verdict.verdicts?.get(outcome.request.resource) === true
+      ? {
+          ...outcome,
+          effect: "allow",
+          holder: "model",
+          reasons: [
+            { rule: `shell:${outcome.request.resource}`, detail: `allow — judged read-only by ${judgeDeps.model.ref}` },
+            ...outcome.reasons,
+          ],
+        }
+      : outcome,
+  );
+  return summarizeJudged(outcomes, deps.authority);
+}
+
+function policyVerdict(description: CallDescription, deps: GateDeps) {
+  const files = deps.policy.files.join(", ");
+  if (description.problem !== undefined) {
+    return {
+      holder: "policy" as const,
+      answer: "deny" as const,
+      reasons: [
+        {
+          rule: "policy",
+          detail: `deny — the call cannot be analysed (${description.problem}), so it cannot be shown to stay within the policy`,
+          source: files,
+          decisive: true,
+        },
+      ],
+    };
+  }
+  const denials = policyDenials(description.requests, deps.policy.rules, {
+    workspace: deps.authority.workspace,
+    home: deps.authority.home,
+  });
+  if (denials.length === 0) {
+    return {
+      holder: "policy" as const,
+      answer: "pass" as const,
+      reasons: [{ rule: "policy", detail: `no policy rule covers this call (${files})`, decisive: true }],
+    };
+  }
+  return {
+    holder: "policy" as const,
+    answer: "deny" as const,
+    reasons: denials.map(({ request, rule }, index) => ({
+      rule: `${request.action}:${request.resource}`,
+      detail: `deny — policy rule ${rule.action} "${rule.pattern}" (the administrator's; nothing overrides it)`,
+      source: rule.source.file ?? "policy",
+      key: rule.source.key,
+      ...(rule.source.line ? { line: rule.source.line } : {}),
+      ...(index === 0 ? { decisive: true } : {}),
+    })),
+  };
+}
+
+async function approve(
+  call: GateCall,
+  step: number,
+  deps: GateDeps,
+  description: CallDescription,
+  permission: PermissionAnswer,
+  askedByRules: boolean,
+): Promise<GateResult | undefined> {
+  const subject = { step, call: call.id };
+  // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
+  // cover that no mask keeps (a path known only when it runs): those they must see.
+  const mustSee =
+    description.problem !== undefined
+      ? `bosun cannot analyse this call (${description.problem})`
+      : permission.outcomes.find((o) => o.personOnly && o.effect === "ask")?.personOnly;
+  if (deps.prompt && (!deps.auto || mustSee !== undefined)) {
+    // A call bound to fail is not put to the person: their yes would only be wasted. Only then —
+    // with nobody to ask, the rules' refusal stands as it is, and --auto needs no one's time.
+    const unready = call.unready?.();
+    if (unready !== undefined) {
+      deps.record({
+        seat: "call.approval",
+        holder: "code",
+        answer: "not asked",
+        reasons: [{ rule: "the call cannot succeed as things stand", detail: unready, decisive: true }],
+        subject,
+      });
+      const sentence = /[.!?]$/.test(unready) ? unready : `${unready}.`;
+      return { run: false, output: `Not run: ${sentence}`, summary: `${call.tool.name}: not run (${unready})` };
+    }
+    const offer = alwaysOffer(permission.outcomes);
+    const preview = await call.tool
+      .preview?.(call.input, {
+        cwd: deps.authority.cwd,
+        workspace: deps.authority.workspace,
+      })
+      .catch(() => undefined);
+    const reply = await deps.prompt.ask(
+      {
+        tool: call.tool.name,
+        callId: call.id,
+        input: call.input,
+        outcomes: permission.outcomes,
+        ...(description.problem !== undefined ? { problem: description.problem } : {}),
+        ...(preview ? { preview } : {}),
+        always: offer,
+      },
+      deps.signal,
+    );
+    const answer = approvalFromReply(reply);
+    if (reply.kind === "always") deps.saveAlways(reply.option.rules, call.tool.name);
+    deps.record({ seat: "call.approval", ...answer, subject });
+    if (reply.kind === "deny") {
+      // The person's no is a denial like any other: the run's `denied`, exit code and last line say so.
+      return {
+        run: false,
+        output: deniedByPerson(reply.message),
+        summary: `${call.tool.name}: denied by the user`,
+        unapproved: true,
+      };
+    }
+    if (reply.kind === "cancel") {
+      return {
+        run: false,
+        output: deniedByPerson(),
+        summary: `${call.tool.name}: denied (prompt left)`,
+        stopTurn: true,
+      };
+    }
+    return undefined;
+  }
+  // The narrow fix is named only when the rules alone asked: a hook's ask, or a command that
+  // cannot be confined, would ask again whatever --allow says.
+  const narrow = !deps.auto && askedByRules ? allowHint(description, permission.outcomes, deps.authority) : undefined;
+  const answer = decideApprovalWithoutPerson({
+    auto: deps.auto,
+    tool: call.tool.name,
+    ...(mustSee !== undefined ? { undescribed: mustSee } : {}),
+    ...(narrow ? { narrow } : {}),
+  });
+  deps.record({ seat: "call.approval", ...answer, subject });
+  if (answer.answer === "deny") {
+    return {
+      run: false,
+      output: nobodyCanApprove(narrow),
+      summary: `${call.tool.name}: denied (nobody to approve)`,
+      unapproved: true,
+    };
+  }
+  return undefined;
+}
+
+function denied(call: GateCall, reasons: readonly Reason[], summary: string): GateResult {
+  const decisive = reasons.find((r) => r.decisive) ?? reasons[0];
+  const why = decisive ? `${decisive.rule}: ${decisive.detail ?? ""}`.trim() : "a rule denies it";
+  // Which written rule refused, and where: a deny is a rule's answer, not a missing yes, so no flag is
+  // suggested (none lifts a policy); whoever wants otherwise changes that rule.
+  const where = decisive?.source
+    ? ` (${decisive.key ? `${decisive.key}, ` : ""}${decisive.source}${decisive.line ? `:${decisive.line}` : ""})`
+    : "";
+  return {
+    run: false,
+    output: `Denied (${why}). Do not retry this call; do what you can without it, and say what was refused.`,
+    summary: `${call.tool.name}: ${summary}${where}`,
+  };
+}
+
+/**
+ * What a hook reads on stdin: bosun's own fields (`event`, `tool`, `input`, `requests`, ...) and
+ * beside them Claude Code's (its hooks reference, "Hook Input", "PreToolUse Input", "PostToolUse
+ * Input": `hook_event_name`, `tool_name`, `tool_input`, `tool_use_id`, `tool_response`,
+ * `session_id`, `cwd`), so a hook written for Claude Code reads the real call and not an empty
+ * one. Claude Code's `transcript_path` and `permission_mode` are left out: bosun keeps no
+ * transcript file, and its modes are not Claude Code's.
+ */
+function payload(
+  event: "pre_tool" | "post_tool",
+  call: GateCall,
+  deps: GateDeps,
+  description: CallDescription,
+  effect: string,
+  result?: ToolResult,
+) {
+  const response = result && { output: result.output, is_error: result.isError ?? false, summary: result.summary };
+  return {
+    event,
+    session_id: deps.sessionId,
+    cwd: deps.authority.cwd,
+    workspace: deps.authority.workspace,
+    tool: call.tool.name,
+    call_id: call.id,
+    input: call.input,
+    requests: description.requests.map((r) => ({
+      action: r.action,
+      resource: r.resource,
+      ...(r.readOnly !== undefined ? { read_only: r.readOnly } : {}),
+    })),
+    ...(description.problem !== undefined ? { problem: description.problem } : {}),
+    permission: effect,
+    ...(response ? { result: response } : {}),
+    hook_event_name: CLAUDE_EVENT_NAMES[event],
+    tool_name: claudeToolName(call.tool.name),
+    tool_input: claudeToolInput(call.tool.name, call.input, deps.authority.cwd),
+    tool_use_id: call.id,
+    ...(response ? { tool_response: response } : {}),
+  };
+}

@@ -1,0 +1,58 @@
+import { isPlainObject } from "../../util/object.js";
+
+/**
+ * A repository's MCP servers that would read your environment or your files: an `mcp.<name>.env`
+ * value, its `command` or an item of its `args` holding `{env:…}` or `{file:…}` (a repository
+ * writing `env: { "GITHUB_TOKEN": "{env:GITHUB_TOKEN}" }` would hand your token to a program it
+ * chose). Loosenings like allow rules (seat `project.trust`, project-trust.ts): until you trust
+ * that content they are left out — an env entry is simply absent, a server whose command or args
+ * hold one is left out whole, so it does not run. Hooks need no item: their commands are never
+ * expanded (config/references.ts), so they read nothing.
+ */
+const REFERENCE = /\{(?:env|file):[^}]+\}/g;
+
+function references(value: unknown): string[] {
+  if (typeof value === "string") return value.match(REFERENCE) ?? [];
+  if (Array.isArray(value)) return value.flatMap(references);
+  return [];
+}
+
+/** The items the trust prompt lists for one project file as written: `mcp github env GITHUB_TOKEN reads {env:GITHUB_TOKEN}`. */
+export function referenceLoosening(written: unknown): string[] {
+  if (!isPlainObject(written) || !isPlainObject(written.mcp)) return [];
+  const items: string[] = [];
+  for (const [name, server] of Object.entries(written.mcp)) {
+    if (!isPlainObject(server)) continue;
+    for (const key of ["command", "args"]) {
+      const found = references(server[key]);
+      if (found.length > 0) items.push(`mcp ${name} ${key} reads ${found.join(", ")}`);
+    }
+    if (isPlainObject(server.env)) {
+      for (const [variable, value] of Object.entries(server.env)) {
+        const found = references(value);
+        if (found.length > 0) items.push(`mcp ${name} env ${variable} reads ${found.join(", ")}`);
+      }
+    }
+  }
+  return items;
+}
+
+/** A project file's content without them (before its references are resolved). */
+export function withoutReferences(data: Record<string, unknown>): Record<string, unknown> {
+  if (!isPlainObject(data.mcp)) return data;
+  const mcp: Record<string, unknown> = {};
+  for (const [name, server] of Object.entries(data.mcp)) {
+    if (!isPlainObject(server)) {
+      mcp[name] = server;
+      continue;
+    }
+    if (references(server.command).length > 0 || references(server.args).length > 0) continue;
+    if (!isPlainObject(server.env)) {
+      mcp[name] = server;
+      continue;
+    }
+    const env = Object.fromEntries(Object.entries(server.env).filter(([, value]) => references(value).length === 0));
+    mcp[name] = { ...server, env };
+  }
+  return { ...data, mcp };
+}
