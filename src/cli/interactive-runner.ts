@@ -7,12 +7,13 @@ import { type CustomCommand, type CustomCommandSet, type Expansion, expandTempla
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
 import { NoModelError, noModelAdvice } from "../model/select.js";
+import { describeUsage, summarizeUsage } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { recordDecision } from "../seats/record.js";
 import { namesASeat } from "../seats/seat-names.js";
 import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
-import { describeUsage, summarizeUsage, USAGE_EVENT } from "../session/usage.js";
+import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";

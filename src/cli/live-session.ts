@@ -7,6 +7,8 @@ import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import { selectSessionModel } from "../model/session-model.js";
+import { recordUsage, summarizeUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { GateDeps } from "../permission/gate/gate.js";
 import { type ReadCheck, readCheck, referenceReader } from "../permission/gate/read-check.js";
@@ -15,12 +17,10 @@ import type { TrustPrompt } from "../permission/trust/project-trust.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { UserMessage } from "../session/events.js";
 import { belongsHere } from "../session/home.js";
-import { selectSessionModel } from "../session/model.js";
 import { openSession } from "../session/open.js";
 import { recoverInterruptedCalls } from "../session/recover.js";
 import type { TargetAnswer } from "../session/target.js";
 import { awaitsTitle } from "../session/untitled.js";
-import { recordUsage, summarizeUsage, type UsageSummary } from "../session/usage.js";
 import { acquireLease, type Lease } from "../store/lease.js";
 import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker, type Seen } from "../tools/file-tracker.js";
@@ -378,7 +378,7 @@ export async function openLiveSession(input: {
 
     /** Seat session.title, beside the first turn, settled before the session closes. */
     async function title(message: string): Promise<void> {
-      const { titleSession } = await import("../session/title.js");
+      const { titleSession } = await import("../model/title.js");
       await titleSession({
         store,
         sessionId: session.id,

@@ -1,7 +1,7 @@
 import type { BosunError } from "../errors.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
-import type { UsageSummary } from "../session/usage.js";
 
 /** The version of `--format json`'s stream: `v` on every line; schema/run-stream.v1.json documents it. */
 export const STREAM_VERSION = 1;

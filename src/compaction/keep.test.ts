@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ModelToolCall } from "../model/attempt.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 import { projectConversation } from "../session/conversation.js";
 import { EV } from "../session/events.js";
 import type { StoredEvent } from "../store/session-store.js";

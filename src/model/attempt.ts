@@ -1,15 +1,7 @@
 import type { FinishReason, LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 import { type ClassifiedError, classifyError } from "./errors.js";
 import { fromSdkUsage, type Usage } from "./usage.js";
-
-/** A tool call as the model wrote it. `invalid` marks input the SDK could not parse or validate. */
-export interface ModelToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-  invalid?: boolean;
-  error?: string;
-}
 
 /** What the person sees as it arrives. */
 export type ModelEvent = { type: "text"; text: string } | { type: "tool_call"; call: ModelToolCall };

@@ -16,11 +16,11 @@ import {
   startModelServer,
 } from "../../test/support/model-server.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
-import { recordUsage, summarizeUsage } from "../session/usage.js";
 import { SessionStore } from "../store/session-store.js";
 import type { ModelEvent } from "./attempt.js";
 import { type RequestOptions, type RequestResult, requestModel } from "./request.js";
 import { resolveModel } from "./resolve.js";
+import { recordUsage, summarizeUsage } from "./session-usage.js";
 import type { Timers } from "./wait.js";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

@@ -6,9 +6,9 @@ import { after, before, describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import { readDecisions } from "../seats/record.js";
-import { lastSessionModel, selectSessionModel } from "../session/model.js";
 import { SessionStore } from "../store/session-store.js";
 import { decideModel, ModelSelectionError, NoModelError, noModelAdvice } from "./select.js";
+import { lastSessionModel, selectSessionModel } from "./session-model.js";
 
 const KEYS = { ANTHROPIC_API_KEY: "sk-ant-secret-1", OPENAI_API_KEY: "sk-openai-secret-2" };
 const local = { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:9/v1" } };

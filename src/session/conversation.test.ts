@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ModelMessage } from "ai";
-import type { ModelToolCall } from "../model/attempt.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { projectConversation } from "./conversation.js";
 import { type AssistantMessage, EV, type UserMessage } from "./events.js";

@@ -1,4 +1,4 @@
-import type { ModelToolCall } from "../model/attempt.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 
 /**
  * Event types of the conversation, as stored in the session's log. The conversation sent to the

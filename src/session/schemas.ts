@@ -165,7 +165,7 @@ const usage = z.strictObject({
   cacheRead: amount,
   cacheWrite: amount,
   cost: amount.optional(),
-  // Requests that do not measure the conversation (compaction/compact.ts, session/title.ts).
+  // Requests that do not measure the conversation (compaction/compact.ts, model/title.ts).
   for: z.enum(["compaction.summary", "session.title"]).optional(),
 });
 

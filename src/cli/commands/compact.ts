@@ -1,8 +1,8 @@
 import { loadConfig } from "../../config/load.js";
 import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
+import { selectSessionModel } from "../../model/session-model.js";
 import { recordDecision } from "../../seats/record.js";
-import { selectSessionModel } from "../../session/model.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
 import { acquireLease, type Lease } from "../../store/lease.js";
 import { findSession } from "../../store/lookup.js";

@@ -59,7 +59,7 @@ const PARENT_CHARS = 10;
 export async function showSession(ref: string, options: { json?: boolean }): Promise<void> {
   // The seats code only for this command: listing and delete never read decisions.
   const { readDecisions } = await import("../../seats/record.js");
-  const { describeUsage, summarizeUsage } = await import("../../session/usage.js");
+  const { describeUsage, summarizeUsage } = await import("../../model/session-usage.js");
   withStore((store) => {
     const { session } = matchSession(store, ref);
     const events = store.events(session.id);

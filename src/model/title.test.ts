@@ -8,13 +8,13 @@ import { expectDecision } from "../../test/support/ledger.js";
 import { measureConversation } from "../compaction/trigger.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
-import type { RequestOptions, RequestResult } from "../model/request.js";
-import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
+import { EV } from "../session/events.js";
+import { openSession } from "../session/open.js";
 import { SessionStore } from "../store/session-store.js";
 import { clockTime } from "../util/time.js";
-import { EV } from "./events.js";
-import { openSession } from "./open.js";
+import type { RequestOptions, RequestResult } from "./request.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
 import {
   cleanTitle,
   decideTitle,

@@ -1,12 +1,12 @@
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { Answer, Decision, Reason } from "../contracts/decisions.js";
-import { requestModel } from "../model/request.js";
-import { type ResolvedModel, resolveModel } from "../model/resolve.js";
-import { costOf, type Usage } from "../model/usage.js";
+import { awaitsTitle } from "../session/untitled.js";
+import { USAGE_EVENT } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
 import { clockTime } from "../util/time.js";
-import { awaitsTitle } from "./untitled.js";
-import { USAGE_EVENT } from "./usage.js";
+import { requestModel } from "./request.js";
+import { type ResolvedModel, resolveModel } from "./resolve.js";
+import { costOf, type Usage } from "./usage.js";
 
 /**
  * Seat `session.title`: what a new session is called. `--title` is the person's; else

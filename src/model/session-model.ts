@@ -1,7 +1,7 @@
-import type { ResolvedModel } from "../model/resolve.js";
-import { decideModel, type SelectionInputs } from "../model/select.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import type { ResolvedModel } from "./resolve.js";
+import { decideModel, type SelectionInputs } from "./select.js";
 
 /**
  * The model a session last ran with: the answer of its latest `model.select` decision, leaving
