@@ -1,5 +1,6 @@
 import { loadConfig } from "../../config/load.js";
 import { BosunError, UsageError } from "../../errors.js";
+import { settleTrust } from "../../runtime/authority.js";
 import { recordDecision } from "../../seats/record.js";
 import type { Decision } from "../../seats/types.js";
 import { selectSessionModel } from "../../session/model.js";
@@ -8,7 +9,6 @@ import { acquireLease, type Lease } from "../../store/lease.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { json, out } from "../output.js";
-import { settleTrust } from "../run-authority.js";
 
 /**
  * `bosun compact <session>`: summarises the session's older history into a checkpoint, as a
