@@ -8,14 +8,14 @@ import { expectDecision } from "../../test/support/ledger.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { CustomCommand } from "../input/custom-commands.js";
 import { NoModelError } from "../model/select.js";
+import type { Runtime, SessionOptions } from "../runtime/open.js";
 import { EV } from "../session/events.js";
 import { forkSession } from "../session/open.js";
 import { SessionStore } from "../store/session-store.js";
 import { commandChoice, interactiveRunner } from "./interactive-runner.js";
-import type { LiveSession, SessionOptions } from "./live-session.js";
 
 const config = configFrom({ agent: { docs: { read_only: true }, writer: {} } });
-const session = (agent: string) => ({ agent, model: { ref: "scripted/test-model" }, config }) as unknown as LiveSession;
+const session = (agent: string) => ({ agent, model: { ref: "scripted/test-model" }, config }) as unknown as Runtime;
 const command = (front: Partial<CustomCommand>): CustomCommand => ({
   name: "review",
   template: "Review $ARGUMENTS",
@@ -82,7 +82,7 @@ describe("a custom command's agent and model (commandChoice)", () => {
 
 describe("the interactive session with no model configured (interactiveRunner)", () => {
   const noModel = () => Promise.reject(new NoModelError("no model is configured and no provider has credentials."));
-  const start = (openWith: (options: SessionOptions) => Promise<LiveSession>) => {
+  const start = (openWith: (options: SessionOptions) => Promise<Runtime>) => {
     const first = noModel();
     first.catch(() => {});
     return interactiveRunner({
@@ -123,7 +123,7 @@ describe("the interactive session with no model configured (interactiveRunner)",
       agent: "build",
       mode: "approve",
       close: async () => {},
-    } as unknown as LiveSession;
+    } as unknown as Runtime;
     const runner = start(async (options) => {
       tried.push(options);
       if (!works) throw new Error("provider local has no baseURL");
@@ -160,7 +160,7 @@ describe("the past the TUI draws (takePast)", () => {
           agent: "build",
           mode: "approve",
           close: async () => {},
-        }) as unknown as LiveSession;
+        }) as unknown as Runtime;
       const { runner } = interactiveRunner({
         cwd: root,
         options: { session: first.id },

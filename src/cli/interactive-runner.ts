@@ -9,6 +9,7 @@ import { steerDecision } from "../input/steer.js";
 import { NoModelError, noModelAdvice } from "../model/select.js";
 import { describeUsage, summarizeUsage } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import type { Runtime, SessionOptions } from "../runtime/open.js";
 import { recordDecision } from "../seats/record.js";
 import { namesASeat } from "../seats/seat-names.js";
 import { EV, type Notice } from "../session/events.js";
@@ -17,7 +18,6 @@ import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
-import type { LiveSession, SessionOptions } from "./live-session.js";
 import { sessionChoices } from "./session-choices.js";
 import { ledgerText, unknownSeatMessage } from "./why-text.js";
 
@@ -32,17 +32,17 @@ export function interactiveRunner(input: {
   /** The options the session was launched with. */
   options: SessionOptions;
   /** Opens a live session with these options (the launch's cwd choice and signal included). */
-  openWith: (options: SessionOptions) => Promise<LiveSession>;
+  openWith: (options: SessionOptions) => Promise<Runtime>;
   /** Settles when the first session is open. */
-  first: Promise<LiveSession>;
+  first: Promise<Runtime>;
   customs: CustomCommandSet;
   signal: AbortSignal;
-}): { runner: InteractiveRunner; expand: typeof expand; live: () => LiveSession | undefined } {
+}): { runner: InteractiveRunner; expand: typeof expand; live: () => Runtime | undefined } {
   const { cwd, openWith, customs, signal } = input;
   // The session open now; undefined while it opens (or opens again, on a switch), when only
   // `opened` may be waited on. Nothing reads a session that is being closed.
-  let live: LiveSession | undefined;
-  let opened: Promise<LiveSession> = input.first;
+  let live: Runtime | undefined;
+  let opened: Promise<Runtime> = input.first;
   // What the live session was opened with: a change keeps every other choice (an /agent plan
   // stays plan through a /model switch).
   let current: SessionOptions = input.options;
@@ -50,7 +50,7 @@ export function interactiveRunner(input: {
   let sessionId: string | undefined;
   // Set when another session opens: its past is still to be drawn (takePast).
   let pastDue = false;
-  const track = (opening: Promise<LiveSession>) => {
+  const track = (opening: Promise<Runtime>) => {
     opened = opening;
     return opening.then((session) => {
       live = session;
@@ -272,7 +272,7 @@ export function interactiveRunner(input: {
         if (name !== "model" || !args) return blocked;
         // A model named now (a provider set up meanwhile) opens the session.
         const chosen = { ...current, model: args };
-        let session: LiveSession;
+        let session: Runtime;
         try {
           session = await openWith(chosen);
         } catch (error) {
@@ -336,7 +336,7 @@ export interface CommandOutcome {
  * decides where the conversation is sent): its `model:` is left out, and that is recorded.
  * Undefined when it asks for nothing new.
  */
-export function commandChoice(command: CustomCommand, session: LiveSession): CommandOutcome | undefined {
+export function commandChoice(command: CustomCommand, session: Runtime): CommandOutcome | undefined {
   const agent = command.agent !== undefined && command.agent !== session.agent ? command.agent : undefined;
   let model = command.model !== undefined && command.model !== session.model.ref ? command.model : undefined;
   if (agent === undefined && model === undefined) return undefined;

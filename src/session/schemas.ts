@@ -199,7 +199,7 @@ export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   [USAGE_EVENT]: usage,
   // compaction/checkpoint.ts CHECKPOINT_EVENT (compaction sits above this layer).
   "compaction.checkpoint": checkpoint,
-  // cli/live-session.ts: what the file tracker saw, so a resumed session keeps its reads.
+  // runtime/open.ts: what the file tracker saw, so a resumed session keeps its reads.
   "file.seen": fileSeen,
 };
 

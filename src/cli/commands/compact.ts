@@ -2,13 +2,13 @@ import { loadConfig } from "../../config/load.js";
 import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { selectSessionModel } from "../../model/session-model.js";
+import { settleTrust } from "../../runtime/authority.js";
 import { recordDecision } from "../../seats/record.js";
 import { recoverInterruptedCalls } from "../../session/recover.js";
 import { acquireLease, type Lease } from "../../store/lease.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { json, out } from "../output.js";
-import { settleTrust } from "../run-authority.js";
 
 /**
  * `bosun compact <session>`: summarises the session's older history into a checkpoint, as a

@@ -6,6 +6,7 @@ import { completePath } from "../../input/complete-path.js";
 import { discoverCustomCommands } from "../../input/custom-commands.js";
 import { appendHistory, loadHistory } from "../../input/history.js";
 import { NoModelError } from "../../model/select.js";
+import type { SessionOptions } from "../../runtime/open.js";
 import { belongsHere } from "../../session/home.js";
 import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
@@ -13,7 +14,6 @@ import { openInteractiveUi } from "../../tui/open-ui.js";
 import { personBridge } from "../../tui/person-bridge.js";
 import { workspaceOf } from "../../util/repo.js";
 import { interactiveRunner } from "../interactive-runner.js";
-import type { SessionOptions } from "../live-session.js";
 
 /**
  * `bosun` at a terminal: an interactive session in the working directory (a new one, or
@@ -40,7 +40,7 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
     // same session before; warnings go to its transcript.
     const key = first ? "launch" : (chosen.session ?? `new ${++fresh}`);
     const questions = person.forSession(key);
-    const live = await (await import("../live-session.js")).openLiveSession({
+    const live = await (await import("../../runtime/open.js")).openRuntime({
       cwd,
       options: chosen,
       interactive: true,

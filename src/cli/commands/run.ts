@@ -2,12 +2,12 @@ import { fstatSync, readFileSync } from "node:fs";
 import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
+import { openRuntime, type SessionOptions } from "../../runtime/open.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
-import { openLiveSession, type SessionOptions } from "../live-session.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
-/** `bosun run`'s flags: the session's (live-session.ts), with --max-steps as typed, and the run's own. */
+/** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
 export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
   format?: string;
@@ -124,7 +124,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
   const { maxSteps: _, format: __, file: ___, decisions: ____, ...rest } = options;
-  const live = await openLiveSession({
+  const live = await openRuntime({
     cwd,
     options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
     firstMessage: text,

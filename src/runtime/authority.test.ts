@@ -10,7 +10,7 @@ import { delegateAuthority } from "../permission/rules/delegate.js";
 import { buildAuthority } from "../permission/rules/layers.js";
 import { SessionStore } from "../store/session-store.js";
 import type { Face } from "../util/face.js";
-import { gateDeps, overflowFolder, settleTrust } from "./run-authority.js";
+import { gateDeps, overflowFolder, settleTrust } from "./authority.js";
 
 /** A repository whose bosun.json would let a command run without asking, and the person says no. */
 async function untrusted(face?: Face): Promise<string[]> {

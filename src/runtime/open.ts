@@ -29,7 +29,6 @@ import { builtinTools } from "../tools/registry.js";
 import { type OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
-import { warn as warnOnStderr } from "./output.js";
 import {
   gateDeps,
   judgeModel,
@@ -37,8 +36,9 @@ import {
   type RunAuthority,
   settleTrust,
   trustProjectCommands,
-} from "./run-authority.js";
+} from "./authority.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
+import { warnOnStderr } from "./warn.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
 export interface SessionOptions {
@@ -68,7 +68,7 @@ export interface CommandChoice {
 }
 
 /** A session held by this process: its lease, tools and authority, ready for one turn after another. */
-export interface LiveSession {
+export interface Runtime {
   store: SessionStore;
   session: SessionInfo;
   model: ResolvedModel;
@@ -110,7 +110,7 @@ export interface LiveSession {
  * MCP servers the repository brings (judged), instructions and skills. A usage or config error
  * is thrown before anything is written.
  */
-export async function openLiveSession(input: {
+export async function openRuntime(input: {
   cwd: string;
   options: SessionOptions;
   /** The first message when known (`bosun run`): a new session's provisional title. */
@@ -138,7 +138,7 @@ export async function openLiveSession(input: {
   /** Why nobody was asked, when a session started elsewhere opens without an answer (default: not interactive). */
   cwdUnasked?: string;
   signal: AbortSignal;
-}): Promise<LiveSession> {
+}): Promise<Runtime> {
   const { cwd, options } = input;
   const warn = input.warn ?? warnOnStderr;
   // Where the model and mode were chosen: the launch's flags, or a command typed in the session.
@@ -295,7 +295,7 @@ export async function openLiveSession(input: {
       .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook));
     mcp = await connectMcpServers(config, cwd, allowed.skipped, allowed.confinements);
     // What the model is told besides the conversation (seats context.instructions, context.skills).
-    const { prepareRunContext } = await import("./run-context.js");
+    const { prepareRunContext } = await import("./context.js");
     const runContext = await prepareRunContext({
       config,
       agent: agentChoice.agent,

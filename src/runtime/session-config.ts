@@ -1,7 +1,7 @@
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { ToolLimits } from "../contracts/tools.js";
 import { OutputFolder } from "../tools/saved-output.js";
-import { overflowRoot } from "./run-authority.js";
+import { overflowRoot } from "./authority.js";
 
 /*
  * What a live session reads from its config beyond the seats' own deciders: tool limits, saved

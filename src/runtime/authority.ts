@@ -36,7 +36,7 @@ import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import { containedPath, PathEscapeError } from "../util/contained.js";
 import type { Face } from "../util/face.js";
 import { workspaceOf } from "../util/repo.js";
-import { warn as warnOnStderr } from "./output.js";
+import { warnOnStderr } from "./warn.js";
 
 /** Everything `bosun run` settles about authority before the first step. */
 export interface RunAuthority {
