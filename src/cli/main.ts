@@ -1,13 +1,11 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
+import { ownVersion } from "./own-files.js";
 
 /**
  * The `bosun` command. Only commander and this file load at start-up; each command's code is
  * imported when that command runs, so `bosun --version` stays close to bare `node`.
  */
-const packageJson = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
+const packageJson = { version: ownVersion() };
 
 // `bosun --version` is answered before the argument parser is even loaded.
 const args = process.argv.slice(2);

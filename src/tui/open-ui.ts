@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
+import { ownFile } from "../cli/own-files.js";
 
 type Ui = Awaited<ReturnType<typeof import("./load.js").loadInteractiveUi>>;
 
@@ -20,9 +21,9 @@ export async function openInteractiveUi(): Promise<Ui> {
     return [[key, value] as const];
   });
   try {
-    const bundle = new URL("../tui-bundle.js", import.meta.url);
-    const loader: typeof import("./load.js") = existsSync(fileURLToPath(bundle))
-      ? await import(bundle.href)
+    const bundle = ownFile("dist/tui-bundle.js");
+    const loader: typeof import("./load.js") = existsSync(bundle)
+      ? await import(pathToFileURL(bundle).href)
       : await import("./load.js");
     return await loader.loadInteractiveUi();
   } finally {

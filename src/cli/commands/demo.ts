@@ -1,4 +1,4 @@
-import { fileURLToPath } from "node:url";
+import { ownFile } from "../own-files.js";
 
 /**
  * `bosun demo [--keep]`: runs the real `bosun run` on a bundled project with a scripted model
@@ -7,6 +7,6 @@ import { fileURLToPath } from "node:url";
  */
 export async function demo(options: { keep?: boolean }): Promise<void> {
   const { runDemo } = await import("../../devtools/demo/run.js");
-  // This file is dist/cli/commands/demo.js; the CLI the person is running is dist/cli/main.js.
-  await runDemo({ keep: options.keep ?? false, bin: fileURLToPath(new URL("../main.js", import.meta.url)) });
+  // The CLI the person is running: the bin, dist/cli/main.js in bosun's install.
+  await runDemo({ keep: options.keep ?? false, bin: ownFile("dist/cli/main.js") });
 }

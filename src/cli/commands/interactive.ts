@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { globalConfigFile } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
@@ -14,6 +14,7 @@ import { openInteractiveUi } from "../../tui/open-ui.js";
 import { personBridge } from "../../tui/person-bridge.js";
 import { workspaceOf } from "../../util/repo.js";
 import { interactiveRunner } from "../interactive-runner.js";
+import { ownVersion } from "../own-files.js";
 
 /**
  * `bosun` at a terminal: an interactive session in the working directory (a new one, or
@@ -83,9 +84,7 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
     lines: loadHistory(historyFile, project),
     keep: (line: string) => appendHistory(historyFile, project, line),
   };
-  const version = (
-    JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
-  ).version;
+  const version = ownVersion();
   const app = render(
     createElement(App, {
       runner,

@@ -5,6 +5,7 @@ import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { openRuntime, type SessionOptions } from "../../runtime/open.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
+import { ownVersion } from "../own-files.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
@@ -143,7 +144,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     cwd,
     tools: live.offeredTools(),
     maxSteps: live.config.config.max_steps ?? 100,
-    version: bosunVersion(),
+    version: ownVersion(),
   });
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -173,10 +174,4 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
   }
-}
-
-/** bosun's own version, for the `session` event (package.json beside dist/ and src/). */
-function bosunVersion(): string {
-  const path = new URL("../../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
 }

@@ -1,0 +1,55 @@
+/**
+ * Bundles the command line into dist/cli/main.js (the bin) and its lazily loaded chunks in
+ * dist/cli/chunks/, from src/ (tsc has already checked it and written the rest of dist/; reading
+ * src/ rather than tsc's main.js keeps this step repeatable after the bundle replaced that file).
+ *
+ * Why: loaded as separate modules, a `bosun run` reads some 330 files before its first model
+ * request (zod, the AI SDK and OpenTelemetry's API alone are ~90 ms of resolving and compiling).
+ * One tree-shaken file per load point (esbuild's code splitting keeps each `await import()` a
+ * separate chunk, so commands and providers a run does not use are never read) takes a fraction.
+ *
+ * Left outside the bundle, as installed packages: those that find files of their own beside their
+ * code (better-sqlite3's native addon, ripgrep's binary, tree-sitter's wasm) — bosun finds its own
+ * files from its install's root (src/cli/own-files.ts), so moving code into chunks moves nothing
+ * it reads. The interactive terminal keeps its own bundle (scripts/bundle-tui.ts), loaded by path.
+ */
+import { rmSync } from "node:fs";
+import { build } from "esbuild";
+
+rmSync("dist/cli/chunks", { recursive: true, force: true });
+
+const result = await build({
+  entryPoints: { main: "src/cli/main.ts" },
+  outdir: "dist/cli",
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  // Packages' ES module builds first: some CommonJS builds (jsonc-parser's UMD) require their
+  // own files by a path computed at run time, which a bundle cannot follow.
+  mainFields: ["module", "main"],
+  external: ["better-sqlite3", "@vscode/ripgrep", "web-tree-sitter", "tree-sitter-bash"],
+  // Bundled CommonJS (ajv, commander) calls require for Node's built-ins.
+  banner: {
+    js: "import { createRequire as __bosunRequire } from 'node:module'; const require = __bosunRequire(import.meta.url);",
+  },
+  plugins: [
+    {
+      // The interactive terminal is its own bundle, found by path at run time (src/tui/open-ui.ts);
+      // its unbundled fallback (running from source) is not part of the CLI bundle.
+      name: "tui-apart",
+      setup(bundler) {
+        bundler.onResolve({ filter: /^\.\/load\.js$/ }, (args) =>
+          args.importer.endsWith("/tui/open-ui.ts") ? { path: "../../tui/load.js", external: true } : undefined,
+        );
+      },
+    },
+  ],
+  metafile: Boolean(process.env.BUNDLE_META),
+  logLevel: "warning",
+});
+if (process.env.BUNDLE_META)
+  (await import("node:fs")).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
