@@ -16,10 +16,10 @@ import { decideAgent } from "../src/agents/select.js";
 import { loadConfig } from "../src/config/load.js";
 import { authorize } from "../src/permission/gate/authorize.js";
 import { unreadableFiles } from "../src/permission/gate/confine.js";
+import { sandboxProblem } from "../src/permission/gate/sandbox.js";
 import { shellRequests } from "../src/permission/rules/call-requests.js";
 import { buildAuthority } from "../src/permission/rules/layers.js";
 import { spawnShell } from "../src/tools/process.js";
-import { sandboxProblem } from "../src/tools/sandbox.js";
 
 const root = mkdtempSync(join(tmpdir(), "bosun-bench-authority-"));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));

@@ -1,17 +1,8 @@
 import { formatKey } from "../config/keypath.js";
 import type { LoadedConfig } from "../config/load.js";
+import type { Agent } from "../contracts/agent.js";
 import type { Answer } from "../contracts/decisions.js";
-import type { ModeName } from "../contracts/modes.js";
 import { ConfigError, UsageError } from "../errors.js";
-
-export interface Agent {
-  name: string;
-  model?: string;
-  prompt?: string;
-  /** Set when the agent may not change anything; enforced by permission/gate/authorize.ts, not by prompt. */
-  readOnly?: { holder: "code" | "config"; source?: string; key?: string; line?: number };
-  mode?: ModeName;
-}
 
 export const DEFAULT_AGENT = "build";
 

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { IMAGE_MAX_BYTES, imageTypeOf } from "../context/images.js";
+import { IMAGE_MAX_BYTES, imageTypeOf } from "../contracts/images.js";
 import { UsageError } from "../errors.js";
 import type { UserMessage } from "../session/events.js";
 import { binaryReason } from "../tools/read.js";

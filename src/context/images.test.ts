@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { ModelMessage } from "ai";
-import { fitImages, imageTypeOf } from "./images.js";
+import { imageTypeOf } from "../contracts/images.js";
+import { fitImages } from "./images.js";
 
 const image = (n: number) => ({ type: "image" as const, image: `data${n}`, mediaType: "image/png" });
 const messages = (count: number): ModelMessage[] =>

@@ -1,15 +1,5 @@
 import type { ModelMessage } from "ai";
 
-/** Image files bosun sends as images (to models that take them), by extension. */
-export const IMAGE_TYPES: Readonly<Record<string, string>> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-};
-/** Largest image sent; providers refuse bigger ones (Anthropic: 5 MB). */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Most images one request carries: the oldest beyond it are replaced by a note. */
 export const IMAGE_BUDGET = 8;
 
@@ -17,11 +7,6 @@ export interface ImageData {
   mediaType: string;
   /** Base64. */
   data: string;
-}
-
-export function imageTypeOf(path: string): string | undefined {
-  const dot = path.lastIndexOf(".");
-  return dot < 0 ? undefined : IMAGE_TYPES[path.slice(dot + 1).toLowerCase()];
 }
 
 export interface ImageLimits {

@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Decision, Reason } from "../contracts/decisions.js";
 import { type ReadCheck, type ReadQuery, readChecked } from "../permission/gate/read-check.js";
+import type { SkillCatalog } from "../tools/skill.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter as split } from "../util/front-matter.js";
 
 /**
@@ -118,6 +119,11 @@ export function discoverSkills(options: {
 }
 
 export type SkillFile = { ok: true; name: string; description: string; body: string } | { ok: false; reason: string };
+
+/** The run's skills as the `skill` tool takes them: each loaded again, through `check`, when the model asks for it. */
+export function skillCatalog(skills: readonly Skill[], check: ReadCheck): SkillCatalog<Skill> {
+  return { skills, load: (skill) => loadSkillFile(skill.file, check, skillQuery(skill)), query: skillQuery };
+}
 
 /** How the read check is asked about a skill's files: a project's are the repository's; a global root is the user's own folder. */
 export function skillQuery(skill: Pick<Skill, "scope" | "root">): ReadQuery {

@@ -1,5 +1,5 @@
 /**
- * How a command bosun runs is confined, with bubblewrap (`bwrap`, tools/sandbox.ts), where user namespaces allow it.
+ * How a command bosun runs is confined, with bubblewrap (`bwrap`, permission/gate/sandbox.ts), where user namespaces allow it.
  *
  * `sealed` — for a command that runs only because the analysis proved it read-only (or by a
  * read-only agent), and for every command a repository brings (its hooks and MCP servers), so

@@ -2,7 +2,7 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Tool } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
-import { bwrapProgram, confinedArgv } from "../tools/sandbox.js";
+import { bwrapProgram, confinedArgv } from "../permission/gate/sandbox.js";
 import type { McpToolInfo } from "./tool.js";
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
-import type { Agent } from "../agents/select.js";
 import type { LoadedConfig } from "../config/load.js";
 import { dataDir, globalConfigFile } from "../config/paths.js";
+import type { Agent } from "../contracts/agent.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Answer, Decision } from "../contracts/decisions.js";
 import { UsageError } from "../errors.js";
@@ -22,6 +22,7 @@ import {
 import { decideMode, MODES } from "../permission/rules/modes.js";
 import { loadPolicy, type Policy } from "../permission/rules/policy.js";
 import { resolveRequestPath } from "../permission/rules/requests.js";
+import { savedRules } from "../permission/rules/saved.js";
 import { judgeProjectCommand, projectCommands } from "../permission/trust/project-commands.js";
 import {
   decideProjectTrust,
@@ -30,7 +31,7 @@ import {
   withoutLoosening,
 } from "../permission/trust/project-trust.js";
 import { isSessionId } from "../session/schemas.js";
-import { saveApprovals, savedRules } from "../store/saved-approvals.js";
+import { saveApprovals } from "../store/saved-approvals.js";
 import type { SessionStore } from "../store/session-store.js";
 import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import { containedPath, PathEscapeError } from "../util/contained.js";

@@ -1,6 +1,5 @@
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { Agent } from "../agents/select.js";
 import type { LoadedConfig } from "../config/load.js";
 import { dataDir, globalConfigFile } from "../config/paths.js";
 import {
@@ -9,7 +8,8 @@ import {
   loadInstructions,
   renderInstructions,
 } from "../context/instructions.js";
-import { discoverSkills, renderSkills, skillsDecision } from "../context/skills.js";
+import { discoverSkills, renderSkills, skillCatalog, skillsDecision } from "../context/skills.js";
+import type { Agent } from "../contracts/agent.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { Tool } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
@@ -81,7 +81,7 @@ export async function prepareRunContext(input: {
   };
   return {
     context,
-    tools: skills.skills.length > 0 ? [skillTool(skills.skills, input.check)] : [],
+    tools: skills.skills.length > 0 ? [skillTool(skillCatalog(skills.skills, input.check), input.check)] : [],
     decisions: [
       instructionsDecision(loaded, {
         ...(claudeOrigin && claudeOrigin.layer !== "default"

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { listApprovals, revokeApprovals, saveApprovals, savedRules } from "./saved-approvals.js";
+import { savedRules } from "../permission/rules/saved.js";
+import { listApprovals, revokeApprovals, saveApprovals } from "./saved-approvals.js";
 import { SessionStore } from "./session-store.js";
 
 describe("saved approvals", () => {

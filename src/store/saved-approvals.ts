@@ -1,5 +1,4 @@
 import type { Action } from "../contracts/requests.js";
-import type { Rule } from "../permission/rules/rules.js";
 import type { SessionStore } from "./session-store.js";
 
 /** One "always" answer of the person: allow `action:pattern` in `project` from now on. */
@@ -75,14 +74,4 @@ export function revokeApprovals(store: SessionStore, ids: readonly number[]): Sa
       return [toApproval(row)];
     }),
   );
-}
-
-/** A project's saved approvals as rules of the `saved` layer, each naming its id. */
-export function savedRules(store: SessionStore, project: string): Rule[] {
-  return listApprovals(store, project).map((approval) => ({
-    action: approval.action,
-    pattern: approval.pattern,
-    effect: "allow",
-    source: { layer: "saved", file: "saved approvals", key: `#${approval.id} ${approval.action}:${approval.pattern}` },
-  }));
 }

@@ -13,9 +13,9 @@ import {
 import { basename, join } from "node:path";
 import type { Confinement } from "../contracts/confinement.js";
 import type { SavedOutputs } from "../contracts/tools.js";
+import { bwrapProgram, confinedArgv } from "../permission/gate/sandbox.js";
 import { toolEnvironment } from "../util/withheld-env.js";
 import { formatBytes, utf8Head } from "./bound.js";
-import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
 /** How long a process group gets between SIGTERM and SIGKILL (timeouts and cancel, while bosun runs). */
 export const KILL_GRACE_MS = 2000;

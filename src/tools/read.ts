@@ -2,7 +2,7 @@ import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
-import { IMAGE_MAX_BYTES, imageTypeOf } from "../context/images.js";
+import { IMAGE_MAX_BYTES, imageTypeOf } from "../contracts/images.js";
 import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/rules/call-requests.js";
 import { listResult } from "./list.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { checkFor } from "../../test/support/read-check.js";
 import { tempFolder, toolContext } from "../../test/support/tools.js";
-import { discoverSkills } from "../context/skills.js";
+import { discoverSkills, skillCatalog } from "../context/skills.js";
 import { mayChange } from "../permission/rules/call-requests.js";
 import { SKILL_MAX_FILES, skillFiles, skillTool } from "./skill.js";
 
@@ -28,7 +28,7 @@ function setup() {
   );
   const { check } = checkFor(workspace, { home: join(home, ".config", "bosun") });
   const set = discoverSkills({ workspace, globalDir: join(home, ".config", "bosun"), home, check });
-  return { workspace, home, check, skills: set.skills, tool: skillTool(set.skills, check) };
+  return { workspace, home, check, skills: set.skills, tool: skillTool(skillCatalog(set.skills, check), check) };
 }
 
 describe("skill tool", () => {
@@ -66,7 +66,10 @@ describe("skill tool", () => {
   });
 
   it("says so when there are no skills at all", async () => {
-    const result = await skillTool([], checkFor(temp.path).check).execute({ name: "x" }, toolContext(temp.path));
+    const result = await skillTool(skillCatalog([], checkFor(temp.path).check), checkFor(temp.path).check).execute(
+      { name: "x" },
+      toolContext(temp.path),
+    );
     assert.equal(result.isError, true);
     assert.match(result.output, /no skills are available/);
   });
@@ -131,7 +134,7 @@ describe("skill tool", () => {
   });
 
   it("validates its arguments: a name is required, nothing else is accepted", () => {
-    const tool = skillTool([], checkFor(temp.path).check);
+    const tool = skillTool(skillCatalog([], checkFor(temp.path).check), checkFor(temp.path).check);
     assert.equal(tool.schema.safeParse({ name: "a" }).success, true);
     assert.equal(tool.schema.safeParse({}).success, false);
     assert.equal(tool.schema.safeParse({ name: "a", extra: 1 }).success, false);
@@ -160,7 +163,7 @@ describe("skillFiles", () => {
       home: join(temp.path, "h"),
       check,
     });
-    const result = await skillTool(skills, check).execute({ name: "big" }, toolContext(workspace));
+    const result = await skillTool(skillCatalog(skills, check), check).execute({ name: "big" }, toolContext(workspace));
     assert.equal(result.output.split("\n").filter((line) => line.startsWith("- data/")).length, SKILL_MAX_FILES);
     assert.match(result.output, /\n\(3 more not listed\)$/);
     assert.equal(result.summary, `skill big (${SKILL_MAX_FILES + 3} other files)`);

@@ -1,7 +1,6 @@
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { loadSkillFile, type Skill, skillQuery } from "../context/skills.js";
 import type { Tool } from "../contracts/tools.js";
 import type { ReadCheck, ReadQuery } from "../permission/gate/read-check.js";
 
@@ -18,16 +17,35 @@ const schema = z.strictObject({
 
 export type SkillInput = z.infer<typeof schema>;
 
+/** A skill as the tool needs it: its name, folder and SKILL.md (absolute). */
+export interface OfferedSkill {
+  name: string;
+  dir: string;
+  file: string;
+}
+
 /**
- * The `skill` tool for one run's skills (found by `discoverSkills`): loads a skill's
+ * One run's skills, as context/skills.ts found them (`skillCatalog`): passed in, so the tool
+ * knows nothing of how skills are discovered or their files parsed.
+ */
+export interface SkillCatalog<S extends OfferedSkill = OfferedSkill> {
+  skills: readonly S[];
+  /** Reads the skill's SKILL.md now, through the read check: undefined when it is gone; else its body or why not. */
+  load(skill: S): { ok: true; body: string } | { ok: false; reason: string } | undefined;
+  /** How the read check is asked about the skill's files. */
+  query(skill: S): ReadQuery;
+}
+
+/**
+ * The `skill` tool for one run's skills (found by `discoverSkills`, context/skills.ts): loads a skill's
  * instructions (its SKILL.md without the front matter) and lists the other files of its
  * folder, which the model reads by path when the instructions refer to them. The SKILL.md and
  * every file listed pass the run's read check, as at discovery: a link to a file the rules do
  * not let in (`.env`, a file out of the workspace, for a project's skill) is left out of the
  * list, and the result says which and why.
  */
-export function skillTool(skills: readonly Skill[], check: ReadCheck): Tool<SkillInput> {
-  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+export function skillTool<S extends OfferedSkill>(catalog: SkillCatalog<S>, check: ReadCheck): Tool<SkillInput> {
+  const byName = new Map(catalog.skills.map((skill) => [skill.name, skill]));
   return {
     name: "skill",
     description: "Load a skill's instructions by name (the skills are listed in the system prompt).",
@@ -49,8 +67,8 @@ export function skillTool(skills: readonly Skill[], check: ReadCheck): Tool<Skil
         };
       }
       // Read now, not at discovery: the file may have changed since the run began.
-      const query = skillQuery(skill);
-      const loaded = loadSkillFile(skill.file, check, query);
+      const query = catalog.query(skill);
+      const loaded = catalog.load(skill);
       if (!loaded?.ok) {
         const why = loaded ? loaded.reason : "SKILL.md no longer exists";
         return {

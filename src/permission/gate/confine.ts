@@ -5,12 +5,12 @@ import type { Confinement } from "../../contracts/confinement.js";
 import type { Holder, Reason } from "../../contracts/decisions.js";
 import type { CallDescription, Request } from "../../contracts/requests.js";
 import type { Tool } from "../../contracts/tools.js";
-import { sandboxProblem } from "../../tools/sandbox.js";
 import { STRICTNESS } from "../rules/evaluate.js";
 import { ruleSetsOf } from "../rules/intersect.js";
 import { type Policy, policyDenials } from "../rules/policy.js";
 import { isInside, resolveRequestPath } from "../rules/requests.js";
 import { type AuthorityContext, authorize, type PermissionAnswer, summarizeJudged } from "./authorize.js";
+import { sandboxProblem } from "./sandbox.js";
 
 /**
  * Seat `exec.sandbox`: how a shell command is confined. One that runs only on the strength of a

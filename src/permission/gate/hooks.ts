@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import type { LoadedConfig } from "../../config/load.js";
 import type { Confinement } from "../../contracts/confinement.js";
 import type { Answer, Holder, Reason } from "../../contracts/decisions.js";
-import { bwrapProgram, confinedArgv } from "../../tools/sandbox.js";
 import { toolEnvironment } from "../../util/withheld-env.js";
 import type { RepositoryGrant } from "./confine.js";
 import { hookMatches } from "./hook-claude.js";
 import { readHookStdout } from "./hook-output.js";
+import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
 export type HookEvent = "pre_tool" | "post_tool";
 

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import type { Agent } from "../../agents/select.js";
 import type { ConfigDocument, LayerName, LoadedConfig } from "../../config/load.js";
+import type { Agent } from "../../contracts/agent.js";
 import type { Holder } from "../../contracts/decisions.js";
 import type { ModeName } from "../../contracts/modes.js";
 import { uniqueBy } from "../../util/unique.js";

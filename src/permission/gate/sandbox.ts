@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, realpathSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { dataDir } from "../config/paths.js";
-import type { Confinement } from "../contracts/confinement.js";
+import { dataDir } from "../../config/paths.js";
+import type { Confinement } from "../../contracts/confinement.js";
 
 /** Folders replaced by empty ones inside the sandbox: other people's and the user's files, sockets, temp files. */
 function hiddenFolders(): string[] {

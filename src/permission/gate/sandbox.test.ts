@@ -13,8 +13,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Confinement } from "../contracts/confinement.js";
-import { spawnShell } from "./process.js";
+import type { Confinement } from "../../contracts/confinement.js";
+import { spawnShell } from "../../tools/process.js";
 import { sandboxProblem } from "./sandbox.js";
 
 /** These tests need bubblewrap; CI installs it (.ci/run). Without it they fail, saying so. */
