@@ -10,7 +10,7 @@
  *
  * Left outside the bundle, as installed packages: those that find files of their own beside their
  * code (better-sqlite3's native addon, ripgrep's binary, tree-sitter's wasm) — bosun finds its own
- * files from its install's root (src/cli/own-files.ts), so moving code into chunks moves nothing
+ * files from its install's root (src/util/own-files.ts), so moving code into chunks moves nothing
  * it reads. The interactive terminal keeps its own bundle (scripts/bundle-tui.ts), loaded by path.
  */
 import { rmSync } from "node:fs";

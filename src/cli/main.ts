@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ownVersion } from "./own-files.js";
+import { ownVersion } from "../util/own-files.js";
 
 /**
  * The `bosun` command. Only commander and this file load at start-up; each command's code is

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { ownFile } from "../cli/own-files.js";
+import { ownFile } from "../util/own-files.js";
 
 type Ui = Awaited<ReturnType<typeof import("./load.js").loadInteractiveUi>>;
 

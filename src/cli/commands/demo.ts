@@ -1,4 +1,4 @@
-import { ownFile } from "../own-files.js";
+import { ownFile } from "../../util/own-files.js";
 
 /**
  * `bosun demo [--keep]`: runs the real `bosun run` on a bundled project with a scripted model

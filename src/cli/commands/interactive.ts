@@ -12,9 +12,9 @@ import { findSession } from "../../store/lookup.js";
 import { SessionStore } from "../../store/session-store.js";
 import { openInteractiveUi } from "../../tui/open-ui.js";
 import { personBridge } from "../../tui/person-bridge.js";
+import { ownVersion } from "../../util/own-files.js";
 import { workspaceOf } from "../../util/repo.js";
 import { interactiveRunner } from "../interactive-runner.js";
-import { ownVersion } from "../own-files.js";
 
 /**
  * `bosun` at a terminal: an interactive session in the working directory (a new one, or

@@ -3,9 +3,9 @@ import { BosunError, UsageError } from "../../errors.js";
 import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { openRuntime, type SessionOptions } from "../../runtime/open.js";
+import { ownVersion } from "../../util/own-files.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
-import { ownVersion } from "../own-files.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
