@@ -13,7 +13,8 @@
  * files from its install's root (src/util/own-files.ts), so moving code into chunks moves nothing
  * it reads. The interactive terminal keeps its own bundle (scripts/bundle-tui.ts), loaded by path.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { relative } from "node:path";
 import { build } from "esbuild";
 
 rmSync("dist/cli/chunks", { recursive: true, force: true });
@@ -48,8 +49,14 @@ const result = await build({
       },
     },
   ],
-  metafile: Boolean(process.env.BUNDLE_META),
+  metafile: true,
   logLevel: "warning",
 });
-if (process.env.BUNDLE_META)
-  (await import("node:fs")).writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+// Which sources each output file holds (dist/cli/chunks/inputs.json): what a command loads is then
+// still readable by source file — the start-up tests check that a command leaves zod or the config
+// loader unread — although it now loads chunks. BUNDLE_META=<file> writes esbuild's whole metafile.
+const inputs: Record<string, string[]> = {};
+for (const [file, output] of Object.entries(result.metafile.outputs))
+  if (file.endsWith(".js")) inputs[relative("dist/cli", file)] = Object.keys(output.inputs);
+writeFileSync("dist/cli/chunks/inputs.json", JSON.stringify(inputs));
+if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));

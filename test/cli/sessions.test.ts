@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import type BetterSqlite3 from "better-sqlite3";
 import { SessionStore } from "../../src/store/session-store.js";
-import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
+import { BOSUN_BIN, createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
 
 /**
  * `bosun sessions ...` driven through the real compiled binary, each test in its own
@@ -790,7 +790,19 @@ register(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { log: process.en
     );
     writeFileSync(log, "");
     await ok(ws, args, { env: { NODE_OPTIONS: `--import=${pathToFileURL(register).href}`, LOAD_LOG: log } });
-    return readFileSync(log, "utf8").split("\n").filter(Boolean);
+    return readFileSync(log, "utf8").split("\n").filter(Boolean).flatMap(sourcesOf);
+  }
+
+  /**
+   * The sources a loaded file holds: the CLI is a bundle (scripts/bundle-cli.ts), so a chunk of it
+   * stands for the sources esbuild put in it (dist/cli/chunks/inputs.json), named as tsc's output
+   * would be (`src/config/load.ts` → `/dist/config/load.js`), so the patterns read the same either way.
+   */
+  function sourcesOf(url: string): string[] {
+    const chunk = /\/dist\/cli\/(main\.js|chunks\/[^/]+\.js)$/.exec(url)?.[1];
+    if (!chunk) return [url];
+    const inputs = JSON.parse(readFileSync(join(dirname(BOSUN_BIN), "chunks", "inputs.json"), "utf8"));
+    return (inputs[chunk] as string[]).map((input) => `/${input.replace(/^src\//, "dist/").replace(/\.tsx?$/, ".js")}`);
   }
 
   const HEAVY = [/\/node_modules\/zod\//, /\/config\/load\.js$/, /\/store\/transfer\.js$/, /\/session\/open\.js$/];
