@@ -265,7 +265,7 @@ export async function openRuntime(input: {
     for (const decision of setupDecisions) input.onDecision(decision);
     const target = setupDecisions.find((d) => d.seat === "session.target")?.answer as TargetAnswer | undefined;
     const record = (decision: Decision) => input.onDecision(recordDecision(store, session.id, decision));
-    const gate = gateDeps({
+    const settled = gateDeps({
       prepared,
       store,
       sessionId: session.id,
@@ -287,12 +287,17 @@ export async function openRuntime(input: {
       record,
       signal: input.signal,
     });
-    if (input.prompt) gate.prompt = input.prompt;
+    const asked: GateDeps = input.prompt ? { ...settled, prompt: input.prompt } : settled;
     // What the repository's own config would run (hooks, MCP servers) runs only once judged.
-    const allowed = await trustProjectCommands(config, gate, record, warn);
-    gate.hooks = gate.hooks
-      .filter((hook) => !allowed.skipped.has(hook.key))
-      .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook));
+    const allowed = await trustProjectCommands(config, asked, record, warn);
+    // The session's gate, settled once: each turn and span judges with a copy of it bearing its own
+    // person, signal and recorder (forTurn), so nothing is re-pointed while a call may hold it.
+    const gate: Readonly<GateDeps> = Object.freeze({
+      ...asked,
+      hooks: asked.hooks
+        .filter((hook) => !allowed.skipped.has(hook.key))
+        .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
+    });
     mcp = await connectMcpServers(config, cwd, allowed.skipped, allowed.confinements);
     // What the model is told besides the conversation (seats context.instructions, context.skills).
     const { prepareRunContext } = await import("./context.js");
@@ -347,11 +352,12 @@ export async function openRuntime(input: {
         const shell = tools.find((tool) => tool.name === "shell") as Tool;
         const id = `span-${Date.now().toString(36)}`;
         const input = { command };
-        gate.prompt = prompt;
-        gate.signal = signal;
-        gate.record = record;
         const { gate: judgeCall } = await import("../permission/gate/gate.js");
-        const verdict = await judgeCall({ id, tool: shell, input, repository: true }, 0, gate);
+        const verdict = await judgeCall(
+          { id, tool: shell, input, repository: true },
+          0,
+          forTurn(gate, { prompt, signal, record }),
+        );
         if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
         const result = await shell.execute(input, {
           cwd,
@@ -395,7 +401,7 @@ export async function openRuntime(input: {
 
     function turnDeps(parts: {
       io: { emit: (event: RunEvent) => void; signal: AbortSignal; prompt?: ApprovalPrompt; steering?: () => string[] };
-      gate: GateDeps;
+      gate: Readonly<GateDeps>;
       tools: Tool[];
       runContext: RunContext;
       files: FileTracker;
@@ -403,12 +409,13 @@ export async function openRuntime(input: {
       output: OutputFolder;
     }): Parameters<typeof import("../loop/turn.js").runTurn>[1] {
       const { io } = parts;
-      // This turn's person and signal: Esc in the terminal cancels this turn, not the session.
-      parts.gate.signal = io.signal;
-      if (io.prompt) parts.gate.prompt = io.prompt;
-      // Decisions of the turn reach whoever shows it, as the loop's own do.
-      parts.gate.record = (decision) =>
-        io.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
+      // This turn's person and signal (Esc in the terminal cancels this turn, not the session); its
+      // decisions reach whoever shows it, as the loop's own do.
+      const turnGate = forTurn(parts.gate, {
+        ...(io.prompt ? { prompt: io.prompt } : {}),
+        signal: io.signal,
+        record: (decision) => io.emit({ type: "decision", decision: recordDecision(store, session.id, decision) }),
+      });
       return {
         store,
         session,
@@ -417,7 +424,7 @@ export async function openRuntime(input: {
         tools: parts.tools,
         offerTools: MODES[prepared.authority.mode.name].tools,
         context: parts.runContext,
-        gate: parts.gate,
+        gate: turnGate,
         maxSteps: config.config.max_steps ?? 100,
         signal: io.signal,
         emit: io.emit,
@@ -555,4 +562,15 @@ function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]
     else latest.set(path, seen);
   }
   return [...latest];
+}
+
+/**
+ * The gate one turn (or one span) judges with: a fresh, frozen copy of the session's, with that
+ * turn's person (kept from the session when the turn brings none), signal and recorder.
+ */
+export function forTurn(
+  gate: Readonly<GateDeps>,
+  turn: { prompt?: ApprovalPrompt; signal: AbortSignal; record: GateDeps["record"] },
+): Readonly<GateDeps> {
+  return Object.freeze({ ...gate, ...turn });
 }
