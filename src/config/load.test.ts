@@ -76,7 +76,7 @@ describe("loadConfig: defaults", () => {
     const before = structuredClone(DEFAULTS);
     write(join(repo, "bosun.json"), { max_steps: 3, retry: { max_attempts: 9 } });
     const first = load();
-    first.config.retry = { max_attempts: 1 };
+    first.config.retry = { max_attempts: 1, max_delay_ms: 1 };
     assert.deepEqual(DEFAULTS, before);
     rmSync(join(repo, "bosun.json"));
     assert.deepEqual(load().config, before);

@@ -3,10 +3,10 @@ import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { isWithheld } from "../util/withheld-env.js";
-import { DEFAULTS } from "./defaults.js";
+import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
-import { mergeInto } from "./merge.js";
+import { leafPaths, mergeInto } from "./merge.js";
 import { expandModelForm } from "./model-form.js";
 import { globalConfigFile } from "./paths.js";
 import {
@@ -30,6 +30,9 @@ export const LAYER_ORDER = [
   "flag",
 ] as const;
 export type LayerName = (typeof LAYER_ORDER)[number];
+
+/** The defaults table as a layer: what provenance says of a value no file, variable or flag set. */
+const DEFAULT_LAYER = { layer: "default", source: "built-in" } as const;
 
 /** Where one resolved value came from. */
 export interface Origin {
@@ -91,7 +94,8 @@ export interface LoadOptions {
 export type ReferenceRead = { value: string } | { refused: string };
 
 export interface LoadedConfig {
-  config: Config;
+  /** Every layer merged; a key of the defaults table always holds a value (read it as it is). */
+  config: ResolvedConfig;
   origins: Map<string, Origin>;
   layers: LayerReport[];
   unresolved: UnresolvedReference[];
@@ -148,8 +152,8 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd);
   const layers: LayerReport[] = [];
-  const raw: RawLayer[] = [{ layer: "default", source: "built-in", data: DEFAULTS, baseDir: cwd }];
-  layers.push({ layer: "default", source: "built-in", status: "read" });
+  const raw: RawLayer[] = [{ ...DEFAULT_LAYER, data: DEFAULTS, baseDir: cwd }];
+  layers.push({ ...DEFAULT_LAYER, status: "read" });
 
   const readFileLayer = (layer: LayerName, file: string, required: boolean, fileRoot?: string) => {
     if (!existsSync(file)) {
@@ -326,9 +330,39 @@ function mergeLayers(
     });
   }
 
+  restoreDefaults(merged, origins, shadowed);
   // Each layer passed on its own; the merged whole is checked too, so no combination slips by.
-  const config = validateLayer(merged, { label: "merged config" });
+  // The defaults layer came first and restoreDefaults refilled what a reference unset: every
+  // defaulted key holds a value, which is what ResolvedConfig says.
+  const config = validateLayer(merged, { label: "merged config" }) as ResolvedConfig;
   return { config, origins, layers, unresolved, references, shadowed, documents };
+}
+
+/**
+ * A defaulted key that a layer's unresolved reference left unset falls back to its default (what
+ * every reader did before the resolved config held it): the layer meant to set the key and could
+ * not, so what lower layers wrote stays outranked, but the key is never without a value.
+ */
+function restoreDefaults(
+  merged: Record<string, unknown>,
+  origins: Map<string, Origin>,
+  shadowed: Map<string, ShadowedValue[]>,
+): void {
+  for (const path of leafPaths(DEFAULTS)) {
+    if (getAt(merged, path) !== undefined) continue;
+    let parent = merged;
+    for (const segment of path.slice(0, -1)) {
+      if (!isPlainObject(parent[segment])) parent[segment] = {};
+      parent = parent[segment] as Record<string, unknown>;
+    }
+    parent[path[path.length - 1] as string] = getAt(DEFAULTS, path);
+    const key = formatKey(path);
+    origins.set(key, { ...DEFAULT_LAYER, key });
+    // The default is in force again: it outranks nothing, and is outranked by nothing below it.
+    const outranked = (shadowed.get(key) ?? []).filter((value) => value.origin.layer !== "default");
+    if (outranked.length > 0) shadowed.set(key, outranked);
+    else shadowed.delete(key);
+  }
 }
 
 /** `mcp.<name>.command` or `.args`: the server's name. */
