@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import type { ModelMessage } from "ai";
 import { estimateMessages } from "../src/compaction/estimate.js";
 import { pruneToolOutputs } from "../src/compaction/prune.js";
+import { DEFAULTS } from "../src/config/defaults.js";
 import { readEnvironment } from "../src/context/environment.js";
 import { fitImages } from "../src/context/images.js";
 import { loadInstructions, renderInstructions } from "../src/context/instructions.js";
@@ -98,6 +99,7 @@ const instructions = await time(30, () =>
     claudeMd: true,
     extra: [{ value: "docs/*.md", baseDir: ws, source: "bench", owner: "repository" }],
     cacheDir: join(root, "cache"),
+    fetchTimeoutMs: DEFAULTS.instructions.fetch_timeout_ms,
     check,
   }),
 );

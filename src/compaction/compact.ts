@@ -25,8 +25,6 @@ import {
   SUMMARY_SYSTEM,
 } from "./summary.js";
 
-export const DEFAULT_KEEP_TOKENS = 20_000;
-
 export interface CompactDeps {
   store: SessionStore;
   sessionId: string;
@@ -38,7 +36,7 @@ export interface CompactDeps {
   record: (decision: Decision) => void;
   reason: CompactionReason;
   step?: number;
-  /** Newest tokens kept verbatim; default compaction.keep_tokens (20000). */
+  /** Newest tokens kept verbatim; default compaction.keep_tokens. */
   keepTokens?: number;
   /** Injected in tests. */
   requestModel?: typeof requestModel;
@@ -60,7 +58,7 @@ export function compactionModel(
   sessionModel: ResolvedModel,
   env: NodeJS.ProcessEnv = process.env,
 ): { ok: true; model: ResolvedModel; configured: boolean } | { ok: false; problem: string } {
-  const ref = config.config.compaction?.model;
+  const ref = config.config.compaction.model;
   if (!ref) return { ok: true, model: sessionModel, configured: false };
   const resolved = resolveModel(ref, config, env);
   if (!resolved.ok)
@@ -80,7 +78,7 @@ export async function compactSession(deps: CompactDeps): Promise<CompactResult> 
   const { store, sessionId, config } = deps;
   const request = deps.requestModel ?? requestModel;
   const subject = deps.step !== undefined ? { subject: { step: deps.step } } : {};
-  const keepTokens = deps.keepTokens ?? config.config.compaction?.keep_tokens ?? DEFAULT_KEEP_TOKENS;
+  const keepTokens = deps.keepTokens ?? config.config.compaction.keep_tokens;
   const why: Reason = { rule: "compaction asked", detail: reasonText(deps.reason) };
   const fail = (error: string, reasons: Reason[]): CompactResult => {
     deps.record({

@@ -5,7 +5,6 @@ import { writeFileAtomic } from "../util/safe-write.js";
 
 /** Instruction files (and fetched copies) larger than this are skipped: they are sent on every step. */
 export const MAX_INSTRUCTION_BYTES = 64 * 1024;
-export const DEFAULT_FETCH_TIMEOUT_MS = 5000;
 
 export type FetchedInstruction = { ok: true; content: string; note: string } | { ok: false; reason: string };
 

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { checkFor } from "../../test/support/read-check.js";
+import { DEFAULTS } from "../config/defaults.js";
 import {
   type ExtraInstruction,
   errnoReason,
@@ -77,7 +78,7 @@ function load(
     home: more.home ?? join(s.base, "home"),
     // The workspace is the repository, or the working directory outside one (as workspaceOf says).
     check: checkFor(more.cwd && !more.cwd.startsWith(s.repo) ? more.cwd : s.repo).check,
-    ...(more.fetchTimeoutMs !== undefined ? { fetchTimeoutMs: more.fetchTimeoutMs } : {}),
+    fetchTimeoutMs: more.fetchTimeoutMs ?? DEFAULTS.instructions.fetch_timeout_ms,
   });
 }
 
@@ -287,6 +288,7 @@ describe("loadInstructions: config instructions.files", () => {
       claudeMd: true,
       extra: [],
       cacheDir: s.cacheDir,
+      fetchTimeoutMs: DEFAULTS.instructions.fetch_timeout_ms,
       check: checkFor(s.repo).check,
     });
     assert.deepEqual(
@@ -633,6 +635,7 @@ describe("instruction files pass the read rules (a repository's must be allowed 
       claudeMd: true,
       extra: [extra(".env", s.repo, "/home/me/bosun.json", "user")],
       cacheDir: s.cacheDir,
+      fetchTimeoutMs: DEFAULTS.instructions.fetch_timeout_ms,
       check,
     });
     assert.deepEqual(result.files, []);

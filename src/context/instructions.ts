@@ -22,9 +22,9 @@ import {
   readChecked,
 } from "../permission/gate/read-check.js";
 import { entryExists } from "../util/fs.js";
-import { DEFAULT_FETCH_TIMEOUT_MS, fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
+import { fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
-export { DEFAULT_FETCH_TIMEOUT_MS, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
+export { MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
 export const SEAT = "context.instructions";
 
@@ -85,12 +85,13 @@ export async function loadInstructions(options: {
   claudeMd: boolean;
   extra: ExtraInstruction[];
   cacheDir: string;
-  fetchTimeoutMs?: number;
+  /** Time limit of fetching one URL (config instructions.fetch_timeout_ms). */
+  fetchTimeoutMs: number;
   home?: string;
   /** The run's read check (permission/gate/read-check.ts): every file passes it before it is read. */
   check: ReadCheck;
 }): Promise<Instructions> {
-  const timeout = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const timeout = options.fetchTimeoutMs;
   // URLs are fetched side by side from the start; their results are taken in config order below.
   // A URL is a web request: its host passes the web rules first (a repository's outright).
   const refusedUrls = new Map<number, string>();

@@ -141,7 +141,7 @@ async function turn(message: UserMessage, deps: TurnDeps): Promise<TurnOutcome> 
     deps.context,
     offered.offered.map((t) => t.name),
   );
-  const repeatLimit = config.config.repeat_limit ?? 3;
+  const repeatLimit = config.config.repeat_limit;
   const maxStepsSource = config.origins.get("max_steps")?.source ?? "built-in";
   const recent: string[] = [];
   let model = deps.model;
@@ -405,11 +405,8 @@ async function runCalls(
   // before it and before all after it, in the model's order. So no sibling call can change what
   // a call was judged on (one call makes a link, the next writes through it) or race its edit.
   for (const batch of batches(runnable, (r) => mayChange(r.description))) {
-    await mapLimit(
-      batch,
-      deps.config.config.parallel_calls ?? 8,
-      ({ call, tool, input, description, confine, approved }) =>
-        execute(call, tool, input, description, confine, approved),
+    await mapLimit(batch, deps.config.config.parallel_calls, ({ call, tool, input, description, confine, approved }) =>
+      execute(call, tool, input, description, confine, approved),
     );
   }
   if (signal.aborted) return { denied, stop: { status: "cancelled", message: "cancelled" } };
@@ -498,8 +495,8 @@ async function runCalls(
     if (after.stopTurn) stoppedAfter ??= after.stopTurn;
     result = after;
     const bounded = boundOutput(result.output, {
-      maxLines: deps.config.config.output?.max_lines ?? 2000,
-      maxBytes: deps.config.config.output?.max_bytes ?? 50_000,
+      maxLines: deps.config.config.output.max_lines,
+      maxBytes: deps.config.config.output.max_bytes,
       keep: result.keep ?? "head",
       overflowDir: deps.overflowDir,
       // Providers may reuse call ids across steps; the step keeps overflow files apart.
@@ -518,7 +515,7 @@ async function runCalls(
         reasons: [
           {
             rule: "output over the bounds",
-            detail: `${bounded.totalLines} lines, ${bounded.totalBytes} bytes > output.max_lines ${deps.config.config.output?.max_lines} / output.max_bytes ${deps.config.config.output?.max_bytes}`,
+            detail: `${bounded.totalLines} lines, ${bounded.totalBytes} bytes > output.max_lines ${deps.config.config.output.max_lines} / output.max_bytes ${deps.config.config.output.max_bytes}`,
             decisive: true,
           },
         ],

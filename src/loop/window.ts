@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import { applyCheckpoint } from "../compaction/checkpoint.js";
-import { compactSession, DEFAULT_KEEP_TOKENS } from "../compaction/compact.js";
+import { compactSession } from "../compaction/compact.js";
 import { pruneDecision, pruneToolOutputs } from "../compaction/prune.js";
 import { decideCompaction, measureConversation } from "../compaction/trigger.js";
 import { type LoadedConfig, whereSet } from "../config/load.js";
@@ -32,8 +32,7 @@ export function conversationView(
   events: readonly StoredEvent[],
 ): ModelMessage[] {
   const projected = projectConversation(applyCheckpoint(events));
-  const budget = deps.config.config.compaction?.prune_tokens;
-  if (budget === undefined) return projected;
+  const budget = deps.config.config.compaction.prune_tokens;
   const { messages, pruned } = pruneToolOutputs(projected, budget);
   const fresh = pruned.filter((p) => !prunedBefore.has(p.toolCallId));
   if (fresh.length > 0) {
@@ -62,8 +61,8 @@ export async function compactIfNeeded(
     charsSince: measured.charsSince + (measured.lastInputTokens === undefined ? deps.fixedChars : 0),
     ...(deps.model.info.context ? { window: deps.model.info.context } : {}),
     reserve: deps.model.info.output ?? 0,
-    threshold: config.config.compaction?.threshold ?? 0.8,
-    auto: config.config.compaction?.auto !== false,
+    threshold: config.config.compaction.threshold,
+    auto: config.config.compaction.auto,
     autoSource: sourceOf(config, "compaction.auto"),
     thresholdSource: sourceOf(config, "compaction.threshold"),
   });
@@ -86,7 +85,6 @@ export async function compact(
     record: deps.record,
     reason,
     step: deps.step,
-    keepTokens: deps.config.config.compaction?.keep_tokens ?? DEFAULT_KEEP_TOKENS,
   });
   if (result.ok) return { compacted: true };
   // Nothing older than the kept exchanges: over the threshold, the request is still worth trying.
@@ -102,7 +100,7 @@ export async function recoverOverflow(
   deps: WindowDeps & { model: ResolvedModel; step: number },
   overflowedThisStep: boolean,
 ): Promise<{ again: true } | { again: false; message: string }> {
-  if (deps.config.config.compaction?.auto === false) {
+  if (!deps.config.config.compaction.auto) {
     return {
       again: false,
       message:

@@ -1,3 +1,4 @@
+import { ENTRY_DEFAULTS } from "../config/defaults.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Tool } from "../contracts/tools.js";
@@ -5,7 +6,6 @@ import { BosunError } from "../errors.js";
 import { bwrapProgram, confinedArgv } from "../permission/gate/sandbox.js";
 import type { McpToolInfo } from "./tool.js";
 
-export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** How long a server may take to start and list its tools. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
@@ -28,7 +28,7 @@ export async function connectMcpServers(
   confinements: ReadonlyMap<string, Confinement | undefined> = new Map(),
 ): Promise<McpConnections> {
   const servers = Object.entries(config.config.mcp ?? {}).filter(
-    ([name, server]) => server.enabled !== false && !skip.has(`mcp.${name}`),
+    ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
   if (servers.length === 0) return { tools: [], close: async () => {} };
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
@@ -62,7 +62,9 @@ export async function connectMcpServers(
         clients.push(client);
         const listed = await client.listTools(undefined, { timeout: CONNECT_TIMEOUT_MS });
         for (const info of listed.tools) {
-          tools.push(mcpTool(name, info as McpToolInfo, client, server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS));
+          tools.push(
+            mcpTool(name, info as McpToolInfo, client, server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms),
+          );
         }
       } catch (error) {
         throw new BosunError(

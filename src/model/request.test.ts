@@ -15,10 +15,12 @@ import {
   type ScriptedProtocol,
   startModelServer,
 } from "../../test/support/model-server.js";
+import { DEFAULTS } from "../config/defaults.js";
+import { BASE_DELAY_MS } from "../contracts/retry.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import { SessionStore } from "../store/session-store.js";
 import type { ModelEvent } from "./attempt.js";
-import { type RequestOptions, type RequestResult, requestModel } from "./request.js";
+import { type RequestOptions, type RequestResult, requestModel, retryPolicy } from "./request.js";
 import { resolveModel } from "./resolve.js";
 import { recordUsage, summarizeUsage } from "./session-usage.js";
 import type { Timers } from "./wait.js";
@@ -574,5 +576,25 @@ describe("privacy", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+// The policy once restated the defaults (`?? 4`, `?? 30_000`); it reads the resolved config now.
+describe("retryPolicy", () => {
+  it("takes retry.max_attempts and retry.max_delay_ms from config", () => {
+    assert.deepEqual(retryPolicy(configFrom({ retry: { max_attempts: 2, max_delay_ms: 700 } })), {
+      maxAttempts: 2,
+      maxDelayMs: 700,
+      baseDelayMs: BASE_DELAY_MS,
+    });
+  });
+
+  it("takes the defaults table's for whichever key config leaves out", () => {
+    assert.deepEqual(retryPolicy(configFrom()), {
+      maxAttempts: DEFAULTS.retry.max_attempts,
+      maxDelayMs: DEFAULTS.retry.max_delay_ms,
+      baseDelayMs: BASE_DELAY_MS,
+    });
+    assert.equal(retryPolicy(configFrom({ retry: { max_attempts: 1 } })).maxDelayMs, DEFAULTS.retry.max_delay_ms);
   });
 });

@@ -51,8 +51,8 @@ export type RequestResult =
 
 export function retryPolicy(config: LoadedConfig): RetryPolicy {
   return {
-    maxAttempts: config.config.retry?.max_attempts ?? 4,
-    maxDelayMs: config.config.retry?.max_delay_ms ?? 30_000,
+    maxAttempts: config.config.retry.max_attempts,
+    maxDelayMs: config.config.retry.max_delay_ms,
     baseDelayMs: BASE_DELAY_MS,
   };
 }

@@ -10,8 +10,8 @@ export interface WaitLimits {
 
 /** The built-in bounds (config `model_wait`): 60 s to the headers, 120 s between chunks. */
 export const DEFAULT_WAIT: WaitLimits = {
-  timeoutMs: DEFAULTS.model_wait?.timeout_ms ?? 60_000,
-  idleMs: DEFAULTS.model_wait?.idle_ms ?? 120_000,
+  timeoutMs: DEFAULTS.model_wait.timeout_ms,
+  idleMs: DEFAULTS.model_wait.idle_ms,
 };
 
 /** The timers a bounded fetch uses; tests pass fake ones so no test waits for real. */
@@ -53,15 +53,15 @@ export function seconds(ms: number): string {
 
 /**
  * The limits for one model, the most specific setting first: `provider.<p>.models.<m>`, then
- * `provider.<p>`, then `model_wait`, then the built-in defaults.
+ * `provider.<p>`, then `model_wait` (which holds the built-in defaults unless a layer set it).
  */
 export function waitLimits(model: ResolvedModel, loaded: LoadedConfig): WaitLimits {
   const provider = loaded.config.provider?.[model.provider.name];
   const own = provider?.models?.[model.modelId];
   const global = loaded.config.model_wait;
   return {
-    timeoutMs: own?.timeout_ms ?? provider?.timeout_ms ?? global?.timeout_ms ?? DEFAULT_WAIT.timeoutMs,
-    idleMs: own?.idle_ms ?? provider?.idle_ms ?? global?.idle_ms ?? DEFAULT_WAIT.idleMs,
+    timeoutMs: own?.timeout_ms ?? provider?.timeout_ms ?? global.timeout_ms,
+    idleMs: own?.idle_ms ?? provider?.idle_ms ?? global.idle_ms,
   };
 }
 

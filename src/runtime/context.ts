@@ -40,7 +40,7 @@ export async function prepareRunContext(input: {
   const { config, cwd } = input;
   const globalDir = dirname(globalConfigFile());
   const repoRoot = findRepoRoot(cwd) ?? cwd;
-  const claudeMd = config.config.instructions?.claude_md !== false;
+  const claudeMd = config.config.instructions.claude_md;
   // Every layer's files add up (yours, then the repository's), each relative to its own file.
   const extra: ExtraInstruction[] = config.documents.flatMap((doc) =>
     (doc.data.instructions?.files ?? []).map((value) => ({
@@ -58,9 +58,7 @@ export async function prepareRunContext(input: {
     extra,
     cacheDir: join(dataDir(), "instructions-cache"),
     check: input.check,
-    ...(config.config.instructions?.fetch_timeout_ms
-      ? { fetchTimeoutMs: config.config.instructions.fetch_timeout_ms }
-      : {}),
+    fetchTimeoutMs: config.config.instructions.fetch_timeout_ms,
   });
   // A resumed session was already given some subfolders' files on reads: not again.
   for (const path of nestedAlreadyAdded(input.store, input.sessionId)) {

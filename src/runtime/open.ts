@@ -282,7 +282,7 @@ export async function openRuntime(input: {
             },
           }
         : {}),
-      sandbox: config.config.shell?.sandbox ?? "on",
+      sandbox: config.config.shell.sandbox,
       ...sandboxOrigin(config),
       record,
       signal: input.signal,
@@ -425,7 +425,7 @@ export async function openRuntime(input: {
         offerTools: MODES[prepared.authority.mode.name].tools,
         context: parts.runContext,
         gate: turnGate,
-        maxSteps: config.config.max_steps ?? 100,
+        maxSteps: config.config.max_steps,
         signal: io.signal,
         emit: io.emit,
         ...(io.steering ? { steering: io.steering } : {}),

@@ -11,17 +11,17 @@ import { overflowRoot } from "./authority.js";
 /** The tools' limits from config: the model's calls and a repository's command spans alike. */
 export function toolLimits(config: LoadedConfig): ToolLimits {
   return {
-    shellTimeoutMs: config.config.shell?.timeout_ms ?? 120_000,
-    shellMaxTimeoutMs: config.config.shell?.max_timeout_ms ?? 600_000,
+    shellTimeoutMs: config.config.shell.timeout_ms,
+    shellMaxTimeoutMs: config.config.shell.max_timeout_ms,
     maxResults: 200,
   };
 }
 
-/** Config storage: the saved outputs' cap and age (defaults 500 MB, 7 days). */
+/** Config storage: the saved outputs' cap and age. */
 export function storage(config: LoadedConfig): { maxBytes: number; maxAgeDays: number } {
   return {
-    maxBytes: (config.config.storage?.output_max_mb ?? 500) * 1024 * 1024,
-    maxAgeDays: config.config.storage?.output_max_age_days ?? 7,
+    maxBytes: config.config.storage.output_max_mb * 1024 * 1024,
+    maxAgeDays: config.config.storage.output_max_age_days,
   };
 }
 

@@ -212,7 +212,7 @@ function database(path: string): Check {
 
 async function sandboxCheck(config: LoadedConfig | undefined): Promise<Check> {
   const check = "sandbox";
-  if (config?.config.shell?.sandbox === "off") {
+  if (config?.config.shell.sandbox === "off") {
     return { check, status: "ok", detail: 'off in config (shell.sandbox: "off"): commands run unconfined' };
   }
   const problem = await sandboxProblem();

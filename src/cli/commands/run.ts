@@ -143,7 +143,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     mode: live.mode,
     cwd,
     tools: live.offeredTools(),
-    maxSteps: live.config.config.max_steps ?? 100,
+    maxSteps: live.config.config.max_steps,
     version: ownVersion(),
   });
   let interrupts = 0;

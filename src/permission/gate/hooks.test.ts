@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { expectDecision } from "../../../test/support/ledger.js";
+import { ENTRY_DEFAULTS } from "../../config/defaults.js";
 import { loadConfig } from "../../config/load.js";
 import type { Answer, RecordedDecision } from "../../contracts/decisions.js";
 import { type Hook, hooksFor, hooksFromConfig, judgePreHook, postHookContext, runHook } from "./hooks.js";
@@ -102,6 +103,24 @@ describe("hooks (call.hook)", () => {
     assert.deepEqual(postHookContext(await run("echo bad >&2; exit 2")), { context: "bad" });
     assert.deepEqual(postHookContext(await run("true")), {});
     assert.match(postHookContext(await run("exit 3")).failure ?? "", /exit code 3/);
+  });
+
+  it("takes a hook's timeout and on_error as written, else the entry defaults", () => {
+    const home = join(dir, "entry-home");
+    mkdirSync(home, { recursive: true });
+    const content = {
+      hooks: { pre_tool: [{ command: "a" }, { command: "b", timeout_ms: 250, on_error: "allow" }] },
+    };
+    const hooks = hooksFromConfig(
+      loadConfig({ cwd: home, env: { BOSUN_HOME: home, BOSUN_CONFIG_CONTENT: JSON.stringify(content) } }),
+    );
+    assert.deepEqual(
+      hooks.map((h) => [h.command, h.timeoutMs, h.onError]),
+      [
+        ["a", ENTRY_DEFAULTS.hook.timeout_ms, ENTRY_DEFAULTS.hook.on_error],
+        ["b", 250, "allow"],
+      ],
+    );
   });
 
   it("takes every layer's hooks (a project adds to the global ones, never replaces them), with their lines", () => {

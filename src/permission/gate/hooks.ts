@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { ENTRY_DEFAULTS } from "../../config/defaults.js";
 import type { LoadedConfig } from "../../config/load.js";
 import type { Confinement } from "../../contracts/confinement.js";
 import type { Answer, Holder, Reason } from "../../contracts/decisions.js";
@@ -28,7 +29,6 @@ export interface Hook {
   line?: number;
 }
 
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 /** Most characters of a hook's stdout or stderr kept. */
 const HOOK_OUTPUT_LIMIT = 64_000;
 
@@ -46,8 +46,8 @@ export function hooksFromConfig(config: LoadedConfig): Hook[] {
           event,
           command: hook.command,
           ...(hook.tools ? { tools: hook.tools } : {}),
-          timeoutMs: hook.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS,
-          onError: hook.on_error ?? "deny",
+          timeoutMs: hook.timeout_ms ?? ENTRY_DEFAULTS.hook.timeout_ms,
+          onError: hook.on_error ?? ENTRY_DEFAULTS.hook.on_error,
           onErrorWritten: hook.on_error !== undefined,
           fromProject: doc.layer === "project",
           source: doc.file ?? doc.source,

@@ -1,3 +1,4 @@
+import { ENTRY_DEFAULTS } from "../../config/defaults.js";
 import type { LoadedConfig } from "../../config/load.js";
 import type { Answer, Holder, Reason } from "../../contracts/decisions.js";
 import type { ApprovalPrompt } from "../gate/approval.js";
@@ -41,7 +42,7 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
       ...(h.line ? { line: h.line } : {}),
     }));
   for (const [name, server] of Object.entries(config.config.mcp ?? {})) {
-    if (server.enabled === false) continue;
+    if (!(server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled)) continue;
     const prefix = `mcp.${name}.`;
     const written = [...config.origins.entries()].find(
       ([key, origin]) => key.startsWith(prefix) && !key.startsWith(`${prefix}enabled`) && origin.layer === "project",
