@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DEFAULTS } from "../src/config/defaults.js";
+import { DEFAULTS, ENTRY_DEFAULTS, ENTRY_PLACES } from "../src/config/defaults.js";
 import { formatKey, getAt } from "../src/config/keypath.js";
 import { ENV_KEYS } from "../src/config/schema.js";
 import { allKnownKeys, descriptionAt, schemaAt } from "../src/config/schema-walk.js";
@@ -40,13 +40,24 @@ export function configTable(): string {
         : def?.format === "safeint"
           ? "integer"
           : (def?.type ?? "");
-    const fallback = getAt(DEFAULTS, path);
+    const fallback = getAt(DEFAULTS, path) ?? entryDefaultAt(path);
     const env = ENV_KEYS.find((e) => formatKey(e.path) === formatKey(path));
     // A free-keyed map's values take the map's own description.
     const description = descriptionAt(concrete) ?? descriptionAt(concrete.slice(0, -1)) ?? "";
     return `| \`${key}\` | ${type} | ${fallback === undefined ? "—" : `\`${JSON.stringify(fallback)}\``} | ${env ? `\`${env.variable}\`` : "—"} | ${cell(description)} |`;
   });
   return ["| key | type | default | env | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
+/** The default of a key inside a map's or list's entries (ENTRY_DEFAULTS), by where the entries sit. */
+function entryDefaultAt(path: readonly string[]): unknown {
+  for (const [kind, places] of Object.entries(ENTRY_PLACES) as [keyof typeof ENTRY_DEFAULTS, string[][]][]) {
+    const entry: Record<string, unknown> = ENTRY_DEFAULTS[kind];
+    const key = path[path.length - 1] as string;
+    const inPlace = places.some((place) => formatKey(place) === formatKey(path.slice(0, -1)));
+    if (inPlace && Object.hasOwn(entry, key)) return entry[key];
+  }
+  return undefined;
 }
 
 export function modesTable(): string {

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { DEFAULTS } from "./defaults.js";
+import { DEFAULTS, ENTRY_DEFAULTS, ENTRY_PLACES } from "./defaults.js";
 import { configJsonSchema } from "./json-schema.js";
 import { parseJsonc } from "./jsonc.js";
+import { getAt } from "./keypath.js";
+import { leafPaths } from "./merge.js";
 import { expandModelForm } from "./model-form.js";
 import { ConfigSchema } from "./schema.js";
 
@@ -60,5 +62,38 @@ describe("the editor schema checks files as written", () => {
 describe("built-in defaults", () => {
   it("pass the schema", () => {
     assert.deepEqual(ConfigSchema.parse(DEFAULTS), DEFAULTS);
+  });
+});
+
+describe("the editor schema's defaults", () => {
+  const schema = JSON.parse(configJsonSchema()) as JsonSchema & Record<string, unknown>;
+  /** The node of a key path: `*` a map's values, `[]` a list's items. */
+  const nodeAt = (path: readonly string[]) =>
+    path.reduce<Record<string, unknown> | undefined>((node, segment) => {
+      if (segment === "*") return node?.additionalProperties as Record<string, unknown> | undefined;
+      if (segment === "[]") return node?.items as Record<string, unknown> | undefined;
+      return (node?.properties as Record<string, Record<string, unknown>> | undefined)?.[segment];
+    }, schema);
+
+  it("are the defaults table's, key by key", () => {
+    for (const path of leafPaths(DEFAULTS)) {
+      assert.deepEqual(nodeAt(path)?.default, getAt(DEFAULTS, path), path.join("."));
+    }
+  });
+
+  it("are the entry defaults' inside every place such entries sit", () => {
+    for (const [kind, places] of Object.entries(ENTRY_PLACES) as [keyof typeof ENTRY_DEFAULTS, string[][]][]) {
+      for (const place of places) {
+        for (const [key, value] of Object.entries(ENTRY_DEFAULTS[kind])) {
+          assert.deepEqual(nodeAt([...place, key])?.default, value, [...place, key].join("."));
+        }
+      }
+    }
+  });
+
+  it("are stated nowhere else: a key outside the tables has none", () => {
+    assert.equal(nodeAt(["model_wait"])?.default, undefined);
+    assert.equal(nodeAt(["compaction", "model"])?.default, undefined);
+    assert.equal(nodeAt(["mcp", "*", "command"])?.default, undefined);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MODE_NAMES } from "../contracts/modes.js";
+import { DEFAULT_MODE, MODE_NAMES } from "../contracts/modes.js";
+import { DEFAULTS, ENTRY_DEFAULTS } from "./defaults.js";
 
 /**
  * The shape of `bosun.json`. Every object is strict: an unknown key is an error that names
@@ -74,6 +75,12 @@ const ProviderSchema = z
 
 const ModeSchema = z.enum(MODE_NAMES);
 
+/** "auto, approve (the default), smart or chat": the default named from where it is decided. */
+function modeList(): string {
+  const names = MODE_NAMES.map((name) => (name === DEFAULT_MODE ? `${name} (the default)` : name));
+  return `${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+}
+
 const EffectSchema = z.enum(["allow", "ask", "deny"]);
 const ActionRulesSchema = z.union([EffectSchema, z.record(z.string(), EffectSchema)], {
   error: 'expected "allow", "ask", "deny", or an object of pattern → "allow" | "ask" | "deny"',
@@ -98,11 +105,15 @@ const HookSchema = z
   .strictObject({
     command: z.string().min(1).describe("Shell command; gets the call as JSON on stdin"),
     tools: z.array(z.string().min(1)).optional().describe('Tool names it applies to ("*" wildcards); default all'),
-    timeout_ms: z.int().positive().optional().describe("Time limit (default 10000); a hook that overruns has failed"),
+    timeout_ms: z
+      .int()
+      .positive()
+      .optional()
+      .describe(`Time limit (default ${ENTRY_DEFAULTS.hook.timeout_ms}); a hook that overruns has failed`),
     on_error: z
       .enum(["deny", "allow"])
       .optional()
-      .describe("pre_tool: what a hook that crashes or times out means (default deny)"),
+      .describe(`pre_tool: what a hook that crashes or times out means (default ${ENTRY_DEFAULTS.hook.on_error})`),
   })
   .describe("A hook command");
 
@@ -180,9 +191,7 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("bosun's own files under the data folder"),
-    mode: ModeSchema.optional().describe(
-      "Permission mode: auto, approve (the default), smart or chat; --mode and an agent's mode override it",
-    ),
+    mode: ModeSchema.optional().describe(`Permission mode: ${modeList()}; --mode and an agent's mode override it`),
     permission: PermissionSchema.optional(),
     small_model: z
       .string()
@@ -210,7 +219,11 @@ export const ConfigSchema = z
             .optional()
             .describe("Extra environment for it (it gets no keys of yours otherwise)"),
           enabled: z.boolean().optional().describe("false leaves the server off"),
-          timeout_ms: z.int().positive().optional().describe("Time limit of one tool call (default 60000)"),
+          timeout_ms: z
+            .int()
+            .positive()
+            .optional()
+            .describe(`Time limit of one tool call (default ${ENTRY_DEFAULTS.mcp_server.timeout_ms})`),
         }),
       )
       .optional()
@@ -223,7 +236,10 @@ export const ConfigSchema = z
           .describe(
             "More instruction files: paths or globs (relative to the file that names them) and https URLs (fetched with a timeout; the last good copy is used when a fetch fails)",
           ),
-        claude_md: z.boolean().optional().describe("Read CLAUDE.md where no AGENTS.md sits beside it (default true)"),
+        claude_md: z
+          .boolean()
+          .optional()
+          .describe(`Read CLAUDE.md where no AGENTS.md sits beside it (default ${DEFAULTS.instructions.claude_md})`),
         fetch_timeout_ms: z.int().positive().optional().describe("Time limit of fetching one instruction URL"),
       })
       .optional()
