@@ -142,7 +142,7 @@ export function describeConfigLoad(config: LoadedConfig): Answer<string[]> {
   for (const ref of config.unresolved) {
     reasons.push({
       rule: "unresolved reference",
-      detail: `${ref.reason}; key left unset`,
+      detail: `${ref.reason}; ${config.origins.get(ref.key)?.layer === "default" ? "its default applies" : "key left unset"}`,
       source: ref.source,
       key: ref.key,
     });

@@ -18,7 +18,8 @@ export function flagLayer(flags: ConfigFlags): FlagValue[] {
 export function loadForCommand(flags: ConfigFlags = {}): LoadedConfig {
   const loaded = loadConfig({ cwd: process.cwd(), flags: flagLayer(flags) });
   for (const ref of loaded.unresolved) {
-    warn(`${ref.source}${ref.line ? `:${ref.line}` : ""}: ${ref.key}: ${ref.reason}; the key is left unset`);
+    const left = loaded.origins.get(ref.key)?.layer === "default" ? "its default applies" : "the key is left unset";
+    warn(`${ref.source}${ref.line ? `:${ref.line}` : ""}: ${ref.key}: ${ref.reason}; ${left}`);
   }
   return loaded;
 }
