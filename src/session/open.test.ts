@@ -64,7 +64,17 @@ describe("openSession", () => {
     const load = readDecisions(store, session.id).find((d) => d.seat === "config.load");
     const unresolved = load?.reasons.find((r) => r.rule === "unresolved reference");
     assert.equal(unresolved?.key, "provider.openai.apiKey");
-    assert.match(unresolved?.detail ?? "", /NO_SUCH_KEY is not set/);
+    assert.match(unresolved?.detail ?? "", /NO_SUCH_KEY is not set; key left unset$/);
+  });
+
+  it("says a defaulted key whose reference does not resolve keeps its default", () => {
+    writeFileSync(join(work, "bosun.json"), '{ "max_steps": "{env:NO_SUCH_STEPS}" }');
+    const withRef = loadConfig({ cwd: work, env: { BOSUN_HOME: join(root, "home") } });
+    const session = openSession(store, { directory: work, flags: {}, config: withRef });
+    const load = readDecisions(store, session.id).find((d) => d.seat === "config.load");
+    const unresolved = load?.reasons.find((r) => r.rule === "unresolved reference");
+    assert.equal(unresolved?.key, "max_steps");
+    assert.match(unresolved?.detail ?? "", /NO_SUCH_STEPS is not set; its default applies$/);
   });
 
   it("records references by what was written, never the value", () => {
