@@ -19,8 +19,8 @@ export function createLanguageModel(
 ): Promise<LanguageModel> {
   if (timers) return buildLanguageModel(resolved, limits, timers);
   const key = `${limits.timeoutMs}/${limits.idleMs}`;
-  let byLimits = built.get(resolved);
-  if (!byLimits) built.set(resolved, (byLimits = new Map()));
+  const byLimits = built.get(resolved) ?? new Map<string, Promise<LanguageModel>>();
+  built.set(resolved, byLimits);
   const known = byLimits.get(key);
   if (known) return known;
   const made = buildLanguageModel(resolved, limits);
