@@ -16,7 +16,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -172,6 +172,26 @@ for (let run = 0; run <= coldRuns; run++) {
   toExit.push(result.ms);
 }
 
+// (b') peak memory of the same one-request run and of `node -e 0`, from getrusage at exit (a
+// preload writes it; kept out of the timed runs above)
+const rssFile = join(root, "rss");
+const peakRss = async (args: string[]): Promise<number> => {
+  const env = { ...childEnv(freshHome()), BENCH_RSS_FILE: rssFile };
+  const preload = fileURLToPath(new URL("./support/peak-rss.cjs", import.meta.url));
+  const result = await timeProcess(["--require", preload, ...args], env);
+  if (result.code !== 0) throw new Error(`memory run failed:\n${result.stderr}`);
+  return Number(readFileSync(rssFile, "utf8")) / 1024;
+};
+const bareRss: number[] = [];
+const runRss: number[] = [];
+for (let run = 0; run < 5; run++) {
+  bareRss.push(await peakRss(["-e", "0"]));
+  const { server } = await timedServer(coldScript);
+  configure(server.baseURL);
+  runRss.push(await peakRss([bin, "run", "say hi"]));
+  await server.close();
+}
+
 // (c) a long session: one step's cost near step 50 and near the end, from the server's gaps
 const longScript: Script = {
   rules: [
@@ -241,6 +261,10 @@ const first = median(toFirstRequest);
 const exit = median(toExit);
 console.log(`| \`bosun run\`: spawn → model request 1 arrives | ${fmt(first)} | ${ratio(first)} |`);
 console.log(`| \`bosun run\` one-step task: spawn → exit | ${fmt(exit)} | ${ratio(exit)} |`);
+const mib = (n: number) => `${n.toFixed(1)} MiB`;
+console.log(
+  `| peak RSS, \`bosun run\` one-step task / \`node -e 0\` (median of 5) | ${mib(median(runRss))} / ${mib(median(bareRss))} | ${(median(runRss) / median(bareRss)).toFixed(2)}x |`,
+);
 console.log();
 console.log(
   `(c) ${LONG_STEPS}-step task, one step (median request-to-request gap of 10 steps around it), median of ${longRuns} runs`,

@@ -97,7 +97,11 @@ export async function loadInstructions(options: {
   const refusedUrls = new Map<number, string>();
   const fetches = options.extra.map((entry, i) => {
     if (!URL_LIKE.test(entry.value)) return undefined;
-    const allowed = options.check.web?.(entry.value, { origin: entry.owner }) ?? { ok: true };
+    // A check that cannot judge web requests fetches nothing: no route into the context is unjudged.
+    const allowed = options.check.web?.(entry.value, { origin: entry.owner }) ?? {
+      ok: false,
+      reason: "web requests are not judged here",
+    };
     if (!allowed.ok) {
       refusedUrls.set(i, allowed.reason);
       return undefined;

@@ -30,4 +30,27 @@ describe("createLanguageModel", () => {
     assert.equal(local.provider, "local.chat");
     assert.equal(local.modelId, "qwen3-coder");
   });
+
+  it("builds a session's model once per reference and limits; other limits or test timers get their own", async () => {
+    const resolution = resolveModel(
+      "local/qwen3-coder",
+      configFrom({ provider: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } } }),
+      {},
+    );
+    assert.ok(resolution.ok);
+    const limits = { timeoutMs: 1000, idleMs: 500 };
+    const first = await createLanguageModel(resolution.model, limits);
+    assert.equal(await createLanguageModel(resolution.model, { ...limits }), first);
+    assert.notEqual(await createLanguageModel(resolution.model, { timeoutMs: 2000, idleMs: 500 }), first);
+    const timers = { set: () => 0, clear: () => {} };
+    assert.notEqual(await createLanguageModel(resolution.model, limits, timers), first);
+    // Another resolution of the same reference (a new session) builds its own.
+    const again = resolveModel(
+      "local/qwen3-coder",
+      configFrom({ provider: { local: { type: "openai-compatible", baseURL: "http://127.0.0.1:11434/v1" } } }),
+      {},
+    );
+    assert.ok(again.ok);
+    assert.notEqual(await createLanguageModel(again.model, limits), first);
+  });
 });

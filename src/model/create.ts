@@ -2,14 +2,37 @@ import type { LanguageModel } from "ai";
 import type { ResolvedModel } from "./resolve.js";
 import { boundedFetch, DEFAULT_WAIT, type Timers, type WaitLimits } from "./wait.js";
 
+/** The models built so far, per resolved reference and wait limits: a provider model holds no state between requests. */
+const built = new WeakMap<ResolvedModel, Map<string, Promise<LanguageModel>>>();
+
 /**
- * Builds the AI SDK model for a resolved reference. Provider packages are imported only when a
- * model of theirs is used, so start-up never pays for all four. Every request goes through a
- * fetch bounded by `limits` (time to the headers, silence between chunks).
+ * The AI SDK model for a resolved reference, built once per session's reference and limits:
+ * building one compiles the provider's response schemas, which a step should not pay for again.
+ * Provider packages are imported only when a model of theirs is used, so start-up never pays for
+ * all four. Every request goes through a fetch bounded by `limits` (time to the headers, silence
+ * between chunks). Given `timers` (tests), a model of its own.
  */
-export async function createLanguageModel(
+export function createLanguageModel(
   resolved: ResolvedModel,
   limits: WaitLimits = DEFAULT_WAIT,
+  timers?: Timers,
+): Promise<LanguageModel> {
+  if (timers) return buildLanguageModel(resolved, limits, timers);
+  const key = `${limits.timeoutMs}/${limits.idleMs}`;
+  const byLimits = built.get(resolved) ?? new Map<string, Promise<LanguageModel>>();
+  built.set(resolved, byLimits);
+  const known = byLimits.get(key);
+  if (known) return known;
+  const made = buildLanguageModel(resolved, limits);
+  byLimits.set(key, made);
+  // A model that could not be built (its package missing) is tried again next time, not remembered.
+  made.catch(() => byLimits.delete(key));
+  return made;
+}
+
+async function buildLanguageModel(
+  resolved: ResolvedModel,
+  limits: WaitLimits,
   timers?: Timers,
 ): Promise<LanguageModel> {
   const { provider, modelId } = resolved;

@@ -108,7 +108,7 @@ describe("gateDeps: the session's own folder and saved approvals, in every rule 
     ["a delegate's", () => delegateAuthority(context(), context())],
   ] as const) {
     it(`${name}: reading this session's overflow files asks nothing, another session's asks`, () => {
-      const gate = deps(make());
+      const gate = deps(make()).current();
       const outside = (file: string) =>
         authorize(
           {
@@ -123,12 +123,31 @@ describe("gateDeps: the session's own folder and saved approvals, in every rule 
       assert.equal(outside(join(overflowFolder("01JABCDEFGHJKMNPQRSTVWXYZ1"), "call-1.txt")), "ask");
     });
 
-    it(`${name}: the person's "always" is in force at once`, () => {
-      const gate = deps(make());
+    it(`${name}: the person's "always" is in force for the next call judged, by a new gate; the old one is untouched`, () => {
+      const state = deps(make());
+      const judging = state.current();
+      const turn = state.forTurn({ signal: new AbortController().signal, record: () => {} });
       const edit = { requests: [{ action: "edit" as const, resource: join(ws, "src", `${name.length}.ts`) }] };
-      assert.equal(authorize(edit, gate.authority).answer, "ask");
-      gate.saveAlways([{ action: "edit", pattern: `src/${name.length}.ts` }], "edit");
-      assert.equal(authorize(edit, gate.authority).answer, "allow");
+      assert.equal(authorize(edit, judging.authority).answer, "ask");
+      turn.saveAlways([{ action: "edit", pattern: `src/${name.length}.ts` }], "edit");
+      assert.equal(authorize(edit, state.current().authority).answer, "allow");
+      assert.equal(authorize(edit, state.forTurn({ signal: turn.signal, record: () => {} }).authority).answer, "allow");
+      // The gate a call was already judged with keeps its rules: nothing is pushed into it.
+      assert.equal(authorize(edit, judging.authority).answer, "ask");
+      assert.equal(authorize(edit, turn.authority).answer, "ask");
+      assert.notEqual(state.current(), judging);
+      assert.ok(Object.isFrozen(state.current()) && Object.isFrozen(state.current().authority));
+    });
+
+    it(`${name}: the read check follows the gate as things stand`, () => {
+      const state = deps(make());
+      const outside = join(root, `notes-${name.length}`);
+      mkdirSync(outside, { recursive: true });
+      writeFileSync(join(outside, "a.md"), "x");
+      // Outside the workspace, nobody approved it: what a repository brings is refused.
+      assert.equal(state.readCheck(join(outside, "a.md"), { origin: "repository" }).ok, false);
+      state.current().saveAlways([{ action: "external_directory", pattern: `${outside}/**` }], "read");
+      assert.equal(state.readCheck(join(outside, "a.md"), { origin: "repository" }).ok, true);
     });
   }
 });

@@ -12,12 +12,11 @@ import type { GateDeps } from "../permission/gate/gate.js";
 import { type Hook, hooksFromConfig } from "../permission/gate/hooks.js";
 import { terminalPrompt, terminalTrustPrompt } from "../permission/gate/prompt-terminal.js";
 import {
-  addOwnFolder,
-  addSavedApprovals,
   buildAuthority,
   checkWrittenRules,
   layerCounts,
   type SessionRuleFlags,
+  withOwnFolder,
 } from "../permission/rules/layers.js";
 import { decideMode, MODES } from "../permission/rules/modes.js";
 import { loadPolicy, type Policy } from "../permission/rules/policy.js";
@@ -37,6 +36,7 @@ import { isTrusted, trustProject } from "../store/trusted-projects.js";
 import { containedPath, PathEscapeError } from "../util/contained.js";
 import type { Face } from "../util/face.js";
 import { workspaceOf } from "../util/repo.js";
+import { type SessionGate, sessionGate } from "./session-gate.js";
 import { warnOnStderr } from "./warn.js";
 
 /** Everything `bosun run` settles about authority before the first step. */
@@ -228,7 +228,11 @@ export function judgeModel(config: LoadedConfig, sessionModel: ResolvedModel): R
   return resolved.model;
 }
 
-/** The gate's dependencies for a run: a terminal prompt when a person is attached, saved approvals in the store. */
+/**
+ * The session's gate (session-gate.ts): saved approvals in the store, this session's own
+ * overflow folder readable in every rule set (a delegate's too), the person's "always" in force
+ * for the next call judged — by a new authority, never by pushing into the old one.
+ */
 export function gateDeps(input: {
   prepared: RunAuthority;
   store: SessionStore;
@@ -240,36 +244,35 @@ export function gateDeps(input: {
   sandboxSource?: string;
   record: (decision: Decision) => void;
   signal: AbortSignal;
-}): GateDeps {
-  const { authority } = input.prepared;
-  // The session is known only now: its own overflow folder is readable outside the workspace,
-  // no other session's — in every rule set (a delegate's too).
-  addOwnFolder(authority.rules, overflowFolder(input.sessionId));
-  return {
-    authority,
-    policy: input.prepared.policy,
-    hooks: input.prepared.hooks,
-    ...(input.interactive ? { prompt: terminalPrompt({ input: process.stdin, output: process.stderr }) } : {}),
-    auto: input.auto,
-    ...(input.judge ? { judge: input.judge } : {}),
-    sandbox: input.sandbox,
-    ...(input.sandboxSource ? { sandboxSource: input.sandboxSource } : {}),
-    visible: [authority.workspace, overflowFolder(input.sessionId)],
-    ownState: [dataDir(), dirname(globalConfigFile())],
-    saveAlways(rules, tool) {
+}): SessionGate {
+  const prepared = input.prepared.authority;
+  // The session is known only now: its own overflow folder is readable outside the workspace, no other session's.
+  const own = overflowFolder(input.sessionId);
+  const authority: AuthorityContext = { ...prepared, rules: withOwnFolder(prepared.rules, own) };
+  return sessionGate(
+    (saveAlways) => ({
+      authority,
+      policy: input.prepared.policy,
+      hooks: input.prepared.hooks,
+      ...(input.interactive ? { prompt: terminalPrompt({ input: process.stdin, output: process.stderr }) } : {}),
+      auto: input.auto,
+      ...(input.judge ? { judge: input.judge } : {}),
+      sandbox: input.sandbox,
+      ...(input.sandboxSource ? { sandboxSource: input.sandboxSource } : {}),
+      visible: [authority.workspace, own],
+      ownState: [dataDir(), dirname(globalConfigFile())],
+      saveAlways,
+      record: input.record,
+      sessionId: input.sessionId,
+      signal: input.signal,
+    }),
+    (rules, tool) => {
       saveApprovals(input.store, authority.workspace, rules, { tool, sessionId: input.sessionId });
-      // In force at once, in every rule set's saved layer (layers.ts).
-      addSavedApprovals(
-        authority.rules,
-        savedRules(input.store, authority.workspace).filter((r) =>
-          rules.some((n) => n.action === r.action && n.pattern === r.pattern),
-        ),
+      return savedRules(input.store, authority.workspace).filter((r) =>
+        rules.some((n) => n.action === r.action && n.pattern === r.pattern),
       );
     },
-    record: input.record,
-    sessionId: input.sessionId,
-    signal: input.signal,
-  };
+  );
 }
 
 /** What seat project.command (and exec.sandbox) settled for the repository's own commands. */
@@ -289,12 +292,14 @@ export interface ProjectCommandsAllowed {
  */
 export async function trustProjectCommands(
   config: LoadedConfig,
-  gate: GateDeps,
+  /** The gate as things stand: a lasting yes to one command is in force when the next is judged. */
+  current: () => Readonly<GateDeps>,
   record: (decision: Decision) => void,
   warn: (text: string) => void = warnOnStderr,
 ): Promise<ProjectCommandsAllowed> {
   const allowed: ProjectCommandsAllowed = { skipped: new Set(), grants: new Map(), confinements: new Map() };
-  for (const command of projectCommands(config, gate.hooks)) {
+  for (const command of projectCommands(config, current().hooks)) {
+    const gate = current();
     const { grant, ...answer } = await judgeProjectCommand(command, {
       authority: gate.authority,
       ...(gate.prompt ? { prompt: gate.prompt } : {}),

@@ -155,6 +155,37 @@ describe("bosun run at a terminal: the approval prompt", () => {
     );
   });
 
+  it("allow always is in force for the very next call of the same turn: it is not asked again", async () => {
+    await withScenario(
+      [
+        { match: { request: 1 }, reply: shell("c1", "touch a.txt") },
+        { match: { request: 2 }, reply: shell("c2", "touch b.txt") },
+        { match: { request: 3 }, ...done },
+      ],
+      async (s, ts) => {
+        const p = runInTerminal(s, "make a, then b");
+        ts.push(p);
+        assert.equal(await (await approvalChoice(p)).choose("Allow always"), "Allow always (saves shell:touch *)");
+        assert.equal(await p.exit(), 0, p.text());
+        assert.ok(existsSync(join(s.ws.dir, "b.txt")));
+        assert.equal(p.text().match(/needs your approval/g)?.length, 1, p.text());
+        const { decisions } = s.latest();
+        const permissions = decisions.filter((d) => d.seat === "call.permission");
+        assert.deepEqual(
+          permissions.map((d) => [d.subject?.call, d.holder, d.answer]),
+          [
+            ["c1", "code", "ask"],
+            ["c2", "person", "allow"],
+          ],
+        );
+        assert.deepEqual(
+          decisions.filter((d) => d.seat === "call.approval").map((d) => [d.subject?.call, d.answer]),
+          [["c1", "allow-always"]],
+        );
+      },
+    );
+  });
+
   it("allow always: saves exactly the shown pattern, which later runs use and which can be revoked", async () => {
     await withScenario(
       [

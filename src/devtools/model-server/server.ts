@@ -240,8 +240,9 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       else res.destroy();
     });
   });
-  // Tests hold no keep-alive connections open past close().
-  server.keepAliveTimeout = 1000;
+  // Kept alive as a provider keeps them (a short hint makes the client reconnect every request,
+  // which no real provider costs); close() still ends every connection, so tests hold none open.
+  server.keepAliveTimeout = 30_000;
 
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -9,7 +9,7 @@ import type { ModeName } from "../../contracts/modes.js";
 import type { Request } from "../../contracts/requests.js";
 import { type AuthorityContext, authorize } from "../gate/authorize.js";
 import { delegateAuthority } from "./delegate.js";
-import { addOwnFolder, addSavedApprovals, buildAuthority, ownFolderRule } from "./layers.js";
+import { buildAuthority, ownFolderRule, withOwnFolder, withSavedApprovals } from "./layers.js";
 import { ruleFromSpec, rulesFromConfig } from "./rules.js";
 
 /**
@@ -112,14 +112,19 @@ describe("delegateAuthority", () => {
     it("puts a folder and an approval added during the run in force in every set, after its own rules", () => {
       // A delegate's set written by hand, with no built-in layer of its own: it gets the parent's.
       const bare = { ...context({}), rules: [rulesFromConfig({ edit: "ask" }, { layer: "agent" })] };
-      const delegate = delegateAuthority(context({}), bare);
+      const before = delegateAuthority(context({}), bare);
       const overflow = join(own, "overflow", "S3");
-      addOwnFolder(delegate.rules, overflow);
+      const withFolder = { ...before, rules: withOwnFolder(before.rules, overflow) };
       const out = join(overflow, "out.txt");
-      assert.equal(answer(delegate, { action: "external_directory", resource: out }).answer, "allow");
+      assert.equal(answer(withFolder, { action: "external_directory", resource: out }).answer, "allow");
+      assert.notEqual(
+        answer(before, { action: "external_directory", resource: out }).answer,
+        "allow",
+        "the authority it was made from is unchanged",
+      );
       const saved = ruleFromSpec("edit:docs/**", "allow", { layer: "saved", key: "saved edit:docs/**" });
-      addSavedApprovals(delegate.rules, [saved]);
-      addSavedApprovals(delegate.rules, [saved]);
+      const once = withSavedApprovals(withFolder.rules, [saved]);
+      const delegate = { ...withFolder, rules: withSavedApprovals(once, [saved]) };
       // The delegate's own `edit: ask` is a rule someone wrote: still asked. The parent's set is allowed.
       const docs = answer(delegate, edit(join(ws, "docs", "a.md")));
       assert.equal(docs.answer, "ask");

@@ -6,7 +6,7 @@ import type { ModeName } from "../../contracts/modes.js";
 import { uniqueBy } from "../../util/unique.js";
 import type { AuthorityContext } from "../gate/authorize.js";
 import { defaultRules } from "./defaults.js";
-import { type Authority, ruleSetsOf } from "./intersect.js";
+import { type Authority, mapRuleSets, ruleSetsOf } from "./intersect.js";
 import { MODES } from "./modes.js";
 import { type Effect, type Layer, type Rule, resolveRulePatterns, ruleFromSpec, rulesFromConfig } from "./rules.js";
 
@@ -184,30 +184,32 @@ export function withSharedRules(layers: readonly Rule[][], shared: SharedRules):
 }
 
 /**
- * Puts a folder of bosun's own (this session's overflow files) in force in every rule set, as a
- * built-in rule. In place: the gate's dependencies share the authority for the whole run.
+ * The authority with a folder of bosun's own (this session's overflow files) in force in every
+ * rule set, as a built-in rule. Pure: a gate already judging with the old authority keeps it.
  */
-export function addOwnFolder(authority: Authority, folder: string): void {
-  for (const set of ruleSetsOf(authority)) add(set.layers, [ownFolderRule(folder)]);
+export function withOwnFolder(authority: Authority, folder: string): Authority {
+  return mapRuleSets(authority, (layers) => withAdded(layers, [ownFolderRule(folder)]));
 }
 
-/** Puts the person's new "always" approvals in force in every rule set for the rest of the run. In place, like addOwnFolder. */
-export function addSavedApprovals(authority: Authority, rules: readonly Rule[]): void {
-  for (const set of ruleSetsOf(authority)) add(set.layers, rules);
+/** The authority with the person's new "always" approvals in force in every rule set's saved layer. Pure, like withOwnFolder. */
+export function withSavedApprovals(authority: Authority, rules: readonly Rule[]): Authority {
+  return mapRuleSets(authority, (layers) => withAdded(layers, rules));
 }
 
 /**
- * Adds the rules a set does not hold yet at its end: the evaluator orders rules by their layer,
- * so each counts in its own (built-in, saved), after the rules already there — bosun's own folder
- * after the defaults, a new approval after the older ones.
+ * A set's layers with the rules it does not hold yet at the end of its last: the evaluator
+ * orders rules by their layer, so each counts in its own (built-in, saved), after the rules
+ * already there — bosun's own folder after the defaults, a new approval after the older ones.
  */
-function add(layers: Rule[][], rules: readonly Rule[]): void {
+function withAdded(layers: Rule[][], rules: readonly Rule[]): Rule[][] {
   const have = new Set(layers.flat().map(ruleIdentity));
-  const fresh = rules.filter((r) => !have.has(ruleIdentity(r)));
-  if (fresh.length === 0) return;
+  const fresh = uniqueBy(
+    rules.filter((r) => !have.has(ruleIdentity(r))),
+    ruleIdentity,
+  );
+  if (fresh.length === 0) return layers;
   const last = layers.at(-1);
-  if (last) last.push(...fresh);
-  else layers.push([...fresh]);
+  return last ? [...layers.slice(0, -1), [...last, ...fresh]] : [fresh];
 }
 
 function ruleIdentity(rule: Rule): string {

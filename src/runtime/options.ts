@@ -1,0 +1,26 @@
+/** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
+export interface SessionOptions {
+  model?: string;
+  agent?: string;
+  continue?: boolean;
+  session?: string;
+  fork?: boolean;
+  auto?: boolean;
+  mode?: string;
+  allow?: string[];
+  ask?: string[];
+  deny?: string[];
+  trustProject?: boolean;
+  maxSteps?: number;
+  title?: string;
+  /** A custom command whose front matter chooses the agent or model for its one turn. */
+  command?: CommandChoice;
+}
+
+/** A custom command's `agent:` and `model:`, with the file that says so. */
+export interface CommandChoice {
+  name: string;
+  file: string;
+  agent?: string;
+  model?: string;
+}
