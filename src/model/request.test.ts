@@ -60,9 +60,12 @@ async function run(
     prompt?: string;
     /** The clock of the wait bounds, given the server (see heldTimers). */
     timers?: (server: ModelServer) => Timers;
+    /** Told the server once it is up (to act when a request arrives). */
+    onServer?: (server: ModelServer) => void;
   } = {},
 ): Promise<Run & { requests: number }> {
   const server = await startModelServer(script);
+  extra.onServer?.(server);
   try {
     const config = configFrom({ ...server.configFor(protocol), ...extra.config });
     const resolution = resolveModel(config.config.model as string, config, {});
@@ -475,16 +478,24 @@ describe("requestModel: fallback only through the config list", () => {
 describe("requestModel: abort", () => {
   it("cancels a slow request at once", async () => {
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 100);
+    let aborted = 0;
+    // Cancelled once the server holds the request (however long a loaded machine took to send it).
+    const onServer = (server: ModelServer) => {
+      const poll = setInterval(() => {
+        if (server.requests.length === 0) return;
+        clearInterval(poll);
+        aborted = Date.now();
+        controller.abort();
+      }, 10);
+    };
     const { result, requests } = await run(
       "anthropic",
       { rules: [{ reply: { text: "late", delayMs: 10_000 } }] },
-      { options: { signal: controller.signal } },
+      { options: { signal: controller.signal }, onServer },
     );
     assert.equal(result.status, "aborted");
     assert.equal(requests, 1);
-    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+    assert.ok(aborted > 0 && Date.now() - aborted < 3000, `took ${Date.now() - aborted} ms after the abort`);
   });
 
   it("cancels during a retry backoff", async () => {
