@@ -1,14 +1,19 @@
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import type { EventMap, EventType } from "./events.js";
 
-/** A stored event of type `T`, its data of that type's shape. */
-export interface TypedEvent<T extends EventType = EventType> extends StoredEvent {
+interface EventOf<T extends EventType> extends StoredEvent {
   type: T;
   data: EventMap[T];
 }
 
+/**
+ * A stored event of type `T`, its data of that type's shape. Of several types (`T` a union), it
+ * is the union of each: `type` still tells which data it carries.
+ */
+export type TypedEvent<T extends EventType = EventType> = T extends EventType ? EventOf<T> : never;
+
 /** Any event of the journal: a union discriminated by `type`, so a `switch` on it narrows `data`. */
-export type JournalEvent = { [T in EventType]: TypedEvent<T> }[EventType];
+export type JournalEvent = TypedEvent;
 
 export interface AppendOptions {
   /** Durable before `append` returns, whatever group commit is on (a call's write-ahead record). */
@@ -78,11 +83,12 @@ export function sqliteJournal(store: SessionStore, sessionId: string, options: J
   }
   return {
     sessionId,
-    append(type, data, appendOptions) {
+    append<T extends EventType>(type: T, data: EventMap[T], appendOptions?: AppendOptions): TypedEvent<T> {
       const problem = check?.(type, data);
       if (problem !== undefined) throw new Error(`not appended to session ${sessionId}: ${type}: ${problem}`);
-      const event = store.append(sessionId, type, data, appendOptions);
-      return { ...event, type, data };
+      const event: EventOf<T> = { ...store.append(sessionId, type, data, appendOptions), type, data };
+      // The same event: TypeScript does not resolve TypedEvent<T> for a T not yet known.
+      return event as TypedEvent<T>;
     },
     events,
     eventsAfter: <T extends EventType>(seq: number, types: readonly T[]) =>
