@@ -54,8 +54,15 @@ export function summaryEvent(checkpoint: TypedEvent<typeof CHECKPOINT_EVENT>): S
   return { sessionId: checkpoint.sessionId, seq: checkpoint.seq, type: EV.user, data, at: checkpoint.at };
 }
 
+/** Whether a checkpoint's data is whole: one that is not is passed over, not trusted with the history. */
 function isCheckpoint(data: unknown): data is CompactionCheckpoint {
-  if (typeof data !== "object" || data === null) return false;
-  const { summary, keptFrom } = data as Partial<CompactionCheckpoint>;
-  return typeof summary === "string" && typeof keptFrom === "number" && Number.isFinite(keptFrom);
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    "summary" in data &&
+    typeof data.summary === "string" &&
+    "keptFrom" in data &&
+    typeof data.keptFrom === "number" &&
+    Number.isFinite(data.keptFrom)
+  );
 }

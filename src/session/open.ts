@@ -6,8 +6,8 @@ import { recordDecision } from "../seats/record.js";
 import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { EV } from "./events.js";
-import { sqliteJournal } from "./journal.js";
 import { homesOf, sessionHome } from "./home.js";
+import { sqliteJournal } from "./journal.js";
 import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
 
 export interface OpenOptions {
