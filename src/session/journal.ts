@@ -46,6 +46,7 @@ export interface AppendOptions {
  *   interleaving.
  *
  * Nothing a caller reads depends on which database is behind: `TypedEvent`s in `seq` order.
+ * (What spans sessions — creating, forking, importing, listing — stays with the store for now.)
  */
 export interface Journal {
   readonly sessionId: string;
@@ -62,6 +63,12 @@ export interface Journal {
   latestSeq(type: EventType, back?: number): number | undefined;
   /** Runs `fn` in one write transaction: everything it appends lands together or not at all. */
   atomically<R>(fn: () => R): R;
+  /**
+   * Until the returned function is called, an append need not wait for the disk (a turn's run of
+   * appends: one sync per step, not per event); a `durable` append still does, and makes every
+   * earlier one durable with it (SessionStore.groupCommits).
+   */
+  groupCommits(): () => void;
 }
 
 export interface JournalOptions {
@@ -96,6 +103,7 @@ export function sqliteJournal(store: SessionStore, sessionId: string, options: J
     eventsSince: (seq) => journalEvents(store.eventsSince(sessionId, seq)),
     latestSeq: (type, back) => store.latestSeq(sessionId, type, back),
     atomically: (fn) => store.atomically(fn),
+    groupCommits: () => store.groupCommits(),
   };
 }
 
@@ -104,8 +112,9 @@ export function sqliteJournal(store: SessionStore, sessionId: string, options: J
  * mixed list (a projection over the whole log) reads each event typed.
  *
  * This, with `isEventOf` and `journalEvent`, is where a stored event's data is taken for its
- * type's shape without being parsed again: the log holds only what typed appends wrote and what
- * an import checked against the same schemas (transfer.ts).
+ * type's shape without being parsed again: the log holds what bosun's writers appended, held to
+ * these types, and what an import checked against the schemas they are inferred from
+ * (transfer.ts); test/cli/journal.test.ts checks every event a real run stores against them.
  */
 export function isEvent<T extends EventType>(event: StoredEvent, type: T): event is TypedEvent<T> {
   return event.type === type;

@@ -1,6 +1,7 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import type { Decision } from "../contracts/decisions.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 import { findSeat } from "../seats/catalog.js";
 import { DECISION_EVENT } from "../seats/record.js";
 import { EV } from "./events.js";
@@ -217,8 +218,9 @@ type Accepts<Schema extends z.ZodType, Written> = [Written] extends [z.infer<Sch
     ? true
     : never
   : never;
-const _decisionsAgree: Accepts<typeof decision, Decision> = true;
-void _decisionsAgree;
+// A tool call as the model wrote it is contracts/ ModelToolCall (the model layer makes them).
+const _typesAgree: [Accepts<typeof decision, Decision>, Accepts<typeof toolCall, ModelToolCall>] = [true, true];
+void _typesAgree;
 
 /**
  * Why `data` is not what bosun stores under `type` — "data.input: expected record, received
