@@ -1,37 +1,24 @@
-import { EV, type UserMessage } from "../session/events.js";
+import { EV, type EventMap, type UserMessage } from "../session/events.js";
+import { isEvent, type TypedEvent } from "../session/journal.js";
 import type { StoredEvent } from "../store/session-store.js";
 
 /** The event a compaction appends. History before it is never deleted; the projection skips it. */
 export const CHECKPOINT_EVENT = "compaction.checkpoint";
 
-export type CompactionReason = "threshold" | "overflow" | "manual";
+/** A checkpoint's data (declared with its schema, session/schemas.ts). */
+export type CompactionCheckpoint = EventMap[typeof CHECKPOINT_EVENT];
 
-export interface CompactionCheckpoint {
-  /** The validated summary (markdown, the five sections of seat compaction.summary). */
-  summary: string;
-  /** The seq of the first event kept verbatim; every message event before it is in the summary. */
-  keptFrom: number;
-  /** Estimated tokens of the conversation before and after the compaction. */
-  tokensBefore: number;
-  tokensAfter: number;
-  /** The model that wrote the summary, "provider/model". */
-  model: string;
-  reason: CompactionReason;
-}
+export type CompactionReason = CompactionCheckpoint["reason"];
 
 /** What the model reads in place of the history a checkpoint summarises. */
 export const SUMMARY_PREFIX =
   "[bosun] Summary of the conversation so far (compacted; the full history is in the session store):\n\n";
 
 /** The session's latest well-formed checkpoint event, if any. */
-export function latestCheckpoint(
-  events: readonly StoredEvent[],
-): (StoredEvent & { data: CompactionCheckpoint }) | undefined {
+export function latestCheckpoint(events: readonly StoredEvent[]): TypedEvent<typeof CHECKPOINT_EVENT> | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i] as StoredEvent;
-    if (event.type === CHECKPOINT_EVENT && isCheckpoint(event.data)) {
-      return event as StoredEvent & { data: CompactionCheckpoint };
-    }
+    if (isEvent(event, CHECKPOINT_EVENT) && isCheckpoint(event.data)) return event;
   }
   return undefined;
 }
@@ -62,13 +49,20 @@ export function applyCheckpoint(events: readonly StoredEvent[]): StoredEvent[] {
 }
 
 /** The synthetic user message of a checkpoint; it carries the checkpoint's own seq and time. */
-export function summaryEvent(checkpoint: StoredEvent & { data: CompactionCheckpoint }): StoredEvent {
+export function summaryEvent(checkpoint: TypedEvent<typeof CHECKPOINT_EVENT>): StoredEvent {
   const data: UserMessage = { text: `${SUMMARY_PREFIX}${checkpoint.data.summary}` };
   return { sessionId: checkpoint.sessionId, seq: checkpoint.seq, type: EV.user, data, at: checkpoint.at };
 }
 
+/** Whether a checkpoint's data is whole: one that is not is passed over, not trusted with the history. */
 function isCheckpoint(data: unknown): data is CompactionCheckpoint {
-  if (typeof data !== "object" || data === null) return false;
-  const { summary, keptFrom } = data as Partial<CompactionCheckpoint>;
-  return typeof summary === "string" && typeof keptFrom === "number" && Number.isFinite(keptFrom);
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    "summary" in data &&
+    typeof data.summary === "string" &&
+    "keptFrom" in data &&
+    typeof data.keptFrom === "number" &&
+    Number.isFinite(data.keptFrom)
+  );
 }

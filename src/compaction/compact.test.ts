@@ -12,8 +12,9 @@ import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { summarizeUsage } from "../model/session-usage.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import { EV } from "../session/events.js";
+import { sqliteJournal } from "../session/journal.js";
 import { SessionStore } from "../store/session-store.js";
-import { applyCheckpoint, CHECKPOINT_EVENT, type CompactionCheckpoint, SUMMARY_PREFIX } from "./checkpoint.js";
+import { applyCheckpoint, CHECKPOINT_EVENT, SUMMARY_PREFIX } from "./checkpoint.js";
 import { type CompactDeps, compactSession } from "./compact.js";
 import { SUMMARY_INSTRUCTION, SUMMARY_SYSTEM } from "./summary.js";
 
@@ -168,8 +169,8 @@ describe("compactSession (seat compaction.summary)", () => {
     assert.deepEqual(view[0]?.data, { text: `${SUMMARY_PREFIX}${GOOD}` });
     assert.equal(view[1]?.seq, third);
     // The summary's tokens are the session's cost too, marked as the summary's.
-    const usage = store.events(id, "model.usage").at(-1)?.data as { for?: string };
-    assert.equal(usage.for, "compaction.summary");
+    const usage = sqliteJournal(store, id).events("model.usage").at(-1)?.data;
+    assert.equal(usage?.for, "compaction.summary");
     assert.equal(summarizeUsage(store, id).requests, 1);
   });
 
@@ -260,10 +261,7 @@ describe("compactSession (seat compaction.summary)", () => {
     const result = await compactSession(deps(id, request, { config }));
     assert.ok(result.ok);
     assert.equal(asked[0]?.model.ref, "scripted/small");
-    assert.equal(
-      (store.events(id, CHECKPOINT_EVENT)[0]?.data as CompactionCheckpoint | undefined)?.model,
-      "scripted/small",
-    );
+    assert.equal(sqliteJournal(store, id).events(CHECKPOINT_EVENT)[0]?.data.model, "scripted/small");
     const decision = expectDecision(readDecisions(store, id), "compaction.summary", "model");
     assert.equal(decision.reasons.find((r) => r.rule === "summary model")?.key, "compaction.model");
 

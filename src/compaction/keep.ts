@@ -1,4 +1,5 @@
-import { type AssistantMessage, type CallFinished, EV, type UserMessage } from "../session/events.js";
+import { EV } from "../session/events.js";
+import { journalEvent } from "../session/journal.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { liveEvents } from "./checkpoint.js";
 import { CHARS_PER_TOKEN, IMAGE_TOKENS } from "./estimate.js";
@@ -15,23 +16,24 @@ export function eventTokens(event: StoredEvent): number {
 }
 
 /** The characters one event adds to the conversation the model reads (an image counts as IMAGE_TOKENS × 4). */
-export function eventChars(event: StoredEvent): number {
+export function eventChars(stored: StoredEvent): number {
   const images = (n: number) => n * IMAGE_TOKENS * CHARS_PER_TOKEN;
+  const event = journalEvent(stored);
   switch (event.type) {
     case EV.user: {
-      const data = event.data as UserMessage;
+      const data = event.data;
       const files = data.files ?? [];
       const text = files.map((f) => f.path + (f.image ? "" : f.content)).join("");
       return data.text.length + text.length + images(files.filter((f) => f.image).length);
     }
     case EV.notice:
-      return (event.data as { text: string }).text.length;
+      return event.data.text.length;
     case EV.assistant: {
-      const data = event.data as AssistantMessage;
+      const data = event.data;
       return data.text.length + data.toolCalls.map((c) => c.name + JSON.stringify(c.input ?? {})).join("").length;
     }
     case EV.callFinished: {
-      const data = event.data as CallFinished;
+      const data = event.data;
       return data.output.length + images(data.images?.length ?? 0);
     }
     case EV.callInterrupted:

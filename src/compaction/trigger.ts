@@ -1,5 +1,6 @@
 import type { Answer, Reason } from "../contracts/decisions.js";
 import { EV } from "../session/events.js";
+import { isEvent, type TypedEvent } from "../session/journal.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { applyCheckpoint, latestCheckpoint } from "./checkpoint.js";
@@ -135,18 +136,18 @@ export function measureConversation(events: readonly StoredEvent[]): {
 } {
   const view = applyCheckpoint(events);
   const from = latestCheckpoint(events)?.seq ?? 0;
-  let measured: StoredEvent | undefined;
+  let measured: TypedEvent<typeof USAGE_EVENT> | undefined;
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i] as StoredEvent;
     if (event.seq <= from) break;
-    if (event.type === USAGE_EVENT && (event.data as { for?: string }).for === undefined) {
+    if (isEvent(event, USAGE_EVENT) && event.data.for === undefined) {
       measured = event;
       break;
     }
   }
   if (!measured) return { charsSince: view.reduce((sum, event) => sum + eventChars(event), 0) };
-  const usage = measured.data as { input?: number; output?: number };
-  const after = view.filter((event) => event.seq > (measured as StoredEvent).seq);
+  const { seq, data: usage } = measured;
+  const after = view.filter((event) => event.seq > seq);
   // The reply that request measured is its output: counted as lastOutputTokens, not again in characters.
   const reply = after.findIndex((event) => event.type === EV.assistant);
   return {

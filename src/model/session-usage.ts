@@ -1,13 +1,12 @@
+import type { EventMap } from "../session/events.js";
+import { sqliteJournal } from "../session/journal.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { ResolvedModel } from "./resolve.js";
 import { addUsage, costOf, type Usage, ZERO_USAGE } from "./usage.js";
 
-interface UsageEvent extends Usage {
-  model: string;
-  /** US dollars, when the model's prices are known. */
-  cost?: number;
-}
+/** One request's usage as recorded; `cost` in US dollars, when the model's prices are known. */
+type UsageEvent = EventMap[typeof USAGE_EVENT];
 
 /** Appends the tokens one model request used, with its cost when the prices are known; returns that cost. */
 export function recordUsage(
@@ -18,7 +17,7 @@ export function recordUsage(
 ): number | undefined {
   const cost = costOf(usage, model.info);
   const data: UsageEvent = { model: model.ref, ...usage, ...(cost !== undefined ? { cost } : {}) };
-  store.append(sessionId, USAGE_EVENT, data);
+  sqliteJournal(store, sessionId).append(USAGE_EVENT, data);
   return cost;
 }
 
@@ -38,9 +37,10 @@ export function summarizeUsage(store: SessionStore, sessionId: string, sinceMs?:
   let total: Usage = ZERO_USAGE;
   let cost = 0;
   let costUnknown = 0;
-  const events = store.events(sessionId, USAGE_EVENT).filter((event) => sinceMs === undefined || event.at >= sinceMs);
-  for (const event of events) {
-    const data = event.data as UsageEvent;
+  const events = sqliteJournal(store, sessionId)
+    .events(USAGE_EVENT)
+    .filter((event) => sinceMs === undefined || event.at >= sinceMs);
+  for (const { data } of events) {
     total = addUsage(total, {
       input: data.input ?? 0,
       output: data.output ?? 0,

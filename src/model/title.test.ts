@@ -10,6 +10,7 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import { EV } from "../session/events.js";
+import { sqliteJournal } from "../session/journal.js";
 import { openSession } from "../session/open.js";
 import { SessionStore } from "../store/session-store.js";
 import { clockTime } from "../util/time.js";
@@ -275,9 +276,9 @@ describe("titleSession", () => {
       "Fixing the flaky test",
     );
     assert.ok(decision.reasons.some((r) => r.detail === "scripted/tiny"));
-    const usage = store.events(session.id, "model.usage");
+    const usage = sqliteJournal(store, session.id).events("model.usage");
     assert.deepEqual(
-      usage.map((e) => (e.data as { for?: string }).for),
+      usage.map((e) => e.data.for),
       ["session.title"],
     );
     // The title request measured the title prompt, not the conversation.

@@ -1,4 +1,4 @@
-import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import { type Decision, HOLDERS, type RecordedDecision } from "../contracts/decisions.js";
 import { findSeat } from "./catalog.js";
 
 export const DECISION_EVENT = "decision";
@@ -33,11 +33,29 @@ export function recordDecision(store: DecisionJournal, sessionId: string, decisi
   return { ...data, seq: event.seq, at: new Date(event.at).toISOString() };
 }
 
-/** The session's decisions in the order they were made. */
+/**
+ * The session's decisions in the order they were made. Each is checked to be one (seats/ sits
+ * below the typed journal, so what it reads comes untyped): an event that is not would render as
+ * a decision nobody made, so it stops the read instead.
+ */
 export function readDecisions(store: DecisionJournal, sessionId: string): RecordedDecision[] {
-  return store.events(sessionId, DECISION_EVENT).map((event) => ({
-    ...(event.data as Decision),
-    seq: event.seq,
-    at: new Date(event.at).toISOString(),
-  }));
+  return store.events(sessionId, DECISION_EVENT).map((event) => {
+    if (!isDecision(event.data)) throw new Error(`session ${sessionId}: event ${event.seq} is not a decision`);
+    return { ...event.data, seq: event.seq, at: new Date(event.at).toISOString() };
+  });
+}
+
+/** The shape recordDecision writes (and an import is checked for, session/schemas.ts). */
+function isDecision(data: unknown): data is Decision {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    "seat" in data &&
+    typeof data.seat === "string" &&
+    "holder" in data &&
+    (HOLDERS as readonly unknown[]).includes(data.holder) &&
+    "answer" in data &&
+    "reasons" in data &&
+    Array.isArray(data.reasons)
+  );
 }

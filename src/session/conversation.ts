@@ -1,7 +1,8 @@
 import type { ModelMessage, UserContent } from "ai";
 import type { StoredEvent } from "../store/session-store.js";
 import { isPlainObject } from "../util/object.js";
-import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "./events.js";
+import { type CallFinished, EV, type UserMessage } from "./events.js";
+import { isEvent } from "./journal.js";
 
 type Outcome = { output: string; isError: boolean; images?: CallFinished["images"] };
 
@@ -24,10 +25,10 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
   const outcomes = new Map<StoredEvent, Map<string, Outcome>>();
   const open = new Map<string, Array<Map<string, Outcome>>>();
   for (const event of events) {
-    if (event.type === EV.assistant) {
+    if (isEvent(event, EV.assistant)) {
       const mine = new Map<string, Outcome>();
       outcomes.set(event, mine);
-      for (const call of (event.data as AssistantMessage).toolCalls) {
+      for (const call of event.data.toolCalls) {
         open.set(call.id, [...(open.get(call.id) ?? []), mine]);
       }
       continue;
@@ -41,17 +42,17 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
 
   const messages: ModelMessage[] = [];
   for (const event of events) {
-    if (event.type === EV.user) {
-      messages.push({ role: "user", content: userContent(event.data as UserMessage) });
-    } else if (event.type === EV.notice) {
-      const notice = event.data as Notice;
+    if (isEvent(event, EV.user)) {
+      messages.push({ role: "user", content: userContent(event.data) });
+    } else if (isEvent(event, EV.notice)) {
+      const notice = event.data;
       const last = messages.at(-1);
       // Context bosun adds between steps (the environment changed, a subfolder's AGENTS.md) rides
       // on the results it follows, so the conversation keeps its shape: results, then the model.
       if (notice.kind && last?.role === "tool") appendToLastResult(last, `[bosun] ${notice.text}`);
       else messages.push({ role: "user", content: `[bosun] ${notice.text}` });
-    } else if (event.type === EV.assistant) {
-      const data = event.data as AssistantMessage;
+    } else if (isEvent(event, EV.assistant)) {
+      const data = event.data;
       if (data.text === "" && data.toolCalls.length === 0) continue;
       messages.push({
         role: "assistant",
@@ -104,14 +105,12 @@ function appendToLastResult(message: Extract<ModelMessage, { role: "tool" }>, te
 }
 
 function outcomeOf(event: StoredEvent): (Outcome & { id: string }) | undefined {
-  if (event.type === EV.callFinished) {
-    const data = event.data as CallFinished;
+  if (isEvent(event, EV.callFinished)) {
+    const data = event.data;
     return { id: data.id, output: data.output, isError: data.isError, ...(data.images ? { images: data.images } : {}) };
   }
-  if (event.type === EV.callInterrupted)
-    return { id: (event.data as { id: string }).id, output: INTERRUPTED, isError: true };
-  if (event.type === EV.callCancelled)
-    return { id: (event.data as { id: string }).id, output: CANCELLED, isError: true };
+  if (isEvent(event, EV.callInterrupted)) return { id: event.data.id, output: INTERRUPTED, isError: true };
+  if (isEvent(event, EV.callCancelled)) return { id: event.data.id, output: CANCELLED, isError: true };
   return undefined;
 }
 

@@ -1,4 +1,7 @@
-import type { ModelToolCall } from "../contracts/tool-calls.js";
+import type { z } from "zod";
+import type { Decision } from "../contracts/decisions.js";
+import type { DECISION_EVENT } from "../seats/record.js";
+import type { EVENT_SCHEMAS } from "./schemas.js";
 
 /**
  * Event types of the conversation, as stored in the session's log. The conversation sent to the
@@ -15,46 +18,27 @@ export const EV = {
   turnEnded: "turn.ended",
 } as const;
 
-export interface UserMessage {
-  text: string;
-  /** Attached files (`-f`): text, or an image (base64) sent to models that take images. */
-  files?: Array<{ path: string; content: string; image?: { mediaType: string; data: string } }>;
-}
+type Schemas = typeof EVENT_SCHEMAS;
 
-/** bosun's own message to the model; `kind` marks the ones bosun looks up again (the last environment sent). */
-export interface Notice {
-  text: string;
-  kind?: "environment" | "instructions";
-  /** For instructions added on a read: the file's path. */
-  path?: string;
-}
+/**
+ * Event type -> the type of its data: what `append` takes and a read gives (journal.ts). Each
+ * event is declared once, by its schema (schemas.ts EVENT_SCHEMAS); its type is inferred from it,
+ * so what the code writes and what an import is checked against are one declaration. (Type
+ * imports only: this module loads no zod.) A decision keeps the Decision type of contracts/,
+ * which seats/ below this layer writes; its schema is checked to accept it.
+ */
+export type EventMap = {
+  [T in keyof Schemas]: T extends typeof DECISION_EVENT ? Decision : z.output<Schemas[T]>;
+};
 
-export interface AssistantMessage {
-  text: string;
-  toolCalls: ModelToolCall[];
-  finish: string;
-  model: string;
-  step: number;
-  /** "complete", or "interrupted" when the stream broke after output (partial text kept). */
-  status: "complete" | "interrupted" | "failed" | "aborted";
-}
+/** Every event type bosun records: the stored `type` column. */
+export type EventType = keyof EventMap;
 
-export interface CallStarted {
-  id: string;
-  name: string;
-  /** The prepared input: parsed, repaired and validated, so always an object. */
-  input: Record<string, unknown>;
-  step: number;
-}
-
-export interface CallFinished {
-  id: string;
-  name: string;
-  /** What the model sees (already bounded). */
-  output: string;
-  isError: boolean;
-  summary: string;
-  metadata?: Record<string, unknown>;
-  /** Images the call returned (read of a picture): sent after the results to models that take images. */
-  images?: Array<{ path: string; mediaType: string; data: string }>;
-}
+export type UserMessage = EventMap[typeof EV.user];
+export type Notice = EventMap[typeof EV.notice];
+export type AssistantMessage = EventMap[typeof EV.assistant];
+export type CallStarted = EventMap[typeof EV.callStarted];
+export type CallFinished = EventMap[typeof EV.callFinished];
+export type CallRef = EventMap[typeof EV.callInterrupted];
+export type TurnEnded = EventMap[typeof EV.turnEnded];
+export type SessionCreated = EventMap["session.created"];

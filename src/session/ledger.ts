@@ -1,30 +1,31 @@
-import type { Decision } from "../contracts/decisions.js";
 import type { LedgerEntry } from "../seats/ledger-group.js";
 import { DECISION_EVENT } from "../seats/record.js";
 import type { SessionStore } from "../store/session-store.js";
-import { type AssistantMessage, EV, type UserMessage } from "./events.js";
+import { EV } from "./events.js";
+import { type JournalEvent, sqliteJournal } from "./journal.js";
 
 /**
  * The session's log as the ledger view reads it (seats/ledger-group.ts): decisions, the
  * person's messages, turn ends and the calls the model asked for, in log order.
  */
 export function readLedger(store: SessionStore, sessionId: string): LedgerEntry[] {
+  const journal = sqliteJournal(store, sessionId);
   const copiedFrom = forkOrigin(store, sessionId);
   const entries: LedgerEntry[] = [];
   // Only the events it needs, by type (a long session's call outputs are most of its log), in log order.
-  const events = [DECISION_EVENT, EV.user, EV.turnEnded, EV.assistant]
-    .flatMap((type) => store.events(sessionId, type))
+  const events = ([DECISION_EVENT, EV.user, EV.turnEnded, EV.assistant] as const)
+    .flatMap((type): JournalEvent[] => journal.events(type))
     .sort((a, b) => a.seq - b.seq);
   for (const event of events) {
     if (event.type === DECISION_EVENT) {
-      const decision = { ...(event.data as Decision), seq: event.seq, at: new Date(event.at).toISOString() };
+      const decision = { ...event.data, seq: event.seq, at: new Date(event.at).toISOString() };
       entries.push({ kind: "decision", decision, copiedFrom: copiedFrom(event.seq) });
     } else if (event.type === EV.user) {
-      entries.push({ kind: "message", text: String((event.data as UserMessage).text ?? "") });
+      entries.push({ kind: "message", text: String(event.data.text ?? "") });
     } else if (event.type === EV.turnEnded) {
       entries.push({ kind: "turn-end" });
     } else if (event.type === EV.assistant) {
-      const calls = (event.data as AssistantMessage).toolCalls ?? [];
+      const calls = event.data.toolCalls ?? [];
       if (calls.length > 0) {
         entries.push({ kind: "calls", calls: calls.map((c) => ({ id: c.id, tool: c.name, input: c.input })) });
       }
@@ -38,8 +39,6 @@ export function readLedger(store: SessionStore, sessionId: string): LedgerEntry[
  * (`copied`): for each seq, the session it was copied from, or null for the session's own.
  */
 export function forkOrigin(store: SessionStore, sessionId: string): (seq: number) => string | null {
-  const created = store.events(sessionId, "session.created")[0]?.data as
-    | { forked_from?: string; copied?: number }
-    | undefined;
+  const created = sqliteJournal(store, sessionId).events("session.created")[0]?.data;
   return (seq) => (created?.forked_from && seq <= 1 + (created.copied ?? 0) ? created.forked_from : null);
 }

@@ -8,6 +8,7 @@ import { type LoadedConfig, loadConfig } from "../config/load.js";
 import { UsageError } from "../errors.js";
 import { readDecisions } from "../seats/record.js";
 import { SessionStore } from "../store/session-store.js";
+import { sqliteJournal } from "./journal.js";
 import { openSession } from "./open.js";
 
 describe("openSession", () => {
@@ -162,8 +163,8 @@ describe("openSession", () => {
     });
     assert.equal(store.get(fork.id)?.title, "mine");
     assert.ok(!store.events(fork.id).some((e) => e.type === "session.title"));
-    const created = store.events(fork.id)[0]?.data as { forked_at_seq: number };
-    assert.equal(created.forked_at_seq, store.events(original.id).at(-1)?.seq);
+    const created = sqliteJournal(store, fork.id).events("session.created")[0]?.data;
+    assert.equal(created?.forked_at_seq, store.events(original.id).at(-1)?.seq);
   });
 
   it("forks: a new session with the original's events, the original untouched", () => {

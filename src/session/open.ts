@@ -7,6 +7,7 @@ import { findSession } from "../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { EV } from "./events.js";
 import { homesOf, sessionHome } from "./home.js";
+import { sqliteJournal } from "./journal.js";
 import { checkTargetFlags, decideSessionTarget, type TargetAnswer, type TargetFlags } from "./target.js";
 
 export interface OpenOptions {
@@ -81,7 +82,7 @@ export function latestSessionHere(store: SessionStore, cwd: string): SessionInfo
 /** Whether the person works in this session: a top-level one, or a fork (whose parent is what it copies). */
 function isPersons(store: SessionStore, session: SessionInfo): boolean {
   if (session.parentId === null) return true;
-  const created = store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined;
+  const created = sqliteJournal(store, session.id).events("session.created")[0]?.data;
   return created?.forked_from === session.parentId;
 }
 

@@ -2,8 +2,9 @@ import type { Reason } from "../contracts/decisions.js";
 import { BosunError } from "../errors.js";
 import { recordDecision } from "../seats/record.js";
 import { holdsLease, type Lease } from "../store/lease.js";
-import type { SessionStore, StoredEvent } from "../store/session-store.js";
-import { type AssistantMessage, type CallFinished, EV } from "./events.js";
+import type { SessionStore } from "../store/session-store.js";
+import { EV } from "./events.js";
+import { isEventOf, type JournalEvent, sqliteJournal } from "./journal.js";
 
 /**
  * Seat `session.recover`. A call recorded as started with no outcome means bosun died while it
@@ -27,7 +28,7 @@ export function recoverInterruptedCalls(store: SessionStore, sessionId: string, 
     const holder = previousHolder(lease);
     // Read once: what markOrphans appends (interrupted markers) settles only calls that started,
     // which markNeverStarted leaves alone anyway.
-    const events = store.events(sessionId);
+    const events = sqliteJournal(store, sessionId).events();
     return [...markOrphans(store, sessionId, events, holder), ...markNeverStarted(store, sessionId, events, holder)];
   });
 }
@@ -52,7 +53,7 @@ function previousHolder(lease: Lease): Reason[] {
 function markOrphans(
   store: SessionStore,
   sessionId: string,
-  events: readonly StoredEvent[],
+  events: readonly JournalEvent[],
   holder: Reason[],
 ): string[] {
   // Matched in order, not by id alone: a provider may reuse a call id in a later step, and an
@@ -60,14 +61,14 @@ function markOrphans(
   type Started = { id: string; name: string; step: number; settled?: boolean };
   const started: Started[] = [];
   for (const event of events) {
-    const data = event.data as Started;
     if (event.type === EV.callStarted) {
-      started.push({ id: data.id, name: data.name, step: data.step });
-    } else if (event.type === EV.callFinished || event.type === EV.callInterrupted || event.type === EV.callCancelled) {
+      const { id, name, step } = event.data;
+      started.push({ id, name, step });
+    } else if (isEventOf(event, OUTCOMES)) {
       // The latest unsettled start with this id is the run the outcome ends.
       for (let i = started.length - 1; i >= 0; i--) {
         const call = started[i] as Started;
-        if (call.id === data.id && !call.settled) {
+        if (call.id === event.data.id && !call.settled) {
           call.settled = true;
           break;
         }
@@ -75,8 +76,9 @@ function markOrphans(
     }
   }
   const orphans = started.filter((s) => !s.settled);
+  const journal = sqliteJournal(store, sessionId);
   for (const call of orphans) {
-    store.append(sessionId, EV.callInterrupted, { id: call.id, name: call.name });
+    journal.append(EV.callInterrupted, { id: call.id, name: call.name });
     recordDecision(store, sessionId, {
       seat: "session.recover",
       holder: "code",
@@ -108,7 +110,7 @@ function markOrphans(
 function markNeverStarted(
   store: SessionStore,
   sessionId: string,
-  events: readonly StoredEvent[],
+  events: readonly JournalEvent[],
   holder: Reason[],
 ): string[] {
   type Asked = { id: string; name: string; step: number; started?: boolean; settled?: boolean; ended?: boolean };
@@ -118,7 +120,7 @@ function markNeverStarted(
   const asked: Asked[] = [];
   for (const event of events) {
     if (event.type === EV.assistant) {
-      const message = event.data as AssistantMessage;
+      const message = event.data;
       turn = message.toolCalls.map((call) => ({ id: call.id, name: call.name, step: message.step }));
       for (const call of turn) open.set(call.id, [...(open.get(call.id) ?? []), call]);
       asked.push(...turn);
@@ -126,24 +128,25 @@ function markNeverStarted(
       for (const call of turn) call.ended = true;
       turn = [];
     } else if (event.type === EV.callStarted) {
-      const call = latest((event.data as { id: string }).id, (c) => !c.started && !c.settled);
+      const call = latest(event.data.id, (c) => !c.started && !c.settled);
       if (call) call.started = true;
-    } else if (OUTCOMES.has(event.type)) {
+    } else if (isEventOf(event, OUTCOMES)) {
       // An outcome ends the run it follows; one with no run is a refusal of a call not yet started.
-      const id = (event.data as { id: string }).id;
+      const id = event.data.id;
       const call = latest(id, (c) => c.started === true && !c.settled) ?? latest(id, (c) => !c.started && !c.settled);
       if (call) call.settled = true;
     }
   }
   const never = asked.filter((call) => !call.started && !call.settled && !call.ended);
+  const journal = sqliteJournal(store, sessionId);
   for (const call of never) {
-    store.append(sessionId, EV.callFinished, {
+    journal.append(EV.callFinished, {
       id: call.id,
       name: call.name,
       output: NEVER_STARTED,
       isError: true,
       summary: `${call.name}: never started`,
-    } satisfies CallFinished);
+    });
     recordDecision(store, sessionId, {
       seat: "session.recover",
       holder: "code",
@@ -162,4 +165,4 @@ function markNeverStarted(
   return never.map((call) => call.id);
 }
 
-const OUTCOMES = new Set<string>([EV.callFinished, EV.callInterrupted, EV.callCancelled]);
+const OUTCOMES = [EV.callFinished, EV.callInterrupted, EV.callCancelled] as const;

@@ -1,16 +1,10 @@
 import { isAbsolute } from "node:path";
 import { z } from "zod";
 import type { Decision } from "../contracts/decisions.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
 import { findSeat } from "../seats/catalog.js";
 import { DECISION_EVENT } from "../seats/record.js";
-import {
-  type AssistantMessage,
-  type CallFinished,
-  type CallStarted,
-  EV,
-  type Notice,
-  type UserMessage,
-} from "./events.js";
+import { EV } from "./events.js";
 import { USAGE_EVENT } from "./usage.js";
 
 /**
@@ -58,6 +52,7 @@ const created = z.strictObject({
 
 const userMessage = z.strictObject({
   text: z.string(),
+  // Attached files (`-f`): text, or an image (base64) sent to models that take images.
   files: z
     .array(
       z.strictObject({
@@ -69,6 +64,8 @@ const userMessage = z.strictObject({
     .optional(),
 });
 
+// bosun's own message to the model; `kind` marks the ones bosun looks up again (the last
+// environment sent); `path`, for instructions added on a read, is the file's.
 const notice = z.strictObject({
   text: z.string(),
   kind: z.enum(["environment", "instructions"]).optional(),
@@ -90,6 +87,7 @@ const assistantMessage = z.strictObject({
   finish: cleanText,
   model: cleanText,
   step,
+  // "complete", or "interrupted" when the stream broke after output (partial text kept).
   status: z.enum(["complete", "interrupted", "failed", "aborted"]),
 });
 
@@ -106,10 +104,12 @@ const callStarted = z.strictObject({
 const callFinished = z.strictObject({
   id: cleanText,
   name: z.string(),
+  // What the model sees (already bounded).
   output: z.string(),
   isError: z.boolean(),
   summary: z.string(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  // Images the call returned (read of a picture): sent after the results to models that take images.
   images: z.array(z.strictObject({ path: cleanText, mediaType: cleanText, data: z.string() })).optional(),
 });
 
@@ -170,10 +170,14 @@ const usage = z.strictObject({
 });
 
 const checkpoint = z.strictObject({
+  // The validated summary (markdown, the five sections of seat compaction.summary).
   summary: z.string(),
+  // The seq of the first event kept verbatim; every message event before it is in the summary.
   keptFrom: step,
+  // Estimated tokens of the conversation before and after the compaction.
   tokensBefore: amount,
   tokensAfter: amount,
+  // The model that wrote the summary, "provider/model".
   model: cleanText,
   reason: z.enum(["threshold", "overflow", "manual"]),
 });
@@ -183,8 +187,12 @@ const fileSeen = z.union([
   z.strictObject({ path: absolutePath, gone: z.literal(true) }),
 ]);
 
-/** Event type -> the schema of its data. The names are the stored `type` column. */
-export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+/**
+ * Event type -> the schema of its data. The names are the stored `type` column. This is where an
+ * event type is declared: its data's type is inferred from it (events.ts EventMap), so the type
+ * the writers and readers use and the check an import passes cannot drift apart.
+ */
+export const EVENT_SCHEMAS = {
   "session.created": created,
   "session.title": z.strictObject({ title: cleanText }),
   [EV.user]: userMessage,
@@ -201,24 +209,17 @@ export const EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   "compaction.checkpoint": checkpoint,
   // runtime/open.ts: what the file tracker saw, so a resumed session keeps its reads.
   "file.seen": fileSeen,
-};
+} as const satisfies Record<string, z.ZodType>;
 
-// What the writers' types say (events.ts, seats/types.ts) must pass these schemas: a field a
-// writer may set that a schema does not know fails to compile here, not only in a test.
-// (Top-level keys are compared too: an extra optional field would still be assignable.)
+// A decision's data keeps the Decision type of contracts/ (seats/, below this layer, writes and
+// reads it); the schema must accept every Decision, and know every key one may carry.
 type Accepts<Schema extends z.ZodType, Written> = [Written] extends [z.infer<Schema>]
   ? [Exclude<keyof Written, keyof z.infer<Schema>>] extends [never]
     ? true
     : never
   : never;
-const _typesAgree: [
-  Accepts<typeof userMessage, UserMessage>,
-  Accepts<typeof notice, Notice>,
-  Accepts<typeof assistantMessage, AssistantMessage>,
-  Accepts<typeof callStarted, CallStarted>,
-  Accepts<typeof callFinished, CallFinished>,
-  Accepts<typeof decision, Decision>,
-] = [true, true, true, true, true, true];
+// A tool call as the model wrote it is contracts/ ModelToolCall (the model layer makes them).
+const _typesAgree: [Accepts<typeof decision, Decision>, Accepts<typeof toolCall, ModelToolCall>] = [true, true];
 void _typesAgree;
 
 /**
@@ -227,7 +228,9 @@ void _typesAgree;
  * could tell it from a typo.
  */
 export function eventProblem(type: string, data: unknown): string | undefined {
-  const schema = EVENT_SCHEMAS[type];
+  const schemas: Readonly<Partial<Record<string, z.ZodType>>> = EVENT_SCHEMAS;
+  // Own keys only: "toString" is not an event type either.
+  const schema = Object.hasOwn(schemas, type) ? schemas[type] : undefined;
   if (!schema) return `"${type}" is not an event type this bosun records`;
   const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return undefined;

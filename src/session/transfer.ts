@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { UsageError } from "../errors.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
-import { absolutePath, cleanText, eventProblem, fieldPath, sessionId } from "./schemas.js";
+import { absolutePath, cleanText, EVENT_SCHEMAS, eventProblem, fieldPath, sessionId } from "./schemas.js";
 
 /** The export file format. Versioned, so a later bosun can still read what this one wrote. */
 export const EXPORT_FORMAT = "bosun.session/1";
@@ -72,6 +72,8 @@ export function importSession(store: SessionStore, input: unknown, source: strin
     const problem = eventProblem(event.type, event.data);
     if (problem) throw new UsageError(`${source}: event ${event.seq} (${event.type}): ${problem}`);
   }
+  // Checked just above: the first event is a session.created of its schema's shape.
+  const created = EVENT_SCHEMAS["session.created"].safeParse(events[0]?.data);
   const info: SessionInfo = {
     id: session.id,
     title: session.title,
@@ -93,7 +95,7 @@ export function importSession(store: SessionStore, input: unknown, source: strin
       throw new UsageError(`session ${session.id} already exists; delete it first to import this file again`);
     }
     // A fork holds a whole copy of its original, so it stands without it; a delegate's session does not.
-    const fork = (events[0]?.data as { forked_from?: unknown } | undefined)?.forked_from === session.parent;
+    const fork = created.success && created.data.forked_from === session.parent;
     if (session.parent !== null && !fork && !store.get(session.parent)) {
       throw new UsageError(
         `${source}: its parent session ${session.parent} does not exist here; import the parent first`,

@@ -155,9 +155,7 @@ export class SessionStore {
           .run(at, sessionId);
         if (updated.changes === 0) throw new Error(`no session ${sessionId}`);
         if (type === "session.title") {
-          this.db
-            .prepare("UPDATE sessions SET title = ? WHERE id = ?")
-            .run((data as { title: string }).title, sessionId);
+          this.db.prepare("UPDATE sessions SET title = ? WHERE id = ?").run(titleOf(data), sessionId);
         }
         this.insertEvent(sessionId, next.seq, type, data, at);
         return { sessionId, seq: next.seq, type, data, at };
@@ -270,6 +268,12 @@ export class SessionStore {
       .prepare("INSERT INTO events (session_id, seq, type, data, at) VALUES (?, ?, ?, ?, ?)")
       .run(sessionId, seq, type, JSON.stringify(data ?? null), at);
   }
+}
+
+/** The title a `session.title` event sets, which the sessions row keeps (its data is any JSON here). */
+function titleOf(data: unknown): string {
+  if (typeof data === "object" && data !== null && "title" in data && typeof data.title === "string") return data.title;
+  throw new Error("a session.title event carries its title, a string");
 }
 
 function toInfo(row: SessionRow): SessionInfo {

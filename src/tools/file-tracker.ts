@@ -2,18 +2,18 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FileTracker } from "../contracts/tools.js";
+import type { EventMap } from "../session/events.js";
 import { displayPath } from "./paths.js";
 
 /** Files up to this size also get a content hash, so a touched-but-unchanged file is not called stale. */
 const HASH_MAX_BYTES = 4 * 1024 * 1024;
 
-export interface Seen {
-  mtimeMs: number;
-  size: number;
-  hash?: string;
-  /** When the agent read or wrote it (ms since the epoch). */
-  at: number;
-}
+/**
+ * What the tracker saw of a file: its mtime, size, content hash (files up to HASH_MAX_BYTES) and
+ * when the agent read or wrote it (ms since the epoch). The session records it as it is (a
+ * `file.seen` event, declared with its schema in session/schemas.ts), so a resumed session keeps it.
+ */
+export type Seen = Omit<Extract<EventMap["file.seen"], { mtimeMs: number }>, "path">;
 
 export interface FileTrackerOptions {
   /** Paths inside this folder are shown relative to it in reasons; others absolute. */

@@ -1,5 +1,6 @@
 import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
-import { type AssistantMessage, type CallFinished, EV, type Notice, type UserMessage } from "../session/events.js";
+import { EV, type EventType, type Notice, type UserMessage } from "../session/events.js";
+import { isEvent, type JournalEvent, journalEvents, sqliteJournal } from "../session/journal.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { callTitle } from "./events.js";
 import type { Past } from "./runner.js";
@@ -18,7 +19,7 @@ export function pastSeparator(past: Past): TranscriptItem {
 }
 
 /** The event types the past is drawn from: never decisions, usage or file records, which are most of a log. */
-export const PAST_TYPES: readonly string[] = [
+export const PAST_TYPES: readonly EventType[] = [
   EV.user,
   EV.assistant,
   EV.notice,
@@ -45,8 +46,9 @@ export function readPast(
 ): TranscriptItem[] {
   // The end of the turn just before the window; undefined when the whole log fits in it. (Not
   // how many turns came before: counting them would read the whole log.)
-  const before = store.latestSeq(sessionId, EV.turnEnded, full + folded);
-  return pastItems(store.eventsAfter(sessionId, before ?? 0, PAST_TYPES), { full, earlier: before !== undefined });
+  const journal = sqliteJournal(store, sessionId);
+  const before = journal.latestSeq(EV.turnEnded, full + folded);
+  return pastItems(journal.eventsAfter(before ?? 0, PAST_TYPES), { full, earlier: before !== undefined });
 }
 
 /**
@@ -61,7 +63,7 @@ export function pastItems(
   events: readonly StoredEvent[],
   { full = PAST_FULL_TURNS, earlier = false }: { full?: number; earlier?: boolean } = {},
 ): TranscriptItem[] {
-  const turns = splitTurns(events).filter((turn) => turn.some(shown));
+  const turns = splitTurns(journalEvents(events)).filter((turn) => turn.some(shown));
   const items: TranscriptItem[] = [];
   if (earlier) items.push({ kind: "notice", text: EARLIER });
   turns.forEach((turn, index) => {
@@ -76,14 +78,14 @@ export function pastItems(
  * too. A part with no message of the person's (`!cmd`s between turns) is not a turn: it joins
  * the turn after it, or the last one.
  */
-function splitTurns(events: readonly StoredEvent[]): StoredEvent[][] {
-  const parts: StoredEvent[][] = [[]];
+function splitTurns(events: readonly JournalEvent[]): JournalEvent[][] {
+  const parts: JournalEvent[][] = [[]];
   for (const event of events) {
     parts.at(-1)?.push(event);
     if (event.type === EV.turnEnded) parts.push([]);
   }
-  const turns: StoredEvent[][] = [];
-  let carried: StoredEvent[] = [];
+  const turns: JournalEvent[][] = [];
+  let carried: JournalEvent[] = [];
   for (const part of parts) {
     if (part.some((event) => event.type === EV.user)) {
       turns.push([...carried, ...part]);
@@ -97,18 +99,15 @@ function splitTurns(events: readonly StoredEvent[]): StoredEvent[][] {
 }
 
 /** Whether an event draws anything: bosun's own notes to the model (the environment, instructions) do not. */
-function shown(event: StoredEvent): boolean {
-  if (event.type === EV.notice) return bangOf(event.data as Notice) !== undefined;
-  if (event.type === EV.assistant) {
-    const data = event.data as AssistantMessage;
-    return data.text !== "" || data.toolCalls.length > 0;
-  }
-  return event.type !== EV.turnEnded || (event.data as { status: string }).status !== "done";
+function shown(event: JournalEvent): boolean {
+  if (event.type === EV.notice) return bangOf(event.data) !== undefined;
+  if (event.type === EV.assistant) return event.data.text !== "" || event.data.toolCalls.length > 0;
+  return event.type !== EV.turnEnded || event.data.status !== "done";
 }
 
 type ToolItem = Extract<TranscriptItem, { kind: "tool" }>;
 
-function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
+function turnItems(turn: readonly JournalEvent[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   /** A call's line, found by id: the latest one still waiting (providers may reuse ids across steps). */
   const settle = (id: string, change: Pick<ToolItem, "status" | "summary">) => {
@@ -123,15 +122,15 @@ function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
   for (const event of turn) {
     switch (event.type) {
       case EV.user:
-        items.push({ kind: "user", text: messageText(event.data as UserMessage) });
+        items.push({ kind: "user", text: messageText(event.data) });
         break;
       case EV.notice: {
-        const bang = bangOf(event.data as Notice);
+        const bang = bangOf(event.data);
         if (bang) items.push({ kind: "shell", ...bang });
         break;
       }
       case EV.assistant: {
-        const data = event.data as AssistantMessage;
+        const data = event.data;
         if (data.text !== "") items.push({ kind: "assistant", text: data.text });
         for (const call of data.toolCalls)
           items.push({
@@ -144,19 +143,19 @@ function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
         break;
       }
       case EV.callFinished: {
-        const data = event.data as CallFinished;
+        const data = event.data;
         settle(data.id, { status: data.isError ? "error" : "done", summary: data.summary });
         break;
       }
       case EV.callInterrupted:
       case EV.callCancelled: {
-        const { id, name } = event.data as { id: string; name: string };
+        const { id, name } = event.data;
         const what = event.type === EV.callInterrupted ? "interrupted" : "cancelled";
         settle(id, { status: "error", summary: `${name}: ${what}` });
         break;
       }
       case EV.turnEnded: {
-        const { status, message } = event.data as { status: string; message?: string };
+        const { status, message } = event.data;
         if (status === "cancelled") items.push({ kind: "notice", text: "interrupted" });
         else if (status !== "done") items.push({ kind: "notice", text: message ?? `the turn ended: ${status}` });
         break;
@@ -175,17 +174,15 @@ function turnItems(turn: readonly StoredEvent[]): TranscriptItem[] {
 }
 
 /** An older turn as one line — its first message's first words, how many calls it made and its answer's first words — and its compaction, if any. */
-function foldedTurn(turn: readonly StoredEvent[]): TranscriptItem[] {
-  const first = turn.find((event) => event.type === EV.user)?.data as UserMessage | undefined;
-  const calls = turn
-    .filter((event) => event.type === EV.assistant)
-    .reduce((n, event) => n + (event.data as AssistantMessage).toolCalls.length, 0);
-  const reply = turn
-    .filter((event) => event.type === EV.assistant)
-    .map((event) => (event.data as AssistantMessage).text)
+function foldedTurn(turn: readonly JournalEvent[]): TranscriptItem[] {
+  const first = turn.find((event) => isEvent(event, EV.user))?.data;
+  const answers = turn.filter((event) => isEvent(event, EV.assistant));
+  const calls = answers.reduce((n, event) => n + event.data.toolCalls.length, 0);
+  const reply = answers
+    .map((event) => event.data.text)
     .filter((text) => text.trim() !== "")
     .at(-1);
-  const bangs = turn.flatMap((event) => (event.type === EV.notice ? (bangOf(event.data as Notice) ?? []) : []));
+  const bangs = turn.flatMap((event) => (event.type === EV.notice ? (bangOf(event.data) ?? []) : []));
   const parts = [
     first ? `› ${firstWords(first.text)}` : undefined,
     ...bangs.map((bang) => `! ${firstWords(bang.command)}`),
