@@ -1,7 +1,7 @@
 import type { Confinement } from "../contracts/confinement.js";
 import type { CallDescription } from "../contracts/requests.js";
-import type { Tool, ToolContext } from "../contracts/tools.js";
-import { type GateDeps, gate, recheck } from "../permission/gate/gate.js";
+import type { ToolContext } from "../contracts/tools.js";
+import { type GateCall, type GateDeps, gate, recheck } from "../permission/gate/gate.js";
 import type { Admitted } from "./run.js";
 
 /** Why the calls of a response stopped the turn: a repeat, a limit (a hook), or the person left. */
@@ -31,14 +31,14 @@ export interface Refused {
  * fail as things stand (its tool's `unready`) says so instead of asking anyone.
  */
 export async function admitCall(
-  call: { id: string; tool: Tool; input: Record<string, unknown> },
+  call: Pick<GateCall, "id" | "tool" | "input" | "repository">,
   step: number,
   deps: GateDeps,
-  context: Pick<ToolContext, "cwd" | "files">,
+  context?: Pick<ToolContext, "cwd" | "files">,
 ): Promise<{ run: true; judged: Judged } | { run: false; refused: Refused }> {
   const { id, tool, input } = call;
-  const unready = tool.unready ? () => tool.unready?.(input, context) : undefined;
-  const verdict = await gate({ id, tool, input, ...(unready ? { unready } : {}) }, step, deps);
+  const unready = tool.unready && context ? () => tool.unready?.(input, context) : undefined;
+  const verdict = await gate({ ...call, ...(unready ? { unready } : {}) }, step, deps);
   if (!verdict.run) {
     const stop: Stop | undefined = verdict.stopTurn
       ? verdict.stopMessage

@@ -1,6 +1,6 @@
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import { recordDecision } from "../seats/record.js";
-import { type CallFinished, type CallStarted, EV } from "../session/events.js";
+import { type CallFinished, type CallStarted, EV, type Notice } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 import { lastLines } from "../util/lines.js";
 
@@ -34,6 +34,8 @@ export interface CallRecorder {
   finished(call: CallFinished, detail?: string): void;
   /** The call was stopped before it ended (or before it started). */
   cancelled(call: { id: string; name: string }, summary: string): void;
+  /** bosun's message to the model, joining the conversation (what a person's command brought, say). */
+  notice(notice: Notice): void;
 }
 
 /** Lines of a failed call's output shown on expansion when its tool gave no detail of its own. */
@@ -67,6 +69,9 @@ export function sessionRecorder(
     cancelled: (call, summary) => {
       store.append(sessionId, EV.callCancelled, { id: call.id, name: call.name });
       show({ type: "tool_result", id: call.id, name: call.name, summary, isError: true });
+    },
+    notice: (notice) => {
+      store.append(sessionId, EV.notice, notice);
     },
   };
 }

@@ -2,7 +2,7 @@ import { type CallEvent, type CallRecorder, sessionRecorder } from "../calls/rec
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage } from "../model/session-usage.js";
 import type { Usage } from "../model/usage.js";
-import { type AssistantMessage, EV, type Notice, type UserMessage } from "../session/events.js";
+import { type AssistantMessage, EV, type UserMessage } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /**
@@ -12,7 +12,6 @@ import type { SessionStore } from "../store/session-store.js";
  */
 export interface TurnRecorder extends CallRecorder {
   user(message: UserMessage): void;
-  notice(notice: Notice): void;
   assistant(message: AssistantMessage): void;
   /** A model request's tokens; returns its cost when the model's prices are known. */
   usage(model: ResolvedModel, usage: Usage): number | undefined;
@@ -27,9 +26,6 @@ export function turnRecorder(store: SessionStore, sessionId: string, show: (even
     ...sessionRecorder(store, sessionId, show),
     user: (message) => {
       store.append(sessionId, EV.user, message);
-    },
-    notice: (notice) => {
-      store.append(sessionId, EV.notice, notice);
     },
     assistant: (message) => {
       store.append(sessionId, EV.assistant, message);

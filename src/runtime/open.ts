@@ -1,4 +1,5 @@
 import { decideAgent } from "../agents/select.js";
+import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
@@ -96,6 +97,11 @@ export interface Runtime {
     prompt: ApprovalPrompt,
     signal: AbortSignal,
   ): Promise<{ output: string; exitCode: number | null }>;
+  /**
+   * Runs a command the person runs (a `!cmd`, a span of their own custom command) through the
+   * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
+   */
+  runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(
     message: UserMessage,
@@ -329,6 +335,22 @@ export async function openRuntime(input: {
       onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
     });
     let turns = 0;
+    const shell = () => tools.find((tool) => tool.name === "shell") as Tool;
+    /** A person's command through the call pipeline, judged (a repository's span) with this command's person and signal. */
+    const runCall: Runtime["runCall"] = async (call, io) => {
+      const { runPersonCall } = await import("../calls/person.js");
+      const { sessionRecorder } = await import("../calls/recorder.js");
+      const { outputBounds } = await import("../calls/bound.js");
+      return runPersonCall(call, {
+        shell: shell(),
+        gate: forTurn(gate, { ...(io.prompt ? { prompt: io.prompt } : {}), signal: io.signal, record }),
+        recorder: sessionRecorder(store, session.id, (event) => {
+          if (event.type === "decision") input.onDecision(event.decision);
+        }),
+        bounds: outputBounds(config, output.path),
+        signal: io.signal,
+      });
+    };
     return {
       store,
       session,
@@ -349,29 +371,27 @@ export async function openRuntime(input: {
       usage: () => (closing ? usedAtClose : usedSince?.()),
       record,
       async runSpan(command, prompt, signal) {
-        const shell = tools.find((tool) => tool.name === "shell") as Tool;
-        const id = `span-${Date.now().toString(36)}`;
         const input = { command };
-        const { gate: judgeCall } = await import("../permission/gate/gate.js");
-        const verdict = await judgeCall(
-          { id, tool: shell, input, repository: true },
-          0,
-          forTurn(gate, { prompt, signal, record }),
+        const id = `span-${Date.now().toString(36)}`;
+        const shellContext = { cwd, files, jobs, signal, callId: id, limits: toolLimits(config), output };
+        const outcome = await runCall(
+          {
+            id,
+            command,
+            repository: true,
+            execute: (confine) => shell().execute(input, { ...shellContext, ...(confine ? { confine } : {}) }),
+          },
+          { prompt, signal },
         );
-        if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
-        const result = await shell.execute(input, {
-          cwd,
-          files,
-          jobs,
-          signal,
-          callId: id,
-          limits: toolLimits(config),
-          output,
-          ...(verdict.confine ? { confine: verdict.confine } : {}),
-        });
-        const exit = result.metadata?.exitCode;
-        return { output: result.output, exitCode: typeof exit === "number" ? exit : result.isError ? 1 : 0 };
+        if (!outcome.ran)
+          return { output: "cancelled" in outcome ? "" : `[not run: ${outcome.summary}]`, exitCode: null };
+        const exit = outcome.result.metadata?.exitCode;
+        return {
+          output: outcome.result.output,
+          exitCode: typeof exit === "number" ? exit : outcome.result.isError ? 1 : 0,
+        };
       },
+      runCall,
       async turn(message, io) {
         turns++;
         // Asked now, before the turn puts its message on record: does this session await its title?

@@ -44,6 +44,7 @@ export interface CallStarted {
   name: string;
   /** The prepared input: parsed, repaired and validated, so always an object. */
   input: Record<string, unknown>;
+  /** The step of the turn; 0 for a command the person ran between turns (`!cmd`, a custom command's span). */
   step: number;
 }
 
