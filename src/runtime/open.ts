@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { decideAgent } from "../agents/select.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
@@ -372,7 +373,8 @@ export async function openRuntime(input: {
       record,
       async runSpan(command, prompt, signal) {
         const input = { command };
-        const id = `span-${Date.now().toString(36)}`;
+        // Unlike any model call's id, and any other span's: its write-ahead record is found by it.
+        const id = `span-${randomUUID().slice(0, 8)}`;
         const shellContext = { cwd, files, jobs, signal, callId: id, limits: toolLimits(config), output };
         const outcome = await runCall(
           {
