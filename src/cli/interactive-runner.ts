@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { decideAgent } from "../agents/select.js";
 import type { Decision } from "../contracts/decisions.js";
-import { bangDecision, bangMessage, runBang, spanRunner } from "../input/bang.js";
+import { bangCall, shownOf, spanRunner } from "../input/bang.js";
 import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
@@ -10,9 +10,7 @@ import { NoModelError, noModelAdvice } from "../model/select.js";
 import { describeUsage, summarizeUsage } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
-import { recordDecision } from "../seats/record.js";
 import { namesASeat } from "../seats/seat-names.js";
-import { EV, type Notice } from "../session/events.js";
 import { homesOf } from "../session/home.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
@@ -114,7 +112,7 @@ export function interactiveRunner(input: {
     const both = stop ? AbortSignal.any([signal, stop]) : signal;
     const run =
       command.scope === "global"
-        ? spanRunner({ cwd, signal: both })
+        ? spanRunner({ cwd, signal: both }, async (call) => (await open()).runCall(call, { signal: both, prompt }))
         : async (span: string) => (await open()).runSpan(span, prompt, both);
     return expandTemplate(command.template, args, run);
   }
@@ -205,14 +203,9 @@ export function interactiveRunner(input: {
     },
     async bang(command, stop) {
       if (blocked && !live) throw new Error(blocked);
-      const { store, session } = await open();
-      const result = await runBang(command, { cwd, signal: stop ? AbortSignal.any([signal, stop]) : signal });
-      // The person's command and its output join the conversation for the model's next turn.
-      store.atomically(() => {
-        recordDecision(store, session.id, bangDecision(command, result));
-        store.append(session.id, EV.notice, { text: bangMessage(command, result) } satisfies Notice);
-      });
-      return { output: result.output, exitCode: result.exitCode };
+      const both = stop ? AbortSignal.any([signal, stop]) : signal;
+      // Through the session's call pipeline, as the person's call: the command and its output join the conversation.
+      return shownOf(await (await open()).runCall(bangCall(command, { cwd, signal: both }), { signal: both }));
     },
     why(args, view) {
       if (!live) return "the session is still opening";

@@ -40,6 +40,11 @@ export interface Tool<Input = Record<string, unknown>> {
    * (a stat at most); `execute` checks again, since files change between the two.
    */
   unready?(input: Input, context: Pick<ToolContext, "cwd" | "files">): string | undefined;
+  /**
+   * The file a call that succeeded showed the model whole (a read), from what it was judged to do:
+   * the call pipeline reports it, so that instructions belonging to that file's folder can follow.
+   */
+  opened?(judged: CallDescription): string | undefined;
 }
 
 export interface ToolResult {

@@ -1,11 +1,23 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expectDecision } from "../../test/support/ledger.js";
 import { tempFolder } from "../../test/support/tools.js";
-import { bangDecision, bangMessage, runBang, spanRunner } from "./bang.js";
+import { decideAgent } from "../agents/select.js";
+import { runPersonCall } from "../calls/person.js";
+import { sessionRecorder } from "../calls/recorder.js";
+import { loadConfig } from "../config/load.js";
+import type { Tool } from "../contracts/tools.js";
+import type { GateDeps } from "../permission/gate/gate.js";
+import { hooksFromConfig } from "../permission/gate/hooks.js";
+import { buildAuthority } from "../permission/rules/layers.js";
+import { readDecisions, recordDecision } from "../seats/record.js";
+import { type CallFinished, EV, type Notice } from "../session/events.js";
+import { SessionStore } from "../store/session-store.js";
+import { builtinTools } from "../tools/registry.js";
+import { bangCall, bangDecision, bangMessage, runBang, shownOf, spanRunner } from "./bang.js";
 
 const temp = tempFolder("bang");
 const never = () => new AbortController().signal;
@@ -101,17 +113,11 @@ describe("runBang", () => {
     assert.ok(await gone(Number(readFileSync(pidFile, "utf8"))));
   });
 
-  it("withholds credentials from the environment by default; env replaces it", async () => {
+  it("withholds credentials from the environment (the tools' environment)", async () => {
     process.env.BOSUN_TEST_SECRET_TOKEN = "s3cret";
     try {
       const byDefault = await runBang('echo "[$BOSUN_TEST_SECRET_TOKEN]"', { cwd: temp.path, signal: never() });
       assert.equal(byDefault.output, "[]\n");
-      const given = await runBang('echo "[$ONLY]"', {
-        cwd: temp.path,
-        signal: never(),
-        env: { PATH: process.env.PATH, ONLY: "x" },
-      });
-      assert.equal(given.output, "[x]\n");
     } finally {
       delete process.env.BOSUN_TEST_SECRET_TOKEN;
     }
@@ -123,11 +129,16 @@ describe("runBang", () => {
     assert.match(result.error ?? "", /could not start/);
   });
 
-  it("spanRunner runs spans like a bang", async () => {
-    const run = spanRunner({ cwd: temp.path, signal: never() });
+  it("spanRunner runs spans like a bang, each as a call handed to the pipeline", async () => {
+    const handed: string[] = [];
+    const run = spanRunner({ cwd: temp.path, signal: never() }, async (call) => {
+      handed.push(call.command);
+      return { ran: true, result: await call.execute() };
+    });
     assert.deepEqual(await run("echo span; exit 2"), { output: "span\n", exitCode: 2 });
     await run("touch by-span");
     assert.ok(existsSync(join(temp.path, "by-span")));
+    assert.deepEqual(handed, ["echo span; exit 2", "touch by-span"]);
   });
 });
 
@@ -172,5 +183,101 @@ describe("bangDecision", () => {
         ["ran", "exit 4"],
       ],
     );
+  });
+});
+
+describe("a !cmd through the call pipeline (holder person)", () => {
+  /** A session in a temporary store, with the person's own config (a post_tool hook on shell) and its gate. */
+  function session(hooks: unknown) {
+    const ws = join(temp.path, `ws-${Math.random().toString(36).slice(2, 8)}`);
+    const home = join(ws, ".home");
+    mkdirSync(join(ws, ".git"), { recursive: true });
+    mkdirSync(home);
+    writeFileSync(join(home, "bosun.json"), JSON.stringify({ hooks }));
+    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: home } });
+    const authority = buildAuthority({
+      config,
+      agent: decideAgent(undefined, config).agent,
+      mode: { name: "approve", holder: "code" },
+      saved: [],
+      cwd: ws,
+      workspace: ws,
+      home,
+    });
+    const store = SessionStore.open(join(home, "bosun.db"));
+    const info = store.create({ directory: ws, title: "bang" });
+    const signal = never();
+    const gate: GateDeps = {
+      authority,
+      policy: { rules: [], files: [] },
+      hooks: hooksFromConfig(config),
+      auto: false,
+      sandbox: "off",
+      visible: [ws],
+      saveAlways() {},
+      record: (decision) => recordDecision(store, info.id, decision),
+      sessionId: info.id,
+      signal,
+    };
+    const deps = {
+      shell: builtinTools().find((tool) => tool.name === "shell") as Tool,
+      gate,
+      recorder: sessionRecorder(store, info.id),
+      bounds: { maxLines: 20, maxBytes: 50_000, overflowDir: join(home, "overflow") },
+      signal,
+    };
+    return { ws, store, id: info.id, deps };
+  }
+
+  it("is on record before it runs, bounded, followed by its post-hook, and recorded with the person's decision", async () => {
+    const hook = `cat > /dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"seen by the hook"}}'`;
+    const s = session({ post_tool: [{ command: hook, tools: ["shell"] }] });
+    try {
+      const call = bangCall("seq 1 100", { cwd: s.ws, signal: never() });
+      const shown = shownOf(await runPersonCall(call, s.deps));
+      assert.equal(shown.exitCode, 0);
+
+      const events = s.store.events(s.id);
+      const started = events.findIndex((e) => e.type === EV.callStarted);
+      const finished = events.findIndex((e) => e.type === EV.callFinished);
+      assert.ok(started >= 0 && started < finished, "the write-ahead record comes before the outcome");
+      assert.deepEqual(events[started]?.data, { id: call.id, name: "shell", input: { command: "seq 1 100" }, step: 0 });
+
+      const decisions = readDecisions(s.store, s.id);
+      expectDecision(decisions, "input.command", "person", { kind: "bang", command: "seq 1 100", exitCode: 0 });
+      const hooked = expectDecision(decisions, "call.hook", "hook");
+      assert.equal(hooked.subject?.call, call.id);
+      const truncate = expectDecision(decisions, "exec.truncate", "config");
+      assert.equal((truncate.answer as { kept: string }).kept, "tail", "a command keeps its output's end");
+
+      // The model reads the bounded output, the hook's note after it; the whole is in the overflow file.
+      const output = (events[finished]?.data as CallFinished | undefined)?.output ?? "";
+      assert.match(output, /^\[Output truncated: the first \d+ lines/);
+      assert.match(output, /\n100\n/);
+      assert.doesNotMatch(output, /\n50\n/);
+      assert.match(output, /\[hook hooks\.post_tool\[0\]\] seen by the hook$/);
+      assert.ok(readFileSync((truncate.answer as { file: string }).file, "utf8").includes("\n50\n"));
+      const notice = events.filter((e) => e.type === EV.notice).at(-1)?.data as Notice;
+      assert.match(notice.text, /^The user ran `seq 1 100` in the shell \(exit 0\):\n\[Output truncated/);
+      assert.equal(shown.output, output, "the person sees what was recorded");
+    } finally {
+      s.store.close();
+    }
+  });
+
+  it("the spans of the person's own commands go the same way", async () => {
+    const s = session({});
+    try {
+      const run = spanRunner({ cwd: s.ws, signal: never() }, (call) => runPersonCall(call, s.deps));
+      assert.deepEqual(await run("echo span; exit 2"), { output: "span\n", exitCode: 2 });
+      const events = s.store.events(s.id);
+      assert.deepEqual(
+        events.filter((e) => e.type.startsWith("call.")).map((e) => e.type),
+        [EV.callStarted, EV.callFinished],
+      );
+      assert.equal((events.find((e) => e.type === EV.callFinished)?.data as CallFinished | undefined)?.isError, true);
+    } finally {
+      s.store.close();
+    }
   });
 });

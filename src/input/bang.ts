@@ -1,6 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import type { Decision, Reason } from "../contracts/decisions.js";
-import { toolEnvironment } from "../util/withheld-env.js";
+import type { ToolResult } from "../contracts/tools.js";
+import { spawnShell } from "../tools/process.js";
 import type { SpanRunner } from "./custom-commands.js";
 
 /**
@@ -11,26 +13,18 @@ import type { SpanRunner } from "./custom-commands.js";
 
 /** How long a `!cmd` may run before its process group is killed. */
 export const BANG_TIMEOUT_MS = 120_000;
-/** How much output is kept: the last this many bytes of stdout and stderr together. */
-export const BANG_OUTPUT_BYTES = 50_000;
-/** How long the group gets between SIGTERM and SIGKILL. */
-const KILL_GRACE_MS = 1000;
-/** How long to wait for the output pipe to close once bash has exited. */
-const DRAIN_MS = 250;
 
 export interface BangOptions {
   cwd: string;
   signal: AbortSignal;
-  /** The command's environment; default the tools' environment (bosun's keys and credential-like names withheld). */
-  env?: NodeJS.ProcessEnv;
   /** Default BANG_TIMEOUT_MS. */
   timeoutMs?: number;
-  /** Default BANG_OUTPUT_BYTES. */
+  /** Keep only the last this many bytes of output (the call pipeline bounds it for the model in any case). Default: all that was kept in memory. */
   maxOutputBytes?: number;
 }
 
 export interface BangResult {
-  /** stdout and stderr together, in the order they arrived; the last `maxOutputBytes` of it. */
+  /** stdout and stderr together, in the order they were written; its end, when it was cut. */
   output: string;
   /** null when a signal ended it or it could not start. */
   exitCode: number | null;
@@ -47,130 +41,117 @@ export interface BangResult {
 }
 
 /**
- * Runs `command` with `bash -c` in `cwd`, in its own process group, stdin closed, capturing
- * stdout and stderr together (the last `maxOutputBytes` kept). A timeout or an abort kills the
- * whole group (SIGTERM, then SIGKILL). When bash exits but something it started in the
- * background still holds the output pipe, that group is killed too, so the prompt never waits
- * for it. Never rejects.
+ * Runs `command` as a shell process of tools/process.ts (`bash -c` in `cwd`, its own process
+ * group, stdin closed, stdout and stderr merged, the tools' environment). A timeout or an abort
+ * kills the whole group (SIGTERM, then SIGKILL); what bash leaves running in its group when it
+ * exits is killed too, so the prompt never waits for it. Never rejects.
  */
-export function runBang(command: string, options: BangOptions): Promise<BangResult> {
-  const timeoutMs = options.timeoutMs ?? BANG_TIMEOUT_MS;
-  const limit = options.maxOutputBytes ?? BANG_OUTPUT_BYTES;
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    let total = 0;
-    const collect = (chunk: Buffer) => {
-      chunks.push(chunk);
-      kept += chunk.length;
-      total += chunk.length;
-      while (chunks.length > 1 && kept - (chunks[0] as Buffer).length >= limit)
-        kept -= (chunks.shift() as Buffer).length;
-    };
-    const output = (): { output: string; droppedBytes?: number } => {
-      let bytes = Buffer.concat(chunks);
-      if (bytes.length > limit) {
-        let start = bytes.length - limit;
-        // Do not start inside a UTF-8 character.
-        while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++;
-        bytes = bytes.subarray(start);
-      }
-      const dropped = total - bytes.length;
-      return dropped > 0
-        ? { output: bytes.toString("utf8"), droppedBytes: dropped }
-        : { output: bytes.toString("utf8") };
-    };
-
-    if (options.signal.aborted) {
-      resolve({ output: "", exitCode: null, cancelled: true });
-      return;
-    }
-    let child: ChildProcess;
-    try {
-      child = spawn("bash", ["-c", command], {
-        cwd: options.cwd,
-        env: options.env ?? toolEnvironment(),
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-    } catch (error) {
-      resolve({ output: "", exitCode: null, error: `bash could not start: ${describe(error)}` });
-      return;
-    }
-    child.stdout?.on("data", collect);
-    child.stderr?.on("data", collect);
-
-    let settled = false;
-    let timedOut = false;
-    let cancelled = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
-    const pgid = child.pid;
-
-    const killGroup = (signal: NodeJS.Signals) => {
-      if (pgid === undefined) return;
-      try {
-        process.kill(-pgid, signal);
-      } catch {
-        // The group is gone already.
-      }
-    };
-    const terminate = () => {
-      killGroup("SIGTERM");
-      killTimer ??= setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
-      killTimer.unref();
-    };
-    const finish = (result: Omit<BangResult, "output" | "droppedBytes">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(drainTimer);
-      options.signal.removeEventListener("abort", onAbort);
-      const out = output();
-      const full: BangResult = { ...out, ...result };
-      if (timedOut) full.timedOut = true;
-      if (cancelled) full.cancelled = true;
-      resolve(full);
-    };
-    const ended = () => {
-      const code = exit?.code ?? null;
-      const signal = exit?.signal ?? undefined;
-      finish(signal ? { exitCode: code, signal } : { exitCode: code });
-    };
-
-    const timer = setTimeout(() => {
-      timedOut = true;
-      terminate();
-    }, timeoutMs);
-    const onAbort = () => {
-      cancelled = true;
-      terminate();
-    };
-    options.signal.addEventListener("abort", onAbort, { once: true });
-
-    child.on("error", (error) => {
-      finish({ exitCode: null, error: `bash could not start: ${describe(error)}` });
-    });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-      // Whatever bash left running that still holds the pipe: a short grace, then its group goes.
-      drainTimer = setTimeout(() => {
-        killGroup("SIGKILL");
-        ended();
-      }, DRAIN_MS);
-    });
-    child.on("close", () => {
-      if (exit) ended();
-    });
-  });
+export async function runBang(command: string, options: BangOptions): Promise<BangResult> {
+  if (options.signal.aborted) return { output: "", exitCode: null, cancelled: true };
+  const shell = spawnShell(command, { cwd: options.cwd });
+  let timedOut = false;
+  let cancelled = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    shell.terminate();
+  }, options.timeoutMs ?? BANG_TIMEOUT_MS);
+  const onAbort = () => {
+    cancelled = true;
+    shell.terminate();
+  };
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  const end = await shell.finished;
+  clearTimeout(timer);
+  options.signal.removeEventListener("abort", onAbort);
+  const kept = keptOutput(shell.output.kept(), shell.output.dropped, options.maxOutputBytes);
+  if (end.error !== undefined) return { ...kept, exitCode: null, error: `bash could not start (${end.error})` };
+  return {
+    ...kept,
+    exitCode: end.exitCode,
+    ...(end.signal ? { signal: end.signal } : {}),
+    ...(timedOut ? { timedOut: true } : {}),
+    ...(cancelled ? { cancelled: true } : {}),
+  };
 }
 
-/** A runner for custom command spans: each span runs like a `!cmd` (its own group, bounded, timed out). */
-export function spanRunner(options: BangOptions): SpanRunner {
-  return async (command) => {
-    const result = await runBang(command, options);
-    return { output: result.error ?? result.output, exitCode: result.exitCode };
+/**
+ * The output's last `maxBytes` bytes, never starting inside a character, and how many bytes
+ * were cut (those the process buffer dropped already are counted as characters).
+ */
+function keptOutput(text: string, droppedChars: number, maxBytes?: number): { output: string; droppedBytes?: number } {
+  const bytes = Buffer.from(text, "utf8");
+  let start = maxBytes !== undefined && bytes.length > maxBytes ? bytes.length - maxBytes : 0;
+  // Do not start inside a UTF-8 character.
+  while (start > 0 && start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++;
+  const dropped = droppedChars + start;
+  const output = start > 0 ? bytes.subarray(start).toString("utf8") : text;
+  return dropped > 0 ? { output, droppedBytes: dropped } : { output };
+}
+
+/** A `!cmd` as the person's call: run by runBang, its output the call's result. */
+export function bangCall(command: string, options: BangOptions): PersonCall {
+  return {
+    id: `bang-${randomUUID().slice(0, 8)}`,
+    command,
+    execute: async () => asResult(command, await runBang(command, options)),
+    // The person's command and its output join the conversation for the model's next turn.
+    settle: (result) => {
+      const ran = fromResult(result);
+      return { decision: bangDecision(command, ran), notice: { text: bangMessage(command, ran) } };
+    },
+  };
+}
+
+/**
+ * A runner for the spans of the person's own custom commands: each span runs like a `!cmd`
+ * (its own group, timed out), as a call of theirs through `run` (the session's call pipeline).
+ */
+export function spanRunner(options: BangOptions, run: (call: PersonCall) => Promise<PersonOutcome>): SpanRunner {
+  return async (command) =>
+    shownOf(
+      await run({
+        id: `span-${randomUUID().slice(0, 8)}`,
+        command,
+        execute: async () => asResult(command, await runBang(command, options)),
+      }),
+    );
+}
+
+/** What a person sees of their command's run: its output as recorded (bounded) and its exit code. */
+export function shownOf(outcome: PersonOutcome): { output: string; exitCode: number | null } {
+  if (!outcome.ran) return { output: "cancelled" in outcome ? "" : outcome.output, exitCode: null };
+  const ran = fromResult(outcome.result);
+  return { output: ran.output, exitCode: ran.exitCode };
+}
+
+/**
+ * A bang's run as a call's result: the output, and how it ended as metadata. An abort that stopped
+ * it is `aborted` there, not `cancelled`: the person's command keeps its result, and what it
+ * printed before it was stopped joins the conversation all the same.
+ */
+function asResult(command: string, result: BangResult): ToolResult {
+  const { output, error, cancelled, ...how } = result;
+  return {
+    output: error ?? output,
+    isError: result.exitCode !== 0,
+    summary: `!${command.split("\n")[0]} (${bangOutcome(result)})`,
+    keep: "tail",
+    metadata: { ...how, ...(cancelled ? { aborted: true } : {}), ...(error !== undefined ? { error } : {}) },
+  };
+}
+
+/** The run back from the call's result as recorded: its output bounded by the pipeline. */
+function fromResult(result: ToolResult): BangResult {
+  const { aborted, exitCode, error, ...how } = (result.metadata ?? {}) as Omit<BangResult, "output" | "exitCode"> & {
+    aborted?: boolean;
+    exitCode?: unknown;
+  };
+  return {
+    ...how,
+    output: error !== undefined ? "" : result.output,
+    exitCode: typeof exitCode === "number" ? exitCode : null,
+    ...(aborted ? { cancelled: true } : {}),
+    ...(error !== undefined ? { error } : {}),
   };
 }
 
@@ -214,8 +195,4 @@ export function bangDecision(
     answer: { kind: "bang", command, exitCode: result.exitCode },
     reasons,
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -9,6 +9,7 @@ import {
 import { systemPrompt } from "../context/system-prompt.js";
 import { EV, type Notice } from "../session/events.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
+import type { TurnRecorder } from "./recorder.js";
 
 /** What a run settles once about the context: the agent's prompt, skills and instruction files. */
 export interface RunContext {
@@ -61,8 +62,7 @@ export async function environmentNotice(
  * with the ones skipped and why, so the caller records them (seat context.instructions).
  */
 export function noteNestedInstructions(
-  store: SessionStore,
-  sessionId: string,
+  recorder: Pick<TurnRecorder, "notice">,
   context: RunContext,
   readPath: string,
 ): { added: InstructionFile[]; skipped: InstructionSkip[] } {
@@ -71,11 +71,7 @@ export function noteNestedInstructions(
   const skipped: InstructionSkip[] = [];
   const added = nestedInstructions(readPath, { ...context.nested, skipped });
   for (const file of added) {
-    store.append(sessionId, EV.notice, {
-      text: context.render([file]),
-      kind: "instructions",
-      path: file.path,
-    } satisfies Notice);
+    recorder.notice({ text: context.render([file]), kind: "instructions", path: file.path });
   }
   return { added, skipped };
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { decideAgent } from "../agents/select.js";
+import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
-import type { BackgroundJobs, Tool } from "../contracts/tools.js";
+import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
@@ -69,6 +71,11 @@ export interface Runtime {
     prompt: ApprovalPrompt,
     signal: AbortSignal,
   ): Promise<{ output: string; exitCode: number | null }>;
+  /**
+   * Runs a command the person runs (a `!cmd`, a span of their own custom command) through the
+   * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
+   */
+  runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -360,6 +367,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
   });
   const toolContext = { cwd, files, jobs: life.jobs, limits: toolLimits(config), output };
   let turns = 0;
+  const { runCall, runSpan } = personCalls(input, opening, started, toolContext);
   return {
     store,
     session,
@@ -379,26 +387,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       }).offered.map((tool) => tool.name),
     usage: life.usage,
     record,
-    async runSpan(command, prompt, signal) {
-      const shell = tools.find((tool) => tool.name === "shell") as Tool;
-      const id = `span-${Date.now().toString(36)}`;
-      const input = { command };
-      const { gate: judgeCall } = await import("../permission/gate/gate.js");
-      const verdict = await judgeCall(
-        { id, tool: shell, input, repository: true },
-        0,
-        gate.forTurn({ prompt, signal, record }),
-      );
-      if (!verdict.run) return { output: `[not run: ${verdict.summary}]`, exitCode: null };
-      const result = await shell.execute(input, {
-        ...toolContext,
-        signal,
-        callId: id,
-        ...(verdict.confine ? { confine: verdict.confine } : {}),
-      });
-      const exit = result.metadata?.exitCode;
-      return { output: result.output, exitCode: typeof exit === "number" ? exit : result.isError ? 1 : 0 };
-    },
+    runSpan,
+    runCall,
     async turn(message, io) {
       turns++;
       // Asked now, before the turn puts its message on record: does this session await its title?
@@ -443,11 +433,9 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       tools,
       offerTools: MODES[prepared.authority.mode.name].tools,
       context: started.runContext,
-      // Read at each call: a fresh frozen gate as things stand, so the person's "always" for one
+      // Asked at each call: a fresh frozen gate as things stand, so the person's "always" for one
       // call is in force for the next one judged, in this turn too.
-      get gate() {
-        return gate.forTurn(parts);
-      },
+      gate: () => gate.forTurn(parts),
       maxSteps: config.config.max_steps,
       signal: io.signal,
       emit: io.emit,
@@ -456,6 +444,55 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       toolContext,
     };
   }
+}
+
+/** The person's commands (a `!cmd`, a custom command's spans) as calls of this session, through the pipeline. */
+function personCalls(
+  input: OpenInput,
+  opening: Opening,
+  started: Started,
+  toolContext: Omit<ToolContext, "callId" | "signal">,
+): Pick<Runtime, "runCall" | "runSpan"> {
+  const { store, config } = opening;
+  const { session, gate, tools, output, record } = started;
+  const shell = () => tools.find((tool) => tool.name === "shell") as Tool;
+  /** A person's command through the call pipeline, judged (a repository's span) with this command's person and signal. */
+  const runCall: Runtime["runCall"] = async (call, io) => {
+    const { runPersonCall } = await import("../calls/person.js");
+    const { sessionRecorder } = await import("../calls/recorder.js");
+    const { outputBounds } = await import("../calls/bound.js");
+    return runPersonCall(call, {
+      shell: shell(),
+      gate: gate.forTurn({ ...(io.prompt ? { prompt: io.prompt } : {}), signal: io.signal, record }),
+      recorder: sessionRecorder(store, session.id, (event) => {
+        if (event.type === "decision") input.onDecision(event.decision);
+      }),
+      bounds: outputBounds(config, output.path),
+      signal: io.signal,
+    });
+  };
+  const runSpan: Runtime["runSpan"] = async (command, prompt, signal) => {
+    const spanInput = { command };
+    // Unlike any model call's id, and any other span's: its write-ahead record is found by it.
+    const id = `span-${randomUUID().slice(0, 8)}`;
+    const outcome = await runCall(
+      {
+        id,
+        command,
+        repository: true,
+        execute: (confine) =>
+          shell().execute(spanInput, { ...toolContext, signal, callId: id, ...(confine ? { confine } : {}) }),
+      },
+      { prompt, signal },
+    );
+    if (!outcome.ran) return { output: "cancelled" in outcome ? "" : `[not run: ${outcome.summary}]`, exitCode: null };
+    const exit = outcome.result.metadata?.exitCode;
+    return {
+      output: outcome.result.output,
+      exitCode: typeof exit === "number" ? exit : outcome.result.isError ? 1 : 0,
+    };
+  };
+  return { runCall, runSpan };
 }
 
 /** What a face brings to one turn. */

@@ -98,7 +98,8 @@ const callStarted = z.strictObject({
   name: z.string(),
   // Prepared input: parsed, repaired and validated against the tool's parameters — an object.
   input: z.record(z.string(), z.unknown()),
-  step,
+  // 0: a command the person ran between turns (`!cmd`, a custom command's span).
+  step: count,
 });
 
 const callFinished = z.strictObject({

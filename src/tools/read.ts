@@ -36,6 +36,8 @@ export const readTool: Tool<ReadInput> = {
   schema,
   kind: "read",
   requests: async (input, where) => pathRequests("read", input.path, where),
+  // The path it read, as judged: a subfolder's own AGENTS.md may join the conversation after it.
+  opened: (judged) => judged.requests.find((request) => request.action === "read")?.resource,
   async execute(input, ctx) {
     const absolute = resolvePath(ctx.cwd, input.path);
     const shown = displayPath(ctx.cwd, absolute);

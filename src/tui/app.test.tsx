@@ -352,7 +352,14 @@ describe("the interactive session", () => {
         scope: "project",
       };
       const expand = async (c: CustomCommand, args: string) =>
-        expandTemplate(c.template, args, spanRunner({ cwd: dir, signal: new AbortController().signal }));
+        expandTemplate(
+          c.template,
+          args,
+          spanRunner({ cwd: dir, signal: new AbortController().signal }, async (call) => ({
+            ran: true,
+            result: await call.execute(),
+          })),
+        );
       const ui = render(
         <App runner={runner} commands={{ commands: [command], shadowed: [], skipped: [] }} expand={expand} />,
       );

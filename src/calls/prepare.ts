@@ -1,6 +1,6 @@
-import type { Decision } from "../../contracts/decisions.js";
-import type { ModelToolCall } from "../../contracts/tool-calls.js";
-import type { Tool } from "../../contracts/tools.js";
+import type { Decision } from "../contracts/decisions.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
+import type { Tool } from "../contracts/tools.js";
 import { resolveToolName } from "./names.js";
 import { parseArguments } from "./parse.js";
 import { repairArguments } from "./repair.js";

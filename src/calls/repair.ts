@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { isPlainObject } from "../../util/object.js";
+import { isPlainObject } from "../util/object.js";
 
 export interface Repair {
   path: string;

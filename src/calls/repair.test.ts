@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { editTool } from "../../tools/edit.js";
-import { readTool } from "../../tools/read.js";
-import { shellTool } from "../../tools/shell.js";
+import { editTool } from "../tools/edit.js";
+import { readTool } from "../tools/read.js";
+import { shellTool } from "../tools/shell.js";
 import { repairArguments } from "./repair.js";
 
 /** A schema with every kind of field a repair can touch, and some it must not. */

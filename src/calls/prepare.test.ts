@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { expectDecision } from "../../../test/support/ledger.js";
-import type { Decision, RecordedDecision } from "../../contracts/decisions.js";
-import type { ModelToolCall } from "../../contracts/tool-calls.js";
-import type { Tool } from "../../contracts/tools.js";
-import { builtinTools } from "../../tools/registry.js";
+import { expectDecision } from "../../test/support/ledger.js";
+import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
+import type { Tool } from "../contracts/tools.js";
+import { builtinTools } from "../tools/registry.js";
 import { RAW_QUOTE_LIMIT } from "./parse.js";
 import { type Prepared, prepareCall } from "./prepare.js";
 

@@ -1,0 +1,219 @@
+import type { ModelMessage, ToolSet } from "ai";
+import type { CallPipeline } from "../calls/pipeline.js";
+import type { EnvironmentWatch } from "../context/environment.js";
+import { fitImages } from "../context/images.js";
+import type { Decision } from "../contracts/decisions.js";
+import type { BackgroundJob } from "../contracts/tools.js";
+import { type RequestResult, requestModel } from "../model/request.js";
+import type { ResolvedModel } from "../model/resolve.js";
+import type { EventTail } from "../store/event-tail.js";
+import type { ShellJob } from "../tools/jobs.js";
+import { driftFromJournal } from "./journal-check.js";
+import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
+import type { TurnRecorder } from "./recorder.js";
+import { environmentNotice } from "./step-context.js";
+import type { TurnDeps, TurnOutcome } from "./turn.js";
+import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
+
+/** A turn under way: what it settled at its start, and what its steps have counted so far. */
+export interface TurnRun {
+  deps: TurnDeps;
+  recorder: TurnRecorder;
+  pipeline: CallPipeline;
+  /** The tools sent (seat context.tools), the system prompt, and their size in characters. */
+  modelTools?: ToolSet;
+  system: string;
+  fixedChars: number;
+  /** The session's log in memory, followed as it grows (one read of the whole log a turn). */
+  log: EventTail;
+  /** Where the agent works, asked of git again only when something may have changed it. */
+  where: EnvironmentWatch;
+  /** The model that answers: after a fallback, the one that answered (model.fallback was recorded). */
+  model: ResolvedModel;
+  /** Whether each step checks the log in memory against the journal (journal-check.ts). */
+  checkJournal: boolean;
+  denied: number;
+  empties: number;
+  continues: number;
+  /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
+  pruned: Set<string>;
+  overflowedAt?: number;
+  /** The text of the last assistant message, for whoever reports the turn's result. */
+  lastText: string;
+}
+
+/** How a turn ends, before the counts it carries are added. */
+export type Ending = Omit<TurnOutcome, "denied" | "lastText">;
+
+/** What a step leads to: the end of the turn, the same step again (after a compaction), or the next. */
+export type StepNext = Ending | "again" | undefined;
+
+/** One step: the step budget, what happened meanwhile, the model's request, and its reply. */
+export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
+  const { deps, recorder } = run;
+  const limit = decideLimit({ step, maxSteps: deps.maxSteps, source: maxStepsSource(deps) });
+  if (limit) {
+    recorder.decision({ seat: "turn.limit", ...limit, subject: { step } });
+    return {
+      status: "limit",
+      steps: step - 1,
+      message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (max_steps)`,
+    };
+  }
+  for (const job of deps.toolContext.jobs.takeFinished()) recorder.notice({ text: jobNotice(run, job) });
+  // What the person typed meanwhile to steer this turn goes in before the next request.
+  if (step > 1) for (const text of deps.steering?.() ?? []) recorder.user({ text });
+  const messages = await stepMessages(run, step);
+  if (!Array.isArray(messages)) return messages;
+  return afterReply(run, step, await ask(run, step, messages));
+}
+
+function maxStepsSource(deps: TurnDeps): string {
+  return deps.config.origins.get("max_steps")?.source ?? "built-in";
+}
+
+function jobNotice(run: TurnRun, job: BackgroundJob): string {
+  run.where.mayHaveChanged();
+  const ended =
+    job.exitCode === null || job.exitCode === undefined
+      ? `was stopped (${(job as ShellJob).signal ?? "killed"})`
+      : `finished with exit code ${job.exitCode}`;
+  return `Background job ${job.id} (\`${job.command}\`) ${ended}. Output tail:\n${job.output.slice(-4000)}`;
+}
+
+function windowOf(run: TurnRun, step: number): WindowDeps & { model: ResolvedModel; step: number } {
+  const { deps } = run;
+  const record = (decision: Decision) => run.recorder.decision(decision);
+  return {
+    store: deps.store,
+    sessionId: deps.session.id,
+    config: deps.config,
+    record,
+    signal: deps.signal,
+    model: run.model,
+    step,
+  };
+}
+
+/** The messages of a step's request: the environment if it changed, the window compacted if need be. */
+async function stepMessages(run: TurnRun, step: number): Promise<ModelMessage[] | Ending> {
+  // The session's events: what was appended since the last step, read onto those in memory.
+  let events = run.log.events();
+  if (step > 1) {
+    const environment = await environmentNotice(events, run.where);
+    if (environment) {
+      run.recorder.notice(environment);
+      events = run.log.events();
+    }
+  }
+  const window = windowOf(run, step);
+  const sized = await compactIfNeeded({ ...window, events, fixedChars: run.fixedChars });
+  if (sized.error) return { status: "failed", steps: step - 1, message: sized.error };
+  if (sized.compacted) events = run.log.events();
+  const budget = budgetNote(step, run.deps.maxSteps);
+  const projected = conversationView(window, step, run.pruned, events);
+  if (run.checkJournal) assertNoDrift(run, `step ${step}, before the request`);
+  if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
+  return fitImages(projected, { accepts: run.model.info.images === true }).messages;
+}
+
+function assertNoDrift(run: TurnRun, when: string): void {
+  const drift = driftFromJournal(run.log.events(), run.deps.store.events(run.deps.session.id));
+  if (drift) throw new Error(`${when}: the log in memory drifted from the journal: ${drift}`);
+}
+
+async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promise<RequestResult> {
+  const { deps, model } = run;
+  return requestModel({
+    model,
+    config: deps.config,
+    system: run.system,
+    messages,
+    // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
+    ...(run.modelTools ? { tools: run.modelTools } : {}),
+    ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+    signal: deps.signal,
+    step,
+    record: (decision) => run.recorder.decision(decision),
+    onEvent: (event) => {
+      if (event.type === "text") deps.emit({ type: "text", text: event.text });
+    },
+    onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
+    onUsage: (used, usage) => {
+      const cost = run.recorder.usage(used, usage);
+      deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
+    },
+  });
+}
+
+/** The reply on record, then what it leads to: the end of the turn, its calls run, or the next step. */
+async function afterReply(run: TurnRun, step: number, result: RequestResult): Promise<StepNext> {
+  run.model = result.model;
+  // The request was handed the messages: it must not have changed the events they came from.
+  if (run.checkJournal) assertNoDrift(run, `step ${step}, after the request`);
+  // Too long for the model, before any output: compact once and try the step again (a second time is an error).
+  if (result.status === "failed" && result.error.class === "context_overflow") {
+    const retry = await recoverOverflow(windowOf(run, step), run.overflowedAt === step);
+    if (!retry.again) return { status: "failed", steps: step, message: retry.message, errorClass: "context_overflow" };
+    run.overflowedAt = step;
+    return "again";
+  }
+  run.recorder.assistant({
+    text: result.text,
+    toolCalls: result.toolCalls,
+    finish: result.status === "complete" ? result.finishReason : "error",
+    model: result.model.ref,
+    step,
+    status: result.status,
+  });
+  run.lastText = result.text;
+  if (result.status === "aborted") return { status: "cancelled", steps: step };
+  if (result.status === "failed" || result.status === "interrupted") {
+    const what =
+      result.status === "interrupted" ? "the response broke off after it started" : "the model request failed";
+    return {
+      status: "failed",
+      steps: step,
+      message: `${what}: ${result.error.class}: ${result.error.message}`,
+      errorClass: result.error.class,
+    };
+  }
+  if (result.toolCalls.length === 0) return replyWithoutCalls(run, step, result);
+  const outcome = await run.pipeline.run(result.toolCalls, step);
+  run.denied += outcome.denied;
+  return outcome.stop ? { status: outcome.stop.status, steps: step, message: outcome.stop.message } : undefined;
+}
+
+/** A reply without calls: continued when cut off at the output limit, asked again when empty, else the end. */
+function replyWithoutCalls(
+  run: TurnRun,
+  step: number,
+  result: Extract<RequestResult, { status: "complete" }>,
+): StepNext {
+  const { recorder } = run;
+  const length = decideLength({ finishReason: result.finishReason, continuedSoFar: run.continues });
+  if (length) {
+    recorder.decision({ seat: "turn.continue_after_length", ...length, subject: { step } });
+    if (length.answer === "fail") {
+      return {
+        status: "failed",
+        steps: step,
+        message: "the reply was still cut off at the output limit after 2 continuations",
+      };
+    }
+    run.continues++;
+    recorder.notice({ text: "Your reply was cut off at the output limit. Continue exactly where it stopped." });
+    return undefined;
+  }
+  const done = decideDone({ toolCalls: 0, text: result.text, emptySoFar: run.empties });
+  recorder.decision({ seat: "turn.done", ...done, subject: { step } });
+  if (done.answer === "retry-empty") {
+    run.empties++;
+    recorder.notice({ text: "Your last reply was empty. Continue the task, or reply with a summary if it is done." });
+    return undefined;
+  }
+  if (done.answer === "fail-empty") {
+    return { status: "failed", steps: step, message: "the model replied with nothing, three times" };
+  }
+  return { status: "done", steps: step };
+}
