@@ -419,3 +419,33 @@ describe("a path that is not what bosun keeps there", () => {
     }
   });
 });
+
+describe("openDatabase: statements", () => {
+  test("the same SQL is compiled once per connection, and answers as a fresh statement would", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bosun-db-stmt-"));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "bosun.db");
+    const db = openDatabase(path);
+    const other = openDatabase(path);
+    try {
+      const sql = "SELECT COUNT(*) AS n FROM sessions";
+      const first = db.prepare(sql);
+      assert.equal(db.prepare(sql), first, "compiled once");
+      assert.notEqual(other.prepare(sql), first, "each connection its own");
+      assert.equal((first.get() as { n: number }).n, 0);
+      db.prepare("INSERT INTO sessions (id, title, directory, created, updated) VALUES (?, ?, ?, ?, ?)").run(
+        "s1",
+        "t",
+        dir,
+        1,
+        1,
+      );
+      // Reused, it reads the table as it is now — in this connection and, once committed, in another.
+      assert.equal((db.prepare(sql).get() as { n: number }).n, 1);
+      assert.equal((other.prepare(sql).get() as { n: number }).n, 1);
+    } finally {
+      db.close();
+      other.close();
+    }
+  });
+});

@@ -167,6 +167,27 @@ function prepared(db: Database, setUp: (db: Database) => void): Database {
     db.close();
     throw error;
   }
+  return withStatementCache(db);
+}
+
+/**
+ * Each SQL text compiled once per connection: compiling is most of what a small query costs,
+ * and a step asks the same few (the next sequence number, an append, the events since the last
+ * look) again and again. A statement is shared by everyone asking the same text, so nobody may
+ * change its modes (pluck, raw, expand — bosun uses none) or iterate it (a second use would find
+ * it busy); every use runs to completion before returning.
+ */
+export function withStatementCache(db: Database): Database {
+  const compile = db.prepare.bind(db);
+  const compiled = new Map<string, ReturnType<Database["prepare"]>>();
+  db.prepare = ((sql: string) => {
+    let statement = compiled.get(sql);
+    if (!statement) {
+      statement = compile(sql);
+      compiled.set(sql, statement);
+    }
+    return statement;
+  }) as Database["prepare"];
   return db;
 }
 
