@@ -8,6 +8,7 @@ import {
 } from "../context/instructions.js";
 import { systemPrompt } from "../context/system-prompt.js";
 import { EV, type Notice } from "../session/events.js";
+import { isEvent, sqliteJournal } from "../session/journal.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import type { TurnRecorder } from "./recorder.js";
 
@@ -50,9 +51,9 @@ export async function environmentNotice(
   const text = renderEnvironment(await where.read());
   // What the model still reads: an environment summarised away by a compaction is told again.
   const last = applyCheckpoint(events)
-    .filter((event) => event.type === EV.notice && (event.data as Notice).kind === "environment")
+    .filter((event) => isEvent(event, EV.notice) && event.data.kind === "environment")
     .at(-1);
-  if ((last?.data as Notice | undefined)?.text === text) return undefined;
+  if (last && isEvent(last, EV.notice) && last.data.text === text) return undefined;
   return { text, kind: "environment" };
 }
 
@@ -78,9 +79,7 @@ export function noteNestedInstructions(
 
 /** Instruction files this session was already given on a read (a resumed session is not given them twice). */
 export function nestedAlreadyAdded(store: SessionStore, sessionId: string): string[] {
-  return store
-    .events(sessionId, EV.notice)
-    .map((event) => event.data as Notice)
-    .filter((notice) => notice.kind === "instructions" && notice.path !== undefined)
-    .map((notice) => notice.path as string);
+  return sqliteJournal(store, sessionId)
+    .events(EV.notice)
+    .flatMap(({ data }) => (data.kind === "instructions" && data.path !== undefined ? [data.path] : []));
 }

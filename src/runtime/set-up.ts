@@ -5,6 +5,7 @@ import type { ResolvedModel } from "../model/resolve.js";
 import { selectSessionModel } from "../model/session-model.js";
 import { recordDecision } from "../seats/record.js";
 import { belongsHere } from "../session/home.js";
+import { sqliteJournal } from "../session/journal.js";
 import { openSession } from "../session/open.js";
 import { recoverInterruptedCalls } from "../session/recover.js";
 import { acquireLease, type Lease } from "../store/lease.js";
@@ -125,10 +126,12 @@ function decideCwd(
 /** What the session has read before, from its `file.seen` events: edit's staleness check survives a resume. */
 export function seenFiles(store: SessionStore, sessionId: string): Array<[string, Seen]> {
   const latest = new Map<string, Seen>();
-  for (const event of store.events(sessionId, "file.seen")) {
-    const { path, gone, ...seen } = event.data as Seen & { path: string; gone?: boolean };
-    if (gone) latest.delete(path);
-    else latest.set(path, seen);
+  for (const { data } of sqliteJournal(store, sessionId).events("file.seen")) {
+    if ("gone" in data) latest.delete(data.path);
+    else {
+      const { path, ...seen } = data;
+      latest.set(path, seen);
+    }
   }
   return [...latest];
 }
