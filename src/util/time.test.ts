@@ -14,6 +14,24 @@ describe("localTime and clockTime", () => {
   });
 });
 
+describe("localTime without a zone: the machine's own", () => {
+  it("agrees with Intl in the zone TZ names, across a day and a daylight-saving boundary", () => {
+    const saved = process.env.TZ;
+    try {
+      for (const zone of ["UTC", "Asia/Kolkata", "America/New_York", "Europe/Berlin"]) {
+        process.env.TZ = zone;
+        for (const at of [AT, Date.UTC(2026, 2, 29, 0, 59), Date.UTC(2026, 2, 29, 1, 1), Date.UTC(2026, 6, 1, 12, 0)]) {
+          assert.equal(localTime(at), localTime(at, zone), `${zone} ${new Date(at).toISOString()}`);
+          assert.equal(clockTime(at), clockTime(at, zone));
+        }
+      }
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+});
+
 describe("age", () => {
   it("says how long ago in the unit a person would use", () => {
     const now = AT;

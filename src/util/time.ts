@@ -5,8 +5,21 @@
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function parts(ms: number, timeZone?: string): Record<string, string> {
-  const key = timeZone ?? "";
-  let format = formats.get(key);
+  // The machine's own zone needs no Intl: Date's local fields read the same zone (TZ, else the
+  // system's) at no set-up cost, where a first Intl formatter loads ICU's calendar data — some
+  // 40 ms at the start of every run that names a time (a new session's provisional title).
+  if (timeZone === undefined) {
+    const at = new Date(ms);
+    const two = (n: number) => String(n).padStart(2, "0");
+    return {
+      year: String(at.getFullYear()).padStart(4, "0"),
+      month: two(at.getMonth() + 1),
+      day: two(at.getDate()),
+      hour: two(at.getHours()),
+      minute: two(at.getMinutes()),
+    };
+  }
+  let format = formats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-GB", {
       year: "numeric",
@@ -15,9 +28,9 @@ function parts(ms: number, timeZone?: string): Record<string, string> {
       hour: "2-digit",
       minute: "2-digit",
       hourCycle: "h23",
-      ...(timeZone ? { timeZone } : {}),
+      timeZone,
     });
-    formats.set(key, format);
+    formats.set(timeZone, format);
   }
   return Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
 }
