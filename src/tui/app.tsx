@@ -67,6 +67,8 @@ export function App({
   const wait = useModelWait(waitClock);
   const transcript = useTranscript(runner, wait.set);
   const dialogs = useDialogs();
+  // Effects run in the order written: the session's past is drawn (on its opening) before the
+  // launch's own lines are sent (useOpeningLines), as both wait for the same opening.
   const opened = useSessionOpening(runner, person, transcript, dialogs, exit);
   const pending = usePending();
   const work = useWork(runner, transcript, wait.set, waitClock);
