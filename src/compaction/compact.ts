@@ -76,7 +76,6 @@ export function compactionModel(
  */
 export async function compactSession(deps: CompactDeps): Promise<CompactResult> {
   const { store, sessionId, config } = deps;
-  const request = deps.requestModel ?? requestModel;
   const subject = deps.step !== undefined ? { subject: { step: deps.step } } : {};
   const keepTokens = deps.keepTokens ?? config.config.compaction.keep_tokens;
   const why: Reason = { rule: "compaction asked", detail: reasonText(deps.reason) };
@@ -133,51 +132,15 @@ export async function compactSession(deps: CompactDeps): Promise<CompactResult> 
     ...asTranscript(projectConversation(toSummarise)),
     { role: "user", content: SUMMARY_INSTRUCTION },
   ];
-  let model = chosen.model;
-  const ask = async (messages: ModelMessage[]) => {
-    const result = await request({
-      model,
-      config,
-      system: SUMMARY_SYSTEM,
-      messages,
-      ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-      ...(deps.step !== undefined ? { step: deps.step } : {}),
-      record: deps.record,
-      onUsage: (used, usage) => recordSummaryUsage(store, sessionId, used, usage),
-      ...(deps.env ? { env: deps.env } : {}),
-    });
-    // After a fallback (recorded by model.fallback) the model that answered is the summary's.
-    model = result.model;
-    if (result.status === "complete") return { text: result.text };
-    if (result.status === "aborted") return { error: "the summary request was cancelled" };
-    return { error: `the summary request failed: ${result.error.class}: ${result.error.message}` };
-  };
+  const asker = summaryAsker(deps, chosen.model);
+  const written = await writeSummary(asker, conversation);
+  if (!written.ok) return fail(written.error, [modelReason, ...written.reasons]);
+  const { summary, retried } = written;
+  const model = asker.answered();
 
-  const first = await ask(conversation);
-  if (first.error !== undefined) return fail(first.error, [modelReason]);
-  let check = checkSummary(first.text);
-  let retried: string[] | undefined;
-  if (!check.ok) {
-    retried = check.missing;
-    const again = await ask([
-      ...conversation,
-      ...(first.text.trim() !== "" ? [{ role: "assistant" as const, content: first.text }] : []),
-      { role: "user", content: retryInstruction(check.missing) },
-    ]);
-    if (again.error !== undefined) return fail(again.error, [modelReason, missingReason(retried, "first reply")]);
-    check = checkSummary(again.text);
-    if (!check.ok) {
-      return fail(
-        `the summary from ${model.ref} still lacks ${check.missing.map((s) => `"## ${s}"`).join(", ")} after asking again; the history was left as it was`,
-        [modelReason, missingReason(retried, "first reply"), missingReason(check.missing, "second reply")],
-      );
-    }
-  }
-
-  const tokensAfter = estimateTokens(`${SUMMARY_PREFIX}${check.summary}`) + keptTokens;
+  const tokensAfter = estimateTokens(`${SUMMARY_PREFIX}${summary}`) + keptTokens;
   const checkpoint: CompactionCheckpoint = {
-    summary: check.summary,
+    summary,
     keptFrom,
     tokensBefore,
     tokensAfter,
@@ -207,6 +170,73 @@ export async function compactSession(deps: CompactDeps): Promise<CompactResult> 
     ...subject,
   });
   return { ok: true, checkpoint, seq: event.seq, keptMessages: keptMessages.length };
+}
+
+type SummaryAsker = {
+  /** One summary request: the reply's text, or why there is none. */
+  ask: (messages: ModelMessage[]) => Promise<{ text: string; error?: undefined } | { error: string }>;
+  /** The model that answered last: after a fallback (recorded by model.fallback), the summary's. */
+  answered: () => ResolvedModel;
+};
+
+function summaryAsker(deps: CompactDeps, chosen: ResolvedModel): SummaryAsker {
+  const request = deps.requestModel ?? requestModel;
+  const { store, sessionId, config } = deps;
+  let model = chosen;
+  return {
+    answered: () => model,
+    ask: async (messages) => {
+      const result = await request({
+        model,
+        config,
+        system: SUMMARY_SYSTEM,
+        messages,
+        ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(deps.step !== undefined ? { step: deps.step } : {}),
+        record: deps.record,
+        onUsage: (used, usage) => recordSummaryUsage(store, sessionId, used, usage),
+        ...(deps.env ? { env: deps.env } : {}),
+      });
+      model = result.model;
+      if (result.status === "complete") return { text: result.text };
+      if (result.status === "aborted") return { error: "the summary request was cancelled" };
+      return { error: `the summary request failed: ${result.error.class}: ${result.error.message}` };
+    },
+  };
+}
+
+/**
+ * Asks for the summary and checks it has every section; a reply missing some is asked once more,
+ * saying which. Fails with the reasons to record when a request fails or the second reply still
+ * lacks a section. `retried`: the sections the first reply lacked.
+ */
+async function writeSummary(
+  asker: SummaryAsker,
+  conversation: ModelMessage[],
+): Promise<{ ok: true; summary: string; retried?: string[] } | { ok: false; error: string; reasons: Reason[] }> {
+  const first = await asker.ask(conversation);
+  if (first.error !== undefined) return { ok: false, error: first.error, reasons: [] };
+  const check = checkSummary(first.text);
+  if (check.ok) return { ok: true, summary: check.summary };
+  const retried = check.missing;
+  const again = await asker.ask([
+    ...conversation,
+    ...(first.text.trim() !== "" ? [{ role: "assistant" as const, content: first.text }] : []),
+    { role: "user", content: retryInstruction(check.missing) },
+  ]);
+  if (again.error !== undefined) {
+    return { ok: false, error: again.error, reasons: [missingReason(retried, "first reply")] };
+  }
+  const recheck = checkSummary(again.text);
+  if (!recheck.ok) {
+    return {
+      ok: false,
+      error: `the summary from ${asker.answered().ref} still lacks ${recheck.missing.map((s) => `"## ${s}"`).join(", ")} after asking again; the history was left as it was`,
+      reasons: [missingReason(retried, "first reply"), missingReason(recheck.missing, "second reply")],
+    };
+  }
+  return { ok: true, summary: recheck.summary, retried };
 }
 
 function reasonText(reason: CompactionReason): string {

@@ -278,32 +278,62 @@ function installExitHook(): void {
 export function spawnShell(command: string, options: SpawnShellOptions): ShellProcess {
   const started = Date.now();
   const output = new OutputBuffer(OUTPUT_LIMIT_CHARS, options.saveOutput ? { folder: options.saveOutput } : undefined);
-  let child: ChildProcess;
-  // The outer bash redirects stderr into stdout and replaces itself with the bash that runs the
-  // command (same pid, same group), so `$0`, line numbers and error messages are those of `bash -c`.
+  const start = startShell(command, options);
+  if ("error" in start) {
+    const end: ProcessEnd = { exitCode: null, signal: null, error: start.error, strays: false, durationMs: 0 };
+    return { pid: undefined, output, finished: Promise.resolve(end), terminate: () => {} };
+  }
+  const { child } = start;
+  const pid = child.pid;
+  const group = groupKeeper(pid, options.confine !== undefined);
+  if (pid !== undefined) {
+    live.add(pid);
+    installExitHook();
+  }
+  if (options.keepAlive === false) {
+    child.unref();
+    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  }
+  const finished = watchEnd(child, output, group, {
+    started,
+    cwd: options.cwd,
+    confined: options.confine !== undefined,
+  });
+  return { pid, output, finished, terminate: group.terminate };
+}
+
+/**
+ * Spawns the shell, confined when asked. The outer bash redirects stderr into stdout and replaces
+ * itself with the bash that runs the command (same pid, same group), so `$0`, line numbers and
+ * error messages are those of `bash -c`.
+ */
+function startShell(command: string, options: SpawnShellOptions): { child: ChildProcess } | { error: string } {
   try {
     const argv = ["bash", "-c", 'exec bash -c "$1" 2>&1', "bash", command];
     const [program, ...args] = options.confine
       ? [bwrapProgram(), ...confinedArgv(options.confine, options.cwd, argv)]
       : argv;
-    child = spawn(program as string, args, {
+    const child = spawn(program as string, args, {
       cwd: options.cwd,
       env: toolEnvironment(),
       stdio: ["ignore", "pipe", "ignore"],
       detached: true,
     });
+    return { child };
   } catch (error) {
-    const end: ProcessEnd = {
-      exitCode: null,
-      signal: null,
-      error: startError(error, options.cwd),
-      strays: false,
-      durationMs: 0,
-    };
-    return { pid: undefined, output, finished: Promise.resolve(end), terminate: () => {} };
+    return { error: startError(error, options.cwd) };
   }
+}
 
-  const pid = child.pid;
+/** Ends one shell's process group, and says when it may leave `live` (the groups killed at exit). */
+interface GroupKeeper {
+  /** SIGTERM now, SIGKILL after KILL_GRACE_MS if any member is still alive. */
+  terminate: () => void;
+  /** The call has settled: the group leaves `live`, unless a member is still in its grace period. */
+  release: () => void;
+}
+
+function groupKeeper(pid: number | undefined, confined: boolean): GroupKeeper {
   let killTimer: NodeJS.Timeout | undefined;
   /** SIGKILL has been sent after the grace period. */
   let killed = false;
@@ -312,7 +342,7 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
     if (pid === undefined || killTimer) return;
     // Confined, bubblewrap's own processes would die of SIGTERM and take the command down at
     // once: the grace period is the command's, so only its processes are asked to stop.
-    if (!(options.confine ? signalCommand(pid, "SIGTERM") : killGroup(pid, "SIGTERM"))) return;
+    if (!(confined ? signalCommand(pid, "SIGTERM") : killGroup(pid, "SIGTERM"))) return;
     // Unref'd: it must not keep bosun alive. If bosun exits first, the exit hook sends SIGKILL instead.
     killTimer = setTimeout(() => {
       if (groupAlive(pid)) killGroup(pid, "SIGKILL");
@@ -322,15 +352,29 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
     }, KILL_GRACE_MS);
     killTimer.unref();
   };
+  const release = (): void => {
+    settled = true;
+    // Strays that closed the pipe may still be in their grace period: their group stays live (the exit
+    // hook kills it if bosun exits now) until the kill timer has sent SIGKILL.
+    if (pid !== undefined && !(killTimer && !killed && groupAlive(pid))) {
+      live.delete(pid);
+      clearTimeout(killTimer);
+    }
+  };
+  return { terminate, release };
+}
 
-  if (pid !== undefined) {
-    live.add(pid);
-    installExitHook();
-  }
-  if (options.keepAlive === false) {
-    child.unref();
-    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
-  }
+/**
+ * Reads the shell's output into `output` and settles once the shell has exited and the pipe has
+ * drained (or could not start); processes it left in its group are killed on its exit.
+ */
+function watchEnd(
+  child: ChildProcess,
+  output: OutputBuffer,
+  group: GroupKeeper,
+  at: { started: number; cwd: string; confined: boolean },
+): Promise<ProcessEnd> {
+  const pid = child.pid;
   child.stdout?.setEncoding("utf8");
   let chunks = 0;
   child.stdout?.on("data", (chunk: string) => {
@@ -338,28 +382,24 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
     output.append(chunk);
   });
 
-  const finished = new Promise<ProcessEnd>((resolve) => {
+  return new Promise<ProcessEnd>((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let strays = false;
     let drainTimer: NodeJS.Timeout | undefined;
+    let settled = false;
 
     const settle = (error?: string): void => {
       if (settled) return;
       settled = true;
       if (drainTimer) clearTimeout(drainTimer);
-      // Strays that closed the pipe may still be in their grace period: their group stays live (the exit
-      // hook kills it if bosun exits now) until the kill timer has sent SIGKILL.
-      if (pid !== undefined && !(killTimer && !killed && groupAlive(pid))) {
-        live.delete(pid);
-        clearTimeout(killTimer);
-      }
+      group.release();
       child.stdout?.destroy();
       output.close();
       const end: ProcessEnd = {
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
         strays,
-        durationMs: Date.now() - started,
+        durationMs: Date.now() - at.started,
       };
       if (error !== undefined) end.error = error;
       resolve(end);
@@ -367,17 +407,17 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
 
     child.on("error", (error) => {
       // Spawn failures come here without an exit; errors after exit do not matter.
-      if (!exit) settle(startError(error, options.cwd));
+      if (!exit) settle(startError(error, at.cwd));
     });
     child.once("exit", (code, signal) => {
       exit = { code, signal };
       if (pid !== undefined && groupAlive(pid)) {
         // Confined, every process lives in a pid namespace that dies with the sandbox: what is
         // left of the group is bwrap's own processes on their way out, not strays of the command.
-        if (options.confine) killGroup(pid, "SIGKILL");
+        if (at.confined) killGroup(pid, "SIGKILL");
         else {
           strays = true;
-          terminate();
+          group.terminate();
         }
       }
       // Wait for the pipe to drain; a process that left the group may hold it open forever. The
@@ -401,8 +441,6 @@ export function spawnShell(command: string, options: SpawnShellOptions): ShellPr
       if (exit) settle();
     });
   });
-
-  return { pid, output, finished, terminate };
 }
 
 /**

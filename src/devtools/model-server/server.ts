@@ -77,154 +77,26 @@ const ROUTES: Record<string, Route> = {
   "/v1/responses": { protocol: "openai-responses", encoder: openAIResponses, normalize: normalizeResponses },
 };
 
+/** What one server keeps across requests: the script's rules as they are used up, and what it saw. */
+interface ServerState {
+  book: RuleBook;
+  /** Responses output items, sent back later as `item_reference`. */
+  memory: ItemMemory;
+  models: string[];
+  requests: RecordedRequest[];
+  failures: string[];
+  log: (line: string) => void;
+}
+
 export function startScriptedServer(script: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const checked = parseScript(script, "(passed to startScriptedServer)");
-  const book = new RuleBook(checked.rules);
-  const memory: ItemMemory = new Map();
-  const requests: RecordedRequest[] = [];
-  const failures: string[] = [];
-  const log = options.log ?? (() => {});
-
-  const fail = (record: RecordedRequest, res: ServerResponse, encoder: Encoder, status: number, message: string) => {
-    failures.push(message);
-    log(`FAILURE ${message}`);
-    record.outcome = "failure";
-    record.status = status;
-    sendJson(res, status, encoder.errorBody(status, message), { "x-scripted-failure": "1" });
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
-    const body = await readBody(req);
-    if (body === undefined) return;
-    const path = (req.url ?? "/").split("?")[0] ?? "/";
-    if (req.method === "GET" && (path === "/v1/models" || path === "/models")) {
-      sendJson(res, 200, modelList(checked.models ?? ["test-model"]));
-      return;
-    }
-    const route = ROUTES[path];
-    const record: RecordedRequest = {
-      number: requests.length + 1,
-      protocol: route?.protocol,
-      method: req.method ?? "",
-      path,
-      headers: req.headers,
-      body,
-      json: undefined,
-      normalized: undefined,
-      rule: undefined,
-      reply: undefined,
-      outcome: "pending",
-      status: 0,
-    };
-    requests.push(record);
-    const where = `request ${record.number} (${req.method} ${path})`;
-    if (!route || req.method !== "POST") {
-      fail(
-        record,
-        res,
-        openAIChat,
-        404,
-        `${where}: the scripted model server serves POST ${Object.keys(ROUTES).join(", ")}`,
-      );
-      return;
-    }
-    try {
-      record.json = JSON.parse(body);
-    } catch {
-      fail(record, res, route.encoder, 400, `${where}: the body is not JSON: ${body.slice(0, 200)}`);
-      return;
-    }
-    if (!isPlainObject(record.json)) {
-      fail(record, res, route.encoder, 400, `${where}: the body is not a JSON object`);
-      return;
-    }
-    const normalized = route.normalize(record.json, memory);
-    record.normalized = normalized;
-
-    const pick = book.pick(normalized, record.number);
-    if (!pick) {
-      const last = normalized.messages[normalized.messages.length - 1];
-      const lastText = last ? `${last.role}: ${truncate(last.text, 500)}` : "(no messages)";
-      fail(
-        record,
-        res,
-        route.encoder,
-        SCRIPT_FAILURE_STATUS,
-        `${where}: no rule matches. Last message — ${lastText}. Rules that can still answer: ${book.remaining()}`,
-      );
-      return;
-    }
-    record.rule = pick.rule;
-    record.reply = pick.reply;
-    const reply = pick.value;
-    log(`#${record.number} ${route.protocol} ${path} → rule ${pick.rule} reply ${pick.reply}`);
-
-    const unadvertised = (reply.toolCalls ?? []).filter(
-      (call) => !call.unadvertised && !normalized.tools.includes(call.name),
-    );
-    if (unadvertised.length > 0) {
-      const names = unadvertised.map((call) => `"${call.name}"`).join(", ");
-      const offered = normalized.tools.length > 0 ? normalized.tools.join(", ") : "no tools";
-      fail(
-        record,
-        res,
-        route.encoder,
-        SCRIPT_FAILURE_STATUS,
-        `${where}: rule ${pick.rule} reply ${pick.reply} calls ${names}, but the request advertised ${offered}`,
-      );
-      return;
-    }
-
-    if (reply.delayMs && !(await sleep(reply.delayMs, signal))) {
-      record.outcome = "aborted";
-      log(`#${record.number} client left during the delay`);
-      return;
-    }
-    if (signal.aborted) {
-      record.outcome = "aborted";
-      return;
-    }
-    if (reply.hang) {
-      log(`#${record.number} hangs`);
-      await clientLeaves(signal);
-      record.outcome = "aborted";
-      log(`#${record.number} client left the hanging request`);
-      return;
-    }
-    if (reply.garbage !== undefined) {
-      const type = normalized.stream ? "text/event-stream; charset=utf-8" : "application/json";
-      res.writeHead(200, { "content-type": type, "content-length": Buffer.byteLength(reply.garbage) });
-      res.end(reply.garbage);
-      record.outcome = "replied";
-      record.status = 200;
-      return;
-    }
-    if (reply.error) {
-      sendError(res, reply, route.encoder);
-      record.outcome = "error";
-      record.status = reply.error.status;
-      return;
-    }
-
-    const plan = planReply(reply, normalized, record.number, Buffer.byteLength(body));
-    if (route.protocol === "openai-responses") remember(memory, plan);
-    record.status = 200;
-    const done =
-      reply.stallAfterBytes !== undefined
-        ? await sendStalled(
-            res,
-            plan,
-            route.encoder,
-            record.json as Record<string, unknown>,
-            normalized.stream,
-            reply.stallAfterBytes,
-            signal,
-          )
-        : normalized.stream
-          ? await sendStream(res, route.encoder.events(plan, record.json), reply, signal)
-          : await sendBody(res, route.encoder.json(plan, record.json), reply.cutAfterChunks);
-    record.outcome = done;
-    if (done !== "replied") log(`#${record.number} ${done}`);
+  const state: ServerState = {
+    book: new RuleBook(checked.rules),
+    memory: new Map(),
+    models: checked.models ?? ["test-model"],
+    requests: [],
+    failures: [],
+    log: options.log ?? (() => {}),
   };
 
   const server = createServer((req, res) => {
@@ -232,10 +104,10 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
     res.on("close", () => {
       if (!res.writableFinished) controller.abort();
     });
-    handle(req, res, controller.signal).catch((error: unknown) => {
+    handle(state, req, res, controller.signal).catch((error: unknown) => {
       const message = `internal error of the scripted model server: ${(error as Error)?.stack ?? String(error)}`;
-      failures.push(message);
-      log(`FAILURE ${message}`);
+      state.failures.push(message);
+      state.log(`FAILURE ${message}`);
       if (!res.headersSent) sendJson(res, 500, openAIChat.errorBody(500, message));
       else res.destroy();
     });
@@ -253,8 +125,8 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       resolve({
         url,
         baseURL: `${url}/v1`,
-        requests,
-        failures,
+        requests: state.requests,
+        failures: state.failures,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -263,6 +135,167 @@ export function startScriptedServer(script: Script, options: ScriptedServerOptio
       });
     });
   });
+}
+
+/** One request: recorded, admitted, answered by the script's next matching rule — or failed loudly. */
+async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse, signal: AbortSignal) {
+  const body = await readBody(req);
+  if (body === undefined) return;
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  if (req.method === "GET" && (path === "/v1/models" || path === "/models")) {
+    sendJson(res, 200, modelList(state.models));
+    return;
+  }
+  const route = ROUTES[path];
+  const record: RecordedRequest = {
+    number: state.requests.length + 1,
+    protocol: route?.protocol,
+    method: req.method ?? "",
+    path,
+    headers: req.headers,
+    body,
+    json: undefined,
+    normalized: undefined,
+    rule: undefined,
+    reply: undefined,
+    outcome: "pending",
+    status: 0,
+  };
+  state.requests.push(record);
+  const where = `request ${record.number} (${req.method} ${path})`;
+  const fail = (encoder: Encoder, status: number, message: string) => {
+    state.failures.push(message);
+    state.log(`FAILURE ${message}`);
+    record.outcome = "failure";
+    record.status = status;
+    sendJson(res, status, encoder.errorBody(status, message), { "x-scripted-failure": "1" });
+  };
+
+  const admitted = admit(route, req.method, body, where, state.memory);
+  record.json = admitted.json;
+  if (!admitted.ok) return fail(admitted.encoder, admitted.status, admitted.message);
+  const { normalized } = admitted;
+  record.normalized = normalized;
+  const encoder = admitted.route.encoder;
+
+  const pick = state.book.pick(normalized, record.number);
+  if (!pick) return fail(encoder, SCRIPT_FAILURE_STATUS, noRuleMatches(normalized, state.book, where));
+  record.rule = pick.rule;
+  record.reply = pick.reply;
+  state.log(`#${record.number} ${admitted.route.protocol} ${path} → rule ${pick.rule} reply ${pick.reply}`);
+  const unadvertised = unadvertisedCalls(pick.value, normalized);
+  if (unadvertised !== undefined) {
+    return fail(
+      encoder,
+      SCRIPT_FAILURE_STATUS,
+      `${where}: rule ${pick.rule} reply ${pick.reply} calls ${unadvertised}`,
+    );
+  }
+  await answer(state, record, res, { route: admitted.route, json: admitted.json, normalized }, pick.value, signal);
+}
+
+type Admission =
+  | { ok: true; route: Route; json: Record<string, unknown>; normalized: NormalizedRequest }
+  | { ok: false; json?: unknown; encoder: Encoder; status: number; message: string };
+
+/** Whether the request is one the server serves, with a JSON object for a body; then its normalized form. */
+function admit(
+  route: Route | undefined,
+  method: string | undefined,
+  body: string,
+  where: string,
+  memory: ItemMemory,
+): Admission {
+  if (!route || method !== "POST") {
+    const message = `${where}: the scripted model server serves POST ${Object.keys(ROUTES).join(", ")}`;
+    return { ok: false, encoder: openAIChat, status: 404, message };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return {
+      ok: false,
+      encoder: route.encoder,
+      status: 400,
+      message: `${where}: the body is not JSON: ${body.slice(0, 200)}`,
+    };
+  }
+  if (!isPlainObject(json)) {
+    return { ok: false, json, encoder: route.encoder, status: 400, message: `${where}: the body is not a JSON object` };
+  }
+  return { ok: true, route, json, normalized: route.normalize(json, memory) };
+}
+
+function noRuleMatches(normalized: NormalizedRequest, book: RuleBook, where: string): string {
+  const last = normalized.messages[normalized.messages.length - 1];
+  const lastText = last ? `${last.role}: ${truncate(last.text, 500)}` : "(no messages)";
+  return `${where}: no rule matches. Last message — ${lastText}. Rules that can still answer: ${book.remaining()}`;
+}
+
+/** The tools a scripted reply calls that the request did not offer (and the script did not mean to), or undefined. */
+function unadvertisedCalls(reply: Reply, normalized: NormalizedRequest): string | undefined {
+  const unadvertised = (reply.toolCalls ?? []).filter(
+    (call) => !call.unadvertised && !normalized.tools.includes(call.name),
+  );
+  if (unadvertised.length === 0) return undefined;
+  const names = unadvertised.map((call) => `"${call.name}"`).join(", ");
+  const offered = normalized.tools.length > 0 ? normalized.tools.join(", ") : "no tools";
+  return `${names}, but the request advertised ${offered}`;
+}
+
+/** Sends the reply the script chose, as the script shapes it (delayed, hanging, garbage, an error, cut or stalled). */
+async function answer(
+  state: ServerState,
+  record: RecordedRequest,
+  res: ServerResponse,
+  request: { route: Route; json: Record<string, unknown>; normalized: NormalizedRequest },
+  reply: Reply,
+  signal: AbortSignal,
+): Promise<void> {
+  const { route, json, normalized } = request;
+  if (reply.delayMs && !(await sleep(reply.delayMs, signal))) {
+    record.outcome = "aborted";
+    state.log(`#${record.number} client left during the delay`);
+    return;
+  }
+  if (signal.aborted) {
+    record.outcome = "aborted";
+    return;
+  }
+  if (reply.hang) {
+    state.log(`#${record.number} hangs`);
+    await clientLeaves(signal);
+    record.outcome = "aborted";
+    state.log(`#${record.number} client left the hanging request`);
+    return;
+  }
+  if (reply.garbage !== undefined) {
+    const type = normalized.stream ? "text/event-stream; charset=utf-8" : "application/json";
+    res.writeHead(200, { "content-type": type, "content-length": Buffer.byteLength(reply.garbage) });
+    res.end(reply.garbage);
+    record.outcome = "replied";
+    record.status = 200;
+    return;
+  }
+  if (reply.error) {
+    sendError(res, reply, route.encoder);
+    record.outcome = "error";
+    record.status = reply.error.status;
+    return;
+  }
+
+  const plan = planReply(reply, normalized, record.number, Buffer.byteLength(record.body));
+  if (route.protocol === "openai-responses") remember(state.memory, plan);
+  record.status = 200;
+  const done =
+    reply.stallAfterBytes !== undefined
+      ? await sendStalled(res, plan, route.encoder, json, normalized.stream, reply.stallAfterBytes, signal)
+      : normalized.stream
+        ? await sendStream(res, route.encoder.events(plan, json), reply, signal)
+        : await sendBody(res, route.encoder.json(plan, json), reply.cutAfterChunks);
+  record.outcome = done;
+  if (done !== "replied") state.log(`#${record.number} ${done}`);
 }
 
 function truncate(text: string, max: number): string {

@@ -2,27 +2,22 @@ import type { Confinement } from "../../contracts/confinement.js";
 import type { Decision, Reason } from "../../contracts/decisions.js";
 import type { CallDescription } from "../../contracts/requests.js";
 import type { Tool, ToolResult } from "../../contracts/tools.js";
-import { type AlwaysRule, alwaysOffer } from "../rules/always.js";
+import type { AlwaysRule } from "../rules/always.js";
 import { formatRequests, sameRequests } from "../rules/call-requests.js";
 import { type Policy, policyDenials } from "../rules/policy.js";
-import { allowHint } from "./allow-hint.js";
-import {
-  type ApprovalPrompt,
-  approvalFromReply,
-  decideApprovalWithoutPerson,
-  deniedByPerson,
-  nobodyCanApprove,
-} from "./approval.js";
+import type { ApprovalPrompt } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import {
   confinementFor,
   guardHardLinks,
   maskingFor,
   mayReadFound,
+  type Proof,
   reliesOnProof,
   repositoryConfinement,
   repositoryGrant,
 } from "./confine.js";
+import { approve } from "./gate-approval.js";
 import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-claude.js";
 import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
@@ -127,36 +122,95 @@ export async function gate(
     permission = await judge(permission, step, deps, subject);
   }
 
-  // Whether the ask, if the call asks, is the rules' alone — what an --allow would lift.
-  let askedByRules = true;
-  // A shell command allowed only on the strength of an analysis (or a judge) runs sealed; one a
-  // rule allowed runs masked (protected files shown empty). Either is recorded before it runs.
   const proof = reliesOnProof(call.tool, permission, deps.authority);
-  let confine: Confinement | undefined;
-  if (proof || (call.tool.kind === "shell" && permission.answer === "allow")) {
-    const sandbox = call.repository
-      ? await repositoryConfinement(repositoryGrant(permission), deps)
-      : proof
-        ? await confinementFor(proof, description, deps)
-        : await maskingFor(description, deps);
-    deps.record({
-      seat: "exec.sandbox",
-      holder: sandbox.holder,
-      answer: sandbox.answer,
-      reasons: sandbox.reasons,
-      subject,
-    });
-    confine = sandbox.confine;
-    if (sandbox.answer === "denied") return denied(call, sandbox.reasons, "denied: a protected file has other names");
-    if (sandbox.answer === "unavailable") {
-      if (proof === "read-only agent" || call.repository)
-        return denied(call, sandbox.reasons, "denied: cannot be confined");
-      permission = { ...permission, answer: "ask" };
-      askedByRules = false;
-    }
+  const confined = await confineAllowed(call, permission, proof, description, deps, subject);
+  if ("refused" in confined) return confined.refused;
+  permission = confined.permission;
+
+  const hooked = await preHooks(call, description, permission.answer, deps, subject);
+  if ("refused" in hooked) return hooked.refused;
+  // Whether the ask, if the call asks, is the rules' alone — what an --allow would lift.
+  const askedByRules = confined.askedByRules && !hooked.hookAsked;
+
+  if (deps.policy.files.length > 0) {
+    const refusal = policyVerdict(description, deps);
+    deps.record({ seat: "call.policy", ...refusal, subject });
+    if (refusal.answer === "deny") return denied(call, refusal.reasons, "denied by policy");
   }
 
-  let effect = permission.answer;
+  let confine = confined.confine;
+  let approved: string[] | undefined;
+  if (hooked.effect === "ask") {
+    const refused = await approve(call, step, deps, description, permission, askedByRules);
+    if (refused) return refused;
+    approved = approvedReads(description);
+    if (call.tool.kind === "shell" && proof !== "read-only agent") {
+      const masked = await maskApproved(call, description, approved, deps, subject);
+      if ("refused" in masked) return masked.refused;
+      confine = masked.confine;
+    }
+  }
+  return { run: true, description, ...(confine ? { confine } : {}), ...(approved ? { approved } : {}) };
+}
+
+type Subject = { step: number; call: string };
+
+/**
+ * A shell command allowed only on the strength of an analysis (or a judge) runs sealed; one a
+ * rule allowed runs masked (protected files shown empty). Either is recorded before it runs. A
+ * command that cannot be confined is put back to the person (an ask no --allow would lift),
+ * unless nobody may loosen it: the read-only agent's, or a repository's own.
+ */
+async function confineAllowed(
+  call: GateCall,
+  permission: PermissionAnswer,
+  proof: Proof | undefined,
+  description: CallDescription,
+  deps: GateDeps,
+  subject: Subject,
+): Promise<
+  { refused: GateResult } | { permission: PermissionAnswer; confine: Confinement | undefined; askedByRules: boolean }
+> {
+  if (!proof && !(call.tool.kind === "shell" && permission.answer === "allow")) {
+    return { permission, confine: undefined, askedByRules: true };
+  }
+  const sandbox = call.repository
+    ? await repositoryConfinement(repositoryGrant(permission), deps)
+    : proof
+      ? await confinementFor(proof, description, deps)
+      : await maskingFor(description, deps);
+  deps.record({
+    seat: "exec.sandbox",
+    holder: sandbox.holder,
+    answer: sandbox.answer,
+    reasons: sandbox.reasons,
+    subject,
+  });
+  if (sandbox.answer === "denied") {
+    return { refused: denied(call, sandbox.reasons, "denied: a protected file has other names") };
+  }
+  if (sandbox.answer === "unavailable") {
+    if (proof === "read-only agent" || call.repository) {
+      return { refused: denied(call, sandbox.reasons, "denied: cannot be confined") };
+    }
+    return { permission: { ...permission, answer: "ask" }, confine: sandbox.confine, askedByRules: false };
+  }
+  return { permission, confine: sandbox.confine, askedByRules: true };
+}
+
+/**
+ * The pre_tool hooks, each recorded: one may deny, stop the turn, or make an allowed call ask;
+ * none can loosen an ask or a deny. `hookAsked` says a hook asked (then --allow would not help).
+ */
+async function preHooks(
+  call: GateCall,
+  description: CallDescription,
+  permitted: PermissionAnswer["answer"],
+  deps: GateDeps,
+  subject: Subject,
+): Promise<{ refused: GateResult } | { effect: PermissionAnswer["answer"]; hookAsked: boolean }> {
+  let effect = permitted;
+  let hookAsked = false;
   for (const hook of hooksFor(deps.hooks, "pre_tool", call.tool.name)) {
     const run = await runConfinedHook(hook, payload("pre_tool", call, deps, description, effect), deps);
     const verdict = judgePreHook(hook, run);
@@ -169,57 +223,64 @@ export async function gate(
     });
     if (verdict.answer === "deny") {
       return {
-        run: false,
-        output: `Denied by a hook: ${verdict.message ?? "no reason given"}. Do not retry this call unchanged.`,
-        summary: `${call.tool.name}: denied by hook`,
+        refused: {
+          run: false,
+          output: `Denied by a hook: ${verdict.message ?? "no reason given"}. Do not retry this call unchanged.`,
+          summary: `${call.tool.name}: denied by hook`,
+        },
       };
     }
     if (verdict.answer === "stop") {
       return {
-        run: false,
-        output: `Not run: a hook stopped the turn (${verdict.message ?? "no reason given"}).`,
-        summary: `${call.tool.name}: stopped by hook`,
-        stopTurn: true,
-        stopMessage: `stopped by a hook (${hook.key}): ${verdict.message ?? "no reason given"}`,
+        refused: {
+          run: false,
+          output: `Not run: a hook stopped the turn (${verdict.message ?? "no reason given"}).`,
+          summary: `${call.tool.name}: stopped by hook`,
+          stopTurn: true,
+          stopMessage: `stopped by a hook (${hook.key}): ${verdict.message ?? "no reason given"}`,
+        },
       };
     }
-    if (verdict.answer === "ask") askedByRules = false;
+    if (verdict.answer === "ask") hookAsked = true;
     if (verdict.answer === "ask" && effect === "allow") effect = "ask";
   }
+  return { effect, hookAsked };
+}
 
-  if (deps.policy.files.length > 0) {
-    const refusal = policyVerdict(description, deps);
-    deps.record({ seat: "call.policy", ...refusal, subject });
-    if (refusal.answer === "deny") return denied(call, refusal.reasons, "denied by policy");
-  }
+/** The paths an approved call's own requests read: what the person, having seen them, let it show. */
+function approvedReads(description: CallDescription): string[] {
+  return description.requests
+    .filter((r) => (r.action === "read" || r.action === "external_directory") && r.resource !== "*")
+    .map((r) => r.resource);
+}
 
-  let approved: string[] | undefined;
-  if (effect === "ask") {
-    const refused = await approve(call, step, deps, description, permission, askedByRules);
-    if (refused) return refused;
-    approved = description.requests
-      .filter((r) => (r.action === "read" || r.action === "external_directory") && r.resource !== "*")
-      .map((r) => r.resource);
-    // Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
-    // files it was approved to read shown, the rest of what the read rules protect not.
-    if (call.tool.kind === "shell" && proof !== "read-only agent") {
-      // A repository's command the person approved is let run by name: sealed, the workspace writable.
-      const masking = call.repository
-        ? await repositoryConfinement("named", deps)
-        : await maskingFor(description, deps, approved, true);
-      deps.record({
-        seat: "exec.sandbox",
-        holder: masking.holder,
-        answer: masking.answer,
-        reasons: masking.reasons,
-        subject,
-      });
-      if (masking.answer === "denied") return denied(call, masking.reasons, "denied: a protected file has other names");
-      if (masking.answer === "unavailable") return denied(call, masking.reasons, "denied: cannot be confined");
-      confine = masking.confine;
-    }
+/**
+ * Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
+ * files it was approved to read shown, the rest of what the read rules protect not.
+ */
+async function maskApproved(
+  call: GateCall,
+  description: CallDescription,
+  approved: string[],
+  deps: GateDeps,
+  subject: Subject,
+): Promise<{ refused: GateResult } | { confine: Confinement | undefined }> {
+  // A repository's command the person approved is let run by name: sealed, the workspace writable.
+  const masking = call.repository
+    ? await repositoryConfinement("named", deps)
+    : await maskingFor(description, deps, approved, true);
+  deps.record({
+    seat: "exec.sandbox",
+    holder: masking.holder,
+    answer: masking.answer,
+    reasons: masking.reasons,
+    subject,
+  });
+  if (masking.answer === "denied") {
+    return { refused: denied(call, masking.reasons, "denied: a protected file has other names") };
   }
-  return { run: true, description, ...(confine ? { confine } : {}), ...(approved ? { approved } : {}) };
+  if (masking.answer === "unavailable") return { refused: denied(call, masking.reasons, "denied: cannot be confined") };
+  return { confine: masking.confine };
 }
 
 /**
@@ -366,98 +427,6 @@ function policyVerdict(description: CallDescription, deps: GateDeps) {
       ...(index === 0 ? { decisive: true } : {}),
     })),
   };
-}
-
-async function approve(
-  call: GateCall,
-  step: number,
-  deps: GateDeps,
-  description: CallDescription,
-  permission: PermissionAnswer,
-  askedByRules: boolean,
-): Promise<GateResult | undefined> {
-  const subject = { step, call: call.id };
-  // --auto answers for the person, except for a call bosun cannot analyse, or one a deny might
-  // cover that no mask keeps (a path known only when it runs): those they must see.
-  const mustSee =
-    description.problem !== undefined
-      ? `bosun cannot analyse this call (${description.problem})`
-      : permission.outcomes.find((o) => o.personOnly && o.effect === "ask")?.personOnly;
-  if (deps.prompt && (!deps.auto || mustSee !== undefined)) {
-    // A call bound to fail is not put to the person: their yes would only be wasted. Only then —
-    // with nobody to ask, the rules' refusal stands as it is, and --auto needs no one's time.
-    const unready = call.unready?.();
-    if (unready !== undefined) {
-      deps.record({
-        seat: "call.approval",
-        holder: "code",
-        answer: "not asked",
-        reasons: [{ rule: "the call cannot succeed as things stand", detail: unready, decisive: true }],
-        subject,
-      });
-      const sentence = /[.!?]$/.test(unready) ? unready : `${unready}.`;
-      return { run: false, output: `Not run: ${sentence}`, summary: `${call.tool.name}: not run (${unready})` };
-    }
-    const offer = alwaysOffer(permission.outcomes);
-    const preview = await call.tool
-      .preview?.(call.input, {
-        cwd: deps.authority.cwd,
-        workspace: deps.authority.workspace,
-      })
-      .catch(() => undefined);
-    const reply = await deps.prompt.ask(
-      {
-        tool: call.tool.name,
-        callId: call.id,
-        input: call.input,
-        outcomes: permission.outcomes,
-        ...(description.problem !== undefined ? { problem: description.problem } : {}),
-        ...(preview ? { preview } : {}),
-        always: offer,
-      },
-      deps.signal,
-    );
-    const answer = approvalFromReply(reply);
-    if (reply.kind === "always") deps.saveAlways(reply.option.rules, call.tool.name);
-    deps.record({ seat: "call.approval", ...answer, subject });
-    if (reply.kind === "deny") {
-      // The person's no is a denial like any other: the run's `denied`, exit code and last line say so.
-      return {
-        run: false,
-        output: deniedByPerson(reply.message),
-        summary: `${call.tool.name}: denied by the user`,
-        unapproved: true,
-      };
-    }
-    if (reply.kind === "cancel") {
-      return {
-        run: false,
-        output: deniedByPerson(),
-        summary: `${call.tool.name}: denied (prompt left)`,
-        stopTurn: true,
-      };
-    }
-    return undefined;
-  }
-  // The narrow fix is named only when the rules alone asked: a hook's ask, or a command that
-  // cannot be confined, would ask again whatever --allow says.
-  const narrow = !deps.auto && askedByRules ? allowHint(description, permission.outcomes, deps.authority) : undefined;
-  const answer = decideApprovalWithoutPerson({
-    auto: deps.auto,
-    tool: call.tool.name,
-    ...(mustSee !== undefined ? { undescribed: mustSee } : {}),
-    ...(narrow ? { narrow } : {}),
-  });
-  deps.record({ seat: "call.approval", ...answer, subject });
-  if (answer.answer === "deny") {
-    return {
-      run: false,
-      output: nobodyCanApprove(narrow),
-      summary: `${call.tool.name}: denied (nobody to approve)`,
-      unapproved: true,
-    };
-  }
-  return undefined;
 }
 
 function denied(call: GateCall, reasons: readonly Reason[], summary: string): GateResult {

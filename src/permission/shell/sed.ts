@@ -150,168 +150,214 @@ export function sedScriptProblem(script: string): string | null {
  * it cannot read is a problem, never a guess.
  */
 export function readSedScript(script: string): SedScript {
-  const s = script;
+  const at = new ScriptCursor(script);
   const out: SedScript = { problem: null, reads: [], writes: [], runs: false };
-  let i = 0;
-  const n = s.length;
   const fail = (problem: string): SedScript => ({ ...out, problem });
+  while (true) {
+    at.skip(/[\s;]/);
+    if (at.done()) return out;
+    if (at.peek() === "#") {
+      at.toLineEnd();
+      continue;
+    }
+    if (!at.address()) return fail("an unreadable address");
+    if (at.peek() === ",") {
+      at.i++;
+      at.skip(/[ \t]/);
+      if (!at.address()) return fail("an unreadable address");
+    }
+    at.skip(/[ \t]/);
+    while (at.peek() === "!") at.i++;
+    at.skip(/[ \t]/);
+    const cmd = at.next();
+    if (cmd === undefined) return fail("an address without a command");
+    const problem = readCommand(cmd, at, out);
+    if (problem) return fail(problem);
+  }
+}
+
+/**
+ * One command, its address already read: what it reads, writes or runs goes into `out`; returns
+ * why it cannot be read, or undefined.
+ */
+function readCommand(cmd: string, at: ScriptCursor, out: SedScript): string | undefined {
+  switch (cmd) {
+    case "{":
+    case "}":
+      return undefined;
+    case "s":
+    case "y":
+      return readSubstitution(cmd, at, out);
+    case "a":
+    case "i":
+    case "c":
+      at.toLineEnd();
+      return undefined;
+    case "r":
+    case "R": {
+      const file = at.fileName();
+      if (file !== "" && file !== "/dev/stdin") out.reads.push(file);
+      return undefined;
+    }
+    case "w":
+    case "W": {
+      const file = at.fileName();
+      if (file === "") return `the ${cmd} command without a file name`;
+      if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+      return undefined;
+    }
+    case "e":
+      out.runs = true;
+      at.toLineEnd();
+      return undefined;
+    case "b":
+    case "t":
+    case "T":
+    case ":":
+    case "v":
+      at.label();
+      return undefined;
+    case "q":
+    case "Q":
+    case "l":
+    case "L":
+      at.skip(/[ \t0-9]/);
+      return undefined;
+    default:
+      return "pPdDnNgGhHxz=F".includes(cmd) ? undefined : `an unknown command ${JSON.stringify(cmd)}`;
+  }
+}
+
+/** `s` and `y`: their two parts, then `s`'s flags, of which `e` runs the pattern space and `w` writes a file. */
+function readSubstitution(cmd: "s" | "y", at: ScriptCursor, out: SedScript): string | undefined {
+  const delim = at.next();
+  if (delim === undefined || delim === "\\" || delim === "\n") return `an unreadable ${cmd} command`;
+  // y has no bracket expressions; s's regex does, its replacement does not.
+  if (!at.skipPart(delim, cmd === "s") || !at.skipPart(delim, false)) return `an unreadable ${cmd} command`;
+  if (cmd === "y") return undefined;
+  while (!at.done() && /[gpiImMe0-9w \t]/.test(at.peek() as string)) {
+    if (at.peek() === "e") out.runs = true;
+    if (at.peek() === "w") {
+      at.i++;
+      const file = at.fileName();
+      if (file === "") return "the w flag without a file name";
+      if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
+      return undefined;
+    }
+    at.i++;
+  }
+  return undefined;
+}
+
+/** A place in a sed script, with the readers of its parts; each moves past what it read. */
+class ScriptCursor {
+  i = 0;
+  private readonly n: number;
+  constructor(private readonly s: string) {
+    this.n = s.length;
+  }
+
+  done(): boolean {
+    return this.i >= this.n;
+  }
+
+  peek(): string | undefined {
+    return this.s[this.i];
+  }
+
+  next(): string | undefined {
+    return this.s[this.i++];
+  }
+
+  /** Moves past every character `pattern` matches. */
+  skip(pattern: RegExp): void {
+    while (this.i < this.n && pattern.test(this.s[this.i] as string)) this.i++;
+  }
+
   /** Skips a regex (brackets honored) or, with `brackets` false, a replacement, up to and past `delim`. */
-  const skipPart = (delim: string, brackets: boolean): boolean => {
-    while (i < n) {
-      const c = s[i] as string;
+  skipPart(delim: string, brackets: boolean): boolean {
+    const s = this.s;
+    while (this.i < this.n) {
+      const c = s[this.i] as string;
       if (c === "\\") {
-        i += 2;
+        this.i += 2;
         continue;
       }
       if (c === "\n" && brackets) return false;
       if (brackets && c === "[") {
-        if (!skipBracket()) return false;
+        if (!this.skipBracket()) return false;
         continue;
       }
-      i++;
+      this.i++;
       if (c === delim) return true;
     }
     return false;
-  };
+  }
+
   /** `[...]`: `]` first (after `^`) is literal; `[:class:]`, `[=x=]`, `[.x.]` inside. */
-  const skipBracket = (): boolean => {
-    i++;
-    if (s[i] === "^") i++;
-    if (s[i] === "]") i++;
-    while (i < n) {
-      const c = s[i];
+  private skipBracket(): boolean {
+    const s = this.s;
+    this.i++;
+    if (s[this.i] === "^") this.i++;
+    if (s[this.i] === "]") this.i++;
+    while (this.i < this.n) {
+      const c = s[this.i];
       if (c === "\n") return false;
-      if (c === "[" && (s[i + 1] === ":" || s[i + 1] === "=" || s[i + 1] === ".")) {
-        const close = s.indexOf(`${s[i + 1]}]`, i + 2);
+      if (c === "[" && (s[this.i + 1] === ":" || s[this.i + 1] === "=" || s[this.i + 1] === ".")) {
+        const close = s.indexOf(`${s[this.i + 1]}]`, this.i + 2);
         if (close < 0) return false;
-        i = close + 2;
+        this.i = close + 2;
         continue;
       }
-      i++;
+      this.i++;
       if (c === "]") return true;
     }
     return false;
-  };
-  const toLineEnd = (): void => {
-    while (i < n && s[i] !== "\n") {
-      if (s[i] === "\\") i++;
-      i++;
+  }
+
+  toLineEnd(): void {
+    while (this.i < this.n && this.s[this.i] !== "\n") {
+      if (this.s[this.i] === "\\") this.i++;
+      this.i++;
     }
-  };
+  }
+
   /** A file name: blanks skipped, then everything to the end of the line. */
-  const fileName = (): string => {
-    while (i < n && (s[i] === " " || s[i] === "\t")) i++;
-    const start = i;
-    while (i < n && s[i] !== "\n") i++;
-    return s.slice(start, i);
-  };
-  const label = (): void => {
-    while (i < n && s[i] !== "\n" && s[i] !== ";") i++;
-  };
-  const address = (): boolean => {
-    const c = s[i];
+  fileName(): string {
+    this.skip(/[ \t]/);
+    const start = this.i;
+    while (this.i < this.n && this.s[this.i] !== "\n") this.i++;
+    return this.s.slice(start, this.i);
+  }
+
+  label(): void {
+    while (this.i < this.n && this.s[this.i] !== "\n" && this.s[this.i] !== ";") this.i++;
+  }
+
+  address(): boolean {
+    const s = this.s;
+    const c = s[this.i];
     if (c === undefined) return true;
     if (/[0-9]/.test(c)) {
-      while (i < n && /[0-9~]/.test(s[i] as string)) i++;
+      this.skip(/[0-9~]/);
       return true;
     }
     if (c === "$") {
-      i++;
+      this.i++;
       return true;
     }
     if (c === "/" || c === "\\") {
-      const delim = c === "\\" ? s[i + 1] : "/";
-      i += c === "\\" ? 2 : 1;
-      if (delim === undefined || delim === "\n" || !skipPart(delim, true)) return false;
-      while (i < n && /[IM]/.test(s[i] as string)) i++;
+      const delim = c === "\\" ? s[this.i + 1] : "/";
+      this.i += c === "\\" ? 2 : 1;
+      if (delim === undefined || delim === "\n" || !this.skipPart(delim, true)) return false;
+      this.skip(/[IM]/);
       return true;
     }
     if (c === "+" || c === "~") {
-      i++;
-      while (i < n && /[0-9]/.test(s[i] as string)) i++;
+      this.i++;
+      this.skip(/[0-9]/);
     }
     return true;
-  };
-  while (true) {
-    while (i < n && /[\s;]/.test(s[i] as string)) i++;
-    if (i >= n) return out;
-    if (s[i] === "#") {
-      toLineEnd();
-      continue;
-    }
-    if (!address()) return fail("an unreadable address");
-    if (s[i] === ",") {
-      i++;
-      while (i < n && /[ \t]/.test(s[i] as string)) i++;
-      if (!address()) return fail("an unreadable address");
-    }
-    while (i < n && /[ \t]/.test(s[i] as string)) i++;
-    while (s[i] === "!") i++;
-    while (i < n && /[ \t]/.test(s[i] as string)) i++;
-    const cmd = s[i++];
-    if (cmd === undefined) return fail("an address without a command");
-    switch (cmd) {
-      case "{":
-      case "}":
-        break;
-      case "s":
-      case "y": {
-        const delim = s[i++];
-        if (delim === undefined || delim === "\\" || delim === "\n") return fail(`an unreadable ${cmd} command`);
-        // y has no bracket expressions; s's regex does, its replacement does not.
-        if (!skipPart(delim, cmd === "s") || !skipPart(delim, false)) return fail(`an unreadable ${cmd} command`);
-        if (cmd === "y") break;
-        while (i < n && /[gpiImMe0-9w \t]/.test(s[i] as string)) {
-          if (s[i] === "e") out.runs = true;
-          if (s[i] === "w") {
-            i++;
-            const file = fileName();
-            if (file === "") return fail("the w flag without a file name");
-            if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
-            break;
-          }
-          i++;
-        }
-        break;
-      }
-      case "a":
-      case "i":
-      case "c":
-        toLineEnd();
-        break;
-      case "r":
-      case "R": {
-        const file = fileName();
-        if (file !== "" && file !== "/dev/stdin") out.reads.push(file);
-        break;
-      }
-      case "w":
-      case "W": {
-        const file = fileName();
-        if (file === "") return fail(`the ${cmd} command without a file name`);
-        if (!SED_OUTPUT_DEVICES.has(file)) out.writes.push(file);
-        break;
-      }
-      case "e":
-        out.runs = true;
-        toLineEnd();
-        break;
-      case "b":
-      case "t":
-      case "T":
-      case ":":
-      case "v":
-        label();
-        break;
-      case "q":
-      case "Q":
-      case "l":
-      case "L":
-        while (i < n && /[ \t0-9]/.test(s[i] as string)) i++;
-        break;
-      default:
-        if (!"pPdDnNgGhHxz=F".includes(cmd)) return fail(`an unknown command ${JSON.stringify(cmd)}`);
-    }
   }
 }
 

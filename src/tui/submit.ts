@@ -1,0 +1,122 @@
+import type { CustomCommand, Expansion } from "../input/custom-commands.js";
+import { parseInput } from "../input/slash.js";
+import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import type { InteractiveRunner } from "./runner.js";
+import type { usePending } from "./use-pending.js";
+import type { TranscriptState } from "./use-transcript.js";
+import type { WorkState } from "./use-work.js";
+
+export interface SubmitDeps {
+  runner: InteractiveRunner;
+  customs: CustomCommand[];
+  /** Where each typed line is kept (the input's history). */
+  keep: (line: string) => void;
+  pending: ReturnType<typeof usePending>;
+  work: WorkState;
+  transcript: TranscriptState;
+  prompt: ApprovalPrompt;
+  expand: (command: CustomCommand, args: string, prompt: ApprovalPrompt, signal: AbortSignal) => Promise<Expansion>;
+  builtin: (name: string, args: string) => Promise<void>;
+}
+
+/**
+ * What a line does when sent: while something runs it waits (or steers the turn); else a `!cmd`,
+ * a custom command, text for a turn, or a built-in command runs — and what waited goes next.
+ * Made anew each render, as the app's handlers are.
+ */
+export function submitter(deps: SubmitDeps) {
+  const { runner, pending, transcript } = deps;
+  const { add } = transcript;
+  const { busyRef, inTurn } = deps.work;
+
+  /** Runs one piece of work; then what waited goes next, unless Esc stopped it. */
+  const work = async (job: (signal: AbortSignal) => Promise<void>) => {
+    if (await deps.work.run(job)) {
+      if (pending.count > 0)
+        add({
+          kind: "notice",
+          text: `${pending.count} waiting: Enter on an empty line sends the next, Ctrl-X drops one`,
+        });
+      return;
+    }
+    await sendNext();
+  };
+  const sendNext = async (byPerson = false) => {
+    const next = pending.takeNext();
+    if (!next) return;
+    void runner.noteSteer?.(next, "queue", byPerson ? "enter" : undefined);
+    await submit(next.text, false);
+  };
+
+  /** The steering messages, for the loop at a step boundary: shown as the person's, gone from the queue. */
+  const takeSteering = () => {
+    const steer = pending.takeSteering();
+    for (const m of steer) {
+      add({ kind: "user", text: m.text });
+      void runner.noteSteer?.(m, "steer");
+    }
+    return steer.map((m) => m.text);
+  };
+  const runTurn = (text: string, signal: AbortSignal, from?: { command: CustomCommand; typed: string }) => {
+    add({ kind: "user", text });
+    inTurn.current = true;
+    const io = { emit: transcript.onEvent, prompt: deps.prompt, signal, steering: takeSteering };
+    return runner.turn(text, io, from).then((outcome) => {
+      if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
+      else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
+    });
+  };
+
+  const submit = async (line: string, typed = true) => {
+    if (typed) deps.keep(line);
+    const parsed = parseInput(line, deps.customs);
+    if (busyRef.current) {
+      // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
+      // instead); a command, or anything typed while no turn runs, waits for the end.
+      const command = parsed.kind !== "text" || parsed.note !== undefined;
+      pending.add({
+        text: line,
+        how: inTurn.current && !command ? "steer" : "queue",
+        chosen: false,
+        kind: command ? "command" : "text",
+      });
+      return;
+    }
+    // What the line was goes on record (a `!cmd` with its exit code, once it has run).
+    const note = (expansion?: Expansion) => runner.noteInput?.(parsed, expansion).catch(() => {});
+    if (parsed.kind === "builtin" && parsed.name === "exit") {
+      // /exit ends everything at once, without waiting for a session still opening.
+      void note();
+      return deps.builtin(parsed.name, parsed.args);
+    }
+    // Claimed before anything is awaited: a line typed meanwhile waits for this one.
+    busyRef.current = true;
+    switch (parsed.kind) {
+      case "bang":
+        return work(async (signal) => {
+          const result = await runner.bang(parsed.command, signal);
+          add({ kind: "shell", command: parsed.command, output: result.output, exitCode: result.exitCode });
+        });
+      case "custom":
+        return work(async (signal) => {
+          const expansion = await deps.expand(parsed.command, parsed.args, deps.prompt, signal);
+          await note(expansion);
+          if (signal.aborted) return;
+          await runTurn(expansion.text, signal, { command: parsed.command, typed: parsed.args });
+        });
+      case "text":
+        if (parsed.note) add({ kind: "notice", text: parsed.note });
+        return work(async (signal) => {
+          await note();
+          await runTurn(parsed.text, signal);
+        });
+      case "builtin":
+        return work(async () => {
+          await note();
+          await deps.builtin(parsed.name, parsed.args);
+        });
+    }
+  };
+
+  return { submit, sendNext };
+}
