@@ -11,6 +11,7 @@ import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
 import { namesASeat } from "../seats/seat-names.js";
 import { homesOf } from "../session/home.js";
+import { sqliteJournal } from "../session/journal.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
@@ -138,9 +139,9 @@ function statusOf(slot: SessionSlot): ReturnType<InteractiveRunner["status"]> {
   if (!live) return { model: "…", agent: current.agent ?? "build", mode: current.mode ?? "…", activity: "starting" };
   const { store, session } = live;
   // The conversation's own last request: a title's or a compaction summary's says nothing of the window.
-  const usage = store
-    .events(session.id, USAGE_EVENT)
-    .map((event) => event.data as { input?: number; for?: string })
+  const usage = sqliteJournal(store, session.id)
+    .events(USAGE_EVENT)
+    .map((event) => event.data)
     .filter((data) => data.for === undefined)
     .at(-1);
   const total = summarizeUsage(store, session.id);
@@ -161,9 +162,7 @@ function pastOf(live: Runtime): Past | undefined {
   if (items.length === 0) return undefined;
   // Only a session with a parent can be a fork (a delegate's has one too, without forked_from).
   const created =
-    session.parentId === null
-      ? undefined
-      : (store.events(session.id, "session.created")[0]?.data as { forked_from?: string } | undefined);
+    session.parentId === null ? undefined : sqliteJournal(store, session.id).events("session.created")[0]?.data;
   return {
     id: session.id,
     title: session.title,
