@@ -195,6 +195,8 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
     };
     // Config's {file:} references, read before the rules existed, are read again under them (a
     // repository's `{file:.env}` stays unresolved), and the run is settled on what that leaves.
+    // A config that names no file reads the same either way: settled once.
+    if (!namesFiles(trusted.config)) return settle(trusted.config);
     const first = settle(trusted.config).prepared;
     const check = readCheck({ authority: first.authority, policy: first.policy });
     return settle(
@@ -204,6 +206,11 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
     store.close();
     throw error;
   }
+}
+
+/** Whether any layer's value, resolved or not, holds a `{file:}` reference. */
+function namesFiles(config: LoadedConfig): boolean {
+  return [...config.references, ...config.unresolved].some((ref) => JSON.stringify(ref.raw).includes("{file:"));
 }
 
 /** What a session holds while it is open, and the one way it is let go. */
