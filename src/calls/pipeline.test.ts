@@ -2,14 +2,12 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { approveAuthority } from "../../test/support/authority.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import { tempFolder, toolContext } from "../../test/support/tools.js";
-import { decideAgent } from "../agents/select.js";
-import { loadConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { GateDeps } from "../permission/gate/gate.js";
 import { hooksFromConfig } from "../permission/gate/hooks.js";
-import { buildAuthority } from "../permission/rules/layers.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import { type CallFinished, EV } from "../session/events.js";
 import { SessionStore } from "../store/session-store.js";
@@ -27,16 +25,7 @@ function setUp(change: Partial<PipelineDeps> = {}) {
   mkdirSync(join(ws, ".git"), { recursive: true });
   mkdirSync(home);
   writeFileSync(join(home, "bosun.json"), "{}");
-  const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: home } });
-  const authority = buildAuthority({
-    config,
-    agent: decideAgent(undefined, config).agent,
-    mode: { name: "approve", holder: "code" },
-    saved: [],
-    cwd: ws,
-    workspace: ws,
-    home,
-  });
+  const { config, authority } = approveAuthority(ws, home);
   const store = SessionStore.open(join(home, "bosun.db"));
   const id = store.create({ directory: ws, title: "calls" }).id;
   const signal = new AbortController().signal;

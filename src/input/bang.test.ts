@@ -3,16 +3,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
+import { approveAuthority } from "../../test/support/authority.js";
 import { expectDecision } from "../../test/support/ledger.js";
 import { tempFolder } from "../../test/support/tools.js";
-import { decideAgent } from "../agents/select.js";
 import { runPersonCall } from "../calls/person.js";
 import { sessionRecorder } from "../calls/recorder.js";
-import { loadConfig } from "../config/load.js";
 import type { Tool } from "../contracts/tools.js";
 import type { GateDeps } from "../permission/gate/gate.js";
 import { hooksFromConfig } from "../permission/gate/hooks.js";
-import { buildAuthority } from "../permission/rules/layers.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import { type CallFinished, EV, type Notice } from "../session/events.js";
 import { SessionStore } from "../store/session-store.js";
@@ -194,16 +192,7 @@ describe("a !cmd through the call pipeline (holder person)", () => {
     mkdirSync(join(ws, ".git"), { recursive: true });
     mkdirSync(home);
     writeFileSync(join(home, "bosun.json"), JSON.stringify({ hooks }));
-    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: home } });
-    const authority = buildAuthority({
-      config,
-      agent: decideAgent(undefined, config).agent,
-      mode: { name: "approve", holder: "code" },
-      saved: [],
-      cwd: ws,
-      workspace: ws,
-      home,
-    });
+    const { config, authority } = approveAuthority(ws, home);
     const store = SessionStore.open(join(home, "bosun.db"));
     const info = store.create({ directory: ws, title: "bang" });
     const signal = never();

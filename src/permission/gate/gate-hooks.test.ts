@@ -12,13 +12,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { approveAuthority } from "../../../test/support/authority.js";
 import { expectDecision } from "../../../test/support/ledger.js";
-import { decideAgent } from "../../agents/select.js";
-import { loadConfig } from "../../config/load.js";
 import type { Decision, RecordedDecision } from "../../contracts/decisions.js";
 import type { Tool } from "../../contracts/tools.js";
 import { builtinTools } from "../../tools/registry.js";
-import { buildAuthority } from "../rules/layers.js";
 import { afterCall, type GateDeps, gate } from "./gate.js";
 import { hooksFromConfig } from "./hooks.js";
 
@@ -58,16 +56,7 @@ describe("hooks written for Claude Code (call.hook)", () => {
     mkdirSync(home);
     writeFileSync(join(home, "bosun.json"), JSON.stringify({ hooks, permission }));
     writeFileSync(join(ws, "bosun.json"), "{}");
-    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: home } });
-    const authority = buildAuthority({
-      config,
-      agent: decideAgent(undefined, config).agent,
-      mode: { name: "approve", holder: "code" },
-      saved: [],
-      cwd: ws,
-      workspace: ws,
-      home,
-    });
+    const { config, authority } = approveAuthority(ws, home);
     const decisions: RecordedDecision[] = [];
     const deps: GateDeps = {
       authority,

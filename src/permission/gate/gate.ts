@@ -8,6 +8,7 @@ import { type Policy, policyDenials } from "../rules/policy.js";
 import type { ApprovalPrompt } from "./approval.js";
 import { type AuthorityContext, authorize, type Judged, type PermissionAnswer, summarizeJudged } from "./authorize.js";
 import {
+  type ConfinementVerdict,
   confinementFor,
   guardHardLinks,
   maskingFor,
@@ -179,16 +180,8 @@ async function confineAllowed(
     : proof
       ? await confinementFor(proof, description, deps)
       : await maskingFor(description, deps);
-  deps.record({
-    seat: "exec.sandbox",
-    holder: sandbox.holder,
-    answer: sandbox.answer,
-    reasons: sandbox.reasons,
-    subject,
-  });
-  if (sandbox.answer === "denied") {
-    return { refused: denied(call, sandbox.reasons, "denied: a protected file has other names") };
-  }
+  const refused = recordSandbox(call, sandbox, deps, subject);
+  if (refused) return { refused };
   if (sandbox.answer === "unavailable") {
     if (proof === "read-only agent" || call.repository) {
       return { refused: denied(call, sandbox.reasons, "denied: cannot be confined") };
@@ -254,6 +247,25 @@ function approvedReads(description: CallDescription): string[] {
     .map((r) => r.resource);
 }
 
+/** Seat exec.sandbox's answer, on record; a protected file with other names refuses the call outright. */
+function recordSandbox(
+  call: GateCall,
+  sandbox: ConfinementVerdict,
+  deps: GateDeps,
+  subject: Subject,
+): GateResult | undefined {
+  deps.record({
+    seat: "exec.sandbox",
+    holder: sandbox.holder,
+    answer: sandbox.answer,
+    reasons: sandbox.reasons,
+    subject,
+  });
+  return sandbox.answer === "denied"
+    ? denied(call, sandbox.reasons, "denied: a protected file has other names")
+    : undefined;
+}
+
 /**
  * Someone allowed it who saw or pre-approved it: it runs as they would run it, masked — the
  * files it was approved to read shown, the rest of what the read rules protect not.
@@ -269,16 +281,8 @@ async function maskApproved(
   const masking = call.repository
     ? await repositoryConfinement("named", deps)
     : await maskingFor(description, deps, approved, true);
-  deps.record({
-    seat: "exec.sandbox",
-    holder: masking.holder,
-    answer: masking.answer,
-    reasons: masking.reasons,
-    subject,
-  });
-  if (masking.answer === "denied") {
-    return { refused: denied(call, masking.reasons, "denied: a protected file has other names") };
-  }
+  const refused = recordSandbox(call, masking, deps, subject);
+  if (refused) return { refused };
   if (masking.answer === "unavailable") return { refused: denied(call, masking.reasons, "denied: cannot be confined") };
   return { confine: masking.confine };
 }
