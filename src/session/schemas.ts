@@ -48,6 +48,10 @@ const created = z.strictObject({
   forked_from: sessionId.optional(),
   forked_at_seq: step.optional(),
   copied: count.optional(),
+  // A delegate's (runtime/delegate.ts): the agent it runs, the parent's task call that started it, how deep it is.
+  delegate: z
+    .strictObject({ agent: cleanText, description: cleanText.optional(), call: cleanText, depth: count })
+    .optional(),
 });
 
 const userMessage = z.strictObject({
