@@ -43,6 +43,8 @@ export function decideAgent(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.prompt ? { prompt: settings.prompt } : {}),
     ...(settings.mode ? { mode: settings.mode } : {}),
+    ...(settings.tools ? { tools: settings.tools } : {}),
+    ...(settings.max_steps ? { maxSteps: settings.max_steps } : {}),
   };
   const readOnly = readOnlyOf(name, builtin?.readOnly === true, settings.read_only, config);
   if (readOnly) agent.readOnly = readOnly;

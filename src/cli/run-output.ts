@@ -1,5 +1,5 @@
 import type { BosunError } from "../errors.js";
-import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
 
@@ -73,6 +73,10 @@ export function textPrinter(): RunPrinter {
           endLine();
           process.stderr.write(`bosun: ${event.message}\n`);
           break;
+        case "delegate":
+          endLine();
+          delegateLine(event);
+          break;
         case "decision":
           // The ledger is for `bosun why`; in text mode only refusals are worth a line.
           // Only when nobody could be asked: a person who said no needs no advice about flags.
@@ -96,6 +100,30 @@ export function textPrinter(): RunPrinter {
       );
     },
   };
+}
+
+/** A delegate's progress on stderr: its start, its calls and refusals, its end (its text stays in its own session). */
+function delegateLine(event: DelegateEvent, depth = 1): void {
+  const pad = "  ".repeat(depth);
+  const who = `${event.agent}${event.description ? ` (${event.description})` : ""}`;
+  if (event.state === "waiting") process.stderr.write(`${pad}↳ ${who} waits for a free slot (delegate.max_parallel)\n`);
+  else if (event.state === "running") process.stderr.write(`${pad}↳ ${who} started · task ${event.task_id}\n`);
+  else if (event.state !== "event") process.stderr.write(`${pad}↳ ${who} ${event.state}\n`);
+  const inner = event.event;
+  if (!inner) return;
+  if (inner.type === "delegate") delegateLine(inner, depth + 1);
+  else if (inner.type === "tool_call")
+    process.stderr.write(`${pad}  [${event.agent}] → ${inner.name} ${preview(inner.input)}\n`);
+  else if (inner.type === "tool_result")
+    process.stderr.write(`${pad}  [${event.agent}] ${inner.isError ? "✗" : "✓"} ${inner.summary}\n`);
+  else if (inner.type === "error") process.stderr.write(`${pad}  [${event.agent}] error: ${inner.message}\n`);
+  else if (
+    inner.type === "decision" &&
+    inner.decision.seat === "call.approval" &&
+    inner.decision.answer === "deny" &&
+    inner.decision.holder === "code"
+  )
+    process.stderr.write(`${pad}  [${event.agent}] ! ${inner.decision.reasons[0]?.detail ?? "denied"}\n`);
 }
 
 export interface JsonPrinterOptions {

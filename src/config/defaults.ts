@@ -20,6 +20,7 @@ export const DEFAULTS = {
   shell: { timeout_ms: 120_000, max_timeout_ms: 600_000, sandbox: "on" },
   storage: { output_max_mb: 500, output_max_age_days: 7 },
   instructions: { claude_md: true, fetch_timeout_ms: 5_000 },
+  delegate: { max_depth: 1, max_parallel: 4, max_steps: 40, result_max_chars: 20_000 },
   compaction: { auto: true, threshold: 0.8, keep_tokens: 20_000, prune_tokens: 40_000 },
 } as const;
 

@@ -244,6 +244,31 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("Instruction files the model sees, after the AGENTS.md files"),
+    delegate: z
+      .strictObject({
+        max_depth: z
+          .int()
+          .min(0)
+          .max(8)
+          .optional()
+          .describe(
+            "How deep delegates may nest: 1 lets the session start delegates, which start none; 0 offers no task tool",
+          ),
+        max_parallel: z
+          .int()
+          .min(1)
+          .max(32)
+          .optional()
+          .describe("Delegates of one session tree running at once; the rest wait their turn"),
+        max_steps: z.int().positive().optional().describe("A delegate's step budget when its agent sets no max_steps"),
+        result_max_chars: z
+          .int()
+          .min(200)
+          .optional()
+          .describe("The most of a delegate's final text its parent's model is given"),
+      })
+      .optional()
+      .describe("Delegation through the task tool: every delegate has at most its parent's authority"),
     compaction: z
       .strictObject({
         auto: z
@@ -286,6 +311,13 @@ export const ConfigSchema = z
             .describe("Deny every edit, every shell command not proven read-only, and unannotated MCP tools"),
           mode: ModeSchema.optional().describe("Permission mode while this agent runs; --mode overrides it"),
           permission: PermissionSchema.optional().describe("Rules for this agent, after every config layer's"),
+          tools: z
+            .array(z.string().min(1))
+            .optional()
+            .describe(
+              'Tools the agent may use, by name or `*` glob ("mcp__github__*"): as a delegate, never more than its parent has',
+            ),
+          max_steps: z.int().positive().optional().describe("The agent's step budget as a delegate"),
         }),
       )
       .optional()

@@ -8,4 +8,8 @@ export interface Agent {
   /** Set when the agent may not change anything; enforced by permission/gate/authorize.ts, not by prompt. */
   readOnly?: { holder: "code" | "config"; source?: string; key?: string; line?: number };
   mode?: ModeName;
+  /** The tools it may use (names or `*` globs); unset: all its session or parent has. */
+  tools?: string[];
+  /** Its step budget as a delegate. */
+  maxSteps?: number;
 }

@@ -23,7 +23,7 @@ export interface Tool<Input = Record<string, unknown>> {
   /** Why no call of this tool can pass validation (a schema bosun cannot compile): it is not offered. */
   unusable?: string;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
-  kind: "read" | "edit" | "shell" | "mcp";
+  kind: "read" | "edit" | "shell" | "mcp" | "delegate";
   /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */
   mcp?: { resource: string; readOnly: boolean };
   /**

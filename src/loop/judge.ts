@@ -13,12 +13,28 @@ export function decideDone(input: {
   toolCalls: number;
   text: string;
   emptySoFar: number;
-}): Answer<"continue" | "done" | "retry-empty" | "fail-empty"> {
+  /** Background delegates of this turn still running: their results are still to come. */
+  background?: number;
+}): Answer<"continue" | "done" | "retry-empty" | "fail-empty" | "wait"> {
   if (input.toolCalls > 0) {
     return {
       holder: "model",
       answer: "continue",
       reasons: [{ rule: "tool calls", detail: `${input.toolCalls} call(s) to run`, decisive: true }],
+    };
+  }
+  if ((input.background ?? 0) > 0) {
+    return {
+      holder: "code",
+      answer: "wait",
+      reasons: [
+        { rule: "the model ended its reply", detail: input.text.trim() === "" ? "empty" : "with text" },
+        {
+          rule: "background tasks",
+          detail: `${input.background} still running: the turn waits for the next to finish and goes on with its result`,
+          decisive: true,
+        },
+      ],
     };
   }
   if (input.text.trim() !== "") {

@@ -57,10 +57,14 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
     return {
       status: "limit",
       steps: step - 1,
-      message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (max_steps)`,
+      message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (${deps.maxStepsKey ?? "max_steps"})`,
     };
   }
   for (const job of deps.toolContext.jobs.takeFinished()) recorder.notice({ text: jobNotice(run, job) });
+  for (const text of deps.background?.takeFinished() ?? []) {
+    run.where.mayHaveChanged();
+    recorder.notice({ text });
+  }
   // What the person typed meanwhile to steer this turn goes in before the next request.
   if (step > 1) for (const text of deps.steering?.() ?? []) recorder.user({ text });
   const messages = await stepMessages(run, step);
@@ -69,7 +73,7 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
 }
 
 function maxStepsSource(deps: TurnDeps): string {
-  return deps.config.origins.get("max_steps")?.source ?? "built-in";
+  return deps.config.origins.get(deps.maxStepsKey ?? "max_steps")?.source ?? "built-in";
 }
 
 function jobNotice(run: TurnRun, job: BackgroundJob): string {
@@ -185,11 +189,11 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
 }
 
 /** A reply without calls: continued when cut off at the output limit, asked again when empty, else the end. */
-function replyWithoutCalls(
+async function replyWithoutCalls(
   run: TurnRun,
   step: number,
   result: Extract<RequestResult, { status: "complete" }>,
-): StepNext {
+): Promise<StepNext> {
   const { recorder } = run;
   const length = decideLength({ finishReason: result.finishReason, continuedSoFar: run.continues });
   if (length) {
@@ -205,8 +209,18 @@ function replyWithoutCalls(
     recorder.notice({ text: "Your reply was cut off at the output limit. Continue exactly where it stopped." });
     return undefined;
   }
-  const done = decideDone({ toolCalls: 0, text: result.text, emptySoFar: run.empties });
+  const background = run.deps.background;
+  const done = decideDone({
+    toolCalls: 0,
+    text: result.text,
+    emptySoFar: run.empties,
+    background: background?.running() ?? 0,
+  });
   recorder.decision({ seat: "turn.done", ...done, subject: { step } });
+  if (done.answer === "wait") {
+    await background?.next(run.deps.signal);
+    return undefined;
+  }
   if (done.answer === "retry-empty") {
     run.empties++;
     recorder.notice({ text: "Your last reply was empty. Continue the task, or reply with a summary if it is done." });

@@ -26,7 +26,21 @@ export type RunEvent =
   | { type: "model_wait"; waiting: boolean }
   /** One model request of a step ended: its tokens, and its cost in US dollars when the model's prices are known. */
   | { type: "usage"; step: number; model: string; usage: Usage; cost?: number }
-  | { type: "error"; message: string; class?: string };
+  | { type: "error"; message: string; class?: string }
+  /** A delegate's progress: its state, and each event of its own turn as it goes (runtime/delegate.ts). */
+  | DelegateEvent;
+
+/** What a face is shown of a delegate its turn started: `call` is the parent's task call, `task_id` the delegate's session. */
+export interface DelegateEvent {
+  type: "delegate";
+  call: string;
+  task_id: string;
+  agent: string;
+  description?: string;
+  state: "waiting" | "running" | "event" | TurnStatus;
+  /** With state "event": one event of the delegate's turn (its own delegates' nested the same way). */
+  event?: RunEvent;
+}
 
 export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled";
 
@@ -59,10 +73,17 @@ export interface TurnDeps {
    */
   gate: () => Readonly<GateDeps>;
   maxSteps: number;
+  /** The config key `maxSteps` comes from, for the record (default `max_steps`; a delegate's budget has its own). */
+  maxStepsKey?: string;
   signal: AbortSignal;
   emit: (event: RunEvent) => void;
   /** Messages the person typed to steer the running turn: taken at each step boundary. */
   steering?: () => string[];
+  /**
+   * Work the turn started that goes on without it (background delegates): what finished is told
+   * at the next step, and the turn does not end while any runs (seat turn.done waits for it).
+   */
+  background?: { running(): number; takeFinished(): string[]; next(signal: AbortSignal): Promise<void> };
   overflowDir: string;
   toolContext: Omit<ToolContext, "callId" | "signal">;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { decideAgent } from "../agents/select.js";
+import { taskTool } from "../agents/task.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
@@ -9,7 +10,7 @@ import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { ResolvedModel } from "../model/resolve.js";
-import { recordUsage, summarizeUsage, type UsageSummary } from "../model/session-usage.js";
+import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { readCheck, referenceReader } from "../permission/gate/read-check.js";
 import { MODES } from "../permission/rules/modes.js";
@@ -34,6 +35,8 @@ import {
   settleTrust,
   trustProjectCommands,
 } from "./authority.js";
+import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
+import { backgroundTasks, delegatePool } from "./delegate-pool.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -281,6 +284,11 @@ interface Started {
   output: OutputFolder;
   target?: TargetAnswer;
   record: (decision: Decision) => void;
+  /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
+  delegation: {
+    host: DelegationHost;
+    during: <T>(turn: HostTurn, run: () => Promise<T>) => Promise<T>;
+  };
 }
 
 async function startSession(input: OpenInput, opening: Opening, life: SessionLife): Promise<Started> {
@@ -295,7 +303,9 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     agentChoice,
     prepared,
   );
-  life.hold({ lease, usedSince: () => summarizeUsage(store, session.id, startedMs) });
+  // The delegates' tokens and cost are the session's too.
+  const children = new Set<string>();
+  life.hold({ lease, usedSince: () => usageOf(store, session.id, children, startedMs) });
   // What was decided before the first step (a fork's copied decisions excluded).
   const setupDecisions = readDecisions(store, session.id).filter((d) => d.at >= started);
   for (const decision of setupDecisions) input.onDecision(decision);
@@ -358,8 +368,75 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     for (const decision of runContext.decisions) record(decision);
     if (cleanup) record(cleanup);
   });
-  const tools = [...builtinTools(), ...runContext.tools, ...mcp.tools];
-  return { session, model, gate, tools, runContext: runContext.context, output, ...(target ? { target } : {}), record };
+  const tools: Tool[] = [...builtinTools(), ...runContext.tools, ...mcp.tools];
+  const delegation = delegationHost(input, opening, { session, model, gate, tools, children });
+  if (config.config.delegate.max_depth > 0) {
+    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
+  }
+  return {
+    session,
+    model,
+    gate,
+    tools,
+    runContext: runContext.context,
+    output,
+    ...(target ? { target } : {}),
+    record,
+    delegation,
+  };
+}
+
+/** What the session lends the delegates its task tool starts; `during` says which turn is under way. */
+function delegationHost(
+  input: OpenInput,
+  opening: Opening,
+  parts: Pick<Started, "session" | "model" | "gate" | "tools"> & { children: Set<string> },
+): Started["delegation"] {
+  const { store, config, prepared, agentChoice } = opening;
+  const { options } = input;
+  let current: HostTurn | undefined;
+  const trust = prepared.setupDecisions.find((d) => d.seat === "project.trust");
+  const host: DelegationHost = {
+    store,
+    config,
+    cwd: input.cwd,
+    session: parts.session,
+    agent: agentChoice.agent.name,
+    model: parts.model,
+    depth: 0,
+    gate: parts.gate,
+    tools: () => parts.tools,
+    offerTools: MODES[prepared.authority.mode.name].tools,
+    // The person's flags hold for every agent of the run; the mode is each agent's own, then the stricter.
+    prepare: (agent) =>
+      prepareAuthority({
+        config,
+        agent,
+        flags: {
+          ...(options.allow ? { allow: options.allow } : {}),
+          ...(options.ask ? { ask: options.ask } : {}),
+          ...(options.deny ? { deny: options.deny } : {}),
+        },
+        store,
+        cwd: input.cwd,
+        ...(trust ? { trust } : {}),
+      }),
+    pool: delegatePool(config.config.delegate.max_parallel),
+    background: backgroundTasks(),
+    children: parts.children,
+    turn: () => current,
+  };
+  return {
+    host,
+    during: async (turn, run) => {
+      current = turn;
+      try {
+        return await run();
+      } finally {
+        current = undefined;
+      }
+    },
+  };
 }
 
 /** The face's handle on the started session: turns, spans, what is offered and spent, and closing. */
@@ -401,7 +478,11 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       // Asked now, before the turn puts its message on record: does this session await its title?
       if (turns === 1 && awaitsTitle(store, session.id)) life.titles.push(title(message.text));
       const { runTurn } = await import("../loop/turn.js");
-      return runTurn(message, turnDeps(io));
+      const deps = turnDeps(io);
+      const record = (decision: Decision) =>
+        io.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
+      const turnParts = { ...(io.prompt ? { prompt: io.prompt } : {}), emit: io.emit, signal: io.signal, record };
+      return started.delegation.during(turnParts, () => runTurn(message, deps));
     },
     close: life.close,
   };
@@ -447,6 +528,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       signal: io.signal,
       emit: io.emit,
       ...(io.steering ? { steering: io.steering } : {}),
+      background: started.delegation.host.background,
       overflowDir: output.path,
       toolContext,
     };

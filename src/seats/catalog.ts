@@ -56,9 +56,9 @@ export const SEATS: readonly Seat[] = [
   {
     id: "agent.select",
     question: "Which agent runs this turn (its model and instructions)?",
-    holders: ["person", "code", "config"],
+    holders: ["person", "code", "config", "model"],
     default:
-      "the built-in \"build\" agent (code); --agent <name> or /agent is the person's choice of a configured agent; a custom command's `agent:` holds for its own turn (config), but never lifts a read-only agent, and a repository's command may only switch to a read-only one (code refuses either)",
+      "the built-in \"build\" agent (code); --agent <name> or /agent is the person's choice of a configured agent; a custom command's `agent:` holds for its own turn (config), but never lifts a read-only agent, and a repository's command may only switch to a read-only one (code refuses either); a delegate's agent is the one the model named in its task call (model)",
     fail: "closed",
     config: ["agent"],
   },
@@ -174,7 +174,8 @@ export const SEATS: readonly Seat[] = [
     id: "turn.done",
     question: "The model replied without tool calls: is the turn done?",
     holders: ["model", "code"],
-    default: "a reply with text ends the turn (model); an empty reply is asked again twice, then the turn fails (code)",
+    default:
+      "a reply with text ends the turn (model); an empty reply is asked again twice, then the turn fails (code); while a background delegate of the turn still runs, the turn waits for it and goes on with its result (code)",
     fail: "closed",
     config: [],
   },
@@ -309,6 +310,30 @@ export const SEATS: readonly Seat[] = [
     default: `over output.max_lines (${DEFAULTS.output.max_lines}) or output.max_bytes (${DEFAULTS.output.max_bytes}): keep the head (the tail for shell); the full text goes to a file the model can read`,
     fail: "closed",
     config: ["output.max_lines", "output.max_bytes"],
+  },
+  {
+    id: "delegate.model",
+    question: "Which model does a delegate the task tool starts run on?",
+    holders: ["config", "code"],
+    default: "the agent's own model (config: its agent file or bosun.json); else its parent's (code)",
+    fail: "closed",
+    config: ["agent"],
+  },
+  {
+    id: "delegate.authority",
+    question: "What may a delegate do: its rules, mode, read-only, tools, workspace, depth and step budget?",
+    holders: ["code"],
+    default: `never more than its parent, on every axis: every call must pass the parent's rules and its agent's; the stricter mode; read-only if either is (a plan agent's delegates always are); the parent's tools narrowed to the agent's tools list; the parent's workspace, protected files, data-folder guard and policy; the task tool only while the depth allows (delegate.max_depth, ${DEFAULTS.delegate.max_depth}); the agent's max_steps, else delegate.max_steps (${DEFAULTS.delegate.max_steps})`,
+    fail: "closed",
+    config: ["delegate.max_depth", "delegate.max_steps", "agent"],
+  },
+  {
+    id: "delegate.limit",
+    question: "May a task call start its delegate now: is the depth within bounds, is a slot free?",
+    holders: ["config", "code"],
+    default: `a delegate deeper than delegate.max_depth (${DEFAULTS.delegate.max_depth}) is refused, as an error result; past delegate.max_parallel (${DEFAULTS.delegate.max_parallel}) delegates running in the session tree, the next waits for a slot (shown, and ended by cancelling the turn)`,
+    fail: "closed",
+    config: ["delegate.max_depth", "delegate.max_parallel"],
   },
   {
     id: "storage.cleanup",

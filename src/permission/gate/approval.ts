@@ -17,6 +17,8 @@ export interface ApprovalRequest {
   problem?: string;
   preview?: string;
   always: AlwaysOffer;
+  /** Set when a delegate asks: which agent, on which task, in which session (the person answers for it as for the parent). */
+  from?: { agent: string; description?: string; session: string };
 }
 
 export type PersonReply =

@@ -14,7 +14,8 @@ export function terminalPrompt(io: { input: NodeJS.ReadableStream; output: NodeJ
     async ask(request, signal) {
       const clack = await import("@clack/prompts");
       const common = { input: io.input as NodeJS.ReadStream, output: io.output as NodeJS.WriteStream, signal };
-      clack.note(describeRequest(request), `${request.tool} needs your approval`, common);
+      const who = request.from ? `delegate ${request.from.agent}: ` : "";
+      clack.note(describeRequest(request), `${who}${request.tool} needs your approval`, common);
       const always = request.always.options;
       const choice = await clack.select<string>({
         ...common,
@@ -51,6 +52,10 @@ export function terminalPrompt(io: { input: NodeJS.ReadableStream; output: NodeJ
 /** The note above the choice: what the call would do, request by request, and its diff. */
 export function describeRequest(request: ApprovalRequest): string {
   const lines: string[] = [];
+  if (request.from) {
+    const task = request.from.description ? ` on "${request.from.description}"` : "";
+    lines.push(`asked by the ${request.from.agent} delegate${task} (session ${request.from.session})`, "");
+  }
   for (const outcome of request.outcomes) {
     const mark = outcome.effect === "allow" ? "✓ allowed " : outcome.effect === "ask" ? "? asks    " : "✗ denied  ";
     lines.push(`${mark} ${formatRequest(outcome.request)}`);
