@@ -19,22 +19,22 @@ export function toolMatches(pattern: string, name: string): boolean {
 }
 
 /**
- * The delegate's tools: those its parent is offered as things stand, narrowed to the agent's
- * `tools` list when it has one — never one the parent lacks, whatever the list names. `task`
- * only while the depth allows a further delegate.
+ * The delegate's tools: its parent's, narrowed to the agent's `tools` list when it has one —
+ * never one the parent lacks, whatever the list names (and what the parent may not use, the
+ * intersected rules deny the delegate too). `task` only while the depth allows a further delegate.
  */
 export function delegateTools(input: {
-  parentOffered: readonly string[];
+  parentTools: readonly string[];
   agentTools?: readonly string[];
   agentToolsSource?: string;
   mayDelegate: boolean;
 }): { tools: string[]; reasons: Reason[] } {
   const reasons: Reason[] = [];
-  let tools = [...input.parentOffered];
+  let tools = [...input.parentTools];
   if (input.agentTools) {
     const listed = input.agentTools;
     tools = tools.filter((name) => listed.some((pattern) => toolMatches(pattern, name)));
-    const unmatched = listed.filter((pattern) => !input.parentOffered.some((name) => toolMatches(pattern, name)));
+    const unmatched = listed.filter((pattern) => !input.parentTools.some((name) => toolMatches(pattern, name)));
     reasons.push({
       rule: "the agent's tools",
       detail: `${listed.join(", ")}${unmatched.length > 0 ? ` (not the parent's, so not the delegate's: ${unmatched.join(", ")})` : ""}`,

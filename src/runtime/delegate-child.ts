@@ -1,6 +1,5 @@
 import { decideDelegateModel, delegateTools, describeDelegateAuthority } from "../agents/delegation.js";
 import { type TaskInput, taskTool } from "../agents/task.js";
-import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { Tool, ToolContext } from "../contracts/tools.js";
 import { runTurn, type TurnOutcome } from "../loop/turn.js";
@@ -71,6 +70,7 @@ export async function runChild(
     emit: show,
     signal: context.signal,
     record,
+    ...(turn.countDenied ? { countDenied: turn.countDenied } : {}),
   };
   const childHost: DelegationHost = {
     ...host,
@@ -85,7 +85,7 @@ export async function runChild(
     children: new Set(),
     turn: () => parts,
   };
-  const tools: Tool[] = cut.offeredToParent
+  const tools: Tool[] = cut.parentTools
     .filter((tool) => tool.name !== "task" && cut.picked.tools.includes(tool.name))
     .concat(cut.picked.tools.includes("task") ? [taskTool(delegateChoices(config), sessionDelegator(childHost))] : []);
   store.atomically(() => {
@@ -137,7 +137,7 @@ interface Cut {
   own: AuthorityContext;
   authority: AuthorityContext;
   gate: SessionGate;
-  offeredToParent: Tool[];
+  parentTools: Tool[];
   picked: ReturnType<typeof delegateTools>;
   maxSteps: number;
   stepsKey: string;
@@ -154,15 +154,11 @@ function cutAuthority(
   const parentGate = host.gate.current();
   const own = host.prepare(opened.agent).authority;
   const authority = delegateAuthority(parentGate.authority, own, { parent: host.agent, child: opened.agent.name });
-  const offeredToParent = decideToolsOffered({
-    tools: host.tools(),
-    authority: parentGate.authority,
-    policy: parentGate.policy.rules,
-    modeRunsTools: host.offerTools,
-    modelTakesTools: true,
-  }).offered;
+  // The parent's tools, every one: what the intersection denies outright is then not offered to
+  // the delegate either, and a call to it anyway is judged and denied on record, as in the parent.
+  const parentTools = [...host.tools()];
   const picked = delegateTools({
-    parentOffered: offeredToParent.map((tool) => tool.name),
+    parentTools: parentTools.map((tool) => tool.name),
     ...(opened.agent.tools ? { agentTools: opened.agent.tools } : {}),
     ...sourceOf(config, `agent.${opened.agent.name}.tools`, "agentToolsSource"),
     mayDelegate: opened.depth < config.config.delegate.max_depth,
@@ -195,7 +191,7 @@ function cutAuthority(
     own,
     authority,
     gate,
-    offeredToParent,
+    parentTools,
     picked,
     maxSteps: opened.agent.maxSteps ?? config.config.delegate.max_steps,
     stepsKey: opened.agent.maxSteps ? `agent.${opened.agent.name}.max_steps` : "delegate.max_steps",

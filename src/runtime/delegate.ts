@@ -23,6 +23,8 @@ export interface HostTurn {
   emit: (event: RunEvent) => void;
   signal: AbortSignal;
   record: (decision: Decision) => void;
+  /** Calls of its delegates (at any depth) refused because nobody could approve them: the turn's too. */
+  countDenied?: (denied: number) => void;
 }
 
 /** What a session lends its delegates: where they are recorded, the authority they are cut from, the person. */
@@ -227,6 +229,7 @@ async function runDelegate(
     const ran = await runChild(host, opened, input, context, turn);
     // Its own delegates' are its, and so this session's too.
     for (const id of ran.children) host.children.add(id);
+    turn.countDenied?.(ran.outcome.denied);
     const usage = usageOf(host.store, opened.session.id, ran.children);
     turn.emit({
       type: "delegate",

@@ -481,8 +481,19 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       const deps = turnDeps(io);
       const record = (decision: Decision) =>
         io.emit({ type: "decision", decision: recordDecision(store, session.id, decision) });
-      const turnParts = { ...(io.prompt ? { prompt: io.prompt } : {}), emit: io.emit, signal: io.signal, record };
-      return started.delegation.during(turnParts, () => runTurn(message, deps));
+      // What nobody could approve in its delegates was denied in this turn too (exit 3, "N denied").
+      let delegatesDenied = 0;
+      const turnParts = {
+        ...(io.prompt ? { prompt: io.prompt } : {}),
+        emit: io.emit,
+        signal: io.signal,
+        record,
+        countDenied: (denied: number) => {
+          delegatesDenied += denied;
+        },
+      };
+      const outcome = await started.delegation.during(turnParts, () => runTurn(message, deps));
+      return { ...outcome, denied: outcome.denied + delegatesDenied };
     },
     close: life.close,
   };

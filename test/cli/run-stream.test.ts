@@ -201,6 +201,41 @@ describe("bosun run --format json: the documented stream", () => {
     }
   });
 
+  it("a delegate's progress: delegate lines with its state and its own events, nested", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "hand it over" },
+          reply: {
+            toolCalls: [
+              { id: "t1", name: "task", arguments: { agent: "plan", prompt: "CHILD: list", description: "look" } },
+            ],
+          },
+        },
+        { match: { lastMessage: "CHILD:" }, reply: { toolCalls: [{ id: "c1", name: "list", arguments: {} }] } },
+        { match: { lastMessage: "bosun.json" }, reply: { text: "the child listed the folder" } },
+        { reply: { text: "handed over" } },
+      ],
+    });
+    try {
+      const run = await stream(s, ["run", "--format", "json", "hand it over"]);
+      assert.equal(run.code, 0, run.stderr);
+      const delegate = of(run.lines, "delegate");
+      const states = delegate.map((line) => line.state);
+      assert.deepEqual([states[0], states.at(-1)], ["running", "done"]);
+      assert.ok(delegate.every((line) => line.call === "t1" && line.agent === "plan" && line.description === "look"));
+      const inner = delegate.flatMap((line) => (line.event ? [(line.event as { type: string }).type] : []));
+      assert.ok(inner.includes("tool_call") && inner.includes("tool_result") && inner.includes("decision"));
+      // Its events are its own session's: the delegate line names it, the envelope names this one.
+      const taskId = delegate[0]?.task_id as string;
+      assert.notEqual(taskId, run.lines[0]?.session);
+      const result = of(run.lines, "tool_result").find((line) => line.id === "t1");
+      assert.equal(result?.isError, false);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a failure before the session opens: error and done without a session; a flag the parser refuses: no stream", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "never" } }] });
     try {

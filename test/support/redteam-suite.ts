@@ -1,19 +1,28 @@
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import { assertDiskUnchanged, assertRan, assertRefused, type Batch, type Mode, runBatch } from "./redteam.js";
+import {
+  assertDiskUnchanged,
+  assertRan,
+  assertRefused,
+  type Batch,
+  type BatchOptions,
+  type Mode,
+  runBatch,
+} from "./redteam.js";
 import { BATCHES, CONTROLS } from "./redteam-attacks.js";
 
 /**
  * Defines the red-team tests of one mode: one bosun run per batch (run concurrently), then one
  * test per attack, so a failure names exactly the attack that got through.
  */
-export function describeRedTeam(mode: Mode): void {
+export function describeRedTeam(mode: Mode, options: BatchOptions = {}): void {
   for (const spec of BATCHES) {
     const attacks = spec.categories.flatMap((c) => c.attacks);
-    describe(`${mode}: ${spec.name}`, () => {
+    const via = options.delegate ? ` via a delegate (${options.delegate.agent})` : "";
+    describe(`${mode}${via}: ${spec.name}`, () => {
       let batch: Batch;
       before(async () => {
-        batch = await runBatch(mode, attacks, CONTROLS);
+        batch = await runBatch(mode, attacks, CONTROLS, options);
       });
 
       it("runs the reads it may make (positive controls)", () => {

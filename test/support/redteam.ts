@@ -18,6 +18,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { RecordedDecision } from "../../src/contracts/decisions.js";
+import { readDecisions } from "../../src/seats/record.js";
 import { saveApprovals } from "../../src/store/saved-approvals.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { entryExists } from "../../src/util/fs.js";
@@ -129,6 +130,12 @@ export interface BatchOptions {
   saved?: Array<{ action: "shell"; pattern: string }>;
   /** More project config (bosun.json), e.g. permission rules a person wrote. */
   config?: Record<string, unknown>;
+  /**
+   * The attacks come from a delegate: the run's own model hands the batch to this agent (its
+   * definition as given, in the person's config) through the task tool, and the delegate makes
+   * every call. What holds must hold in it as in its parent.
+   */
+  delegate?: { agent: string; definition: Record<string, unknown> };
 }
 
 /** Fixture files of every batch. `@SECRET@` is replaced by the batch's secret. */
@@ -170,17 +177,34 @@ export async function runBatch(
       // An attacker calls what it likes: a read-only agent is not offered write or edit, and must still refuse them.
       unadvertised: true,
     }));
+  const delegated = options.delegate;
+  // Delegated, the parent's first request hands the batch over; the delegate's requests follow.
+  const first = delegated ? 2 : 1;
   const script: Script = {
     rules: [
-      { match: { request: 1 }, reply: { toolCalls: toolCalls([...controls, ...readsFirst(attacks)]) } },
-      { match: { request: 2 }, reply: { toolCalls: toolCalls(attacks) } },
+      ...(delegated
+        ? [
+            {
+              match: { request: 1 },
+              reply: {
+                toolCalls: [{ id: "hand-over", name: "task", arguments: { agent: delegated.agent, prompt: "red team" } }],
+              },
+            },
+          ]
+        : []),
+      { match: { request: first }, reply: { toolCalls: toolCalls([...controls, ...readsFirst(attacks)]) } },
+      { match: { request: first + 1 }, reply: { toolCalls: toolCalls(attacks) } },
       { reply: { text: "Done: some calls were refused." } },
     ],
   };
   let s: Scenario | undefined;
   try {
     // The person's own config (global): a repository's would need their trust to allow anything.
-    s = await startScenario(script, options.config ? { global: options.config } : {});
+    const global = {
+      ...options.config,
+      ...(delegated ? { agent: { [delegated.agent]: delegated.definition } } : {}),
+    };
+    s = await startScenario(script, { global });
     const ws = realpathSync(s.ws.dir);
     const places: Places = { ...known, WS: ws, ROOT: dirname(ws) };
     buildFixture(places, attacks, expand);
@@ -208,9 +232,11 @@ export async function runBatch(
         if (none) throw new Error(`bosun run exited ${result.code} before any session: ${result.stderr}`);
       }
     }
-    const latest = s.latest();
+    const latest = delegated ? delegateOf(s) : s.latest();
     const results = new Map<string, string>();
-    for (const message of s.server.requests.at(-1)?.normalized?.messages ?? []) {
+    // The attacks' results: what the model making them was told next (the delegate's, when delegated).
+    const told = s.server.requests.find((r) => r.number === first + 2) ?? s.server.requests.at(-1);
+    for (const message of told?.normalized?.messages ?? []) {
       const found = /^tool_result (\S+): ([\s\S]*)$/.exec(message.text);
       if (message.role === "tool" && found) results.set(found[1] as string, found[2] as string);
     }
@@ -234,6 +260,22 @@ export async function runBatch(
     await sink.close();
     rmSync(mine, { recursive: true, force: true });
     await s?.close();
+  }
+}
+
+/** The delegate's session (the one with a parent): its ledger and events, as `latest` gives a session's. */
+function delegateOf(s: Scenario): ReturnType<Scenario["latest"]> {
+  const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
+  try {
+    const child = store.list().find((session) => session.parentId !== null);
+    if (!child) throw new Error("no delegate session was created");
+    return {
+      id: child.id,
+      decisions: readDecisions(store, child.id),
+      events: store.events(child.id).map((e) => ({ type: e.type, data: e.data })),
+    };
+  } finally {
+    store.close();
   }
 }
 
