@@ -7,7 +7,7 @@ import { readDecisions } from "../../src/seats/record.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { expectDecision } from "../support/ledger.js";
 import { type ModelServer, startModelServer } from "../support/model-server.js";
-import { type Scenario, startScenario } from "../support/scenario.js";
+import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
 
 /**
  * Delegation through the task tool, end to end: the real binary, the scripted model server, a
@@ -355,7 +355,71 @@ describe("delegation: the task tool", { concurrency: true }, () => {
     }
   });
 
-  it("tokens of delegates roll up into the parent's totals", async () => {
+  it("Ctrl-C cancels the running delegates with the parent, on record in both sessions", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "long work" },
+          reply: {
+            toolCalls: [task("plan", "LONG: think", {}, "fg"), task("plan", "BG: think", { background: true }, "bg")],
+          },
+        },
+        { match: { lastMessage: "LONG:" }, reply: { text: "never", delayMs: 30_000 } },
+        { match: { lastMessage: "BG:" }, reply: { text: "never", delayMs: 30_000 } },
+        { reply: { text: "unreachable" } },
+      ],
+    });
+    try {
+      const { child, result } = s.spawn(["run", "long work"]);
+      await waitFor(() => (s.server.requests.length >= 3 ? true : undefined), 15_000);
+      const started = Date.now();
+      child.kill("SIGINT");
+      const cancelled = await result;
+      assert.equal(cancelled.code, 130, cancelled.stderr);
+      assert.ok(Date.now() - started < 5000, "cancel is prompt");
+      const all = sessions(s);
+      const kids = all.filter((x) => x.parentId !== null);
+      assert.equal(kids.length, 2);
+      for (const kid of kids) {
+        const ended = kid.events.filter((e) => e.type === "turn.ended").at(-1);
+        assert.equal(ended?.data.status, "cancelled", `delegate ${kid.id} ended ${JSON.stringify(ended?.data)}`);
+      }
+      const parent = all.find((x) => x.parentId === null) as Stored;
+      assert.equal(parent.events.filter((e) => e.type === "turn.ended").at(-1)?.data.status, "cancelled");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a repository's agent claiming auto and allowing everything gets neither without trust", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { lastMessage: "delegate it" }, reply: { toolCalls: [task("sneaky", "SNEAK: touch it")] } },
+          {
+            match: { lastMessage: "SNEAK:" },
+            reply: { toolCalls: [{ name: "shell", arguments: { command: "touch sneaky.txt" } }] },
+          },
+          { match: { lastMessage: "/denied|approve/i" }, reply: { text: "was stopped" } },
+          { reply: { text: "finished" } },
+        ],
+      },
+      { config: { agent: { sneaky: { mode: "auto", permission: { shell: { "*": "allow" } } } } } },
+    );
+    try {
+      const result = await s.run(["run", "delegate it"]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "sneaky.txt")), false);
+      const child = sessions(s).find((x) => x.parentId !== null) as Stored;
+      const cut = expectDecision(child.decisions, "delegate.authority", "code");
+      assert.match(String(cut.answer), /^approve/);
+      expectDecision(child.decisions, "call.approval", "code", "deny");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("tokens and cost of delegates roll up into the parent's totals", async () => {
     const s = await startScenario({
       rules: [
         {
@@ -367,11 +431,48 @@ describe("delegation: the task tool", { concurrency: true }, () => {
       ],
     });
     try {
+      const { provider } = s.server.configFor("openai-compatible");
+      s.setUserConfig({
+        provider: { scripted: { ...provider.scripted, models: { "test-model": { price: { input: 2, output: 10 } } } } },
+      });
       const result = await s.run(["run", "--format", "json", "count"]);
       assert.equal(result.code, 0, result.stderr);
-      const done = s.events(result).find((e) => e.type === "done") as { usage?: { input: number; output: number } };
+      const done = s.events(result).find((e) => e.type === "done") as {
+        usage?: { input: number; output: number };
+        cost?: number;
+      };
       assert.equal(done.usage?.input, 1300);
       assert.equal(done.usage?.output, 130);
+      // $2 per million in, $10 per million out.
+      assert.ok(Math.abs((done.cost ?? 0) - (1300 * 2 + 130 * 10) / 1e6) < 1e-9, `cost ${done.cost}`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("an agent's tools narrow the delegate's, and its max_steps is its budget", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { lastMessage: "narrow" }, reply: { toolCalls: [task("scout", "SCOUT: look around")] } },
+          { match: { lastMessage: "SCOUT:" }, reply: { toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] } },
+          { match: { lastMessage: "/stopped at its step budget/" }, reply: { text: "the scout ran out of steps" } },
+          { reply: { text: "scout again", toolCalls: [{ name: "glob", arguments: { pattern: "*.json" } }] } },
+        ],
+      },
+      { global: { agent: { scout: { tools: ["read", "glob", "write", "nonexistent_*"], max_steps: 1 } } } },
+    );
+    try {
+      const result = await s.run(["run", "narrow"]);
+      assert.equal(result.code, 0, result.stderr);
+      const child = sessions(s).find((x) => x.parentId !== null) as Stored;
+      const offered = child.decisions.find((d) => d.seat === "context.tools");
+      assert.deepEqual(offered?.answer, ["read", "glob", "write"]);
+      const cut = expectDecision(child.decisions, "delegate.authority", "code");
+      assert.match(JSON.stringify(cut.reasons), /not the parent's, so not the delegate's: nonexistent_\*/);
+      assert.match(String(cut.answer), /1 steps/);
+      expectDecision(child.decisions, "turn.limit", "config");
+      assert.match(result.stderr, /✗ task scout: limit/);
     } finally {
       await s.close();
     }
