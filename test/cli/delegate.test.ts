@@ -371,7 +371,13 @@ describe("delegation: the task tool", { concurrency: true }, () => {
     });
     try {
       const { child, result } = s.spawn(["run", "long work"]);
-      await waitFor(() => (s.server.requests.length >= 3 ? true : undefined), 15_000);
+      // Both delegates are under way: their sessions hold their prompts.
+      await waitFor(() => {
+        const kids = sessions(s).filter((x) => x.parentId !== null);
+        return kids.length === 2 && kids.every((k) => k.events.some((e) => e.type === "message.user"))
+          ? true
+          : undefined;
+      }, 60_000);
       const started = Date.now();
       child.kill("SIGINT");
       const cancelled = await result;
