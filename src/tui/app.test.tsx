@@ -507,6 +507,7 @@ describe("the interactive session", () => {
     assert.equal(callTitle("shell", { command: "npm test\necho more" }), "shell npm test");
     assert.equal(callTitle("read", { path: "src/a.ts", offset: 3 }), "read src/a.ts");
     assert.equal(callTitle("mcp__notes__list", {}), "mcp__notes__list {}");
+    assert.equal(callTitle("task", { agent: "build", prompt: "make x" }), "task build");
     assert.equal(callTitle("grep", { pattern: "x".repeat(200) }).length, 120);
   });
 });

@@ -7,7 +7,8 @@ import { useArmed } from "./armed.js";
 import { DiffText } from "./diff-text.js";
 
 /**
- * The person's seat (call.approval) in the TUI: the tool, every request with the rules' answer,
+ * The person's seat (call.approval) in the TUI: the tool (and the delegate asking, when one is:
+ * `build delegate · shell needs your approval`), every request with the rules' answer,
  * the diff, then allow once / allow always (each option shows the exact rules it saves) / deny /
  * deny with a message. Keys: o, a (then 1–9 when several "always" options), d, m (type, Enter),
  * Esc leaves (the call is denied and the turn stops). Nothing else runs for the call meanwhile.
@@ -69,6 +70,7 @@ export function ApprovalDialog({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">
+        {request.from ? `${request.from.agent} delegate · ` : ""}
         {request.tool} needs your approval
       </Text>
       <DiffText text={describeRequest(request)} />

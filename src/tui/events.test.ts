@@ -69,5 +69,8 @@ describe("what became of a call", () => {
     assert.equal(callOutcome("read", "read a.ts"), undefined, "nothing beyond the call");
     assert.equal(callOutcome("mcp_x", "server/x failed"), "server/x failed");
     assert.equal(callOutcome("read", undefined), undefined);
+    assert.equal(callOutcome("task", "task build: done in 2 step(s)"), "done in 2 step(s)");
+    assert.equal(callOutcome("task", "task plan: cancelled"), "cancelled");
+    assert.equal(callOutcome("task", "task: not started"), "not started");
   });
 });

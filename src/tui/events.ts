@@ -1,4 +1,5 @@
 import type { RunEvent } from "../loop/turn.js";
+import { applyDelegate, delegateLive, settleDelegate } from "./delegate-view.js";
 import type { TranscriptItem } from "./transcript.js";
 
 /** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
@@ -28,9 +29,24 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
               status: event.isError ? "error" : "done",
               summary: event.summary,
               ...(event.detail ? { detail: event.detail } : {}),
+              ...(item.delegate
+                ? { delegate: settleDelegate(item.delegate, event.isError === true, event.summary) }
+                : {}),
             }
           : item,
       );
+    case "delegate": {
+      // Under its task call: the latest call of that id, as for decisions below.
+      for (let at = list.length - 1; at >= 0; at--) {
+        const item = list[at];
+        if (item?.kind !== "tool" || item.id !== event.call) continue;
+        const delegate = applyDelegate(item.delegate, event, callTitle);
+        if (delegate === item.delegate) return items as TranscriptItem[];
+        list[at] = { ...item, delegate };
+        break;
+      }
+      return list;
+    }
     case "decision": {
       // The person answered a call's approval: they saw it (an edit's diff too) in the dialog.
       const { seat, holder, subject } = event.decision;
@@ -65,10 +81,15 @@ export function lastTurnCalls(items: readonly TranscriptItem[]): Array<Extract<T
   return items.slice(start).filter((item) => item.kind === "tool");
 }
 
-/** A call as one line: the tool and its main argument (`shell npm test`, `read src/a.ts`), else its arguments. */
+/**
+ * A call as one line: the tool and its main argument (`shell npm test`, `read src/a.ts`, a task's
+ * agent: `task build`), else its arguments.
+ */
 export function callTitle(name: string, input: unknown): string {
   const args = (input ?? {}) as Record<string, unknown>;
-  const main = ["command", "path", "pattern", "name"].map((key) => args[key]).find((v) => typeof v === "string");
+  const main = ["command", "path", "pattern", "name", "agent"]
+    .map((key) => args[key])
+    .find((v) => typeof v === "string");
   const text = typeof main === "string" ? `${name} ${main}` : `${name} ${JSON.stringify(input)}`;
   const line = text.split("\n")[0] ?? text;
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
@@ -77,8 +98,9 @@ export function callTitle(name: string, input: unknown): string {
 /**
  * What became of a call, without the call itself (the line names it already): `exit 0 (1.2s)`
  * of "shell `npm test` → exit 0 (1.2s)", `120 lines` of "read a.ts (120 lines)", `denied by the
- * user` of "edit: denied by the user". The tools write their summaries in these three shapes
- * (src/tools/*.ts, the gate, the loop); anything else is kept whole, and a summary that only
+ * user` of "edit: denied by the user", `done in 2 step(s)` of "task build: done in 2 step(s)".
+ * The tools write their summaries in these shapes (src/tools/*.ts, the gate, the loop, the task
+ * tool); anything else is kept whole, and a summary that only
  * repeats the call says nothing more.
  */
 export function callOutcome(name: string, summary: string | undefined): string | undefined {
@@ -88,6 +110,10 @@ export function callOutcome(name: string, summary: string | undefined): string |
   if (arrow >= 0) return line.slice(arrow + 3) || undefined;
   if (line.startsWith(`${name}: `)) return line.slice(name.length + 2) || undefined;
   if (line.startsWith(`${name} `)) {
+    // A task's `task build: done in 2 step(s)`: the tool, one word (its agent), then the outcome.
+    const rest = line.slice(name.length + 1);
+    const colon = rest.indexOf(": ");
+    if (colon > 0 && !/\s/.test(rest.slice(0, colon))) return rest.slice(colon + 2) || undefined;
     const paren = /\(([^()]*)\)$/.exec(line);
     return paren ? paren[1] || undefined : undefined;
   }
@@ -114,14 +140,19 @@ export function foldedDiff(
 
 /**
  * How many leading items of a running turn are final: the person's messages, notices, finished
- * calls, and assistant text something came after. They can be drawn once (Ink's Static), so a
- * long turn does not redraw its whole past on every streamed word.
+ * calls (whose delegate, if any, ended too), and assistant text something came after. They can be
+ * drawn once (Ink's Static), so a long turn does not redraw its whole past on every streamed word.
  */
 export function finishedPrefix(items: readonly TranscriptItem[]): number {
   let count = 0;
   for (const [index, item] of items.entries()) {
+    // A task call's line stays live while its delegate runs (a background one outlives its call).
     const final =
-      item.kind === "tool" ? item.status !== "running" : item.kind === "assistant" ? index < items.length - 1 : true;
+      item.kind === "tool"
+        ? item.status !== "running" && !delegateLive(item.delegate)
+        : item.kind === "assistant"
+          ? index < items.length - 1
+          : true;
     if (!final) break;
     count++;
   }

@@ -1,4 +1,6 @@
 import { Box, Text } from "ink";
+import { DelegateLine } from "./delegate-line.js";
+import type { DelegateView } from "./delegate-view.js";
 import { DiffText } from "./diff-text.js";
 import { callOutcome, foldedDiff, isDiff } from "./events.js";
 import { markdownLines } from "./markdown.js";
@@ -22,6 +24,8 @@ export type TranscriptItem =
       open?: boolean;
       /** The person answered its approval dialog (which showed its diff): the diff is not shown again folded. */
       asked?: boolean;
+      /** A task call's delegate: its line below the call, its calls when expanded. */
+      delegate?: DelegateView;
     }
   | { kind: "notice"; text: string }
   /** A line across between two parts of the transcript: a resumed session's past and what follows. */
@@ -58,7 +62,7 @@ function Assistant({ text }: { text: string }) {
 /**
  * A call, said once: `✓ shell npm test → exit 0 (1.2s)` — its status, the call, and what became
  * of it. An edit allowed without asking shows the start of its diff below; Ctrl-O (or `open`)
- * shows all of its detail.
+ * shows all of its detail. A task call's delegate has its line below (its calls too, opened).
  */
 function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "tool" }>; expanded: boolean }) {
   const mark = item.status === "running" ? "…" : item.status === "done" ? "✓" : "✗";
@@ -72,6 +76,7 @@ function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "t
         <Text color={color}>{mark}</Text> {item.title}
         {outcome ? <Text dimColor> → {outcome}</Text> : null}
       </Text>
+      {item.delegate ? <DelegateLine view={item.delegate} expanded={expanded || item.open === true} /> : null}
       {whole && item.detail ? (
         <Box marginLeft={2}>
           {isDiff(item.detail) ? <DiffText text={item.detail} /> : <Text dimColor>{item.detail}</Text>}

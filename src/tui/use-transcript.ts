@@ -66,7 +66,7 @@ export function useTranscript(runner: InteractiveRunner, setWaiting: (waiting: b
     setExpanded(open);
     if (!open) return;
     setItems((list) => {
-      const calls = lastTurnCalls(list).filter((call) => call.detail && call.status !== "running");
+      const calls = lastTurnCalls(list).filter((call) => (call.detail || call.delegate) && call.status !== "running");
       if (calls.length === 0) return list;
       const next: TranscriptItem[] = [
         ...list,
