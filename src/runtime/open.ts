@@ -36,7 +36,7 @@ import {
   trustProjectCommands,
 } from "./authority.js";
 import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
-import { backgroundTasks, delegatePool } from "./delegate-pool.js";
+import { delegationHost } from "./delegate-host.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -134,7 +134,7 @@ export async function openRuntime(input: OpenInput): Promise<Runtime> {
 }
 
 /** What is settled before the store holds anything of the session: config, trust, agent, authority. */
-interface Opening {
+export interface Opening {
   store: SessionStore;
   config: LoadedConfig;
   agentChoice: ReturnType<typeof decideAgent>;
@@ -275,7 +275,7 @@ function sessionLife(store: SessionStore): SessionLife {
 }
 
 /** What the session was started with: its row and model, its gate, its tools and context. */
-interface Started {
+export interface Started {
   session: SessionInfo;
   model: ResolvedModel;
   gate: SessionGate;
@@ -383,59 +383,6 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     ...(target ? { target } : {}),
     record,
     delegation,
-  };
-}
-
-/** What the session lends the delegates its task tool starts; `during` says which turn is under way. */
-function delegationHost(
-  input: OpenInput,
-  opening: Opening,
-  parts: Pick<Started, "session" | "model" | "gate" | "tools"> & { children: Set<string> },
-): Started["delegation"] {
-  const { store, config, prepared, agentChoice } = opening;
-  const { options } = input;
-  let current: HostTurn | undefined;
-  const trust = prepared.setupDecisions.find((d) => d.seat === "project.trust");
-  const host: DelegationHost = {
-    store,
-    config,
-    cwd: input.cwd,
-    session: parts.session,
-    agent: agentChoice.agent.name,
-    model: parts.model,
-    depth: 0,
-    gate: parts.gate,
-    tools: () => parts.tools,
-    offerTools: MODES[prepared.authority.mode.name].tools,
-    // The person's flags hold for every agent of the run; the mode is each agent's own, then the stricter.
-    prepare: (agent) =>
-      prepareAuthority({
-        config,
-        agent,
-        flags: {
-          ...(options.allow ? { allow: options.allow } : {}),
-          ...(options.ask ? { ask: options.ask } : {}),
-          ...(options.deny ? { deny: options.deny } : {}),
-        },
-        store,
-        cwd: input.cwd,
-        ...(trust ? { trust } : {}),
-      }),
-    pool: delegatePool(config.config.delegate.max_parallel),
-    background: backgroundTasks(),
-    children: parts.children,
-    turn: () => current,
-  };
-  return {
-    host,
-    during: async (turn, run) => {
-      current = turn;
-      try {
-        return await run();
-      } finally {
-        current = undefined;
-      }
-    },
   };
 }
 

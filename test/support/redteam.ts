@@ -187,7 +187,9 @@ export async function runBatch(
             {
               match: { request: 1 },
               reply: {
-                toolCalls: [{ id: "hand-over", name: "task", arguments: { agent: delegated.agent, prompt: "red team" } }],
+                toolCalls: [
+                  { id: "hand-over", name: "task", arguments: { agent: delegated.agent, prompt: "red team" } },
+                ],
               },
             },
           ]
