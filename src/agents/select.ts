@@ -31,7 +31,7 @@ export function decideAgent(
   const name = command?.agent ?? flag ?? DEFAULT_AGENT;
   if (!known.includes(name)) {
     throw new UsageError(
-      `unknown agent "${name}"; agents: ${known.join(", ")} (define more under "agent" in bosun.json)`,
+      `unknown agent "${name}"; agents: ${known.join(", ")} (define more under "agent" in bosun.json, or in .bosun/agents/<name>.md)`,
     );
   }
   const settings = configured[name] ?? {};
@@ -43,6 +43,9 @@ export function decideAgent(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.prompt ? { prompt: settings.prompt } : {}),
     ...(settings.mode ? { mode: settings.mode } : {}),
+    ...(settings.description ? { description: settings.description } : {}),
+    ...(settings.tools ? { tools: settings.tools } : {}),
+    ...(settings.max_steps ? { maxSteps: settings.max_steps } : {}),
   };
   const readOnly = readOnlyOf(name, builtin?.readOnly === true, settings.read_only, config);
   if (readOnly) agent.readOnly = readOnly;

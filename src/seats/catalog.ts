@@ -63,6 +63,15 @@ export const SEATS: readonly Seat[] = [
     config: ["agent"],
   },
   {
+    id: "agent.catalog",
+    question: "Which agents are there, defined where, and which agent files does another of the same name shadow?",
+    holders: ["config", "code"],
+    default:
+      "the built-in build and plan (code), config `agent`, and agent files: `.bosun/agents`, `.opencode/agents`, `.opencode/agent`, `.claude/agents` in every folder from the repository root down (a deeper folder beats a shallower, and within one folder that order), then the global config folder's `agents/`; a file's name names its agent (a Claude Code file's valid `name:` wins); a scope's winning file is a layer below its bosun.json, a repository's passing the same trust check; another tool's keys bosun has no meaning for are left out and listed, a file of another tool that does not parse is skipped (bosun's own: an error); recorded only when an agent file was read",
+    fail: "soft",
+    config: ["agent"],
+  },
+  {
     id: "session.recover",
     question:
       "A tool call has no outcome because bosun was killed (while it ran, or before it started): what becomes of it?",
