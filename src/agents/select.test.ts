@@ -71,6 +71,7 @@ describe("decideAgent (agent.select)", () => {
       name: "plan",
       model: "openai/gpt-x",
       prompt: "Only plan.",
+      description: "Plans",
       readOnly: { holder: "code" },
     });
     assert.deepEqual(choice.reasons, [
