@@ -204,6 +204,11 @@ describe("agent files as config layers", () => {
     assert.equal(agent(config, "here")?.prompt, "Here.");
     assert.equal(agent(config, "mine")?.description, "mine");
     assert.equal(agent(config, "claude"), undefined);
+    // Run from the home folder itself, ~/.claude/agents is Claude Code's user folder: not read.
+    write(join(home, ".bosun/agents/homely.md"), "Homely.\n");
+    const atHome = load(home);
+    assert.equal(agent(atHome, "claude"), undefined);
+    assert.equal(agent(atHome, "homely")?.prompt, "Homely.");
     assert.deepEqual(
       config.agentFiles.used.map((u) => [u.name, u.scope, u.format]),
       [

@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { ConfigError } from "../errors.js";
 import { isMapping, parseFrontMatterLines, splitFrontMatter } from "../util/front-matter.js";
 import { AGENT_NAME, type MappedAgent, mapClaude, mapOpencode, type SourcePath } from "./agent-formats.js";
@@ -52,14 +52,17 @@ export interface AgentFilesReport {
 export function agentDirs(
   scope: AgentScope,
   folders: readonly string[],
+  home?: string,
 ): Array<{ dir: string; format: AgentFileFormat; rank: number }> {
   if (scope === "global") return folders.map((dir, rank) => ({ dir, format: "bosun", rank }));
   return folders.flatMap((folder, depth) =>
-    PROJECT_DIRS.map(({ dir, format }, i) => ({
-      dir: join(folder, dir),
-      format,
-      rank: depth * PROJECT_DIRS.length + i,
-    })),
+    PROJECT_DIRS.flatMap(({ dir, format }, i) =>
+      // Run from the home folder, `~/.claude/agents` is Claude Code's own user agents, not a
+      // project's: only bosun's global folder is read for the user.
+      format !== "bosun" && home !== undefined && resolve(folder) === resolve(home)
+        ? []
+        : [{ dir: join(folder, dir), format, rank: depth * PROJECT_DIRS.length + i }],
+    ),
   );
 }
 

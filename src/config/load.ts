@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
@@ -190,7 +191,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const agentFiles: AgentFilesReport = { used: [], shadowed: [], skippedFiles: [] };
   // A scope's agent files come before its bosun.json: `agent.<name>.<key>` there overrides a file's key.
   const readAgentLayers = (scope: "global" | "project", folders: string[], root?: string) => {
-    const read = readAgentFiles(scope, agentDirs(scope, folders), root);
+    const read = readAgentFiles(scope, agentDirs(scope, folders, env.HOME ?? homedir()), root);
     for (const part of ["used", "shadowed", "skippedFiles"] as const) {
       (agentFiles[part] as unknown[]).push(...read.report[part]);
     }

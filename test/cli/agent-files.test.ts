@@ -96,6 +96,7 @@ describe("agents from files", () => {
         text.stdout,
         /shadowed:\n {2}reviewer: \.claude\/agents\/reviewer\.md \(shadowed by \.bosun\/agents\/reviewer\.md\)/,
       );
+      assert.match(text.stdout, /unknown tools:\n {2}reviewer: WebThing — no tool of bosun's has that name/);
     } finally {
       await s.close();
     }

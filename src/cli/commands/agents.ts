@@ -16,7 +16,8 @@ export function listAgents(options: { format?: string; json?: boolean }): void {
     throw new UsageError(`--format: expected text or json, received "${format}"`);
   }
   const config = loadForCommand();
-  const { agents } = agentCatalog(config);
+  const { agents, decision } = agentCatalog(config);
+  const unknownTools = decision.reasons.filter((r) => r.rule === "unknown tools").map((r) => r.detail ?? "");
   const { shadowed, used, skippedFiles } = config.agentFiles;
   const leftOut = used.flatMap((file) => file.skipped.map((reason) => ({ agent: file.name, file: file.file, reason })));
   if (format === "json") {
@@ -25,6 +26,7 @@ export function listAgents(options: { format?: string; json?: boolean }): void {
       shadowed: shadowed.map(({ name, file, format: kind, scope, by }) => ({ name, file, format: kind, scope, by })),
       leftOut,
       skippedFiles,
+      unknownTools,
     });
     return;
   }
@@ -52,6 +54,7 @@ export function listAgents(options: { format?: string; json?: boolean }): void {
     "left out",
     leftOut.map((item) => `${item.agent} (${shown(item.file)}): ${item.reason}`),
   );
+  section("unknown tools", unknownTools);
   section(
     "skipped files",
     skippedFiles.map((file) => `${shown(file.file)}: ${file.reason}`),
