@@ -193,6 +193,9 @@ describe("agent files as config layers", () => {
     // A file that loosens nothing needs no trust.
     write(file, "---\nread_only: true\n---\nRun.\n");
     assert.equal(projectLoosening(load()), undefined);
+    // Another tool's file passes the same check: opencode's allow is an allow; its mode is never a mode.
+    write(join(repo, ".opencode/agents/docs.md"), "---\nmode: primary\npermission:\n  bash: allow\n---\nDocs.\n");
+    assert.deepEqual(projectLoosening(load())?.items, ["agent docs: allow shell:*"]);
   });
 
   it("outside a repository, only the working directory's folders are read; the global folder takes bosun's format only", () => {
