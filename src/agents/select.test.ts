@@ -71,6 +71,7 @@ describe("decideAgent (agent.select)", () => {
       name: "plan",
       model: "openai/gpt-x",
       prompt: "Only plan.",
+      description: "Plans",
       readOnly: { holder: "code" },
     });
     assert.deepEqual(choice.reasons, [
@@ -110,7 +111,7 @@ describe("decideAgent (agent.select)", () => {
         assert.equal(error.exitCode, 2);
         assert.equal(
           error.message,
-          'unknown agent "deploy"; agents: build, plan, review (define more under "agent" in bosun.json)',
+          'unknown agent "deploy"; agents: build, plan, review (define more under "agent" in bosun.json, or in .bosun/agents/<name>.md)',
         );
         return true;
       },

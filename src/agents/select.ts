@@ -31,7 +31,7 @@ export function decideAgent(
   const name = command?.agent ?? flag ?? DEFAULT_AGENT;
   if (!known.includes(name)) {
     throw new UsageError(
-      `unknown agent "${name}"; agents: ${known.join(", ")} (define more under "agent" in bosun.json)`,
+      `unknown agent "${name}"; agents: ${known.join(", ")} (define more under "agent" in bosun.json, or in .bosun/agents/<name>.md)`,
     );
   }
   const settings = configured[name] ?? {};
@@ -43,6 +43,7 @@ export function decideAgent(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.prompt ? { prompt: settings.prompt } : {}),
     ...(settings.mode ? { mode: settings.mode } : {}),
+    ...(settings.description ? { description: settings.description } : {}),
     ...(settings.tools ? { tools: settings.tools } : {}),
     ...(settings.max_steps ? { maxSteps: settings.max_steps } : {}),
   };
@@ -59,6 +60,17 @@ export function decideAgent(
           : { rule: "default agent", detail: DEFAULT_AGENT, decisive: true },
       ...(origin
         ? [{ rule: "agent settings", detail: settingKeys.join(", "), source: origin.file ?? origin.source }]
+        : []),
+      ...(agent.tools
+        ? [
+            {
+              rule: "the agent's tools",
+              detail: `${agent.tools.join(", ")}: only these of the session's tools are offered`,
+            },
+          ]
+        : []),
+      ...(agent.maxSteps
+        ? [{ rule: "the agent's step budget", detail: `${agent.maxSteps} steps a turn (--max-steps overrides it)` }]
         : []),
       ...(readOnly
         ? [

@@ -143,6 +143,22 @@ program
   .option("-m, --model <id>", "model, as the flag layer (to preview the selection)")
   .action(async (options) => (await import("./commands/models.js")).listModels(options));
 
+const agents = program
+  .command("agents")
+  .enablePositionalOptions()
+  .description(
+    "every agent (built-in, config, agent files): description, source, read-only, model, tools; shadowed files",
+  )
+  .option("--format <format>", "text (the default) or json")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/agents.js")).listAgents(options));
+agents
+  .command("list")
+  .description("the same as bosun agents")
+  .option("--format <format>", "text (the default) or json")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/agents.js")).listAgents(options));
+
 program
   .command("seats [seat]")
   .description("the seat catalog: every decision bosun makes and who may hold it (one seat in full when named)")

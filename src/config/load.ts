@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { isWithheld } from "../util/withheld-env.js";
+import { type AgentFileLayer, type AgentFilesReport, agentDirs, readAgentFiles } from "./agent-files.js";
 import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
@@ -108,6 +110,8 @@ export interface LoadedConfig {
    * origin, and every layer's hooks run.
    */
   documents: ConfigDocument[];
+  /** The agent files read (config/agent-files.ts): which became layers, which were shadowed or skipped. */
+  agentFiles: AgentFilesReport;
 }
 
 /** One layer's validated content, with where each key of it stands. */
@@ -119,6 +123,8 @@ export interface ConfigDocument {
   /** The layer as written (references unresolved), after filterProject: what the trust check reads. */
   written: unknown;
   lineOf?: (path: readonly (string | number)[]) => number | undefined;
+  /** Set when the layer is an agent file (config/agent-files.ts), not a bosun.json. */
+  agentFile?: { name: string; format: AgentFileLayer["format"] };
 }
 
 export interface ShadowedValue {
@@ -136,6 +142,8 @@ interface RawLayer {
   /** `{file:}` references of this layer must stay inside this folder. */
   fileRoot?: string;
   sourceOfKey?: (key: string) => string;
+  /** An agent file: its text is taken as written (no `{env:}`/`{file:}` references in markdown). */
+  agentFile?: ConfigDocument["agentFile"];
 }
 
 /** Where a key's value was set, as `file:line` (or the layer's source); undefined when no layer set it. */
@@ -180,12 +188,36 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     });
   };
 
+  const agentFiles: AgentFilesReport = { used: [], shadowed: [], skippedFiles: [] };
+  // A scope's agent files come before its bosun.json: `agent.<name>.<key>` there overrides a file's key.
+  const readAgentLayers = (scope: "global" | "project", folders: string[], root?: string) => {
+    const read = readAgentFiles(scope, agentDirs(scope, folders, env.HOME ?? homedir()), root);
+    for (const part of ["used", "shadowed", "skippedFiles"] as const) {
+      (agentFiles[part] as unknown[]).push(...read.report[part]);
+    }
+    for (const file of read.layers) {
+      layers.push({ layer: scope, source: file.file, status: "read" });
+      raw.push({
+        layer: scope,
+        source: file.file,
+        file: file.file,
+        data: scope === "project" && options.filterProject ? options.filterProject(file.data) : file.data,
+        lineOf: file.lineOf,
+        baseDir: dirname(file.file),
+        agentFile: { name: file.name, format: file.format },
+      });
+    }
+  };
+
+  readAgentLayers("global", [join(dirname(globalConfigFile(env)), "agents")]);
   readFileLayer("global", globalConfigFile(env), false);
 
   // A project's config comes with the repository, whoever wrote it: its {file:} references may
   // read only inside the repository.
   const repoRoot = findRepoRoot(cwd);
-  for (const folder of repoRoot ? foldersBetween(repoRoot, cwd) : [cwd]) {
+  const projectFolders = repoRoot ? foldersBetween(repoRoot, cwd) : [cwd];
+  readAgentLayers("project", projectFolders, repoRoot ?? cwd);
+  for (const folder of projectFolders) {
     readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
 
@@ -223,7 +255,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     raw.push({ layer: "flag", source: flag.flag, data: nest(flag.path, flag.value), baseDir: cwd });
   }
 
-  return mergeLayers(raw, layers, env, options.readReference);
+  return { ...mergeLayers(raw, layers, env, options.readReference), agentFiles };
 }
 
 /**
@@ -260,7 +292,7 @@ function mergeLayers(
   layers: LayerReport[],
   env: NodeJS.ProcessEnv,
   readReference?: LoadOptions["readReference"],
-): LoadedConfig {
+): Omit<LoadedConfig, "agentFiles"> {
   const merged: Record<string, unknown> = {};
   const origins = new Map<string, Origin>();
   const shadowed = new Map<string, ShadowedValue[]>();
@@ -272,7 +304,9 @@ function mergeLayers(
     if (!isPlainObject(layer.data)) {
       throw new ConfigError(`${layer.source}: config must be a JSON object, not ${describeTop(layer.data)}`);
     }
-    const resolved = resolveReferences(layer.data, layer.baseDir, env, referenceRules(layer, rawLayers, readReference));
+    const resolved = layer.agentFile
+      ? { data: layer.data, substitutions: new Map<string, Substitution>() }
+      : resolveReferences(layer.data, layer.baseDir, env, referenceRules(layer, rawLayers, readReference));
     const { substitutions } = resolved;
     const broken = brokenServers(substitutions);
     const data = withoutServers(resolved.data, broken);
@@ -288,6 +322,7 @@ function mergeLayers(
       data: valid,
       written: layer.data,
       ...(layer.lineOf ? { lineOf: layer.lineOf } : {}),
+      ...(layer.agentFile ? { agentFile: layer.agentFile } : {}),
     });
     if (broken.size > 0) {
       // Not run with a part of its command missing, nor as a lower layer wrote it. One pass over

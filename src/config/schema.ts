@@ -117,6 +117,26 @@ const HookSchema = z
   })
   .describe("A hook command");
 
+/** One agent: `agent.<name>` in bosun.json, or the front matter of an agent file (config/agent-files.ts). */
+export const AgentEntrySchema = z.strictObject({
+  description: z.string().optional().describe("What the agent is for"),
+  model: z.string().optional().describe('The agent\'s model, "provider/model"'),
+  prompt: z.string().optional().describe("System prompt that replaces the built-in one"),
+  read_only: z
+    .boolean()
+    .optional()
+    .describe("Deny every edit, every shell command not proven read-only, and unannotated MCP tools"),
+  mode: ModeSchema.optional().describe("Permission mode while this agent runs; --mode overrides it"),
+  permission: PermissionSchema.optional().describe("Rules for this agent, after every config layer's"),
+  tools: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Tools the agent may use, by name ("*" wildcards, e.g. "mcp__github__*"), of those its parent has; default all. A name no tool has matches nothing',
+    ),
+  max_steps: z.int().positive().optional().describe("The agent's step budget: at most this many model steps"),
+});
+
 export const ConfigSchema = z
   .strictObject({
     $schema: z.string().optional().describe("JSON Schema reference, for editors"),
@@ -299,27 +319,7 @@ export const ConfigSchema = z
       .optional()
       .describe("How a long session stays within the model's context window"),
     agent: z
-      .record(
-        z.string(),
-        z.strictObject({
-          description: z.string().optional().describe("What the agent is for"),
-          model: z.string().optional().describe('The agent\'s model, "provider/model"'),
-          prompt: z.string().optional().describe("System prompt that replaces the built-in one"),
-          read_only: z
-            .boolean()
-            .optional()
-            .describe("Deny every edit, every shell command not proven read-only, and unannotated MCP tools"),
-          mode: ModeSchema.optional().describe("Permission mode while this agent runs; --mode overrides it"),
-          permission: PermissionSchema.optional().describe("Rules for this agent, after every config layer's"),
-          tools: z
-            .array(z.string().min(1))
-            .optional()
-            .describe(
-              'Tools the agent may use, by name or `*` glob ("mcp__github__*"): as a delegate, never more than its parent has',
-            ),
-          max_steps: z.int().positive().optional().describe("The agent's step budget as a delegate"),
-        }),
-      )
+      .record(z.string(), AgentEntrySchema)
       .optional()
       .describe("Agents by name; bosun run --agent <name> picks one"),
   })

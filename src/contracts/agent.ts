@@ -8,8 +8,13 @@ export interface Agent {
   /** Set when the agent may not change anything; enforced by permission/gate/authorize.ts, not by prompt. */
   readOnly?: { holder: "code" | "config"; source?: string; key?: string; line?: number };
   mode?: ModeName;
-  /** The tools it may use (names or `*` globs); unset: all its session or parent has. */
+  /** What the agent is for (config `description`): what the task tool offers it by. */
+  description?: string;
+  /**
+   * The tools it may use, by name (`*` wildcards): of those its parent or session has. A name no
+   * tool has matches nothing (MCP tools appear after config is read). Absent: every tool.
+   */
   tools?: string[];
-  /** Its step budget as a delegate. */
+  /** Its step budget (config `max_steps` of the agent). */
   maxSteps?: number;
 }

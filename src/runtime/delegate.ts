@@ -1,3 +1,4 @@
+import { agentCatalog } from "../agents/catalog.js";
 import { decideAgent } from "../agents/select.js";
 import type { DelegateChoice, Delegator, TaskInput } from "../agents/task.js";
 import type { LoadedConfig } from "../config/load.js";
@@ -66,25 +67,13 @@ export interface Opened {
   depth: number;
 }
 
-/** The agents a session's task tool offers: every agent the config knows, built-in ones first. */
+/** The agents a session's task tool offers: every agent the catalog knows (seat agent.catalog). */
 export function delegateChoices(config: LoadedConfig): DelegateChoice[] {
-  const configured = config.config.agent ?? {};
-  const names = [...new Set(["build", "plan", ...Object.keys(configured)])];
-  return names.map((name) => {
-    const settings = configured[name];
-    const builtinDescription =
-      name === "build"
-        ? "does the work: reads, edits and runs commands"
-        : name === "plan"
-          ? "investigates without changing anything"
-          : undefined;
-    const description = settings?.description ?? builtinDescription;
-    return {
-      name,
-      ...(description ? { description } : {}),
-      readOnly: name === "plan" || settings?.read_only === true,
-    };
-  });
+  return agentCatalog(config).agents.map((agent) => ({
+    name: agent.name,
+    ...(agent.description ? { description: agent.description } : {}),
+    readOnly: agent.readOnly,
+  }));
 }
 
 /** The task tool's side in the runtime: each call opens (or resumes) a delegate and runs it. */

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { toolMatches } from "../agents/delegation.js";
 import { decideAgent } from "../agents/select.js";
 import { taskTool } from "../agents/task.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
+import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
@@ -53,6 +55,8 @@ export interface Runtime {
   config: LoadedConfig;
   agent: string;
   mode: string;
+  /** A turn's step budget (--max-steps, else the agent's max_steps, else config max_steps). */
+  maxSteps: number;
   /** How the session was opened (seat session.target), and for a fork the session it copies. */
   opened: { mode: TargetAnswer["mode"]; parent?: string };
   /** The tools the model is offered as things stand (seat context.tools, judged again by each turn). */
@@ -368,9 +372,13 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     for (const decision of runContext.decisions) record(decision);
     if (cleanup) record(cleanup);
   });
-  const tools: Tool[] = [...builtinTools(), ...runContext.tools, ...mcp.tools];
+  // An agent's `tools` narrow what its session has (a delegate's are narrowed again from its parent's).
+  const agentTools = agentChoice.agent.tools;
+  const tools: Tool[] = [...builtinTools(), ...runContext.tools, ...mcp.tools].filter(
+    (tool) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, tool.name)),
+  );
   const delegation = delegationHost(input, opening, { session, model, gate, tools, children });
-  if (config.config.delegate.max_depth > 0) {
+  if (config.config.delegate.max_depth > 0 && (!agentTools || agentTools.some((p) => toolMatches(p, "task")))) {
     tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
   }
   return {
@@ -406,6 +414,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     config,
     agent: opening.agentChoice.agent.name,
     mode: prepared.authority.mode.name,
+    maxSteps: stepBudget(config, opening.agentChoice.agent).maxSteps,
     opened: { mode: target?.mode ?? "new", ...(target?.mode === "fork" ? { parent: target.from } : {}) },
     // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
     offeredTools: () =>
@@ -482,7 +491,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       // Asked at each call: a fresh frozen gate as things stand, so the person's "always" for one
       // call is in force for the next one judged, in this turn too.
       gate: () => gate.forTurn(parts),
-      maxSteps: config.config.max_steps,
+      ...stepBudget(config, opening.agentChoice.agent),
       signal: io.signal,
       emit: io.emit,
       ...(io.steering ? { steering: io.steering } : {}),
@@ -540,6 +549,14 @@ function personCalls(
     };
   };
   return { runCall, runSpan };
+}
+
+/** A turn's step budget: --max-steps (the person's), else the agent's max_steps, else config max_steps. */
+export function stepBudget(config: LoadedConfig, agent: Agent): { maxSteps: number; maxStepsKey?: string } {
+  if (agent.maxSteps === undefined || config.origins.get("max_steps")?.layer === "flag") {
+    return { maxSteps: config.config.max_steps };
+  }
+  return { maxSteps: agent.maxSteps, maxStepsKey: `agent.${agent.name}.max_steps` };
 }
 
 /** What a face brings to one turn. */

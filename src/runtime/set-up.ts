@@ -1,3 +1,4 @@
+import { agentCatalog, anyAgentFiles } from "../agents/catalog.js";
 import type { decideAgent } from "../agents/select.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
@@ -64,6 +65,11 @@ export function setUp(
         ...agentDecision,
         ...(options.command?.agent ? { subject: { command: options.command.name } } : {}),
       });
+      // Which agents there are and which files shadow which: only when an agent file was read.
+      if (anyAgentFiles(config)) recordDecision(store, session.id, agentCatalog(config).decision);
+      for (const skipped of config.agentFiles.skippedFiles) {
+        input.warn(`not using agent file ${skipped.file}: ${skipped.reason}`);
+      }
       for (const decision of prepared.setupDecisions) recordDecision(store, session.id, decision);
       const { command } = options;
       const model = selectSessionModel(store, session, {

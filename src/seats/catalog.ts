@@ -63,6 +63,15 @@ export const SEATS: readonly Seat[] = [
     config: ["agent"],
   },
   {
+    id: "agent.catalog",
+    question: "Which agents are there, defined where, and which agent files does another of the same name shadow?",
+    holders: ["config", "code"],
+    default:
+      "the built-in build and plan (code), config `agent`, and agent files: `.bosun/agents`, `.opencode/agents`, `.opencode/agent`, `.claude/agents` in every folder from the repository root down (a deeper folder beats a shallower, and within one folder that order), then the global config folder's `agents/`; a file's name names its agent (a Claude Code file's valid `name:` wins); a scope's winning file is a layer below its bosun.json, a repository's passing the same trust check; another tool's keys bosun has no meaning for are left out and listed, a file of another tool that does not parse is skipped (bosun's own: an error); recorded only when an agent file was read",
+    fail: "soft",
+    config: ["agent"],
+  },
+  {
     id: "session.recover",
     question:
       "A tool call has no outcome because bosun was killed (while it ran, or before it started): what becomes of it?",
@@ -233,7 +242,7 @@ export const SEATS: readonly Seat[] = [
   {
     id: "project.trust",
     question:
-      "Does this run apply what the repository's own bosun.json would loosen (allow rules, an auto or smart mode, a judge model, MCP servers reading your environment or files)?",
+      "Does this run apply what the repository's own bosun.json and agent files would loosen (allow rules, an auto or smart mode, a read_only: false, a judge model, MCP servers reading your environment or files)?",
     holders: ["person", "code"],
     default:
       "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides; an MCP server whose env, command or args reads {env:} or {file:} gets no such env entry, or does not run), and the repository's rules — its permission and its agents' — only tighten: per request, its answer applies only where it is at least as strict as the layers below it",

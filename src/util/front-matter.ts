@@ -44,6 +44,64 @@ export function parseFrontMatter(frontMatter: string): { ok: true; data: unknown
   }
 }
 
+/**
+ * Front matter parsed with where each key stands: `lineOf(["permission", "shell"])` is the line, in
+ * the file, of that key (the front matter starts on line 2, after the first `---`); a path that is
+ * not there gives the line of its nearest written parent, else undefined.
+ */
+export function parseFrontMatterLines(
+  frontMatter: string,
+):
+  | { ok: true; data: unknown; lineOf: (path: readonly (string | number)[]) => number | undefined }
+  | { ok: false; reason: string } {
+  const y = yaml();
+  const counter = new y.LineCounter();
+  const doc = y.parseDocument(frontMatter, { lineCounter: counter, logLevel: "error" });
+  if (doc.errors.length > 0)
+    return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(doc.errors[0])}` };
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (error) {
+    return { ok: false, reason: `front matter is not valid YAML: ${yamlProblem(error)}` };
+  }
+  const lineAt = (offset: number) => counter.linePos(offset).line + 1;
+  const lineOf = (path: readonly (string | number)[]): number | undefined => {
+    for (let length = path.length; length > 0; length--) {
+      const line = keyLine(doc.contents, path.slice(0, length), lineAt);
+      if (line !== undefined) return line;
+    }
+    return undefined;
+  };
+  return { ok: true, data, lineOf };
+}
+
+/** The line of the key (or sequence item) at this path in a parsed YAML node, or undefined. */
+function keyLine(
+  node: unknown,
+  path: readonly (string | number)[],
+  lineAt: (offset: number) => number,
+): number | undefined {
+  const y = yaml();
+  let current = node;
+  let line: number | undefined;
+  for (const segment of path) {
+    if (y.isMap(current)) {
+      const pair = current.items.find((item) => y.isScalar(item.key) && String(item.key.value) === String(segment));
+      if (!pair) return undefined;
+      const range = y.isNode(pair.key) ? pair.key.range : undefined;
+      line = range ? lineAt(range[0]) : line;
+      current = pair.value;
+    } else if (y.isSeq(current) && typeof segment === "number") {
+      const item = current.items[segment];
+      if (!y.isNode(item)) return undefined;
+      line = item.range ? lineAt(item.range[0]) : line;
+      current = item;
+    } else return undefined;
+  }
+  return line;
+}
+
 /** Whether parsed front matter is a mapping (`key: value` lines). */
 export function isMapping(data: unknown): data is Record<string, unknown> {
   return data !== null && typeof data === "object" && !Array.isArray(data);

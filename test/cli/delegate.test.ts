@@ -355,6 +355,27 @@ describe("delegation: the task tool", { concurrency: true }, () => {
     }
   });
 
+  it("run as the session's own agent, an agent's tools narrow the session's and its max_steps is the turn's budget", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { toolCalls: [{ name: "glob", arguments: { pattern: "*" } }] } }] },
+      { global: { agent: { scout: { tools: ["read", "glob"], max_steps: 2 } } } },
+    );
+    try {
+      const limited = await s.run(["run", "--agent", "scout", "look"]);
+      assert.equal(limited.code, 3, limited.stderr);
+      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "glob"]);
+      assert.match(limited.stderr, /limit of 2 steps \(agent\.scout\.max_steps\)/);
+      const { decisions } = s.latest();
+      const chosen = expectDecision(decisions, "agent.select", "person", "scout");
+      assert.match(JSON.stringify(chosen.reasons), /read, glob: only these of the session's tools are offered/);
+      // The person's --max-steps outranks the agent's budget.
+      const flagged = await s.run(["run", "--agent", "scout", "--max-steps", "1", "look again"]);
+      assert.match(flagged.stderr, /limit of 1 steps \(max_steps\)/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("Ctrl-C cancels the running delegates with the parent, on record in both sessions", async () => {
     const s = await startScenario({
       rules: [

@@ -143,7 +143,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     mode: live.mode,
     cwd,
     tools: live.offeredTools(),
-    maxSteps: live.config.config.max_steps,
+    maxSteps: live.maxSteps,
     version: ownVersion(),
   });
   let interrupts = 0;

@@ -67,6 +67,8 @@ function looseningOf(data: unknown): string[] {
       if (!isPlainObject(agent)) continue;
       if (typeof agent.mode === "string" && LOOSE_MODES.has(agent.mode)) items.push(`agent ${name} mode ${agent.mode}`);
       if (onProvider(agent.model, redirected)) items.push(`agent ${name} model ${agent.model}`);
+      // Over your own config's read-only agent of this name, it would let that agent edit.
+      if (agent.read_only === false) items.push(`agent ${name} read_only false`);
       items.push(...allowsOf(agent.permission, `agent ${name}: `));
     }
   }
@@ -91,6 +93,9 @@ function allowsOf(permission: unknown, prefix: string): string[] {
 export function projectLoosening(config: LoadedConfig): Loosening | undefined {
   const items: string[] = [];
   const files: string[] = [];
+  // An agent file that loosens is trusted with its prompt and every other setting: a changed
+  // file (its prompt too) is asked about again.
+  const agentFiles: unknown[] = [];
   for (const doc of config.documents) {
     if (doc.layer !== "project") continue;
     // MCP servers reading your environment or files: seen in the file as written (project-references.ts).
@@ -98,9 +103,12 @@ export function projectLoosening(config: LoadedConfig): Loosening | undefined {
     if (found.length === 0) continue;
     items.push(...found);
     files.push(doc.file ?? doc.source);
+    if (doc.agentFile) agentFiles.push([doc.file, doc.data]);
   }
   if (items.length === 0) return undefined;
-  const fingerprint = createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
+  const hash = createHash("sha256").update(JSON.stringify(items));
+  if (agentFiles.length > 0) hash.update(JSON.stringify(agentFiles));
+  const fingerprint = hash.digest("hex").slice(0, 16);
   return { items, files, fingerprint };
 }
 
@@ -144,6 +152,7 @@ export function withoutLoosening(data: unknown): unknown {
         const copy: Record<string, unknown> = { ...agent };
         if (typeof copy.mode === "string" && LOOSE_MODES.has(copy.mode)) delete copy.mode;
         if (onProvider(copy.model, redirected)) delete copy.model;
+        if (copy.read_only === false) delete copy.read_only;
         return [name, copy];
       }),
     );
