@@ -21,6 +21,8 @@ interface SessionJson {
   title: string;
   directory: string;
   parent: string | null;
+  delegate: { agent: string; description?: string; call: string; depth: number } | null;
+  status: string | null;
   created: string;
   updated: string;
 }
@@ -121,10 +123,21 @@ describe("bosun sessions (list)", { concurrency: 4 }, () => {
         [untitled.id, alpha.id],
       );
       for (const s of here) {
-        assert.deepEqual(Object.keys(s), ["id", "title", "directory", "parent", "created", "updated"]);
+        assert.deepEqual(Object.keys(s), [
+          "id",
+          "title",
+          "directory",
+          "parent",
+          "delegate",
+          "status",
+          "created",
+          "updated",
+        ]);
         assert.match(s.id, ULID);
         assert.equal(s.directory, dir);
         assert.equal(s.parent, null);
+        assert.equal(s.delegate, null);
+        assert.equal(s.status, null);
         assert.match(s.created, ISO);
         assert.match(s.updated, ISO);
         assert.ok(s.created <= s.updated);
@@ -253,7 +266,16 @@ describe("bosun sessions new / show", { concurrency: 4 }, () => {
   test("--json after a subcommand (new, show, fork) prints JSON", () =>
     withWorkspace(async (ws, dir) => {
       const created = JSON.parse(await ok(ws, ["sessions", "new", "--title", "json", "--json"])) as SessionJson;
-      assert.deepEqual(Object.keys(created), ["id", "title", "directory", "parent", "created", "updated"]);
+      assert.deepEqual(Object.keys(created), [
+        "id",
+        "title",
+        "directory",
+        "parent",
+        "delegate",
+        "status",
+        "created",
+        "updated",
+      ]);
       assert.match(created.id, ULID);
       assert.equal(created.title, "json");
       assert.equal(created.directory, dir);
@@ -261,6 +283,7 @@ describe("bosun sessions new / show", { concurrency: 4 }, () => {
       const shown = JSON.parse(await ok(ws, ["sessions", "show", created.id, "--json"]));
       assert.deepEqual(shown, {
         ...(await sessionJson(ws, created.id)),
+        children: [],
         events: 3,
         decisions: 2,
         eventTypes: { "session.created": 1, decision: 2 },
