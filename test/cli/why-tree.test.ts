@@ -37,6 +37,9 @@ describe("bosun why: delegates", () => {
   it("a parent's why is its own decisions, then how many delegates it has and how to see them", async () => {
     const lines = await why([f.root]);
     assert.ok(lines.includes("      call.permission  config  allow  rule for build it"), lines.join("\n"));
+    // Each task call names the session it started.
+    assert.ok(lines.includes(`    call c1: task reviewer → ${f.reviewer}`), lines.join("\n"));
+    assert.ok(lines.includes(`    call c2: task builder → ${f.builder}`), lines.join("\n"));
     assert.ok(!lines.some((l) => l.includes("rule for look at the diff")), "no delegate's decisions without --tree");
     assert.deepEqual(lines.slice(-2), [
       "",
