@@ -1,7 +1,7 @@
 import { leaseHolder } from "../store/lease.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { EV, type SessionCreated, type TurnEnded } from "./events.js";
-import { sqliteJournal } from "./journal.js";
+import { isEvent, sqliteJournal } from "./journal.js";
 
 /**
  * Delegates as the reading commands see them (`bosun sessions`, `bosun why --tree`): a session a
@@ -20,7 +20,9 @@ export type DelegateStatus = TurnEnded["status"] | "running" | "unfinished";
 
 /** The delegate record of a session, or undefined for any other session (a fork, a person's own). */
 export function delegateOf(store: SessionStore, sessionId: string): Delegate | undefined {
-  return sqliteJournal(store, sessionId).events("session.created")[0]?.data.delegate;
+  // Only the first event: a listing asks this of every session with a parent, however long its log.
+  const created = store.firstEvent(sessionId, "session.created");
+  return created && isEvent(created, "session.created") ? created.data.delegate : undefined;
 }
 
 /** The delegates a session started, in the order its task calls started them (oldest first); forks left out. */

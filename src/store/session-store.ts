@@ -224,6 +224,14 @@ export class SessionStore {
     return (rows as EventRow[]).map(toEvent);
   }
 
+  /** The first event of `type` (a session's `session.created`): the log is read no further than it. */
+  firstEvent(sessionId: string, type: string): StoredEvent | undefined {
+    const row = this.db
+      .prepare("SELECT * FROM events WHERE session_id = ? AND type = ? ORDER BY seq LIMIT 1")
+      .get(sessionId, type) as EventRow | undefined;
+    return row ? toEvent(row) : undefined;
+  }
+
   /**
    * The seq of the `back`-th latest event of `type` (0: the latest), or undefined when there are
    * not that many. Walks the log backwards only as far as that event (the primary key's order).
