@@ -56,7 +56,7 @@ export function delegateFacts(store: SessionStore, session: SessionInfo): Delega
   return { delegate, status: delegateStatus(store, session.id) ?? null };
 }
 
-/** A parent shows this many of its delegates (the latest) unless --children: see sessionTree. */
+/** A parent shows this many of its delegates (the latest) unless --children: see sessionTree. main.ts's help and the README say 5. */
 export const CHILD_ROWS = 5;
 
 /**
