@@ -78,9 +78,13 @@ config
 const sessions = program
   .command("sessions")
   .enablePositionalOptions()
-  .description("list sessions, newest first (this directory unless --all)")
+  .description(
+    "list sessions, newest first (this directory unless --all); a delegate (a session a task call started) " +
+      "under its parent with its agent, task and status, the latest 5 of each parent unless --children",
+  )
   .option("--all", "sessions of every directory")
-  .option("--json", "print JSON")
+  .option("--children", "every delegate under its parent, not only the latest 5")
+  .option("--json", "print JSON (every session, flat, with parent, delegate and status)")
   .action(async (options) => (await import("./commands/sessions.js")).listSessions(options));
 sessions
   .command("show <session>")
@@ -172,7 +176,8 @@ program
   .option("--last", "the latest session of this repository (the default when no session is named)")
   .option("--seat <glob>", "only seats matching, e.g. 'session.*'")
   .option("--all", "every set-up decision, not one summary line per run")
-  .option("--json", "print JSON")
+  .option("--tree", "then each delegate's decisions under it, recursively, in the order the task calls started them")
+  .option("--json", "print JSON (with --tree: nested, each session with its children)")
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 program

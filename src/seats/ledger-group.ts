@@ -9,7 +9,15 @@ export type LedgerEntry =
   | { kind: "decision"; decision: RecordedDecision; copiedFrom: string | null }
   | { kind: "message"; text: string }
   | { kind: "turn-end" }
-  | { kind: "calls"; calls: ReadonlyArray<{ id: string; tool: string; input: unknown }> };
+  | { kind: "calls"; calls: ReadonlyArray<LedgerCall> };
+
+/** A call the model asked for; `session`, the delegate session a `task` call started (or resumed). */
+export interface LedgerCall {
+  id: string;
+  tool: string;
+  input: unknown;
+  session?: string;
+}
 
 export interface Shown {
   decision: RecordedDecision;
@@ -41,7 +49,7 @@ export interface Step {
 
 /** A call's decisions, or (no `call`) the step's own. */
 export interface CallGroup {
-  call?: { id: string; tool?: string; input?: unknown };
+  call?: { id: string; tool?: string; input?: unknown; session?: string };
   decisions: Shown[];
 }
 
@@ -57,7 +65,7 @@ export type Section = SetUp | Turn;
  */
 export function groupLedger(entries: readonly LedgerEntry[], keep: (seat: string) => boolean = () => true): Section[] {
   const sections: Section[] = [];
-  const calls = new Map<string, { tool: string; input: unknown }>();
+  const calls = new Map<string, Omit<LedgerCall, "id">>();
   let turns = 0;
   let turn: Turn | undefined;
   let open = false;
@@ -76,7 +84,7 @@ export function groupLedger(entries: readonly LedgerEntry[], keep: (seat: string
   };
   for (const entry of entries) {
     if (entry.kind === "calls") {
-      for (const call of entry.calls) calls.set(call.id, { tool: call.tool, input: call.input });
+      for (const { id, ...call } of entry.calls) calls.set(id, call);
     } else if (entry.kind === "turn-end") {
       open = false;
     } else if (entry.kind === "message") {
@@ -113,7 +121,7 @@ export function groupLedger(entries: readonly LedgerEntry[], keep: (seat: string
   return sections.filter((s) => (s.kind === "set-up" ? s.decisions.length > 0 : s.steps.length > 0));
 }
 
-function place(turn: Turn, entry: Shown, calls: ReadonlyMap<string, { tool: string; input: unknown }>): void {
+function place(turn: Turn, entry: Shown, calls: ReadonlyMap<string, Omit<LedgerCall, "id">>): void {
   const stepNumber = entry.decision.subject?.step;
   let step = turn.steps.find((s) => s.step === stepNumber);
   if (!step) {

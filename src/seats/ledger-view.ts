@@ -65,7 +65,7 @@ export function renderLedger(entries: readonly LedgerEntry[], options: LedgerVie
       if (step.step !== undefined) lines.push(`  step ${step.step}`);
       else lines.push("  outside a step");
       for (const group of step.groups) {
-        if (group.call) lines.push(`    ${shorten(callTitle(group.call), options.width - 4)}`);
+        if (group.call) lines.push(`    ${callTitle(group.call, options.width - 4)}`);
         const indent = group.call ? 6 : 4;
         for (const shown of group.decisions) {
           lines.push(...renderRow(rowOf(shown, indent, copiedWhole(section)), layout, options.width, paint));
@@ -173,10 +173,13 @@ function turnTitle(turn: Turn, width: number): string {
   return room >= 8 ? `${head}${shorten(message, room)}${suffix}` : shorten(`${head}${message}`, width);
 }
 
-function callTitle(call: { id: string; tool?: string; input?: unknown }): string {
-  if (!call.tool) return `call ${call.id}`;
+/** "call c3: shell npm test" within `width`; a task call ends with its delegate's session id, kept whole. */
+function callTitle(call: { id: string; tool?: string; input?: unknown; session?: string }, width: number): string {
+  const tail = call.session ? ` → ${call.session}` : "";
+  if (!call.tool) return shorten(`call ${call.id}`, width);
   const argument = mainArgument(call.input);
-  return `call ${call.id}: ${call.tool}${argument ? ` ${argument}` : ""}`;
+  const head = `call ${call.id}: ${call.tool}${argument ? ` ${argument}` : ""}`;
+  return `${shorten(head, Math.max(8, width - textWidth(tail)))}${tail}`;
 }
 
 /** What a call is about, in one line: its command, path, pattern or URL, else its first text argument. */

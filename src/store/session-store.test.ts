@@ -309,6 +309,38 @@ describe("SessionStore.list", () => {
   });
 });
 
+describe("SessionStore.children and firstEvent", () => {
+  test("children are the sessions naming this parent, oldest first; firstEvent is the first of its type", () => {
+    const { store, clock } = fixture();
+    try {
+      const parent = store.create({ directory: "/repo" });
+      clock.now += 10;
+      const a = store.create({ directory: "/repo", parentId: parent.id, details: { forked_from: parent.id } });
+      const b = store.create({ directory: "/elsewhere", parentId: parent.id });
+      store.create({ directory: "/repo", parentId: a.id });
+      clock.now += 10;
+      // A later update does not reorder them: the order is the order they were started.
+      store.append(a.id, "note", { n: 1 });
+      store.append(a.id, "note", { n: 2 });
+      assert.deepEqual(
+        store.children(parent.id).map((s) => s.id),
+        [a.id, b.id],
+      );
+      assert.deepEqual(store.children(b.id), []);
+      assert.deepEqual(store.firstEvent(a.id, "session.created")?.data, {
+        title: "",
+        directory: "/repo",
+        parent: parent.id,
+        forked_from: parent.id,
+      });
+      assert.equal(store.firstEvent(a.id, "note")?.seq, 2);
+      assert.equal(store.firstEvent(a.id, "turn.ended"), undefined);
+    } finally {
+      store.close();
+    }
+  });
+});
+
 describe("SessionStore.delete", () => {
   test("removes the session and all its events, and nothing else", () => {
     const { store } = fixture();

@@ -206,11 +206,30 @@ export class SessionStore {
     return (rows as SessionRow[]).map(toInfo);
   }
 
+  /**
+   * The sessions whose parent is `parentId` (its forks and its delegates), oldest first: the order
+   * they were started in (ids are monotonic, so a tie in time keeps it too).
+   */
+  children(parentId: string): SessionInfo[] {
+    const rows = this.db
+      .prepare("SELECT * FROM sessions WHERE parent_id = ? ORDER BY created, id")
+      .all(parentId) as SessionRow[];
+    return rows.map(toInfo);
+  }
+
   events(sessionId: string, type?: string): StoredEvent[] {
     const rows = type
       ? this.db.prepare("SELECT * FROM events WHERE session_id = ? AND type = ? ORDER BY seq").all(sessionId, type)
       : this.db.prepare("SELECT * FROM events WHERE session_id = ? ORDER BY seq").all(sessionId);
     return (rows as EventRow[]).map(toEvent);
+  }
+
+  /** The first event of `type` (a session's `session.created`): the log is read no further than it. */
+  firstEvent(sessionId: string, type: string): StoredEvent | undefined {
+    const row = this.db
+      .prepare("SELECT * FROM events WHERE session_id = ? AND type = ? ORDER BY seq LIMIT 1")
+      .get(sessionId, type) as EventRow | undefined;
+    return row ? toEvent(row) : undefined;
   }
 
   /**

@@ -1,15 +1,13 @@
 import { UsageError } from "../../errors.js";
-import { seatGlob } from "../../seats/glob.js";
-import { readDecisions } from "../../seats/record.js";
 import { namesASeat } from "../../seats/seat-names.js";
 import { sessionHome } from "../../session/home.js";
-import { forkOrigin } from "../../session/ledger.js";
 import { latestSessionHere } from "../../session/open.js";
 import { findSession } from "../../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../../store/session-store.js";
 import { colorOn, outputWidth } from "../../util/terminal.js";
 import { json, out } from "../output.js";
-import { ledgerText, unknownSeatMessage } from "../why-text.js";
+import { unknownSeatMessage } from "../why-text.js";
+import { decisionsJson, whyText, whyTreeJson } from "../why-tree.js";
 import { READ_ONLY, withStore } from "./store.js";
 
 export interface WhyOptions {
@@ -19,6 +17,8 @@ export interface WhyOptions {
   last?: boolean;
   /** Set-up decisions in full, not folded into one line per run. */
   all?: boolean;
+  /** Each delegate's decisions after the session's own, recursively (why-tree.ts). */
+  tree?: boolean;
 }
 
 export function why(ref: string | undefined, options: WhyOptions): void {
@@ -31,24 +31,19 @@ export function why(ref: string | undefined, options: WhyOptions): void {
   withStore((store) => {
     const session = ref === undefined ? latest(store) : findSession(store, ref);
     if (options.json) {
-      const matches = options.seat ? seatGlob(options.seat) : () => true;
-      const copiedFrom = forkOrigin(store, session.id);
       return json(
-        readDecisions(store, session.id)
-          .filter((d) => matches(d.seat))
-          .map((d) => ({
-            seq: d.seq,
-            seat: d.seat,
-            holder: d.holder,
-            answer: d.answer,
-            reasons: d.reasons,
-            subject: d.subject ?? null,
-            at: d.at,
-            copiedFrom: copiedFrom(d.seq),
-          })),
+        options.tree ? whyTreeJson(store, session, options.seat) : decisionsJson(store, session.id, options.seat),
       );
     }
-    out(ledgerText(store, session.id, { width, color: colorOn(), seat: options.seat, all: options.all === true }));
+    out(
+      whyText(store, session, {
+        width,
+        color: colorOn(),
+        seat: options.seat,
+        all: options.all === true,
+        tree: options.tree === true,
+      }),
+    );
   }, READ_ONLY);
 }
 
