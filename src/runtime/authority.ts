@@ -21,6 +21,7 @@ import {
 import { decideMode, MODES } from "../permission/rules/modes.js";
 import { loadPolicy, type Policy } from "../permission/rules/policy.js";
 import { resolveRequestPath } from "../permission/rules/requests.js";
+import type { Rule } from "../permission/rules/rules.js";
 import { savedRules } from "../permission/rules/saved.js";
 import { judgeProjectCommand, projectCommands } from "../permission/trust/project-commands.js";
 import {
@@ -244,6 +245,8 @@ export function gateDeps(input: {
   sandboxSource?: string;
   record: (decision: Decision) => void;
   signal: AbortSignal;
+  /** A delegate's: the person's "always" given here is put in force in its parent's gate too. */
+  onSaved?: (rules: readonly Rule[]) => void;
 }): SessionGate {
   const prepared = input.prepared.authority;
   // The session is known only now: its own overflow folder is readable outside the workspace, no other session's.
@@ -272,6 +275,7 @@ export function gateDeps(input: {
         rules.some((n) => n.action === r.action && n.pattern === r.pattern),
       );
     },
+    input.onSaved,
   );
 }
 

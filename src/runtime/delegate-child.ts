@@ -185,6 +185,8 @@ function cutAuthority(
     ...sandboxOrigin(config),
     record,
     signal,
+    // The person's "always" here is theirs for the project: the parent judges by it from its next call.
+    onSaved: (rules) => host.gate.adopt(rules),
   });
   return {
     parent: parentGate.authority,

@@ -5,7 +5,7 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tools.js";
-import type { RunEvent } from "../loop/turn.js";
+import type { DelegateEvent, RunEvent } from "../loop/turn.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { resolveModel } from "../model/resolve.js";
 import { summarizeUsage, type UsageSummary } from "../model/session-usage.js";
@@ -192,7 +192,7 @@ async function runDelegate(
   context: ToolContext,
   turn: HostTurn,
 ): Promise<ToolResult> {
-  const show = (state: "waiting" | "running", extra: Record<string, unknown> = {}) =>
+  const show = (state: Exclude<DelegateEvent["state"], "event">) =>
     turn.emit({
       type: "delegate",
       call: context.callId,
@@ -200,7 +200,6 @@ async function runDelegate(
       agent: opened.agent.name,
       ...(input.description ? { description: input.description } : {}),
       state,
-      ...extra,
     });
   let release: (() => void) | undefined;
   try {
@@ -210,6 +209,8 @@ async function runDelegate(
     });
   } catch {
     opened.lease.release();
+    // Cancelled while it waited: its line ends, a background one's too (no task result shows it).
+    show("cancelled");
     return delegateResult(opened, { status: "cancelled", steps: 0, denied: 0 }, undefined, context.signal);
   }
   try {
@@ -220,14 +221,7 @@ async function runDelegate(
     for (const id of ran.children) host.children.add(id);
     turn.countDenied?.(ran.outcome.denied);
     const usage = usageOf(host.store, opened.session.id, ran.children);
-    turn.emit({
-      type: "delegate",
-      call: context.callId,
-      task_id: opened.session.id,
-      agent: opened.agent.name,
-      ...(input.description ? { description: input.description } : {}),
-      state: ran.outcome.status,
-    });
+    show(ran.outcome.status);
     return delegateResult(opened, ran.outcome, usage, context.signal, host.config.config.delegate.result_max_chars);
   } catch (error) {
     return delegateFailure(`the delegate could not run: ${(error as Error).message}`, opened.session.id);

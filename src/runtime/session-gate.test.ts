@@ -77,3 +77,21 @@ test("settle replaces the gate whole (set-up), frozen again", () => {
   assert.ok(Object.isFrozen(gate.current()));
   assert.equal(gate.current().saveAlways, old.saveAlways, "an 'always' still reaches the holder");
 });
+
+test("an approval a delegate's gate adopts is in force in its parent's from the next call, and passed on up", () => {
+  const { gate } = state();
+  const told: Rule[][] = [];
+  const parent = sessionGate(
+    (saveAlways) => ({ ...gate.current(), saveAlways }) as GateDeps,
+    () => [],
+    (rules) => told.push([...rules]),
+  );
+  const before = parent.current();
+  parent.adopt([savedRule]);
+  const after = parent.current();
+  assert.notEqual(before, after, "a new gate, not the old one changed");
+  assert.ok(Object.isFrozen(after.authority));
+  assert.match(JSON.stringify(after.authority.rules), /saved edit:\/w\/a\.ts/);
+  assert.doesNotMatch(JSON.stringify(before.authority.rules), /saved edit:\/w\/a\.ts/);
+  assert.deepEqual(told, [[savedRule]]);
+});

@@ -26,6 +26,11 @@ export interface SessionGate {
   readCheck: ReadCheck;
   /** Set-up only (the repository's hooks once judged): the gate replaced by a changed copy. */
   settle(change: (gate: Readonly<GateDeps>) => GateDeps): void;
+  /**
+   * The person's "always", given to one of this session's delegates (and saved there): in force
+   * here too from the next call judged, and passed on up, as if answered here.
+   */
+  adopt(rules: readonly Rule[]): void;
 }
 
 /**
@@ -35,15 +40,18 @@ export interface SessionGate {
 export function sessionGate(
   build: (saveAlways: GateDeps["saveAlways"]) => GateDeps,
   persist: (rules: AlwaysRule[], tool: string) => readonly Rule[],
+  /** Told of every approval put in force here: a delegate's gate tells its parent's. */
+  onSaved?: (rules: readonly Rule[]) => void,
 ): SessionGate {
-  const saveAlways: GateDeps["saveAlways"] = (rules, tool) => {
-    const added = persist(rules, tool);
+  const adopt = (added: readonly Rule[]) => {
     const { authority } = current;
     current = Object.freeze({
       ...current,
       authority: Object.freeze({ ...authority, rules: withSavedApprovals(authority.rules, added) }),
     });
+    onSaved?.(added);
   };
+  const saveAlways: GateDeps["saveAlways"] = (rules, tool) => adopt(persist(rules, tool));
   let current: Readonly<GateDeps> = Object.freeze(build(saveAlways));
   // Made again only when the authority changed: a read check prepares its rules once.
   let checked: { for: GateDeps["authority"]; check: ReadCheck } | undefined;
@@ -64,5 +72,6 @@ export function sessionGate(
     settle(change) {
       current = Object.freeze(change(current));
     },
+    adopt,
   };
 }

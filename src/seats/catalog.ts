@@ -338,9 +338,9 @@ export const SEATS: readonly Seat[] = [
   },
   {
     id: "delegate.limit",
-    question: "May a task call start its delegate now: is the depth within bounds, is a slot free?",
+    question: "May a task call's delegate start now, or must it wait for a free slot?",
     holders: ["config", "code"],
-    default: `a delegate deeper than delegate.max_depth (${DEFAULTS.delegate.max_depth}) is refused, as an error result; past delegate.max_parallel (${DEFAULTS.delegate.max_parallel}) delegates running in the session tree, the next waits for a slot (shown, and ended by cancelling the turn)`,
+    default: `past delegate.max_parallel (${DEFAULTS.delegate.max_parallel}) delegates running in the session tree, the next waits for a slot (shown, and ended by cancelling the turn); a delegate at delegate.max_depth (${DEFAULTS.delegate.max_depth}) is not given the task tool at all (its delegate.authority says so), and a call to it anyway names no tool`,
     fail: "closed",
     config: ["delegate.max_depth", "delegate.max_parallel"],
   },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import type { RecordedDecision } from "../../src/contracts/decisions.js";
 import { readDecisions } from "../../src/seats/record.js";
 import { SessionStore } from "../../src/store/session-store.js";
@@ -43,6 +44,8 @@ function sessions(s: Scenario): Stored[] {
 function childrenOf(all: Stored[], parent: Stored): Stored[] {
   return all.filter((session) => session.parentId === parent.id);
 }
+
+const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
 
 const task = (agent: string, prompt: string, extra: Record<string, unknown> = {}, id?: string) => ({
   name: "task",
@@ -371,6 +374,51 @@ describe("delegation: the task tool", { concurrency: true }, () => {
       // The person's --max-steps outranks the agent's budget.
       const flagged = await s.run(["run", "--agent", "scout", "--max-steps", "1", "look again"]);
       assert.match(flagged.stderr, /limit of 1 steps \(max_steps\)/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a plan session's delegate claiming auto is read-only: edit, write, a redirection and an unannotated MCP tool change nothing", async () => {
+    const calls = [
+      { id: "e", name: "edit", arguments: { path: "a.txt", old_string: "original", new_string: "pwned" }, unadvertised: true },
+      { id: "w", name: "write", arguments: { path: "new.txt", content: "pwned" }, unadvertised: true },
+      { id: "r", name: "shell", arguments: { command: "echo pwned > redirected.txt" } },
+      { id: "m", name: "mcp__notes__notes_write", arguments: { name: "todo", text: "pwned" }, unadvertised: true },
+    ];
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { lastMessage: "plan it" }, reply: { toolCalls: [task("builder", "WRITE: change things")] } },
+          { match: { lastMessage: "WRITE:" }, reply: { toolCalls: [{ name: "read", arguments: { path: "a.txt" } }] } },
+          { match: { lastMessage: "original" }, reply: { toolCalls: calls } },
+          { match: { lastMessage: "/Denied/" }, reply: { text: "everything was refused" } },
+          { reply: { text: "the plan stands" } },
+        ],
+      },
+      {
+        global: {
+          mcp: { notes: { command: process.execPath, args: [NOTES_SERVER] } },
+          agent: { builder: { mode: "auto", read_only: false } },
+        },
+      },
+    );
+    try {
+      s.ws.write("a.txt", "original\n");
+      const result = await s.run(["run", "--agent", "plan", "plan it"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(readFileSync(join(s.ws.dir, "a.txt"), "utf8"), "original\n");
+      for (const made of ["new.txt", "redirected.txt", "todo.note"])
+        assert.equal(existsSync(join(s.ws.dir, made)), false, made);
+      const child = sessions(s).find((x) => x.parentId !== null) as Stored;
+      const cut = expectDecision(child.decisions, "delegate.authority", "code");
+      assert.match(JSON.stringify(cut.reasons), /inherited from plan, which is read-only/);
+      for (const id of ["e", "w", "r", "m"]) {
+        const judged = child.decisions.find((d) => d.seat === "call.permission" && d.subject?.call === id);
+        assert.equal(judged?.answer, "deny", `call ${id}`);
+        assert.equal(judged?.holder, "code", `call ${id}`);
+        assert.ok(!child.events.some((e) => e.type === "call.started" && e.data.id === id), `call ${id} never started`);
+      }
     } finally {
       await s.close();
     }
