@@ -7,6 +7,7 @@ import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
@@ -105,6 +106,8 @@ export interface OpenInput {
   launch?: boolean;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
+  /** Puts an MCP server's form (elicitation) to the person; none: nobody can answer, it is declined. */
+  question?: QuestionPrompt;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
   trustPrompt?: TrustPrompt;
   /** Where warnings go: stderr unless given (the interactive session shows them in its transcript). */
