@@ -239,6 +239,10 @@ export const ConfigSchema = z
             .optional()
             .describe("Extra environment for it (it gets no keys of yours otherwise)"),
           enabled: z.boolean().optional().describe("false leaves the server off"),
+          required: z
+            .boolean()
+            .optional()
+            .describe("true: a server that fails to start stops the run; otherwise bosun warns and goes on without it"),
           timeout_ms: z
             .int()
             .positive()

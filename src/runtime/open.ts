@@ -347,7 +347,12 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
       .filter((hook) => !allowed.skipped.has(hook.key))
       .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
   }));
-  const mcp = await connectMcpServers(config, input.cwd, allowed.skipped, allowed.confinements);
+  const mcp = await connectMcpServers(config, input.cwd, {
+    skip: allowed.skipped,
+    confinements: allowed.confinements,
+    record,
+    warn: opening.warn,
+  });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).
   const { prepareRunContext } = await import("./context.js");

@@ -259,6 +259,15 @@ export const SEATS: readonly Seat[] = [
     config: ["hooks", "mcp", "permission"],
   },
   {
+    id: "mcp.connect",
+    question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
+    holders: ["config", "code"],
+    default:
+      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
+    fail: "soft",
+    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled"],
+  },
+  {
     id: "call.permission",
     question: "May this tool call run: allow, ask or deny?",
     holders: ["config", "code", "person"],
