@@ -248,6 +248,13 @@ export const ConfigSchema = z
             .positive()
             .optional()
             .describe(`Time limit of one tool call (default ${ENTRY_DEFAULTS.mcp_server.timeout_ms})`),
+          max_timeout_ms: z
+            .int()
+            .positive()
+            .optional()
+            .describe(
+              `Longest a call may run while the server reports progress, each report restarting timeout_ms (default ${ENTRY_DEFAULTS.mcp_server.max_timeout_ms})`,
+            ),
         }),
       )
       .optional()

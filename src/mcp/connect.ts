@@ -1,3 +1,4 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ENTRY_DEFAULTS } from "../config/defaults.js";
 import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
@@ -5,6 +6,7 @@ import type { Confinement } from "../contracts/confinement.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { Tool } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
+import { decideCollisions } from "./collisions.js";
 import { connectAnswer, failureText } from "./connect-answer.js";
 import { startServer } from "./start-server.js";
 import { stdioPlan } from "./transports.js";
@@ -25,6 +27,8 @@ export interface ConnectHooks {
   confinements?: ReadonlyMap<string, Confinement | undefined>;
   record?: (decision: Decision) => void;
   warn?: (text: string) => void;
+  /** Names bosun's own tools hold: an MCP tool by one of them is refused. */
+  reserved?: readonly string[];
 }
 
 type ServerConfig = NonNullable<LoadedConfig["config"]["mcp"]>[string];
@@ -58,26 +62,59 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   const close = async () => {
     await Promise.allSettled(clients.map((c) => c.close()));
   };
-  const tools: Tool[] = [];
+  const candidates = results.flatMap(({ name, server, started }) =>
+    (started?.infos ?? []).map((info) => {
+      const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
+      const total = server.max_timeout_ms ?? ENTRY_DEFAULTS.mcp_server.max_timeout_ms;
+      return { server: name, tool: info.name, made: mcpTool(name, info, started?.client as Client, timeout, total) };
+    }),
+  );
+  const refused = decideCollisions(
+    hooks.reserved ?? [],
+    candidates.map((c) => ({ name: c.made.name, server: c.server, tool: c.tool })),
+  );
   let stop: BosunError | undefined;
-  for (const { name, server, outcome, started } of results) {
+  for (const { name, server, outcome } of results) {
     const required = requirement(config, name, server);
-    hooks.record?.({ seat: "mcp.connect", subject: { server: name }, ...connectAnswer(name, outcome, required) });
-    if (!outcome.ok || !started) {
-      if (outcome.ok) continue;
-      const text = failureText(name, outcome, required.required);
-      if (required.required) stop ??= new BosunError(text, 1);
-      else hooks.warn?.(text);
-      continue;
-    }
-    const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
-    for (const info of started.infos) tools.push(mcpTool(name, info, started.client, timeout));
+    const answer = connectAnswer(name, outcome, required);
+    const mine = new Set(candidates.filter((c) => c.server === name).flatMap((c) => refused.get(c.made.name) ?? []));
+    for (const why of mine) answer.reasons.push({ rule: "refused", detail: why });
+    hooks.record?.({ seat: "mcp.connect", subject: { server: name }, ...answer });
+    if (outcome.ok) continue;
+    const text = failureText(name, outcome, required.required);
+    if (required.required) stop ??= new BosunError(text, 1);
+    else hooks.warn?.(text);
   }
+  for (const why of refused.values()) hooks.warn?.(`MCP tool ${why}`);
+  const tools = offered(
+    candidates.map((c) => c.made),
+    refused,
+    new Set(hooks.reserved),
+  );
   if (stop) {
     await close();
     throw stop;
   }
   return { tools, close } satisfies McpConnections;
+}
+
+/**
+ * The tools as offered: a refused name that no built-in holds stays as one tool that refuses
+ * every call (prepare says why), so a call by that name can never reach either server; one a
+ * built-in holds is left out, and the name is the built-in's.
+ */
+function offered(tools: Tool[], refused: ReadonlyMap<string, string>, reserved: ReadonlySet<string>): Tool[] {
+  const seen = new Set<string>();
+  const out: Tool[] = [];
+  for (const tool of tools) {
+    const why = refused.get(tool.name);
+    if (!why) out.push(tool);
+    else if (!reserved.has(tool.name) && !seen.has(tool.name)) {
+      seen.add(tool.name);
+      out.push({ ...tool, unusable: why, description: `(refused: ${why})` });
+    }
+  }
+  return out;
 }
 
 function requirement(config: LoadedConfig, name: string, server: ServerConfig) {
