@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { connectAnswer, failureText } from "./connect-answer.js";
 import { listAllTools } from "./list-tools.js";
 import { STDERR_LINES, StderrTail } from "./stderr-tail.js";
+import { transportKinds } from "./transport-kinds.js";
 
 describe("mcp.connect", () => {
   const failed = {
@@ -62,5 +63,11 @@ describe("mcp.connect", () => {
       ["a", "b", "c"],
     );
     assert.deepEqual(seen, [undefined, "2", "3"]);
+  });
+
+  it("a command is stdio; a url is Streamable HTTP then SSE; a given type alone", () => {
+    assert.deepEqual(transportKinds({ command: "x" }), ["stdio"]);
+    assert.deepEqual(transportKinds({ url: "http://h/mcp" }), ["http", "sse"]);
+    assert.deepEqual(transportKinds({ url: "http://h/mcp", type: "sse" }), ["sse"]);
   });
 });

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ENTRY_DEFAULTS } from "../config/defaults.js";
 import type { LoadedConfig } from "../config/load.js";
@@ -9,7 +10,8 @@ import { BosunError } from "../errors.js";
 import { decideCollisions } from "./collisions.js";
 import { connectAnswer, failureText } from "./connect-answer.js";
 import { startServer } from "./start-server.js";
-import { stdioPlan } from "./transports.js";
+import { transportKinds } from "./transport-kinds.js";
+import { remotePlan, stdioPlan } from "./transports.js";
 
 /** How long a server may take to start and list its tools. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -27,6 +29,8 @@ export interface ConnectHooks {
   confinements?: ReadonlyMap<string, Confinement | undefined>;
   record?: (decision: Decision) => void;
   warn?: (text: string) => void;
+  /** The OAuth provider a remote server signs in with (src/mcp/oauth.ts); none: headers only. */
+  authFor?: (name: string, server: ServerConfig) => OAuthClientProvider | undefined;
   /** Names bosun's own tools hold: an MCP tool by one of them is refused. */
   reserved?: readonly string[];
 }
@@ -46,15 +50,21 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   );
   if (servers.length === 0) return { tools: [], close: async () => {} } satisfies McpConnections;
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
-  const [{ Client }, stdio, { mcpTool }] = await Promise.all([
+  const [{ Client }, stdio, http, sse, { mcpTool }] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/client/sse.js"),
     import("./tool.js"),
   ]);
   const results = await Promise.all(
     servers.map(async ([name, server]) => {
-      const plan = stdioPlan(stdio, server, cwd, hooks.confinements?.get(`mcp.${name}`));
-      const result = await startServer(() => new Client({ name: "bosun", version: "0" }), [plan], CONNECT_TIMEOUT_MS);
+      const plans = transportKinds(server).map((kind) =>
+        kind === "stdio"
+          ? stdioPlan(stdio, { ...server, command: server.command ?? "" }, cwd, hooks.confinements?.get(`mcp.${name}`))
+          : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, hooks.authFor?.(name, server)),
+      );
+      const result = await startServer(() => new Client({ name: "bosun", version: "0" }), plans, CONNECT_TIMEOUT_MS);
       return { name, server, ...result };
     }),
   );

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { expectDecision } from "../support/ledger.js";
+import { startHttpMcpServer } from "../support/mcp-http-server.js";
 import { startScenario } from "../support/scenario.js";
 
 const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
@@ -45,6 +46,55 @@ describe("MCP servers that fail to start", () => {
       assert.doesNotMatch(result.stderr, /\n\s+at /);
       expectDecision(s.latest().decisions, "mcp.connect", "config", "failed");
       assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("remote MCP servers", () => {
+  const weather = {
+    rules: [
+      {
+        match: { request: 1 },
+        reply: { toolCalls: [{ id: "w", name: "mcp__remote__weather", arguments: { city: "Oslo" } }] },
+      },
+      { reply: { text: "Done." } },
+    ],
+  };
+
+  for (const sseOnly of [false, true]) {
+    it(`a url server over ${sseOnly ? "SSE (after Streamable HTTP answers 4xx)" : "Streamable HTTP"}, with a header read from {env:}`, async () => {
+      const remote = await startHttpMcpServer({ token: "s3cret", sseOnly });
+      const s = await startScenario(weather, {
+        global: { mcp: { remote: { url: remote.url, headers: { Authorization: "Bearer {env:REMOTE_TOKEN}" } } } },
+      });
+      try {
+        const result = await s.run(["run", "weather?"], { env: { REMOTE_TOKEN: "s3cret" } });
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(
+          s.server
+            .request(2)
+            .normalized?.messages.map((m) => m.text)
+            .join("\n") ?? "",
+          /sunny in Oslo/,
+        );
+        const connected = expectDecision(s.latest().decisions, "mcp.connect", "code", "connected · 1 tool");
+        assert.match(connected.reasons[0]?.detail ?? "", sseOnly ? /^sse http:\/\/127\.0\.0\.1:\d+\/mcp$/ : /^http /);
+        assert.ok(remote.authorizations.every((a) => a === "Bearer s3cret"));
+      } finally {
+        await s.close();
+        await remote.close();
+      }
+    });
+  }
+
+  it("a server with both command and url is a config error naming the file, line and key", async () => {
+    const s = await startScenario(done, { config: { mcp: { both: { command: "x", url: "http://127.0.0.1:1/mcp" } } } });
+    try {
+      const result = await s.run(["run", "hello"]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /bosun\.json:\d+.*mcp\.both.*exactly one of command .* or url/s);
     } finally {
       await s.close();
     }
