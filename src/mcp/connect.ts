@@ -18,6 +18,8 @@ const CONNECT_TIMEOUT_MS = 30_000;
 
 export interface McpConnections {
   tools: Tool[];
+  /** What each connected server said of how to use it, for the system prompt (seat context.instructions). */
+  instructions: Array<{ server: string; text: string }>;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
-  if (servers.length === 0) return { tools: [], close: async () => {} } satisfies McpConnections;
+  if (servers.length === 0) return { tools: [], instructions: [], close: async () => {} } satisfies McpConnections;
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
   const [{ Client }, stdio, http, sse, { mcpTool }] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
@@ -105,7 +107,10 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
     await close();
     throw stop;
   }
-  return { tools, close } satisfies McpConnections;
+  const instructions = results.flatMap(({ name, started }) =>
+    started?.instructions ? [{ server: name, text: started.instructions }] : [],
+  );
+  return { tools, instructions, close } satisfies McpConnections;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { McpToolInfo } from "./tool.js";
 export interface StartedServer {
   client: Client;
   infos: McpToolInfo[];
+  /** What it said of how to use it, when it said anything. */
+  instructions?: string;
 }
 
 /** One way to reach a server: what it is called in the ledger, and how to make its transport. */
@@ -33,7 +35,11 @@ export async function startServer(
     const client = newClient();
     try {
       const infos = await bounded(connectAndList(client, plan.make(tail), timeoutMs), timeoutMs);
-      return { outcome: { ok: true, tools: infos.length, transport: plan.label }, started: { client, infos } };
+      const instructions = client.getInstructions();
+      return {
+        outcome: { ok: true, tools: infos.length, transport: plan.label },
+        started: { client, infos, ...(instructions ? { instructions } : {}) },
+      };
     } catch (error) {
       await client.close().catch(() => {});
       // The process's last stderr may still be on its way after its pipe closed.

@@ -366,6 +366,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     store,
     sessionId: session.id,
     check: gate.readCheck,
+    serverInstructions: mcp.instructions,
   });
   // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
   const output = savedOutputs(config, session.id);

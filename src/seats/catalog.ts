@@ -86,7 +86,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which instruction files does the model see, in which order, and which were skipped?",
     holders: ["config", "code"],
     default:
-      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; a subfolder's AGENTS.md is added once when the model reads a file there; each file is checked as a read of it would be (through links, hard links too): the repository's only when the rules allow it outright, the global one and your config's unless they deny it; missing, unreadable or refused files are skipped and listed with why",
+      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; then each connected MCP server's own instructions (up to 4000 characters each, cut with a note); a subfolder's AGENTS.md is added once when the model reads a file there; each file is checked as a read of it would be (through links, hard links too): the repository's only when the rules allow it outright, the global one and your config's unless they deny it; missing, unreadable or refused files are skipped and listed with why",
     fail: "soft",
     config: ["instructions.files", "instructions.claude_md", "instructions.fetch_timeout_ms"],
   },

@@ -51,6 +51,12 @@ describe("real MCP servers", () => {
       const { decisions } = s.latest();
       const connected = expectDecision(decisions, "mcp.connect", "code");
       assert.match(String(connected.answer), /^connected · \d+ tools$/);
+      // Its instructions (over 4000 characters) are in the system prompt, cut, and listed as loaded.
+      const system = s.server.request(1).normalized?.system ?? "";
+      assert.match(system, /Instructions from MCP server everything:\n# Everything Server – Server Instructions/);
+      assert.match(system, /\[… cut at 4000 of \d+ characters\]|Easter Egg/);
+      const instructions = expectDecision(decisions, "context.instructions", "code");
+      assert.ok((instructions.answer as string[]).includes("MCP server everything"));
       // Annotated read-only, so approve mode lets it run.
       const ref = decisions.find((d) => d.seat === "call.permission" && d.subject?.call === "ref");
       assert.equal(ref?.answer, "allow");
