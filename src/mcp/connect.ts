@@ -52,12 +52,13 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   );
   if (servers.length === 0) return { tools: [], instructions: [], close: async () => {} } satisfies McpConnections;
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
-  const [{ Client }, stdio, http, sse, { mcpTool }] = await Promise.all([
+  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("./tool.js"),
+    import("./resources.js"),
   ]);
   const results = await Promise.all(
     servers.map(async ([name, server]) => {
@@ -81,6 +82,15 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
       return { server: name, tool: info.name, made: mcpTool(name, info, started?.client as Client, timeout, total) };
     }),
   );
+  // A server with resources gets tools to list and read them, named like its own (and so judged
+  // for collisions with them): a tool of its own called list_resources is refused, never confused.
+  for (const { name, server, started } of results) {
+    if (!started?.client.getServerCapabilities()?.resources) continue;
+    const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
+    for (const made of resourceTools(name, started.client, timeout)) {
+      candidates.push({ server: name, tool: made.name.slice(`mcp__${name}__`.length), made });
+    }
+  }
   const refused = decideCollisions(
     hooks.reserved ?? [],
     candidates.map((c) => ({ name: c.made.name, server: c.server, tool: c.tool })),

@@ -24,8 +24,21 @@ function toolServer(): McpServer {
     },
     async ({ city }) => ({ content: [{ type: "text", text: `sunny in ${city}` }] }),
   );
+  // Resources, so the server declares the capability: a text, and an image as a blob.
+  server.registerResource(
+    "readme",
+    "remote://readme",
+    { mimeType: "text/plain", description: "How to use it" },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: "Ask for the weather by city." }] }),
+  );
+  server.registerResource("pixel", "remote://pixel.png", { mimeType: "image/png" }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: "image/png", blob: PIXEL }],
+  }));
   return server;
 }
+
+/** A one-pixel PNG. */
+const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 /**
  * Streamable HTTP (stateless: a new server per request, as the SDK's example does), or with
