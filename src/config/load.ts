@@ -400,9 +400,14 @@ function restoreDefaults(
   }
 }
 
-/** `mcp.<name>.command` or `.args`: the server's name. */
+/**
+ * `mcp.<name>.command`, `.args`, `.url` or a header: the server's name. Without one of them the
+ * server would be started, or reached, as nobody wrote it (a header missing: unauthenticated).
+ */
 function serverOf(path: readonly string[]): string | undefined {
-  return path.length === 3 && path[0] === "mcp" && (path[2] === "command" || path[2] === "args") ? path[1] : undefined;
+  if (path[0] !== "mcp") return undefined;
+  if (path.length === 3 && (path[2] === "command" || path[2] === "args" || path[2] === "url")) return path[1];
+  return path.length === 4 && path[2] === "headers" ? path[1] : undefined;
 }
 
 /** MCP servers of a layer whose command or args did not resolve: left out whole. */

@@ -30,7 +30,8 @@ export const SEAT = "context.instructions";
 
 export interface InstructionFile {
   path: string;
-  origin: "global" | "project" | "config" | "url" | "nested";
+  /** mcp: a connected MCP server's own instructions (its path names the server). */
+  origin: "global" | "project" | "config" | "url" | "nested" | "mcp";
   content: string;
   /** for URLs: "fetched" | "cached copy (fetch failed: …)" */
   note?: string;

@@ -350,7 +350,14 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
       .filter((hook) => !allowed.skipped.has(hook.key))
       .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
   }));
-  const mcp = await connectMcpServers(config, input.cwd, allowed.skipped, allowed.confinements);
+  const mcp = await connectMcpServers(config, input.cwd, {
+    skip: allowed.skipped,
+    confinements: allowed.confinements,
+    record,
+    warn: opening.warn,
+    // The task and skill tools join later; their names are bosun's all the same.
+    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
+  });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).
   const { prepareRunContext } = await import("./context.js");
@@ -362,6 +369,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     store,
     sessionId: session.id,
     check: gate.readCheck,
+    serverInstructions: mcp.instructions,
   });
   // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
   const output = savedOutputs(config, session.id);
