@@ -5,6 +5,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Decision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
 import { decideCollisions } from "./collisions.js";
@@ -35,6 +36,8 @@ export interface ConnectHooks {
   authFor?: (name: string, server: ServerConfig) => OAuthClientProvider | undefined;
   /** Names bosun's own tools hold: an MCP tool by one of them is refused. */
   reserved?: readonly string[];
+  /** Where a server's form (elicitation) goes: the person's face; none: declined, recorded. */
+  question?: QuestionPrompt;
 }
 
 type ServerConfig = NonNullable<LoadedConfig["config"]["mcp"]>[string];
@@ -52,14 +55,24 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   );
   if (servers.length === 0) return { tools: [], instructions: [], close: async () => {} } satisfies McpConnections;
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
-  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }] = await Promise.all([
+  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }, elicit] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("./tool.js"),
     import("./resources.js"),
+    import("./elicit-handler.js"),
   ]);
+  // Each client answers its server's forms through the person's face (or declines them).
+  const newClient = (name: string) => () => {
+    const client = new Client({ name: "bosun", version: "0" }, { capabilities: elicit.CLIENT_CAPABILITIES });
+    elicit.answerElicitations(client, name, {
+      ...(hooks.question ? { question: hooks.question } : {}),
+      ...(hooks.record ? { record: hooks.record } : {}),
+    });
+    return client;
+  };
   const results = await Promise.all(
     servers.map(async ([name, server]) => {
       const plans = transportKinds(server).map((kind) =>
@@ -67,7 +80,7 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
           ? stdioPlan(stdio, { ...server, command: server.command ?? "" }, cwd, hooks.confinements?.get(`mcp.${name}`))
           : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, hooks.authFor?.(name, server)),
       );
-      const result = await startServer(() => new Client({ name: "bosun", version: "0" }), plans, CONNECT_TIMEOUT_MS);
+      const result = await startServer(newClient(name), plans, CONNECT_TIMEOUT_MS);
       return { name, server, ...result };
     }),
   );

@@ -357,6 +357,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     warn: opening.warn,
     // The task and skill tools join later; their names are bosun's all the same.
     reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
+    ...(input.question ? { question: input.question } : {}),
   });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).

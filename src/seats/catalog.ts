@@ -268,6 +268,15 @@ export const SEATS: readonly Seat[] = [
     config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled"],
   },
   {
+    id: "mcp.elicit",
+    question: "An MCP server asks the person for values (a form): what goes back to it?",
+    holders: ["person", "code"],
+    default:
+      "the form is put to the person (the terminal's prompt, the TUI's dialog) and their answer, checked against the form, goes back (person); with nobody there, a form bosun cannot draw, an answer that does not fit it, or a URL elicitation: declined (code). The ledger names the fields answered, never their values",
+    fail: "closed",
+    config: [],
+  },
+  {
     id: "call.permission",
     question: "May this tool call run: allow, ask or deny?",
     holders: ["config", "code", "person"],
