@@ -1,5 +1,6 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { describeArguments, type McpPrompt } from "../mcp/prompts.js";
 import { readChecked } from "../permission/gate/checked-read.js";
 import { isInside } from "../permission/rules/requests.js";
 import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
@@ -16,6 +17,18 @@ import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "..
  * say-so alone (permission/gate/read-check.ts).
  */
 
+/** One MCP prompt as a command: the server's, asked when it is run. */
+export function mcpPromptCommand(prompt: McpPrompt): CustomCommand {
+  return {
+    name: prompt.command,
+    description: `${prompt.description ?? `a prompt of MCP server ${prompt.server}`} (${describeArguments(prompt)})`,
+    template: "",
+    file: `MCP server ${prompt.server}`,
+    scope: "global",
+    mcp: prompt,
+  };
+}
+
 export interface CustomCommand {
   /** The file name without `.md`. */
   name: string;
@@ -26,9 +39,11 @@ export interface CustomCommand {
   model?: string;
   /** The body after the front matter. */
   template: string;
-  /** The markdown file (absolute). */
+  /** The markdown file (absolute); for an MCP prompt, the server it comes from. */
   file: string;
   scope: "project" | "global";
+  /** An MCP server's prompt: expanded by asking its server, never as a template. */
+  mcp?: McpPrompt;
 }
 
 export interface CustomCommandSet {

@@ -10,6 +10,7 @@ import type { Tool } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
 import { decideCollisions } from "./collisions.js";
 import { connectAnswer, failureText } from "./connect-answer.js";
+import type { McpPrompt } from "./prompts.js";
 import { startServer } from "./start-server.js";
 import { transportKinds } from "./transport-kinds.js";
 import { remotePlan, stdioPlan } from "./transports.js";
@@ -21,6 +22,14 @@ export interface McpConnections {
   tools: Tool[];
   /** What each connected server said of how to use it, for the system prompt (seat context.instructions). */
   instructions: Array<{ server: string; text: string }>;
+  /** The servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
+  prompts: McpPrompt[];
+  /** One prompt's messages as the text to send, for the person's words; or why not. */
+  getPrompt(
+    prompt: McpPrompt,
+    words: readonly string[],
+    signal: AbortSignal,
+  ): Promise<{ ok: true; text: string } | { ok: false; problem: string }>;
   close(): Promise<void>;
 }
 
@@ -53,9 +62,16 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
-  if (servers.length === 0) return { tools: [], instructions: [], close: async () => {} } satisfies McpConnections;
+  if (servers.length === 0)
+    return {
+      tools: [],
+      instructions: [],
+      prompts: [],
+      getPrompt: async () => ({ ok: false, problem: "no MCP server is connected" }),
+      close: async () => {},
+    } satisfies McpConnections;
   // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
-  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }, elicit] = await Promise.all([
+  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }, elicit, prompting] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
@@ -63,6 +79,7 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
     import("./tool.js"),
     import("./resources.js"),
     import("./elicit-handler.js"),
+    import("./prompts.js"),
   ]);
   // Each client answers its server's forms through the person's face (or declines them).
   const newClient = (name: string) => () => {
@@ -133,7 +150,13 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
   const instructions = results.flatMap(({ name, started }) =>
     started?.instructions ? [{ server: name, text: started.instructions }] : [],
   );
-  return { tools, instructions, close } satisfies McpConnections;
+  const served = results.flatMap(({ name, server, started }) =>
+    started?.client.getServerCapabilities()?.prompts
+      ? [{ name, client: started.client, timeout: server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms }]
+      : [],
+  );
+  const { prompts, getPrompt } = await prompting.serverPrompts(served, hooks.warn);
+  return { tools, instructions, prompts, getPrompt, close } satisfies McpConnections;
 }
 
 /**

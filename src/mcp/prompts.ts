@@ -124,3 +124,45 @@ export function promptText(result: unknown): string {
     ? `${text.slice(0, MAX_PROMPT_CHARS)}\n[cut at ${MAX_PROMPT_CHARS} characters]`
     : text;
 }
+
+type PromptOutcome = { ok: true; text: string } | { ok: false; problem: string };
+
+/**
+ * The prompts of the servers that offer them, and how to get one. A server whose prompts cannot
+ * be listed keeps its tools; its prompts are missing, and the person is told.
+ */
+export async function serverPrompts(
+  served: ReadonlyArray<{ name: string; client: McpPromptClient; timeout: number }>,
+  warn?: (text: string) => void,
+): Promise<{
+  prompts: McpPrompt[];
+  getPrompt(prompt: McpPrompt, words: readonly string[], signal: AbortSignal): Promise<PromptOutcome>;
+}> {
+  const lists = await Promise.all(
+    served.map((s) =>
+      listPrompts(s.name, s.client, s.timeout).catch((error: Error) => {
+        warn?.(`MCP server ${s.name}: its prompts could not be listed: ${error.message}`);
+        return [];
+      }),
+    ),
+  );
+  return {
+    prompts: lists.flat(),
+    async getPrompt(prompt, words, signal) {
+      const at = served.find((s) => s.name === prompt.server);
+      if (!at) return { ok: false, problem: `MCP server ${prompt.server} is not connected` };
+      const args = promptArguments(prompt, words);
+      if (!args.ok) return args;
+      try {
+        const result = await at.client.getPrompt(
+          { name: prompt.name, arguments: args.values },
+          { signal, timeout: at.timeout },
+        );
+        return { ok: true, text: promptText(result) };
+      } catch (error) {
+        const why = (error as Error).message;
+        return { ok: false, problem: `MCP server ${prompt.server} failed the prompt ${prompt.name}: ${why}` };
+      }
+    },
+  };
+}

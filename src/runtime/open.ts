@@ -12,6 +12,7 @@ import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
+import type { McpPrompt } from "../mcp/prompts.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -84,6 +85,10 @@ export interface Runtime {
    * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
    */
   runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
+  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
+  mcpPrompts: readonly McpPrompt[];
+  /** One MCP prompt as the message to send, for the person's words (split as a shell splits them); or why not. */
+  mcpPrompt: McpConnections["getPrompt"];
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -291,6 +296,8 @@ export interface Started {
   output: OutputFolder;
   target?: TargetAnswer;
   record: (decision: Decision) => void;
+  /** The MCP servers' prompts, and how to get one. */
+  mcp: Pick<McpConnections, "prompts" | "getPrompt">;
   /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
   delegation: {
     host: DelegationHost;
@@ -402,6 +409,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     output,
     ...(target ? { target } : {}),
     record,
+    mcp,
     delegation,
   };
 }
@@ -441,6 +449,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     record,
     runSpan,
     runCall,
+    mcpPrompts: started.mcp.prompts,
+    mcpPrompt: started.mcp.getPrompt,
     async turn(message, io) {
       turns++;
       // Asked now, before the turn puts its message on record: does this session await its title?
