@@ -22,28 +22,46 @@ export function QuestionDialog({
 }) {
   const { armed, ready } = useArmed(armDelayMs);
   // -1: the first screen (answer or decline); then the index of the field being asked.
-  const [at, setAt] = useState(-1);
-  const [text, setText] = useState("");
-  const [picked, setPicked] = useState<string[]>([]);
+  // Read by the key handler through refs: keys can come faster than renders (a paste, then Enter).
+  const [at, setAtState] = useState(-1);
+  const [text, setTextState] = useState("");
+  const [picked, setPickedState] = useState<string[]>([]);
+  const live = useRef({ at: -1, text: "", picked: [] as string[] });
+  const setAt = (n: number) => {
+    live.current.at = n;
+    setAtState(n);
+  };
+  const setText = (next: (t: string) => string) => {
+    live.current.text = next(live.current.text);
+    setTextState(live.current.text);
+  };
+  const setPicked = (next: (p: string[]) => string[]) => {
+    live.current.picked = next(live.current.picked);
+    setPickedState(live.current.picked);
+  };
   const [problem, setProblem] = useState<string>();
   const values = useRef<Record<string, Value>>({});
   const field = at >= 0 ? question.fields[at] : undefined;
 
   const next = (value: Value | undefined) => {
+    const at = live.current.at;
+    const field = question.fields[at];
     if (field && value !== undefined && value !== "") {
       const checked = checkAnswer({ ...question, fields: [field] }, { [field.name]: value });
       if (!checked.ok) return setProblem(checked.problems[0]);
       values.current[field.name] = checked.values[field.name] as Value;
     } else if (field?.required) return setProblem(`${field.label}: needed`);
     setProblem(undefined);
-    setText("");
-    setPicked([]);
+    setText(() => "");
+    setPicked(() => []);
     if (at + 1 >= question.fields.length) onAnswer({ action: "accept", values: values.current });
     else setAt(at + 1);
   };
 
   useInput((input, key) => {
     if (!ready.current) return;
+    const { at, text, picked } = live.current;
+    const field = at >= 0 ? question.fields[at] : undefined;
     if (key.escape) return onAnswer({ action: "cancel" });
     if (!field) {
       if (input === "d") onAnswer({ action: "decline" });
