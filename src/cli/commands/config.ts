@@ -5,6 +5,7 @@ import { allKnownKeys } from "../../config/schema-walk.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { closest } from "../../util/closest.js";
 import { json, out, warn } from "../output.js";
+import { formatSourceRow, sourceRows } from "./config-sources.js";
 
 interface ConfigFlags {
   model?: string;
@@ -29,7 +30,11 @@ export function showConfig(options: ConfigFlags & { origin?: boolean; json?: boo
   if (options.origin) {
     const rows = originRows(loaded);
     if (options.json) json(rows);
-    else for (const row of rows) out(formatOriginRow(row));
+    else {
+      for (const row of rows) out(formatOriginRow(row));
+      // Then the files picked up that set no key of their own: commands, and what of a file was left out.
+      for (const row of sourceRows(loaded, process.cwd())) out(formatSourceRow(row));
+    }
     return;
   }
   json(shownConfig(loaded));

@@ -1,0 +1,36 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { startScenario } from "../support/scenario.js";
+
+describe("bosun config --origin: other agents' files", () => {
+  it("lists .mcp.json's servers by file and line, what it left out, and the commands found in .claude and .opencode", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      s.ws.write(
+        ".mcp.json",
+        `${JSON.stringify({ mcpServers: { notes: { command: "node", args: ["n.mjs"] }, web: { type: "http", url: "https://x.test/mcp" } } }, null, 2)}\n`,
+      );
+      s.ws.write(".claude/commands/x/y.md", "---\nallowed-tools: Bash(rm:*)\n---\nDo y\n");
+      s.ws.write(".opencode/command/z.md", "Do z\n");
+      s.ws.write(".bosun/commands/z.md", "bosun's z\n");
+      const result = await s.run(["config", "--origin"]);
+      assert.equal(result.code, 0, result.stderr);
+      const lines = result.stdout.trimEnd().split("\n");
+      const mcpJson = join(s.ws.dir, ".mcp.json");
+      assert.ok(lines.includes(`project\t${mcpJson}:4\tmcp.notes.command=node`), lines.join("\n"));
+      assert.ok(lines.includes(`project\t${mcpJson}\tmcp.notes (a repository's command: seat project.command)`));
+      assert.ok(lines.some((l) => l.startsWith(`project\t${mcpJson}\tleft out mcpServers.web: a http server`)));
+      const claude = join(s.ws.dir, ".claude/commands/x/y.md");
+      assert.ok(lines.includes(`project\t${claude}\tcommand /x:y`));
+      assert.ok(lines.some((l) => l.startsWith(`project\t${claude}\tcommand /x:y ignores allowed-tools: `)));
+      assert.ok(
+        lines.includes(
+          `project\t${join(s.ws.dir, ".opencode/command/z.md")}\tcommand /z: shadowed by .bosun/commands/z.md`,
+        ),
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});
