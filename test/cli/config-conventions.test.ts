@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { startScenario } from "../support/scenario.js";
 
 describe("bosun config --origin: other agents' files", () => {
-  it("lists .mcp.json's servers by file and line, what it left out, and the commands found in .claude and .opencode", async () => {
+  it("lists .mcp.json's servers by file and line, what it left out, the commands found in .claude and .opencode, and CLAUDE.md's @imports", async () => {
     const s = await startScenario({ rules: [] });
     try {
       s.ws.write(
@@ -14,6 +14,9 @@ describe("bosun config --origin: other agents' files", () => {
       s.ws.write(".claude/commands/x/y.md", "---\nallowed-tools: Bash(rm:*)\n---\nDo y\n");
       s.ws.write(".opencode/command/z.md", "Do z\n");
       s.ws.write(".bosun/commands/z.md", "bosun's z\n");
+      s.ws.write("CLAUDE.md", "Rules. @docs/style.md @.env\n");
+      s.ws.write("docs/style.md", "Style.\n");
+      s.ws.write(".env", "SECRET=1\n");
       const result = await s.run(["config", "--origin"]);
       assert.equal(result.code, 0, result.stderr);
       const lines = result.stdout.trimEnd().split("\n");
@@ -29,6 +32,17 @@ describe("bosun config --origin: other agents' files", () => {
           `project\t${join(s.ws.dir, ".opencode/command/z.md")}\tcommand /z: shadowed by .bosun/commands/z.md`,
         ),
       );
+      const claudeMd = join(s.ws.dir, "CLAUDE.md");
+      assert.ok(lines.includes(`project\t${claudeMd}\tinstructions (project)`), lines.join("\n"));
+      assert.ok(
+        lines.includes(`project\t${join(s.ws.dir, "docs/style.md")}\tinstructions (import imported by ${claudeMd})`),
+      );
+      assert.ok(
+        lines.some((l) =>
+          l.startsWith(`project\t${join(s.ws.dir, ".env")}\tnot read: @.env imported by ${claudeMd}: `),
+        ),
+      );
+      assert.ok(!result.stdout.includes("SECRET=1"));
     } finally {
       await s.close();
     }
