@@ -18,27 +18,42 @@ describe("expandVariables", () => {
 });
 
 describe("translateMcpJson", () => {
-  it("translates stdio servers; lists url servers, bad names and unknown keys with why", () => {
+  it("translates stdio and http/sse servers; lists bad names, bad entries and unknown keys with why", () => {
     const out = translateMcpJson(
       {
         mcpServers: {
           notes: { command: "node", args: ["s.mjs", "${DIR:-notes}"], env: { KEY: "${KEY}" }, cwd: "x" },
-          web: { type: "http", url: "https://example.com/mcp" },
+          web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          old: { type: "sse", url: "https://example.com/sse" },
+          plain: { url: "https://example.com/plain" },
           "bad name": { command: "x" },
           broken: { command: 3 },
+          mixed: { type: "http", url: "https://x.test", command: "y" },
+          ftp: { type: "http", url: "ftp://x.test" },
         },
         other: true,
       },
       {},
     );
     assert.deepEqual(out.data, {
-      mcp: { notes: { command: "node", args: ["s.mjs", "notes"], env: { KEY: "{env:KEY}" } } },
+      mcp: {
+        notes: { command: "node", args: ["s.mjs", "notes"], env: { KEY: "{env:KEY}" } },
+        web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer {env:TOKEN}" } },
+        old: { type: "sse", url: "https://example.com/sse" },
+        plain: { type: "http", url: "https://example.com/plain" },
+      },
     });
     assert.deepEqual(
-      out.skipped.map((s) => s.key),
-      ["other", "mcpServers.notes.cwd", "mcpServers.web", "mcpServers.bad name", "mcpServers.broken"],
+      out.skipped.map((s) => `${s.key}: ${s.reason}`),
+      [
+        "other: not read: bosun reads mcpServers only",
+        "mcpServers.notes.cwd: not a key bosun reads",
+        "mcpServers.bad name: an MCP server name may hold letters, digits, _ and -",
+        "mcpServers.broken: command must be a non-empty string",
+        "mcpServers.mixed: a http server takes url, not command",
+        "mcpServers.ftp: url must be an http(s) URL",
+      ],
     );
-    assert.match(out.skipped[2]?.reason ?? "", /http server/);
   });
   it("is not fatal for a document that is not an object", () => {
     assert.deepEqual(translateMcpJson([1], {}).data, {});

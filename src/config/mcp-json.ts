@@ -2,7 +2,7 @@ import { isPlainObject } from "./keypath.js";
 
 /**
  * Claude Code's project MCP file, `.mcp.json` at the repository root
- * (`{"mcpServers": {"name": {"command", "args", "env"}}}`), read as a project layer of `mcp.<name>`
+ * (`{"mcpServers": {"name": {"command", "args", "env"} | {"type": "http"|"sse", "url", "headers"}}}`), read as a project layer of `mcp.<name>`
  * entries (load.ts), below the project's bosun.json. Its servers are commands the repository
  * brings, exactly like a repository bosun.json's: they pass seat `project.command` before they
  * start (permission/trust/project-commands.ts finds them by their project-layer origins).
@@ -66,11 +66,8 @@ function translateServer(
   env: NodeJS.ProcessEnv,
 ): { entry: Record<string, unknown>; ignored: string[] } | { reason: string } {
   if (!isPlainObject(server)) return { reason: "not an object" };
-  const type = server.type ?? "stdio";
-  if (type === "http" || type === "sse" || (server.url !== undefined && server.command === undefined)) {
-    // bosun's mcp.<name> runs stdio servers in this build; the url form is listed, not half-read.
-    return { reason: `a ${String(type === "stdio" ? "url" : type)} server: bosun connects to stdio servers only here` };
-  }
+  const type = server.type ?? (server.url !== undefined && server.command === undefined ? "http" : "stdio");
+  if (type === "http" || type === "sse") return translateRemote(server, type, env);
   if (type !== "stdio") return { reason: `type ${JSON.stringify(type)} is not stdio, http or sse` };
   if (typeof server.command !== "string" || server.command.trim() === "") {
     return { reason: "command must be a non-empty string" };
@@ -91,6 +88,35 @@ function translateServer(
     );
   }
   const ignored = Object.keys(server).filter((key) => !["type", "command", "args", "env"].includes(key));
+  return { entry, ignored };
+}
+
+/**
+ * An `http` or `sse` server: `url` and `headers` (both expanded). It runs no program here, so
+ * seat `project.command` has nothing to judge; its tools are judged as any MCP tool's, and a
+ * repository's headers reading your environment wait for your trust (project-trust.ts).
+ */
+function translateRemote(
+  server: Record<string, unknown>,
+  type: "http" | "sse",
+  env: NodeJS.ProcessEnv,
+): { entry: Record<string, unknown>; ignored: string[] } | { reason: string } {
+  if (server.command !== undefined) return { reason: `a ${type} server takes url, not command` };
+  if (typeof server.url !== "string") return { reason: "url must be a string" };
+  // A url bosun would refuse is left out here, not a config error: the file was written for another tool.
+  if (!server.url.includes("${") && !/^https?:\/\/[^\s]+$/.test(server.url)) {
+    return { reason: "url must be an http(s) URL" };
+  }
+  const entry: Record<string, unknown> = { type, url: expandVariables(server.url, env) };
+  if (server.headers !== undefined) {
+    if (!isPlainObject(server.headers) || !Object.values(server.headers).every((v) => typeof v === "string")) {
+      return { reason: "headers must map names to strings" };
+    }
+    entry.headers = Object.fromEntries(
+      Object.entries(server.headers as Record<string, string>).map(([k, v]) => [k, expandVariables(v, env)]),
+    );
+  }
+  const ignored = Object.keys(server).filter((key) => !["type", "url", "headers"].includes(key));
   return { entry, ignored };
 }
 

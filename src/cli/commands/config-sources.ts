@@ -36,11 +36,12 @@ export function sourceRows(loaded: LoadedConfig, cwd: string, env: NodeJS.Proces
   }
   if (mcpJson) {
     for (const server of mcpJson.servers) {
-      rows.push({
-        layer: "project",
-        file: mcpJson.file,
-        what: `mcp.${server} (a repository's command: seat project.command)`,
-      });
+      // What bosun.json set over it, or a reference that left it out, shows in the key rows above.
+      const url = loaded.config.mcp?.[server]?.url;
+      const what = url
+        ? `mcp.${server} (a remote server at ${url}: it runs no program; its tools are judged as any MCP tool's)`
+        : `mcp.${server} (a repository's command: seat project.command)`;
+      rows.push({ layer: "project", file: mcpJson.file, what });
     }
     for (const { key, reason } of mcpJson.skipped) {
       rows.push({ layer: "project", file: mcpJson.file, what: `left out ${key || "the file"}: ${reason}` });
