@@ -8,6 +8,7 @@ import { type AgentFileLayer, type AgentFilesReport, agentDirs, readAgentFiles }
 import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
+import { mcpJsonPath, translateMcpJson } from "./mcp-json.js";
 import { leafPaths, mergeInto } from "./merge.js";
 import { expandModelForm } from "./model-form.js";
 import { globalConfigFile } from "./paths.js";
@@ -112,6 +113,15 @@ export interface LoadedConfig {
   documents: ConfigDocument[];
   /** The agent files read (config/agent-files.ts): which became layers, which were shadowed or skipped. */
   agentFiles: AgentFilesReport;
+  /** The repository's `.mcp.json` (Claude Code's), when there is one: what of it was left out, and why. */
+  mcpJson?: McpJsonReport;
+}
+
+export interface McpJsonReport {
+  file: string;
+  /** The `mcp.<name>` servers it adds. */
+  servers: string[];
+  skipped: Array<{ key: string; reason: string }>;
 }
 
 /** One layer's validated content, with where each key of it stands. */
@@ -217,6 +227,11 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const repoRoot = findRepoRoot(cwd);
   const projectFolders = repoRoot ? foldersBetween(repoRoot, cwd) : [cwd];
   readAgentLayers("project", projectFolders, repoRoot ?? cwd);
+  const mcpJson = readMcpJson(join(repoRoot ?? cwd, ".mcp.json"), env, repoRoot ?? cwd, options.filterProject);
+  if (mcpJson) {
+    layers.push({ layer: "project", source: mcpJson.report.file, status: "read" });
+    if (mcpJson.layer) raw.push(mcpJson.layer);
+  }
   for (const folder of projectFolders) {
     readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
@@ -255,7 +270,37 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     raw.push({ layer: "flag", source: flag.flag, data: nest(flag.path, flag.value), baseDir: cwd });
   }
 
-  return { ...mergeLayers(raw, layers, env, options.readReference), agentFiles };
+  return {
+    ...mergeLayers(raw, layers, env, options.readReference),
+    agentFiles,
+    ...(mcpJson ? { mcpJson: mcpJson.report } : {}),
+  };
+}
+
+/**
+ * The repository's `.mcp.json` as a project layer below its bosun.json (mcp-json.ts): the same
+ * trust filter and reference rules as any project file. A file that does not parse is reported,
+ * not fatal: it was written for another tool.
+ */
+function readMcpJson(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  fileRoot: string,
+  filterProject: LoadOptions["filterProject"],
+): { report: McpJsonReport; layer?: RawLayer } | undefined {
+  if (!existsSync(file)) return undefined;
+  let doc: ReturnType<typeof parseJsonc>;
+  try {
+    doc = parseJsonc(readFileSync(file, "utf8"), file);
+  } catch (error) {
+    return { report: { file, servers: [], skipped: [{ key: "", reason: (error as Error).message }] } };
+  }
+  const translated = translateMcpJson(doc.data, env);
+  const report = { file, servers: Object.keys(translated.data.mcp ?? {}), skipped: translated.skipped };
+  if (report.servers.length === 0) return { report };
+  const data = filterProject ? filterProject(translated.data) : translated.data;
+  const lineOf = (path: readonly (string | number)[]) => doc.lineOf(mcpJsonPath(path));
+  return { report, layer: { layer: "project", source: file, file, data, lineOf, baseDir: dirname(file), fileRoot } };
 }
 
 /**
