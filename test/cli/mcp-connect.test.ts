@@ -89,6 +89,41 @@ describe("remote MCP servers", () => {
     });
   }
 
+  it("a repository's url server is reached only once judged: web:<host>, never by the repository's own rules", async () => {
+    const remote = await startHttpMcpServer();
+    // The repository allows its own host: that does not count, as with its commands.
+    const config = { mcp: { remote: { url: remote.url } }, permission: { web: { "*": "allow" } } };
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "weather?" },
+            reply: { toolCalls: [{ id: "w", name: "mcp__remote__weather", arguments: { city: "Oslo" } }] },
+          },
+          { reply: { text: "Done." } },
+        ],
+      },
+      { config },
+    );
+    try {
+      const result = await s.run(["run", "hello"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(remote.authorizations.length, 0, "nothing was sent to the repository's host");
+      const skipped = expectDecision(s.latest().decisions, "project.command", "code", "skip");
+      assert.match(JSON.stringify(skipped.reasons), /add --allow 'web:127\.0\.0\.1'/);
+      assert.ok(!s.server.request(1).normalized?.tools.includes("mcp__remote__weather"));
+
+      const allowed = await s.run(["run", "--allow", "web:127.0.0.1", "weather?"]);
+      assert.equal(allowed.code, 0, allowed.stderr);
+      assert.ok(remote.authorizations.length > 0, "reached once the person's rule allows it");
+      expectDecision(s.latest().decisions, "project.command", "person", "run");
+      expectDecision(s.latest().decisions, "mcp.connect", "code", "connected · 1 tool");
+    } finally {
+      await s.close();
+      await remote.close();
+    }
+  });
+
   it("a server with both command and url is a config error naming the file, line and key", async () => {
     const s = await startScenario(done, { config: { mcp: { both: { command: "x", url: "http://127.0.0.1:1/mcp" } } } });
     try {

@@ -1,6 +1,7 @@
 import { ENTRY_DEFAULTS } from "../../config/defaults.js";
 import type { LoadedConfig } from "../../config/load.js";
 import type { Answer, Holder, Reason } from "../../contracts/decisions.js";
+import type { CallDescription } from "../../contracts/requests.js";
 import type { ApprovalPrompt } from "../gate/approval.js";
 import { type AuthorityContext, authorize } from "../gate/authorize.js";
 import { type RepositoryGrant, repositoryGrant } from "../gate/confine.js";
@@ -24,6 +25,8 @@ export interface ProjectCommand {
   /** `hooks.pre_tool[0]` or `mcp.<name>`. */
   key: string;
   command: string;
+  /** A remote server's address: connecting is the request `web:<host>`, judged like a fetch. */
+  url?: string;
   source: string;
   line?: number;
 }
@@ -43,13 +46,26 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
     }));
   for (const [name, server] of Object.entries(config.config.mcp ?? {})) {
     if (!(server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled)) continue;
-    // A url server runs no program here: there is no command to judge (its calls are judged as any MCP tool's).
-    if (server.command === undefined) continue;
     const prefix = `mcp.${name}.`;
     const written = [...config.origins.entries()].find(
       ([key, origin]) => key.startsWith(prefix) && !key.startsWith(`${prefix}enabled`) && origin.layer === "project",
     );
     if (!written) continue;
+    // A url server runs no program, but connecting sends its headers and, later, the model's
+    // arguments to a host the repository chose, and its tools' annotations are its word: so
+    // reaching it is judged too, as the request web:<host>.
+    if (server.command === undefined) {
+      if (!server.url) continue;
+      out.push({
+        kind: "mcp",
+        key: `mcp.${name}`,
+        command: server.url,
+        url: server.url,
+        source: written[1].file ?? written[1].source,
+        ...(written[1].line ? { line: written[1].line } : {}),
+      });
+      continue;
+    }
     out.push({
       kind: "mcp",
       key: `mcp.${name}`,
@@ -77,7 +93,9 @@ export async function judgeProjectCommand(
   },
 ): Promise<Answer<ProjectCommandAnswer> & { grant?: RepositoryGrant }> {
   const authority = withoutProjectRules(deps.authority);
-  const description = await shellRequests(command.command, { cwd: authority.cwd, workspace: authority.workspace });
+  const description = command.url
+    ? remoteRequests(command.url)
+    : await shellRequests(command.command, { cwd: authority.cwd, workspace: authority.workspace });
   const permission = authorize(description, authority);
   const written: Reason = {
     rule: `${command.kind === "hook" ? "a hook" : "an MCP server"} the repository's config names`,
@@ -96,11 +114,13 @@ export async function judgeProjectCommand(
     return { ...answer(permission.holder, true, permission.reasons), grant: repositoryGrant(permission) };
   if (permission.answer === "deny") return answer(permission.holder, false, permission.reasons);
   if (!deps.prompt) {
-    const fix = description.requests.find((r) => r.action === "shell" && r.prefix)?.prefix;
+    const prefix = description.requests.find((r) => r.action === "shell" && r.prefix)?.prefix;
+    const host = description.requests.find((r) => r.action === "web")?.resource;
+    const fix = prefix ? `shell:${prefix} *` : host ? `web:${host}` : undefined;
     return answer("code", false, [
       {
         rule: "no person to ask",
-        detail: `not run: nobody approved it${fix ? ` (to trust it, add --allow 'shell:${fix} *' or a rule in your own config)` : ""}`,
+        detail: `not run: nobody approved it${fix ? ` (to trust it, add --allow '${fix}' or a rule in your own config)` : ""}`,
         decisive: true,
       },
       ...permission.reasons.map(({ decisive: _, ...r }) => r),
@@ -122,6 +142,15 @@ export async function judgeProjectCommand(
     { rule: yes ? `the person allowed it ${reply.kind}` : "the person denied it", decisive: true },
   ]);
   return yes ? { ...decided, grant: repositoryGrant("person") } : decided;
+}
+
+/** Reaching a remote server: web:<host>; an address that does not parse is described as a problem (never allowed). */
+function remoteRequests(url: string): CallDescription {
+  try {
+    return { requests: [{ action: "web", resource: new URL(url).hostname }] };
+  } catch {
+    return { requests: [], problem: `not a URL: ${url}` };
+  }
 }
 
 function withoutProjectRules(ctx: AuthorityContext): AuthorityContext {
