@@ -225,6 +225,15 @@ export const ConfigSchema = z
       .strictObject({
         pre_tool: z.array(HookSchema).optional().describe("Run before a call; may deny it or make it ask"),
         post_tool: z.array(HookSchema).optional().describe("Run after a call; may add context for the model"),
+        stop: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when the turn would end as done; may send the agent back to work with a reason"),
+        stop_limit: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("How many times stop hooks may send the agent back in one turn; past it the turn stops (limit)"),
       })
       .optional()
       .describe("Commands run around tool calls, with the call as JSON on stdin; every layer's hooks run"),

@@ -12,6 +12,7 @@ import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
 import type { TurnRecorder } from "./recorder.js";
 import { environmentNotice } from "./step-context.js";
+import { afterStopHooks } from "./stop.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
 import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
 
@@ -35,6 +36,8 @@ export interface TurnRun {
   denied: number;
   empties: number;
   continues: number;
+  /** How many times this turn's stop hooks sent the agent back (hooks.stop_limit bounds it). */
+  stopBlocks: number;
   /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
   pruned: Set<string>;
   overflowedAt?: number;
@@ -229,5 +232,5 @@ async function replyWithoutCalls(
   if (done.answer === "fail-empty") {
     return { status: "failed", steps: step, message: "the model replied with nothing, three times" };
   }
-  return { status: "done", steps: step };
+  return afterStopHooks(run, step, result.text);
 }

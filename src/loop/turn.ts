@@ -17,6 +17,7 @@ import { toModelTools } from "./model-tools.js";
 import { turnRecorder } from "./recorder.js";
 import { type Ending, runStep, type TurnRun } from "./step.js";
 import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
+import type { StopHooks } from "./stop.js";
 
 /** What a face is shown of a turn as it goes: the calls' events, and the model's text, waits and usage. */
 export type RunEvent =
@@ -84,6 +85,8 @@ export interface TurnDeps {
    * at the next step, and the turn does not end while any runs (seat turn.done waits for it).
    */
   background?: { running(): number; takeFinished(): string[]; next(signal: AbortSignal): Promise<void> };
+  /** The session's stop hooks (seat turn.stop_hook), run when the model is done; a delegate's turn has none. */
+  stopHooks?: StopHooks;
   overflowDir: string;
   toolContext: Omit<ToolContext, "callId" | "signal">;
 }
@@ -167,6 +170,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun>
     denied: 0,
     empties: 0,
     continues: 0,
+    stopBlocks: 0,
     pruned: new Set(),
     lastText: "",
   };

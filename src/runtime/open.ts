@@ -496,6 +496,9 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       emit: io.emit,
       ...(io.steering ? { steering: io.steering } : {}),
       background: started.delegation.host.background,
+      // The repository's stop hooks only once judged: the gate holds the hooks project.command let run.
+      stopHooks: async (stop) =>
+        (await import("../permission/gate/lifecycle.js")).runStopHooks(gate.forTurn(parts), stop),
       overflowDir: output.path,
       toolContext,
     };

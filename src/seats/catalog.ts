@@ -189,6 +189,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "turn.stop_hook",
+    question: "The model is done: do the stop hooks let the turn end?",
+    holders: ["hook", "config", "code"],
+    default:
+      'each hooks.stop hook runs (a repository\'s only once project.command let it); exit 2 or {"decision":"block","reason":…} sends the agent back with the reason (hook), at most hooks.stop_limit times a turn (default 3), then the turn stops as a limit (config or code); a hook that crashes, times out or prints JSON in no known shape fails the turn (code), never "done"',
+    fail: "closed",
+    config: ["hooks.stop", "hooks.stop_limit"],
+  },
+  {
     id: "turn.continue_after_length",
     question: "The reply was cut off at the output limit: continue it?",
     holders: ["code"],

@@ -340,7 +340,7 @@ export async function afterCall(
  * rules protect that appeared since are shown empty too); one that cannot be confined any more
  * has failed, which its on_error answers (deny, by default).
  */
-async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
+export async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
   if (!hook.fromProject) return runHook(hook, input, deps.authority.cwd, deps.signal);
   const sandbox = await repositoryConfinement(hook.grant ?? "proof", deps);
   if (sandbox.answer === "unavailable" || sandbox.answer === "denied") {

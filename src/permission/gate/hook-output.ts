@@ -1,3 +1,4 @@
+import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
 import type { HookEvent } from "./hooks.js";
 
 /**
@@ -10,7 +11,9 @@ import type { HookEvent } from "./hooks.js";
  *   `permissionDecisionReason` (and `updatedInput`, `additionalContext`); the older top-level
  *   `decision` `approve`/`block` ("map to allow and deny") with `reason`;
  * - PostToolUse: `decision: "block"` with `reason` (goes to the model), and
- *   `hookSpecificOutput.additionalContext`.
+ *   `hookSpecificOutput.additionalContext`;
+ * - Stop: `decision: "block"` with `reason` (the agent goes back to work with it); no
+ *   hookSpecificOutput fields beyond `hookEventName`.
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
  * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
@@ -164,14 +167,14 @@ function readSpecific(
   string: (where: string, v: unknown) => string | undefined,
   text: (v: string | undefined) => string | undefined,
 ): void {
-  const expected = event === "pre_tool" ? "PreToolUse" : "PostToolUse";
+  const expected = CLAUDE_EVENT_NAMES[event];
   for (const [key, v] of Object.entries(value)) {
     const where = `hookSpecificOutput.${key}`;
     if (key === "hookEventName") {
       const name = string(where, v);
       if (name !== undefined && name !== expected)
         problems.push(`${where} is ${JSON.stringify(name)}, but this is a ${expected} hook (${event})`);
-    } else if (key === "additionalContext") {
+    } else if (key === "additionalContext" && event !== "stop") {
       const context = text(string(where, v));
       if (context !== undefined) output.context.push(context);
     } else if (event === "pre_tool" && key === "permissionDecision") {
@@ -189,7 +192,7 @@ function readSpecific(
       if (isObject(v)) output.updatedInput = v;
       else problems.push(`${where} must be an object, not ${JSON.stringify(v)}`);
     } else {
-      problems.push(`unknown key ${JSON.stringify(where)}${event === "post_tool" ? " for a post_tool hook" : ""}`);
+      problems.push(`unknown key ${JSON.stringify(where)}${event === "pre_tool" ? "" : ` for a ${event} hook`}`);
     }
   }
 }

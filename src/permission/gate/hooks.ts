@@ -9,7 +9,11 @@ import { hookMatches } from "./hook-claude.js";
 import { readHookStdout } from "./hook-output.js";
 import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
-export type HookEvent = "pre_tool" | "post_tool";
+/** Around a call (pre_tool, post_tool), and at the turn's end (stop: seat turn.stop_hook). */
+export type HookEvent = "pre_tool" | "post_tool" | "stop";
+
+/** Every event, in the order a layer's hooks are read. */
+export const HOOK_EVENTS: readonly HookEvent[] = ["pre_tool", "post_tool", "stop"];
 
 /** One configured hook, with where it was written. */
 export interface Hook {
@@ -39,7 +43,7 @@ const HOOK_OUTPUT_LIMIT = 64_000;
 export function hooksFromConfig(config: LoadedConfig): Hook[] {
   const hooks: Hook[] = [];
   for (const doc of config.documents) {
-    for (const event of ["pre_tool", "post_tool"] as const) {
+    for (const event of HOOK_EVENTS) {
       (doc.data.hooks?.[event] ?? []).forEach((hook, index) => {
         const line = doc.lineOf?.(["hooks", event, index]);
         hooks.push({

@@ -1,0 +1,38 @@
+import type { GateDeps } from "./gate.js";
+import { runConfinedHook } from "./gate.js";
+import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
+import { judgeStopHook, type StopHookVerdict } from "./stop-hook.js";
+
+/** What the turn tells its stop hooks. */
+export interface StopInput {
+  step: number;
+  /** The reply that would end the turn. */
+  lastText: string;
+  /** Stop hooks already sent the agent back in this turn (Claude Code's `stop_hook_active`). */
+  blocksSoFar: number;
+}
+
+/**
+ * Runs every `hooks.stop` hook (a repository's only once judged, confined, as a call's hooks)
+ * and judges each; the caller records and acts. The payload is bosun's shape and Claude Code's
+ * Stop input side by side, so a hook written for either reads what it expects.
+ */
+export async function runStopHooks(deps: Readonly<GateDeps>, input: StopInput): Promise<StopHookVerdict[]> {
+  const verdicts: StopHookVerdict[] = [];
+  for (const hook of deps.hooks.filter((h) => h.event === "stop")) {
+    const payload = {
+      event: "stop",
+      session_id: deps.sessionId,
+      cwd: deps.authority.cwd,
+      workspace: deps.authority.workspace,
+      step: input.step,
+      last_message: input.lastText,
+      sent_back: input.blocksSoFar,
+      hook_event_name: CLAUDE_EVENT_NAMES.stop,
+      stop_hook_active: input.blocksSoFar > 0,
+      last_assistant_message: input.lastText,
+    };
+    verdicts.push(judgeStopHook(hook, await runConfinedHook(hook, payload, deps)));
+  }
+  return verdicts;
+}
