@@ -113,7 +113,9 @@ const HookSchema = z
     on_error: z
       .enum(["deny", "allow"])
       .optional()
-      .describe(`pre_tool: what a hook that crashes or times out means (default ${ENTRY_DEFAULTS.hook.on_error})`),
+      .describe(
+        `pre_tool, user_prompt_submit: what a hook that crashes or times out means (default ${ENTRY_DEFAULTS.hook.on_error}: deny, block)`,
+      ),
   })
   .describe("A hook command");
 
@@ -229,6 +231,10 @@ export const ConfigSchema = z
           .array(HookSchema)
           .optional()
           .describe("Run when the turn would end as done; may send the agent back to work with a reason"),
+        user_prompt_submit: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run on the person's message before the turn; may block it or add context for the model"),
         stop_limit: z
           .int()
           .min(0)

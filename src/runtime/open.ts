@@ -39,6 +39,7 @@ import {
 } from "./authority.js";
 import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
 import { delegationHost } from "./delegate-host.js";
+import { lifecycleDeps } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -496,9 +497,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       emit: io.emit,
       ...(io.steering ? { steering: io.steering } : {}),
       background: started.delegation.host.background,
-      // The repository's stop hooks only once judged: the gate holds the hooks project.command let run.
-      stopHooks: async (stop) =>
-        (await import("../permission/gate/lifecycle.js")).runStopHooks(gate.forTurn(parts), stop),
+      // The repository's lifecycle hooks only once judged: the gate holds the hooks project.command let run.
+      ...lifecycleDeps(() => gate.forTurn(parts)),
       overflowDir: output.path,
       toolContext,
     };

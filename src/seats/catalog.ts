@@ -189,6 +189,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "turn.prompt_hook",
+    question: "Do the prompt hooks let the person's message start a turn, and with what beside it?",
+    holders: ["hook", "config", "code"],
+    default:
+      'each hooks.user_prompt_submit hook runs on the message first (a repository\'s only once project.command let it); exit 2, {"decision":"block"} or "continue": false blocks it — the reason is shown, the model never sees the message, exit 3 (hook); stdout text, {"context"} or additionalContext is added for the model, at most 10,000 characters a hook (hook); a hook that crashes, times out or prints JSON in no known shape blocks (code) unless its on_error says allow (config)',
+    fail: "closed",
+    config: ["hooks.user_prompt_submit"],
+  },
+  {
     id: "turn.stop_hook",
     question: "The model is done: do the stop hooks let the turn end?",
     holders: ["hook", "config", "code"],

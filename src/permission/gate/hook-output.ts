@@ -13,7 +13,9 @@ import type { HookEvent } from "./hooks.js";
  * - PostToolUse: `decision: "block"` with `reason` (goes to the model), and
  *   `hookSpecificOutput.additionalContext`;
  * - Stop: `decision: "block"` with `reason` (the agent goes back to work with it); no
- *   hookSpecificOutput fields beyond `hookEventName`.
+ *   hookSpecificOutput fields beyond `hookEventName`;
+ * - UserPromptSubmit: `decision: "block"` with `reason` (for the person; the prompt is not
+ *   taken), and `hookSpecificOutput.additionalContext` (for the model).
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
  * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
@@ -119,8 +121,8 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         break;
       }
       case "context": {
-        if (event !== "post_tool") {
-          problems.push('unknown key "context" (a pre_tool hook adds no context)');
+        if (event !== "post_tool" && event !== "user_prompt_submit") {
+          problems.push(`unknown key "context" (a ${event} hook adds no context)`);
           break;
         }
         const context = text(string("context", v));

@@ -9,11 +9,15 @@ import { hookMatches } from "./hook-claude.js";
 import { readHookStdout } from "./hook-output.js";
 import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
-/** Around a call (pre_tool, post_tool), and at the turn's end (stop: seat turn.stop_hook). */
-export type HookEvent = "pre_tool" | "post_tool" | "stop";
+/**
+ * Around a call (pre_tool, post_tool: seat call.hook), at the turn's end (stop: seat
+ * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
+ * turn.prompt_hook).
+ */
+export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit";
 
 /** Every event, in the order a layer's hooks are read. */
-export const HOOK_EVENTS: readonly HookEvent[] = ["pre_tool", "post_tool", "stop"];
+export const HOOK_EVENTS: readonly HookEvent[] = ["pre_tool", "post_tool", "stop", "user_prompt_submit"];
 
 /** One configured hook, with where it was written. */
 export interface Hook {

@@ -1,6 +1,7 @@
 import type { GateDeps } from "./gate.js";
 import { runConfinedHook } from "./gate.js";
 import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
+import { judgePromptHook, type PromptHookVerdict } from "./prompt-hook.js";
 import { judgeStopHook, type StopHookVerdict } from "./stop-hook.js";
 
 /** What the turn tells its stop hooks. */
@@ -33,6 +34,26 @@ export async function runStopHooks(deps: Readonly<GateDeps>, input: StopInput): 
       last_assistant_message: input.lastText,
     };
     verdicts.push(judgeStopHook(hook, await runConfinedHook(hook, payload, deps)));
+  }
+  return verdicts;
+}
+
+/**
+ * Runs every `hooks.user_prompt_submit` hook on the person's message, before the turn takes it,
+ * and judges each; the caller records and acts. bosun's shape and Claude Code's side by side.
+ */
+export async function runPromptHooks(deps: Readonly<GateDeps>, prompt: string): Promise<PromptHookVerdict[]> {
+  const verdicts: PromptHookVerdict[] = [];
+  for (const hook of deps.hooks.filter((h) => h.event === "user_prompt_submit")) {
+    const payload = {
+      event: "user_prompt_submit",
+      session_id: deps.sessionId,
+      cwd: deps.authority.cwd,
+      workspace: deps.authority.workspace,
+      prompt,
+      hook_event_name: CLAUDE_EVENT_NAMES.user_prompt_submit,
+    };
+    verdicts.push(judgePromptHook(hook, await runConfinedHook(hook, payload, deps)));
   }
   return verdicts;
 }
