@@ -41,6 +41,7 @@ export const ENTRY_PLACES: Record<keyof typeof ENTRY_DEFAULTS, readonly (readonl
     ["hooks", "post_tool", "[]"],
     ["hooks", "stop", "[]"],
     ["hooks", "user_prompt_submit", "[]"],
+    ["hooks", "session_start", "[]"],
   ],
   mcp_server: [["mcp", "*"]],
 };

@@ -235,6 +235,10 @@ export const ConfigSchema = z
           .array(HookSchema)
           .optional()
           .describe("Run on the person's message before the turn; may block it or add context for the model"),
+        session_start: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when a session opens; its output is added for the model"),
         stop_limit: z
           .int()
           .min(0)

@@ -1,6 +1,9 @@
+import type { Decision } from "../contracts/decisions.js";
 import type { PromptHooks } from "../loop/prompt.js";
 import type { StopHooks } from "../loop/stop.js";
 import type { GateDeps } from "../permission/gate/gate.js";
+import { EV } from "../session/events.js";
+import type { SessionStore } from "../store/session-store.js";
 
 /**
  * A session's lifecycle hooks as a turn's deps: run through the gate as things stand (so a
@@ -14,4 +17,27 @@ export function lifecycleDeps(gate: () => Readonly<GateDeps>): { stopHooks: Stop
     stopHooks: async (stop) => (await lifecycle()).runStopHooks(gate(), stop),
     promptHooks: async (prompt) => (await lifecycle()).runPromptHooks(gate(), prompt),
   };
+}
+
+/**
+ * Seat `session.start_hook`: the session_start hooks run as the session opens, each answer
+ * recorded, and what they add put in the conversation as one notice the model reads before the
+ * next message. A hook that breaks adds nothing; the session goes on.
+ */
+export async function sessionStartHooks(input: {
+  gate: Readonly<GateDeps>;
+  store: SessionStore;
+  sessionId: string;
+  resumed: boolean;
+  record: (decision: Decision) => void;
+}): Promise<void> {
+  if (!input.gate.hooks.some((h) => h.event === "session_start")) return;
+  const { runStartHooks } = await import("../permission/gate/lifecycle.js");
+  const verdicts = await runStartHooks(input.gate, input.resumed ? "resume" : "startup");
+  const added: string[] = [];
+  for (const { context, hook, ...verdict } of verdicts) {
+    input.record({ seat: "session.start_hook", ...verdict, subject: { hook, event: "session_start" } });
+    if (context) added.push(`[hook ${hook}] ${context}`);
+  }
+  if (added.length > 0) input.store.append(input.sessionId, EV.notice, { text: added.join("\n\n") });
 }

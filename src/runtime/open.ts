@@ -39,7 +39,7 @@ import {
 } from "./authority.js";
 import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
 import { delegationHost } from "./delegate-host.js";
-import { lifecycleDeps } from "./lifecycle-deps.js";
+import { lifecycleDeps, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -348,6 +348,8 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
       .filter((hook) => !allowed.skipped.has(hook.key))
       .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
   }));
+  const resumed = target !== undefined && target.mode !== "new";
+  await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
   const mcp = await connectMcpServers(config, input.cwd, allowed.skipped, allowed.confinements);
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).

@@ -189,6 +189,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "session.start_hook",
+    question: "What do the session_start hooks add to the model's context as the session opens?",
+    holders: ["hook", "code"],
+    default:
+      'each hooks.session_start hook runs when a session opens (a repository\'s only once project.command let it); its stdout, {"context"} or additionalContext is added for the model, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot block',
+    fail: "soft",
+    config: ["hooks.session_start"],
+  },
+  {
     id: "turn.prompt_hook",
     question: "Do the prompt hooks let the person's message start a turn, and with what beside it?",
     holders: ["hook", "config", "code"],

@@ -60,6 +60,7 @@ export const CLAUDE_EVENT_NAMES = {
   post_tool: "PostToolUse",
   stop: "Stop",
   user_prompt_submit: "UserPromptSubmit",
+  session_start: "SessionStart",
 } as const;
 
 /**

@@ -15,7 +15,8 @@ import type { HookEvent } from "./hooks.js";
  * - Stop: `decision: "block"` with `reason` (the agent goes back to work with it); no
  *   hookSpecificOutput fields beyond `hookEventName`;
  * - UserPromptSubmit: `decision: "block"` with `reason` (for the person; the prompt is not
- *   taken), and `hookSpecificOutput.additionalContext` (for the model).
+ *   taken), and `hookSpecificOutput.additionalContext` (for the model);
+ * - SessionStart: `hookSpecificOutput.additionalContext`; it cannot block.
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
  * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
@@ -107,10 +108,15 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         const written = string("decision", v);
         if (written === undefined) break;
         // After the call only a block means something (its reason goes to the model).
-        const meaning = event === "pre_tool" ? PRE_DECISIONS[written] : written === "block" ? "deny" : undefined;
+        const meaning =
+          event === "pre_tool"
+            ? PRE_DECISIONS[written]
+            : written === "block" && event !== "session_start"
+              ? "deny"
+              : undefined;
         if (meaning === undefined)
           problems.push(
-            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : "block"})`,
+            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : event === "session_start" ? "none: a session_start hook cannot block" : "block"})`,
           );
         else output.decisions.push({ field: "decision", value: meaning, written });
         break;
@@ -121,7 +127,7 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         break;
       }
       case "context": {
-        if (event !== "post_tool" && event !== "user_prompt_submit") {
+        if (event !== "post_tool" && event !== "user_prompt_submit" && event !== "session_start") {
           problems.push(`unknown key "context" (a ${event} hook adds no context)`);
           break;
         }

@@ -12,12 +12,18 @@ import { bwrapProgram, confinedArgv } from "./sandbox.js";
 /**
  * Around a call (pre_tool, post_tool: seat call.hook), at the turn's end (stop: seat
  * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
- * turn.prompt_hook).
+ * turn.prompt_hook), and when a session opens (session_start: seat session.start_hook).
  */
-export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit";
+export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit" | "session_start";
 
 /** Every event, in the order a layer's hooks are read. */
-export const HOOK_EVENTS: readonly HookEvent[] = ["pre_tool", "post_tool", "stop", "user_prompt_submit"];
+export const HOOK_EVENTS: readonly HookEvent[] = [
+  "pre_tool",
+  "post_tool",
+  "stop",
+  "user_prompt_submit",
+  "session_start",
+];
 
 /** One configured hook, with where it was written. */
 export interface Hook {

@@ -2,6 +2,7 @@ import type { GateDeps } from "./gate.js";
 import { runConfinedHook } from "./gate.js";
 import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
 import { judgePromptHook, type PromptHookVerdict } from "./prompt-hook.js";
+import { judgeStartHook, type StartHookVerdict } from "./start-hook.js";
 import { judgeStopHook, type StopHookVerdict } from "./stop-hook.js";
 
 /** What the turn tells its stop hooks. */
@@ -54,6 +55,29 @@ export async function runPromptHooks(deps: Readonly<GateDeps>, prompt: string): 
       hook_event_name: CLAUDE_EVENT_NAMES.user_prompt_submit,
     };
     verdicts.push(judgePromptHook(hook, await runConfinedHook(hook, payload, deps)));
+  }
+  return verdicts;
+}
+
+/**
+ * Runs every `hooks.session_start` hook as the session opens (`source` as Claude Code names it:
+ * `startup` for a new session, `resume` for one taken up again) and judges each.
+ */
+export async function runStartHooks(
+  deps: Readonly<GateDeps>,
+  source: "startup" | "resume",
+): Promise<StartHookVerdict[]> {
+  const verdicts: StartHookVerdict[] = [];
+  for (const hook of deps.hooks.filter((h) => h.event === "session_start")) {
+    const payload = {
+      event: "session_start",
+      session_id: deps.sessionId,
+      cwd: deps.authority.cwd,
+      workspace: deps.authority.workspace,
+      source,
+      hook_event_name: CLAUDE_EVENT_NAMES.session_start,
+    };
+    verdicts.push(judgeStartHook(hook, await runConfinedHook(hook, payload, deps)));
   }
   return verdicts;
 }
