@@ -42,6 +42,7 @@ export const ENTRY_PLACES: Record<keyof typeof ENTRY_DEFAULTS, readonly (readonl
     ["hooks", "stop", "[]"],
     ["hooks", "user_prompt_submit", "[]"],
     ["hooks", "session_start", "[]"],
+    ["hooks", "notification", "[]"],
   ],
   mcp_server: [["mcp", "*"]],
 };

@@ -239,6 +239,10 @@ export const ConfigSchema = z
           .array(HookSchema)
           .optional()
           .describe("Run when a session opens; its output is added for the model"),
+        notification: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when bosun waits for the person (an approval ask); not waited for"),
         stop_limit: z
           .int()
           .min(0)

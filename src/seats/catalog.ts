@@ -313,6 +313,15 @@ export const SEATS: readonly Seat[] = [
     config: ["hooks"],
   },
   {
+    id: "person.notify",
+    question: "bosun waits for the person (an approval ask): were the notification hooks told?",
+    holders: ["hook", "code"],
+    default:
+      "each hooks.notification hook runs when the person is asked, not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
+    fail: "soft",
+    config: ["hooks.notification"],
+  },
+  {
     id: "call.policy",
     question: "Does the administrator's policy forbid this call?",
     holders: ["policy"],

@@ -61,6 +61,7 @@ export const CLAUDE_EVENT_NAMES = {
   stop: "Stop",
   user_prompt_submit: "UserPromptSubmit",
   session_start: "SessionStart",
+  notification: "Notification",
 } as const;
 
 /**

@@ -12,9 +12,10 @@ import { bwrapProgram, confinedArgv } from "./sandbox.js";
 /**
  * Around a call (pre_tool, post_tool: seat call.hook), at the turn's end (stop: seat
  * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
- * turn.prompt_hook), and when a session opens (session_start: seat session.start_hook).
+ * turn.prompt_hook), when a session opens (session_start: seat session.start_hook), and when bosun
+ * waits for the person (notification: seat person.notify).
  */
-export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit" | "session_start";
+export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit" | "session_start" | "notification";
 
 /** Every event, in the order a layer's hooks are read. */
 export const HOOK_EVENTS: readonly HookEvent[] = [
@@ -23,6 +24,7 @@ export const HOOK_EVENTS: readonly HookEvent[] = [
   "stop",
   "user_prompt_submit",
   "session_start",
+  "notification",
 ];
 
 /** One configured hook, with where it was written. */

@@ -1,6 +1,6 @@
 import type { GateDeps } from "./gate.js";
-import { runConfinedHook } from "./gate.js";
 import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
+import { runConfinedHook } from "./hook-confined.js";
 import { judgePromptHook, type PromptHookVerdict } from "./prompt-hook.js";
 import { judgeStartHook, type StartHookVerdict } from "./start-hook.js";
 import { judgeStopHook, type StopHookVerdict } from "./stop-hook.js";
