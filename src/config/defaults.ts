@@ -40,6 +40,7 @@ export const ENTRY_PLACES: Record<keyof typeof ENTRY_DEFAULTS, readonly (readonl
     ["hooks", "pre_tool", "[]"],
     ["hooks", "post_tool", "[]"],
     ["hooks", "stop", "[]"],
+    ["hooks", "subagent_stop", "[]"],
     ["hooks", "user_prompt_submit", "[]"],
     ["hooks", "session_start", "[]"],
     ["hooks", "notification", "[]"],

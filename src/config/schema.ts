@@ -231,6 +231,10 @@ export const ConfigSchema = z
           .array(HookSchema)
           .optional()
           .describe("Run when the turn would end as done; may send the agent back to work with a reason"),
+        subagent_stop: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when a delegate (the task tool's) would end as done; like stop, for the delegate"),
         user_prompt_submit: z
           .array(HookSchema)
           .optional()

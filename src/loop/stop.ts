@@ -15,8 +15,8 @@ export async function afterStopHooks(run: TurnRun, step: number, text: string): 
   const done = { status: "done" as const, steps: step };
   if (!deps.stopHooks) return done;
   const verdicts = await deps.stopHooks({ step, lastText: text, blocksSoFar: run.stopBlocks });
-  for (const { reason: _, failure: __, hook, ...verdict } of verdicts)
-    recorder.decision({ seat: "turn.stop_hook", ...verdict, subject: { step, hook, event: "stop" } });
+  for (const { reason: _, failure: __, hook, event, ...verdict } of verdicts)
+    recorder.decision({ seat: "turn.stop_hook", ...verdict, subject: { step, hook, event } });
   const origin = deps.config.origins.get("hooks.stop_limit");
   const next = decideStopHooks(verdicts, run.stopBlocks, {
     value: deps.config.config.hooks.stop_limit,
@@ -26,7 +26,11 @@ export async function afterStopHooks(run: TurnRun, step: number, text: string): 
   if (next.kind === "done") return done;
   if (next.kind === "failed") return { status: "failed", steps: step, message: next.message };
   if (next.kind === "limit") {
-    recorder.decision({ seat: "turn.stop_hook", ...next.decision, subject: { step, event: "stop" } });
+    recorder.decision({
+      seat: "turn.stop_hook",
+      ...next.decision,
+      subject: { step, event: verdicts[0]?.event ?? "stop" },
+    });
     return { status: "limit", steps: step, message: next.message };
   }
   run.stopBlocks++;

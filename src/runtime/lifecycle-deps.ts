@@ -19,6 +19,14 @@ export function lifecycleDeps(gate: () => Readonly<GateDeps>): { stopHooks: Stop
   };
 }
 
+/** A delegate's turn: only its end is hooked (subagent_stop, seat turn.stop_hook), the delegate's agent named. */
+export function delegateLifecycleDeps(gate: () => Readonly<GateDeps>, agent: string): { stopHooks: StopHooks } {
+  return {
+    stopHooks: async (stop) =>
+      (await import("../permission/gate/lifecycle.js")).runStopHooks(gate(), stop, "subagent_stop", agent),
+  };
+}
+
 /**
  * Seat `session.start_hook`: the session_start hooks run as the session opens, each answer
  * recorded, and what they add put in the conversation as one notice the model reads before the

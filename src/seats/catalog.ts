@@ -211,9 +211,9 @@ export const SEATS: readonly Seat[] = [
     question: "The model is done: do the stop hooks let the turn end?",
     holders: ["hook", "config", "code"],
     default:
-      'each hooks.stop hook runs (a repository\'s only once project.command let it); exit 2 or {"decision":"block","reason":…} sends the agent back with the reason (hook), at most hooks.stop_limit times a turn (default 3), then the turn stops as a limit (config or code); a hook that crashes, times out or prints JSON in no known shape fails the turn (code), never "done"',
+      'each hooks.stop hook runs (hooks.subagent_stop at a delegate\'s end; a repository\'s only once project.command let it); exit 2 or {"decision":"block","reason":…} sends the agent back with the reason (hook), at most hooks.stop_limit times a turn (default 3), then the turn stops as a limit (config or code); a hook that crashes, times out or prints JSON in no known shape fails the turn (code), never "done"',
     fail: "closed",
-    config: ["hooks.stop", "hooks.stop_limit"],
+    config: ["hooks.stop", "hooks.subagent_stop", "hooks.stop_limit"],
   },
   {
     id: "turn.continue_after_length",

@@ -59,6 +59,7 @@ export const CLAUDE_EVENT_NAMES = {
   pre_tool: "PreToolUse",
   post_tool: "PostToolUse",
   stop: "Stop",
+  subagent_stop: "SubagentStop",
   user_prompt_submit: "UserPromptSubmit",
   session_start: "SessionStart",
   notification: "Notification",

@@ -182,7 +182,7 @@ function readSpecific(
       const name = string(where, v);
       if (name !== undefined && name !== expected)
         problems.push(`${where} is ${JSON.stringify(name)}, but this is a ${expected} hook (${event})`);
-    } else if (key === "additionalContext" && event !== "stop") {
+    } else if (key === "additionalContext" && event !== "stop" && event !== "subagent_stop") {
       const context = text(string(where, v));
       if (context !== undefined) output.context.push(context);
     } else if (event === "pre_tool" && key === "permissionDecision") {

@@ -13,15 +13,24 @@ import { bwrapProgram, confinedArgv } from "./sandbox.js";
  * Around a call (pre_tool, post_tool: seat call.hook), at the turn's end (stop: seat
  * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
  * turn.prompt_hook), when a session opens (session_start: seat session.start_hook), and when bosun
- * waits for the person (notification: seat person.notify).
+ * waits for the person (notification: seat person.notify); a delegate's end (subagent_stop: seat
+ * turn.stop_hook of the delegate's turn).
  */
-export type HookEvent = "pre_tool" | "post_tool" | "stop" | "user_prompt_submit" | "session_start" | "notification";
+export type HookEvent =
+  | "pre_tool"
+  | "post_tool"
+  | "stop"
+  | "subagent_stop"
+  | "user_prompt_submit"
+  | "session_start"
+  | "notification";
 
 /** Every event, in the order a layer's hooks are read. */
 export const HOOK_EVENTS: readonly HookEvent[] = [
   "pre_tool",
   "post_tool",
   "stop",
+  "subagent_stop",
   "user_prompt_submit",
   "session_start",
   "notification",

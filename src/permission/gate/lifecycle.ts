@@ -19,18 +19,25 @@ export interface StopInput {
  * and judges each; the caller records and acts. The payload is bosun's shape and Claude Code's
  * Stop input side by side, so a hook written for either reads what it expects.
  */
-export async function runStopHooks(deps: Readonly<GateDeps>, input: StopInput): Promise<StopHookVerdict[]> {
+export async function runStopHooks(
+  deps: Readonly<GateDeps>,
+  input: StopInput,
+  /** `subagent_stop` at a delegate's end, with the delegate's agent. */
+  event: "stop" | "subagent_stop" = "stop",
+  agent?: string,
+): Promise<StopHookVerdict[]> {
   const verdicts: StopHookVerdict[] = [];
-  for (const hook of deps.hooks.filter((h) => h.event === "stop")) {
+  for (const hook of deps.hooks.filter((h) => h.event === event)) {
     const payload = {
-      event: "stop",
+      event,
+      ...(agent ? { agent, agent_type: agent } : {}),
       session_id: deps.sessionId,
       cwd: deps.authority.cwd,
       workspace: deps.authority.workspace,
       step: input.step,
       last_message: input.lastText,
       sent_back: input.blocksSoFar,
-      hook_event_name: CLAUDE_EVENT_NAMES.stop,
+      hook_event_name: CLAUDE_EVENT_NAMES[event],
       stop_hook_active: input.blocksSoFar > 0,
       last_assistant_message: input.lastText,
     };

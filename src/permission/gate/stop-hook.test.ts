@@ -57,9 +57,23 @@ describe("stop hooks (turn.stop_hook)", () => {
   });
 
   it("combines: a failure fails the turn, a block continues until the limit, then a limit", () => {
-    const done: StopHookVerdict = { holder: "hook", answer: "done", reasons: [], hook: "a" };
-    const block: StopHookVerdict = { holder: "hook", answer: "block", reasons: [], reason: "more", hook: "b" };
-    const failed: StopHookVerdict = { holder: "code", answer: "failed", reasons: [], failure: "broke", hook: "c" };
+    const done: StopHookVerdict = { holder: "hook", answer: "done", reasons: [], hook: "a", event: "stop" };
+    const block: StopHookVerdict = {
+      holder: "hook",
+      answer: "block",
+      reasons: [],
+      reason: "more",
+      hook: "b",
+      event: "stop",
+    };
+    const failed: StopHookVerdict = {
+      holder: "code",
+      answer: "failed",
+      reasons: [],
+      failure: "broke",
+      hook: "c",
+      event: "stop",
+    };
     assert.deepEqual(decideStopHooks([], 0, limit), { kind: "done" });
     assert.deepEqual(decideStopHooks([done], 0, limit), { kind: "done" });
     assert.deepEqual(decideStopHooks([done, block], 2, limit), { kind: "continue", reason: "more" });

@@ -11,6 +11,8 @@ export type StopHookVerdict = Answer<StopHookAnswer> & {
   /** With `failed`: why, for the turn's failure message. */
   failure?: string;
   hook: string;
+  /** `stop`, or `subagent_stop` at a delegate's end. */
+  event: string;
 };
 
 /**
@@ -34,6 +36,7 @@ export function judgeStopHook(hook: Hook, run: HookRun): StopHookVerdict {
     reasons: [{ rule: "stop hook failed", detail: `${why}; the turn is not done`, decisive: true }, where],
     failure: `a stop hook (${hook.key}) failed: ${why}`,
     hook: hook.key,
+    event: hook.event,
   });
   const block = (rule: string, reason: string): StopHookVerdict => ({
     holder: "hook",
@@ -41,18 +44,20 @@ export function judgeStopHook(hook: Hook, run: HookRun): StopHookVerdict {
     reasons: [{ rule, detail: reason, decisive: true }, where],
     reason,
     hook: hook.key,
+    event: hook.event,
   });
   if (run.kind === "failed") return failed(run.why);
   if (run.code === 2) return block("stop hook blocked (exit 2)", run.stderr.trim() || "no reason given (exit code 2)");
   if (run.code !== 0)
     return failed(`exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}`);
-  const read = readHookStdout(run.stdout, "stop");
+  const read = readHookStdout(run.stdout, hook.event);
   if (read.kind === "invalid") return failed(read.why);
   const done = (rule: string, detail?: string): StopHookVerdict => ({
     holder: "hook",
     answer: "done",
     reasons: [{ rule, ...(detail ? { detail } : {}), decisive: true }, where],
     hook: hook.key,
+    event: hook.event,
   });
   if (read.kind === "text") return done("stop hook passed (exit 0)", read.text ? read.text.slice(0, 500) : undefined);
   const out = read.output;
