@@ -44,6 +44,7 @@ export const ENTRY_PLACES: Record<keyof typeof ENTRY_DEFAULTS, readonly (readonl
     ["hooks", "user_prompt_submit", "[]"],
     ["hooks", "session_start", "[]"],
     ["hooks", "notification", "[]"],
+    ["hooks", "pre_compact", "[]"],
   ],
   mcp_server: [["mcp", "*"]],
 };

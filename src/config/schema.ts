@@ -247,6 +247,10 @@ export const ConfigSchema = z
           .array(HookSchema)
           .optional()
           .describe("Run when bosun waits for the person (an approval ask); not waited for"),
+        pre_compact: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run before a compaction; its output adds to the summary's instructions"),
         stop_limit: z
           .int()
           .min(0)

@@ -97,6 +97,7 @@ function windowOf(run: TurnRun, step: number): WindowDeps & { model: ResolvedMod
     config: deps.config,
     record,
     signal: deps.signal,
+    ...(deps.preCompact ? { preCompact: deps.preCompact } : {}),
     model: run.model,
     step,
   };

@@ -19,6 +19,7 @@ import { turnRecorder } from "./recorder.js";
 import { type Ending, runStep, type TurnRun } from "./step.js";
 import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
 import type { StopHooks } from "./stop.js";
+import type { CompactHooks } from "./window.js";
 
 /** What a face is shown of a turn as it goes: the calls' events, and the model's text, waits and usage. */
 export type RunEvent =
@@ -89,6 +90,8 @@ export interface TurnDeps {
   background?: { running(): number; takeFinished(): string[]; next(signal: AbortSignal): Promise<void> };
   /** The session's prompt hooks (seat turn.prompt_hook), run on the message first; a delegate's turn has none. */
   promptHooks?: PromptHooks;
+  /** The session's pre_compact hooks (seat compaction.hook), before the turn compacts; a delegate's turn has none. */
+  preCompact?: CompactHooks;
   /** The session's stop hooks (seat turn.stop_hook), run when the model is done; a delegate's turn has none. */
   stopHooks?: StopHooks;
   overflowDir: string;

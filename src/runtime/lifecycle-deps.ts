@@ -1,6 +1,7 @@
 import type { Decision } from "../contracts/decisions.js";
 import type { PromptHooks } from "../loop/prompt.js";
 import type { StopHooks } from "../loop/stop.js";
+import type { CompactHooks } from "../loop/window.js";
 import type { GateDeps } from "../permission/gate/gate.js";
 import { EV } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -10,12 +11,17 @@ import type { SessionStore } from "../store/session-store.js";
  * repository's run only once project.command let them, confined). Only a session's own turn
  * gets them; a delegate's turn has none.
  */
-export function lifecycleDeps(gate: () => Readonly<GateDeps>): { stopHooks: StopHooks; promptHooks: PromptHooks } {
+export function lifecycleDeps(gate: () => Readonly<GateDeps>): {
+  stopHooks: StopHooks;
+  promptHooks: PromptHooks;
+  preCompact: CompactHooks;
+} {
   // Loaded when a turn ends or starts, not at start-up.
   const lifecycle = () => import("../permission/gate/lifecycle.js");
   return {
     stopHooks: async (stop) => (await lifecycle()).runStopHooks(gate(), stop),
     promptHooks: async (prompt) => (await lifecycle()).runPromptHooks(gate(), prompt),
+    preCompact: async (trigger) => (await lifecycle()).runCompactHooks(gate(), trigger),
   };
 }
 

@@ -63,6 +63,7 @@ export const CLAUDE_EVENT_NAMES = {
   user_prompt_submit: "UserPromptSubmit",
   session_start: "SessionStart",
   notification: "Notification",
+  pre_compact: "PreCompact",
 } as const;
 
 /**

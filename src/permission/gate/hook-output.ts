@@ -16,7 +16,8 @@ import type { HookEvent } from "./hooks.js";
  *   hookSpecificOutput fields beyond `hookEventName`;
  * - UserPromptSubmit: `decision: "block"` with `reason` (for the person; the prompt is not
  *   taken), and `hookSpecificOutput.additionalContext` (for the model);
- * - SessionStart: `hookSpecificOutput.additionalContext`; it cannot block.
+ * - SessionStart: `hookSpecificOutput.additionalContext`; it cannot block;
+ * - PreCompact: informational; here its stdout (or `{"context"}`) adds to the summary's instructions.
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
  * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
@@ -51,6 +52,9 @@ const PRE_DECISIONS: Record<string, "deny" | "ask" | "pass"> = {
   approve: "pass",
 };
 const PERMISSION_DECISIONS: Record<string, "deny" | "ask" | "pass"> = { deny: "deny", ask: "ask", allow: "pass" };
+
+/** Events whose hooks only tell or add: a decision from them is no shape bosun knows. */
+const CANNOT_BLOCK: readonly HookEvent[] = ["session_start", "pre_compact", "notification"];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -111,12 +115,12 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         const meaning =
           event === "pre_tool"
             ? PRE_DECISIONS[written]
-            : written === "block" && event !== "session_start"
+            : written === "block" && !CANNOT_BLOCK.includes(event)
               ? "deny"
               : undefined;
         if (meaning === undefined)
           problems.push(
-            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : event === "session_start" ? "none: a session_start hook cannot block" : "block"})`,
+            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : CANNOT_BLOCK.includes(event) ? `none: a ${event} hook cannot block` : "block"})`,
           );
         else output.decisions.push({ field: "decision", value: meaning, written });
         break;
@@ -127,7 +131,7 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         break;
       }
       case "context": {
-        if (event !== "post_tool" && event !== "user_prompt_submit" && event !== "session_start") {
+        if (!["post_tool", "user_prompt_submit", "session_start", "pre_compact"].includes(event)) {
           problems.push(`unknown key "context" (a ${event} hook adds no context)`);
           break;
         }

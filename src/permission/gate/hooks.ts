@@ -14,7 +14,7 @@ import { bwrapProgram, confinedArgv } from "./sandbox.js";
  * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
  * turn.prompt_hook), when a session opens (session_start: seat session.start_hook), and when bosun
  * waits for the person (notification: seat person.notify); a delegate's end (subagent_stop: seat
- * turn.stop_hook of the delegate's turn).
+ * turn.stop_hook of the delegate's turn); before a compaction (pre_compact: seat compaction.hook).
  */
 export type HookEvent =
   | "pre_tool"
@@ -23,7 +23,8 @@ export type HookEvent =
   | "subagent_stop"
   | "user_prompt_submit"
   | "session_start"
-  | "notification";
+  | "notification"
+  | "pre_compact";
 
 /** Every event, in the order a layer's hooks are read. */
 export const HOOK_EVENTS: readonly HookEvent[] = [
@@ -34,6 +35,7 @@ export const HOOK_EVENTS: readonly HookEvent[] = [
   "user_prompt_submit",
   "session_start",
   "notification",
+  "pre_compact",
 ];
 
 /** One configured hook, with where it was written. */

@@ -1,3 +1,4 @@
+import { type CompactHookVerdict, judgeCompactHook } from "./compact-hook.js";
 import type { GateDeps } from "./gate.js";
 import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
 import { runConfinedHook } from "./hook-confined.js";
@@ -85,6 +86,30 @@ export async function runStartHooks(
       hook_event_name: CLAUDE_EVENT_NAMES.session_start,
     };
     verdicts.push(judgeStartHook(hook, await runConfinedHook(hook, payload, deps)));
+  }
+  return verdicts;
+}
+
+/**
+ * Runs every `hooks.pre_compact` hook before a compaction (`trigger` as Claude Code names it:
+ * `auto` when bosun compacts, `manual` when the person asked) and judges each.
+ */
+export async function runCompactHooks(
+  deps: Readonly<GateDeps>,
+  trigger: "auto" | "manual",
+): Promise<CompactHookVerdict[]> {
+  const verdicts: CompactHookVerdict[] = [];
+  for (const hook of deps.hooks.filter((h) => h.event === "pre_compact")) {
+    const payload = {
+      event: "pre_compact",
+      session_id: deps.sessionId,
+      cwd: deps.authority.cwd,
+      workspace: deps.authority.workspace,
+      trigger,
+      hook_event_name: CLAUDE_EVENT_NAMES.pre_compact,
+      custom_instructions: "",
+    };
+    verdicts.push(judgeCompactHook(hook, await runConfinedHook(hook, payload, deps)));
   }
   return verdicts;
 }
