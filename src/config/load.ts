@@ -5,6 +5,7 @@ import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { isWithheld } from "../util/withheld-env.js";
 import { type AgentFileLayer, type AgentFilesReport, agentDirs, readAgentFiles } from "./agent-files.js";
+import { CLAUDE_SETTINGS_FILES, readClaudeSettings } from "./claude-settings.js";
 import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
@@ -52,6 +53,8 @@ export interface LayerReport {
   layer: LayerName;
   source: string;
   status: "read" | "absent";
+  /** A foreign file's parts not read, each with why (Claude Code's settings: config/claude-settings.ts). */
+  skipped?: string[];
 }
 
 export interface UnresolvedReference {
@@ -209,6 +212,25 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     }
   };
 
+  // Claude Code's project settings, below the folder's bosun.json: only their hooks, judged as a
+  // repository's (seat project.command). Run from the home folder, they are Claude Code's user settings: not read.
+  const readClaudeLayers = (folder: string) => {
+    if (resolve(folder) === resolve(env.HOME ?? homedir())) return;
+    for (const name of CLAUDE_SETTINGS_FILES) {
+      const read = readClaudeSettings(join(folder, name));
+      if (!read) continue;
+      layers.push({ layer: "project", source: read.file, status: "read", skipped: read.skipped });
+      raw.push({
+        layer: "project",
+        source: read.file,
+        file: read.file,
+        data: options.filterProject ? options.filterProject(read.data) : read.data,
+        lineOf: read.lineOf,
+        baseDir: dirname(read.file),
+      });
+    }
+  };
+
   readAgentLayers("global", [join(dirname(globalConfigFile(env)), "agents")]);
   readFileLayer("global", globalConfigFile(env), false);
 
@@ -218,6 +240,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const projectFolders = repoRoot ? foldersBetween(repoRoot, cwd) : [cwd];
   readAgentLayers("project", projectFolders, repoRoot ?? cwd);
   for (const folder of projectFolders) {
+    readClaudeLayers(folder);
     readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
 

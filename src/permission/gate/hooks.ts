@@ -117,7 +117,8 @@ export function runHook(
     try {
       child = spawn(program as string, args, {
         cwd,
-        env: { ...toolEnvironment(), BOSUN_HOOK: hook.event },
+        // CLAUDE_PROJECT_DIR: hooks written for Claude Code name their scripts under it.
+        env: { ...toolEnvironment(), BOSUN_HOOK: hook.event, CLAUDE_PROJECT_DIR: cwd },
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });
