@@ -29,3 +29,22 @@ export async function admitPrompt(
   }
   return blocked ?? { context };
 }
+
+/**
+ * A message the person typed to steer the running turn passes the same prompt hooks: let in, on
+ * record with the context they add; blocked, it is left out and the person told why.
+ */
+export async function admitSteering(
+  text: string,
+  hooks: PromptHooks | undefined,
+  recorder: Pick<TurnRecorder, "decision" | "user" | "notice">,
+  tell: (message: string) => void,
+): Promise<void> {
+  const admitted = await admitPrompt({ text }, hooks, recorder);
+  if ("blocked" in admitted) {
+    tell(`your message was blocked by a hook (${admitted.hook}): ${admitted.blocked}`);
+    return;
+  }
+  recorder.user({ text });
+  if (admitted.context.length > 0) recorder.notice({ text: admitted.context.join("\n\n") });
+}

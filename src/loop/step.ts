@@ -10,6 +10,7 @@ import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
 import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
+import { admitSteering } from "./prompt.js";
 import type { TurnRecorder } from "./recorder.js";
 import { environmentNotice } from "./step-context.js";
 import { afterStopHooks } from "./stop.js";
@@ -69,7 +70,10 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
     recorder.notice({ text });
   }
   // What the person typed meanwhile to steer this turn goes in before the next request.
-  if (step > 1) for (const text of deps.steering?.() ?? []) recorder.user({ text });
+  // Each passes the prompt hooks, as the turn's first message did (seat turn.prompt_hook).
+  if (step > 1)
+    for (const text of deps.steering?.() ?? [])
+      await admitSteering(text, deps.promptHooks, recorder, (message) => deps.emit({ type: "error", message }));
   const messages = await stepMessages(run, step);
   if (!Array.isArray(messages)) return messages;
   return afterReply(run, step, await ask(run, step, messages));

@@ -1,6 +1,7 @@
-import type { Answer, Reason } from "../../contracts/decisions.js";
+import type { Answer } from "../../contracts/decisions.js";
 import { readHookStdout } from "./hook-output.js";
 import type { Hook, HookRun } from "./hooks.js";
+import { hookWhere } from "./prompt-hook.js";
 
 /** What one stop hook says of the turn's end. */
 export type StopHookAnswer = "done" | "block" | "failed";
@@ -23,13 +24,7 @@ export type StopHookVerdict = Answer<StopHookAnswer> & {
  * failed — and a failed check is not "done": the caller ends the turn as failed. Pure.
  */
 export function judgeStopHook(hook: Hook, run: HookRun): StopHookVerdict {
-  const where: Reason = {
-    rule: hook.key,
-    detail: hook.command,
-    source: hook.source,
-    key: hook.key,
-    ...(hook.line ? { line: hook.line } : {}),
-  };
+  const where = hookWhere(hook);
   const failed = (why: string): StopHookVerdict => ({
     holder: "code",
     answer: "failed",
