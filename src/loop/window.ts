@@ -100,12 +100,19 @@ export async function compact(
   return { compacted: false, error: `compaction failed: ${result.error}` };
 }
 
-/** The pre_compact hooks' answers on record; what they add to the summary's instructions. */
-async function compactInstructions(deps: WindowDeps & { step: number }): Promise<string | undefined> {
+/**
+ * The pre_compact hooks' answers on record (seat compaction.hook); what they add to the
+ * summary's instructions. `trigger`: `auto` when a turn compacts, `manual` for /compact.
+ */
+export async function compactInstructions(
+  deps: Pick<WindowDeps, "preCompact" | "record"> & { step?: number },
+  trigger: "auto" | "manual" = "auto",
+): Promise<string | undefined> {
   if (!deps.preCompact) return undefined;
   const added: string[] = [];
-  for (const { instructions, hook, ...verdict } of await deps.preCompact("auto")) {
-    deps.record({ seat: "compaction.hook", ...verdict, subject: { step: deps.step, hook, event: "pre_compact" } });
+  for (const { instructions, hook, ...verdict } of await deps.preCompact(trigger)) {
+    const subject = { ...(deps.step !== undefined ? { step: deps.step } : {}), hook, event: "pre_compact" };
+    deps.record({ seat: "compaction.hook", ...verdict, subject });
     if (instructions) added.push(instructions);
   }
   return added.length > 0 ? added.join("\n") : undefined;

@@ -10,6 +10,7 @@ import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
@@ -69,6 +70,8 @@ export interface Runtime {
   usage(): UsageSummary | undefined;
   /** Records a decision in the ledger and shows it. */
   record(decision: Decision): void;
+  /** The session's pre_compact hooks, for a compaction the person asks for (/compact). */
+  preCompact: CompactHooks;
   /**
    * Runs a `` !`cmd` `` span of a repository's custom command as a shell call of this session:
    * judged by every seat a model's call goes through (the person asked through `prompt`), run
@@ -430,6 +433,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       }).offered.map((tool) => tool.name),
     usage: life.usage,
     record,
+    preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
     async turn(message, io) {
