@@ -3,7 +3,14 @@ import { resolve } from "node:path";
 import { decideAgent } from "../agents/select.js";
 import type { Decision } from "../contracts/decisions.js";
 import { bangCall, shownOf, spanRunner } from "../input/bang.js";
-import { type CustomCommand, type CustomCommandSet, type Expansion, expandTemplate } from "../input/custom-commands.js";
+import {
+  type CustomCommand,
+  type CustomCommandSet,
+  type Expansion,
+  expandTemplate,
+  mcpPromptCommand,
+  splitArguments,
+} from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
 import { describeUsage, summarizeUsage } from "../model/session-usage.js";
@@ -49,6 +56,12 @@ export function interactiveRunner(input: {
   ): Promise<Expansion> {
     // Esc stops the spans, as it stops a turn; the session's end stops them too.
     const both = stop ? AbortSignal.any([signal, stop]) : signal;
+    if (command.mcp) {
+      // The server writes the message; the person's words are its arguments, nothing runs here.
+      const got = await (await slot.open()).mcpPrompt(command.mcp, splitArguments(args), both);
+      if (!got.ok) throw new Error(got.problem);
+      return { text: got.text, ran: [] };
+    }
     const run =
       command.scope === "global"
         ? spanRunner({ cwd, signal: both }, async (call) => (await slot.open()).runCall(call, { signal: both, prompt }))
@@ -58,6 +71,7 @@ export function interactiveRunner(input: {
 
   const runner: InteractiveRunner = {
     ready: slot.ready,
+    mcpCommands: () => (slot.live?.mcpPrompts ?? []).map(mcpPromptCommand),
     ...readouts(slot, cwd),
     async noteInput(parsed: ParsedInput, expansion?: Expansion) {
       if (slot.blockedNow) return;

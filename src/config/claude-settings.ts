@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseJsonc } from "./jsonc.js";
 
 /*
@@ -39,6 +39,33 @@ export interface ClaudeSettingsLayer {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A folder's Claude Code settings files as project layers, with what each left out. Run from the
+ * home folder, `.claude/settings.json` is Claude Code's user settings, no project's: not read.
+ * Project layers, so they are judged as a repository's (seat project.command), `filter` and all.
+ */
+export function claudeSettingsLayers(folder: string, home: string, filter?: (data: unknown) => unknown) {
+  if (resolve(folder) === resolve(home)) return [];
+  return CLAUDE_SETTINGS_FILES.flatMap((name) => {
+    const read = readClaudeSettings(join(folder, name));
+    if (!read) return [];
+    const layer = "project" as const;
+    return [
+      {
+        report: { layer, source: read.file, status: "read" as const, skipped: read.skipped },
+        layer: {
+          layer,
+          source: read.file,
+          file: read.file,
+          data: filter ? filter(read.data) : read.data,
+          lineOf: read.lineOf,
+          baseDir: dirname(read.file),
+        },
+      },
+    ];
+  });
+}
 
 /** The hooks of one Claude Code settings file, as a bosun layer; undefined when the file is absent or has none. */
 export function readClaudeSettings(file: string): ClaudeSettingsLayer | undefined {

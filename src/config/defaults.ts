@@ -31,7 +31,7 @@ export const DEFAULTS = {
  */
 export const ENTRY_DEFAULTS = {
   hook: { timeout_ms: 10_000, on_error: "deny" },
-  mcp_server: { timeout_ms: 60_000, enabled: true },
+  mcp_server: { timeout_ms: 60_000, max_timeout_ms: 600_000, enabled: true },
 } as const;
 
 /** Where each kind of entry sits in the config: `*` stands for a map's free key, `[]` for a list's items. */

@@ -715,6 +715,25 @@ describe("loadConfig: what a repository's config may read", () => {
   });
 });
 
+describe("loadConfig: url MCP servers with references", () => {
+  it("a url or header that cannot be resolved leaves the server out whole, not reached without it", () => {
+    const loaded = load({
+      env: {
+        BOSUN_CONFIG_CONTENT: JSON.stringify({
+          mcp: {
+            web: { url: "https://mcp.example/mcp", headers: { Authorization: "Bearer {env:UNSET_FOR_TEST}" } },
+            moved: { url: "{env:UNSET_URL_FOR_TEST}" },
+            fine: { url: "https://mcp.example/ok", headers: { "X-Mode": "ro" } },
+          },
+        }),
+      },
+    });
+    assert.deepEqual(Object.keys(loaded.config.mcp ?? {}), ["fine"]);
+    assert.match(loaded.unresolved.map((u) => u.reason).join("\n"), /the MCP server web is left out/);
+    assert.match(loaded.unresolved.map((u) => u.reason).join("\n"), /the MCP server moved is left out/);
+  });
+});
+
 describe("loadConfig: at scale", () => {
   it("leaves out thousands of MCP servers a higher layer breaks, and every origin of theirs", () => {
     const servers = 5_000;

@@ -5,10 +5,11 @@ import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { isWithheld } from "../util/withheld-env.js";
 import { type AgentFileLayer, type AgentFilesReport, agentDirs, readAgentFiles } from "./agent-files.js";
-import { CLAUDE_SETTINGS_FILES, readClaudeSettings } from "./claude-settings.js";
+import { claudeSettingsLayers } from "./claude-settings.js";
 import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
+import { mcpJsonPath, translateMcpJson } from "./mcp-json.js";
 import { leafPaths, mergeInto } from "./merge.js";
 import { expandModelForm } from "./model-form.js";
 import { globalConfigFile } from "./paths.js";
@@ -115,6 +116,15 @@ export interface LoadedConfig {
   documents: ConfigDocument[];
   /** The agent files read (config/agent-files.ts): which became layers, which were shadowed or skipped. */
   agentFiles: AgentFilesReport;
+  /** The repository's `.mcp.json` (Claude Code's), when there is one: what of it was left out, and why. */
+  mcpJson?: McpJsonReport;
+}
+
+export interface McpJsonReport {
+  file: string;
+  /** The `mcp.<name>` servers it adds. */
+  servers: string[];
+  skipped: Array<{ key: string; reason: string }>;
 }
 
 /** One layer's validated content, with where each key of it stands. */
@@ -212,25 +222,6 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     }
   };
 
-  // Claude Code's project settings, below the folder's bosun.json: only their hooks, judged as a
-  // repository's (seat project.command). Run from the home folder, they are Claude Code's user settings: not read.
-  const readClaudeLayers = (folder: string) => {
-    if (resolve(folder) === resolve(env.HOME ?? homedir())) return;
-    for (const name of CLAUDE_SETTINGS_FILES) {
-      const read = readClaudeSettings(join(folder, name));
-      if (!read) continue;
-      layers.push({ layer: "project", source: read.file, status: "read", skipped: read.skipped });
-      raw.push({
-        layer: "project",
-        source: read.file,
-        file: read.file,
-        data: options.filterProject ? options.filterProject(read.data) : read.data,
-        lineOf: read.lineOf,
-        baseDir: dirname(read.file),
-      });
-    }
-  };
-
   readAgentLayers("global", [join(dirname(globalConfigFile(env)), "agents")]);
   readFileLayer("global", globalConfigFile(env), false);
 
@@ -239,8 +230,17 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const repoRoot = findRepoRoot(cwd);
   const projectFolders = repoRoot ? foldersBetween(repoRoot, cwd) : [cwd];
   readAgentLayers("project", projectFolders, repoRoot ?? cwd);
+  const mcpJson = readMcpJson(join(repoRoot ?? cwd, ".mcp.json"), env, repoRoot ?? cwd, options.filterProject);
+  if (mcpJson) {
+    layers.push({ layer: "project", source: mcpJson.report.file, status: "read" });
+    if (mcpJson.layer) raw.push(mcpJson.layer);
+  }
   for (const folder of projectFolders) {
-    readClaudeLayers(folder);
+    // Claude Code's project settings, below the folder's bosun.json: only their hooks (claude-settings.ts).
+    for (const read of claudeSettingsLayers(folder, env.HOME ?? homedir(), options.filterProject)) {
+      layers.push(read.report);
+      raw.push(read.layer);
+    }
     readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
 
@@ -278,7 +278,37 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     raw.push({ layer: "flag", source: flag.flag, data: nest(flag.path, flag.value), baseDir: cwd });
   }
 
-  return { ...mergeLayers(raw, layers, env, options.readReference), agentFiles };
+  return {
+    ...mergeLayers(raw, layers, env, options.readReference),
+    agentFiles,
+    ...(mcpJson ? { mcpJson: mcpJson.report } : {}),
+  };
+}
+
+/**
+ * The repository's `.mcp.json` as a project layer below its bosun.json (mcp-json.ts): the same
+ * trust filter and reference rules as any project file. A file that does not parse is reported,
+ * not fatal: it was written for another tool.
+ */
+function readMcpJson(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  fileRoot: string,
+  filterProject: LoadOptions["filterProject"],
+): { report: McpJsonReport; layer?: RawLayer } | undefined {
+  if (!existsSync(file)) return undefined;
+  let doc: ReturnType<typeof parseJsonc>;
+  try {
+    doc = parseJsonc(readFileSync(file, "utf8"), file);
+  } catch (error) {
+    return { report: { file, servers: [], skipped: [{ key: "", reason: (error as Error).message }] } };
+  }
+  const translated = translateMcpJson(doc.data, env);
+  const report = { file, servers: Object.keys(translated.data.mcp ?? {}), skipped: translated.skipped };
+  if (report.servers.length === 0) return { report };
+  const data = filterProject ? filterProject(translated.data) : translated.data;
+  const lineOf = (path: readonly (string | number)[]) => doc.lineOf(mcpJsonPath(path));
+  return { report, layer: { layer: "project", source: file, file, data, lineOf, baseDir: dirname(file), fileRoot } };
 }
 
 /**
@@ -423,9 +453,14 @@ function restoreDefaults(
   }
 }
 
-/** `mcp.<name>.command` or `.args`: the server's name. */
+/**
+ * `mcp.<name>.command`, `.args`, `.url` or a header: the server's name. Without one of them the
+ * server would be started, or reached, as nobody wrote it (a header missing: unauthenticated).
+ */
 function serverOf(path: readonly string[]): string | undefined {
-  return path.length === 3 && path[0] === "mcp" && (path[2] === "command" || path[2] === "args") ? path[1] : undefined;
+  if (path[0] !== "mcp") return undefined;
+  if (path.length === 3 && (path[2] === "command" || path[2] === "args" || path[2] === "url")) return path[1];
+  return path.length === 4 && path[2] === "headers" ? path[1] : undefined;
 }
 
 /** MCP servers of a layer whose command or args did not resolve: left out whole. */

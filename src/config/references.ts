@@ -19,7 +19,7 @@ import { formatKey, isPlainObject } from "./keypath.js";
  * - `{env:NAME}` of a variable bosun withholds from its tools (provider keys, `*_API_KEY`,
  *   `*_TOKEN`, …, and whatever your own config reads by `{env:}`) only where bosun itself uses
  *   the value and shows it to nobody: a provider's `apiKey`, `baseURL` and `headers`, and an MCP
- *   server's `env` (CREDENTIAL_KEYS). Those keys apply only once you trust the repository's
+ *   server's `env` and `headers` (CREDENTIAL_KEYS). Those keys apply only once you trust the repository's
  *   config (permission/trust/project-trust.ts). Everywhere else — an agent's prompt or description,
  *   instructions.files, an MCP server's command and args (shown in decisions and in `ps`), rule
  *   patterns — it stays unresolved, with the reason, trusted or not: a repository must never
@@ -36,7 +36,8 @@ const REFERENCE = /\{(env|file):([^{}]+)\}/g;
 export function isCredentialKey(path: readonly string[]): boolean {
   const [top, , key] = path;
   if (top === "provider") return path.length === 3 ? key === "apiKey" || key === "baseURL" : key === "headers";
-  return top === "mcp" && key === "env" && path.length === 4;
+  // An MCP server's env and headers: what it is given to reach your account, never shown.
+  return top === "mcp" && (key === "env" || key === "headers") && path.length === 4;
 }
 
 /** How a layer's references are read. */

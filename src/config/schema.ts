@@ -262,20 +262,56 @@ export const ConfigSchema = z
     mcp: z
       .record(
         z.string().regex(/^[A-Za-z0-9_-]+$/, "an MCP server name may hold letters, digits, _ and -"),
-        z.strictObject({
-          command: z.string().min(1).describe("Program that runs the server (stdio)"),
-          args: z.array(z.string()).optional().describe("Its arguments"),
-          env: z
-            .record(z.string(), z.string())
-            .optional()
-            .describe("Extra environment for it (it gets no keys of yours otherwise)"),
-          enabled: z.boolean().optional().describe("false leaves the server off"),
-          timeout_ms: z
-            .int()
-            .positive()
-            .optional()
-            .describe(`Time limit of one tool call (default ${ENTRY_DEFAULTS.mcp_server.timeout_ms})`),
-        }),
+        z
+          .strictObject({
+            command: z.string().min(1).optional().describe("Program that runs the server (stdio); or give url"),
+            url: z
+              .url({ protocol: /^https?$/ })
+              .optional()
+              .describe("Address of a remote server (Streamable HTTP, falling back to SSE); or give command"),
+            headers: z
+              .record(z.string(), z.string())
+              .optional()
+              .describe("HTTP headers sent to a url server; values may read {env:NAME}"),
+            type: z
+              .enum(["stdio", "http", "sse"])
+              .optional()
+              .describe("How to reach it; default stdio for command, http (then SSE on a 4xx) for url"),
+            args: z.array(z.string()).optional().describe("Its arguments"),
+            env: z
+              .record(z.string(), z.string())
+              .optional()
+              .describe("Extra environment for it (it gets no keys of yours otherwise)"),
+            enabled: z.boolean().optional().describe("false leaves the server off"),
+            required: z
+              .boolean()
+              .optional()
+              .describe(
+                "true: a server that fails to start stops the run; otherwise bosun warns and goes on without it",
+              ),
+            timeout_ms: z
+              .int()
+              .positive()
+              .optional()
+              .describe(`Time limit of one tool call (default ${ENTRY_DEFAULTS.mcp_server.timeout_ms})`),
+            max_timeout_ms: z
+              .int()
+              .positive()
+              .optional()
+              .describe(
+                `Longest a call may run while the server reports progress, each report restarting timeout_ms (default ${ENTRY_DEFAULTS.mcp_server.max_timeout_ms})`,
+              ),
+          })
+          // Exactly one way to reach it: a server with both, or neither, would be a guess.
+          .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+            message: "give an MCP server exactly one of command (a program to run) or url (a remote server)",
+          })
+          .refine(
+            (server) => server.type === undefined || (server.type === "stdio") === (server.command !== undefined),
+            {
+              message: 'type "stdio" goes with command; "http" and "sse" go with url',
+            },
+          ),
       )
       .optional()
       .describe("MCP servers by name; their tools are offered as mcp__<server>__<tool>"),

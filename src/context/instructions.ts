@@ -22,6 +22,7 @@ import {
   readChecked,
 } from "../permission/gate/read-check.js";
 import { entryExists } from "../util/fs.js";
+import { IMPORT_DEPTH, IMPORT_TOTAL_BYTES, importPaths, resolveImport } from "./instruction-imports.js";
 import { fetchInstruction, MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
 
 export { MAX_INSTRUCTION_BYTES } from "./instructions-fetch.js";
@@ -30,8 +31,11 @@ export const SEAT = "context.instructions";
 
 export interface InstructionFile {
   path: string;
-  origin: "global" | "project" | "config" | "url" | "nested";
+  /** mcp: a connected MCP server's own instructions (its path names the server). */
+  origin: "global" | "project" | "config" | "url" | "nested" | "mcp" | "import";
   content: string;
+  /** For an import: the file whose `@path` brought it in. */
+  importedBy?: string;
   /** for URLs: "fetched" | "cached copy (fetch failed: …)" */
   note?: string;
   /** The config file whose instructions.files named it. */
@@ -109,7 +113,7 @@ export async function loadInstructions(options: {
     return fetchInstruction(entry.value, options.cacheDir, timeout);
   });
   const result: Instructions = { files: [], skipped: [], loaded: new Set(), searched: [], claudeMd: options.claudeMd };
-  const collect = collector(result.files, result.skipped, result.loaded, options.check);
+  const collect = collector(result.files, result.skipped, result.loaded, options.check, options.home);
 
   // The global folder is the user's own; the walk from the repository root is the repository's.
   const globalDir = resolve(options.globalDir);
@@ -260,7 +264,7 @@ export function nestedDecision(
 function fileReasons(files: readonly InstructionFile[]): Reason[] {
   return files.map((file) => ({
     rule: "loaded",
-    detail: `${file.path}: ${file.origin}, ${file.content.length} chars${file.note ? `, ${file.note}` : ""}`,
+    detail: `${file.path}: ${file.origin}${file.importedBy ? ` by ${file.importedBy}` : ""}, ${file.content.length} chars${file.note ? `, ${file.note}` : ""}`,
     ...(file.source ? { source: file.source, key: "instructions.files" } : { source: file.path }),
   }));
 }
@@ -281,13 +285,19 @@ function countBy(values: readonly string[]): string {
 
 type Collect = (path: string, origin: InstructionFile["origin"], query: ReadQuery, source?: string) => void;
 
-/** Reads one file into `files`, or lists it in `skipped`; a file already loaded (same real path) is not added again. */
+/**
+ * Reads one file into `files`, or lists it in `skipped`; a file already loaded (same real path) is
+ * not added again. Each file's `@path` imports follow it (see `importsOf`).
+ */
 function collector(
   files: InstructionFile[],
   skipped: InstructionSkip[],
   loaded: Set<string>,
   check: ReadCheck,
+  home?: string,
 ): Collect {
+  // One budget for every import the session reads: a chain of imports cannot fill the prompt.
+  const budget = { bytes: IMPORT_TOTAL_BYTES };
   return (path, origin, query, source) => {
     const read = readInstructionFile(path, query, check);
     const from = source ? { source } : {};
@@ -301,8 +311,65 @@ function collector(
       return;
     }
     loaded.add(read.real);
-    files.push({ path, origin, content: read.content, ...from });
+    const file: InstructionFile = { path, origin, content: read.content, ...from };
+    files.push(file);
+    importsOf(file, { query, check, files, skipped, loaded, budget, chain: [read.real], home });
   };
+}
+
+interface ImportWalk {
+  /** The importer's read query: an import is read as its importer is (a repository's stays the repository's). */
+  query: ReadQuery;
+  check: ReadCheck;
+  files: InstructionFile[];
+  skipped: InstructionSkip[];
+  loaded: Set<string>;
+  budget: { bytes: number };
+  /** Real paths from the top file to this one: a file met again on its own chain is a cycle. */
+  chain: string[];
+  /** Where `@~/` points; the user's home folder when absent. */
+  home: string | undefined;
+}
+
+/**
+ * The `@path` imports of `importer`, each read through the same check as any instruction file (a
+ * link out of the repository, a protected file, bosun's data folder are refused there), added
+ * after it, depth first, at most IMPORT_DEPTH deep. A cycle or a file already included is listed,
+ * not read again.
+ */
+function importsOf(importer: InstructionFile, walk: ImportWalk): void {
+  for (const spec of importPaths(importer.content)) {
+    const path = resolveImport(spec, importer.path, walk.home);
+    const skip = (reason: string) =>
+      walk.skipped.push({ path, reason: `@${spec} imported by ${importer.path}: ${reason}` });
+    if (walk.chain.length > IMPORT_DEPTH) {
+      skip(`imports are followed ${IMPORT_DEPTH} deep`);
+      continue;
+    }
+    const read = readInstructionFile(path, walk.query, walk.check);
+    if (!read.ok) {
+      skip(read.reason);
+      continue;
+    }
+    if (walk.chain.includes(read.real)) {
+      skip("a cycle: it imports itself through this chain");
+      continue;
+    }
+    if (walk.loaded.has(read.real)) {
+      skip("already included");
+      continue;
+    }
+    const size = Buffer.byteLength(read.content);
+    if (size > walk.budget.bytes) {
+      skip(`the imports together would pass ${IMPORT_TOTAL_BYTES / 1024} KiB`);
+      continue;
+    }
+    walk.budget.bytes -= size;
+    walk.loaded.add(read.real);
+    const file: InstructionFile = { path, origin: "import", content: read.content, importedBy: importer.path };
+    walk.files.push(file);
+    importsOf(file, { ...walk, chain: [...walk.chain, read.real] });
+  }
 }
 
 /**

@@ -25,7 +25,7 @@ export interface Tool<Input = Record<string, unknown>> {
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
   kind: "read" | "edit" | "shell" | "mcp" | "delegate";
   /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */
-  mcp?: { resource: string; readOnly: boolean };
+  mcp?: { resource: string; readOnly: boolean; annotations?: McpAnnotations };
   /**
    * What a call would do, as permission requests (`read:<path>`, `shell:<command>`, ...). Every
    * call is judged on these before it runs; a call that cannot be described is never allowed.
@@ -45,6 +45,15 @@ export interface Tool<Input = Record<string, unknown>> {
    * the call pipeline reports it, so that instructions belonging to that file's folder can follow.
    */
   opened?(judged: CallDescription): string | undefined;
+}
+
+/** What an MCP server said of a tool (its annotations): hints, kept as given. */
+export interface McpAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
 }
 
 export interface ToolResult {

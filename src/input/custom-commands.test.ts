@@ -156,15 +156,21 @@ describe("discoverCustomCommands", () => {
 
 describe("parseCommand", () => {
   it("reads a file without front matter as all template", () => {
-    assert.deepEqual(parseCommand("Just do it.\n\nNow.\n"), { ok: true, fields: {}, template: "Just do it.\n\nNow." });
+    assert.deepEqual(parseCommand("Just do it.\n\nNow.\n"), {
+      ok: true,
+      fields: {},
+      template: "Just do it.\n\nNow.",
+      ignored: [],
+    });
   });
 
-  it("accepts an empty front matter and ignores unknown keys", () => {
-    assert.deepEqual(parseCommand("---\n---\nBody"), { ok: true, fields: {}, template: "Body" });
+  it("accepts an empty front matter and ignores unknown keys, listing them", () => {
+    assert.deepEqual(parseCommand("---\n---\nBody"), { ok: true, fields: {}, template: "Body", ignored: [] });
     assert.deepEqual(parseCommand("---\nargument-hint: <file>\ndescription: d\n---\nBody"), {
       ok: true,
       fields: { description: "d" },
       template: "Body",
+      ignored: [{ key: "argument-hint", reason: "not a key bosun reads in a bosun command file" }],
     });
   });
 });

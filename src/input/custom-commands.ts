@@ -1,12 +1,23 @@
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { describeArguments, type McpPrompt } from "../mcp/prompts.js";
 import { readChecked } from "../permission/gate/checked-read.js";
 import { isInside } from "../permission/rules/requests.js";
-import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
+import { isMapping, parseFrontMatter, splitFrontMatter } from "../util/front-matter.js";
+import {
+  type CommandConvention,
+  commandNameOf,
+  commandRoots,
+  frontMatterKeys,
+  listCommandFiles,
+} from "./command-conventions.js";
+
+export { commandRoots } from "./command-conventions.js";
 
 /**
- * Custom slash commands (seat `input.command`): markdown files in `<workspace>/.bosun/commands/`
- * (project) and `<globalDir>/commands/` (global). `/name args` expands the file's body, a
+ * Custom slash commands (seat `input.command`): markdown files in `<workspace>/.bosun/commands/`,
+ * the other agents' project folders (`.claude/commands/**`, `.opencode/command(s)/`, see
+ * command-conventions.ts) and `<globalDir>/commands/` (global). `/name args` expands the file's body, a
  * template, and sends the result to the model as the person's message. A template holds text,
  * `$ARGUMENTS`/`$1…` and `` !`cmd` `` spans (run as shell calls, judged like any); no file
  * includes. A project's command file is the repository's: its text becomes your message when you
@@ -16,8 +27,20 @@ import { isFolderEntry, isMapping, parseFrontMatter, splitFrontMatter } from "..
  * say-so alone (permission/gate/read-check.ts).
  */
 
+/** One MCP prompt as a command: the server's, asked when it is run. */
+export function mcpPromptCommand(prompt: McpPrompt): CustomCommand {
+  return {
+    name: prompt.command,
+    description: `${prompt.description ?? `a prompt of MCP server ${prompt.server}`} (${describeArguments(prompt)})`,
+    template: "",
+    file: `MCP server ${prompt.server}`,
+    scope: "global",
+    mcp: prompt,
+  };
+}
+
 export interface CustomCommand {
-  /** The file name without `.md`. */
+  /** The file name without `.md` (`a:b` for `.claude/commands/a/b.md`). */
   name: string;
   description?: string;
   /** The agent the expanded message goes to (front matter `agent:`). */
@@ -26,9 +49,15 @@ export interface CustomCommand {
   model?: string;
   /** The body after the front matter. */
   template: string;
-  /** The markdown file (absolute). */
+  /** The markdown file (absolute); for an MCP prompt, the server it comes from. */
   file: string;
   scope: "project" | "global";
+  /** An MCP server's prompt: expanded by asking its server, never as a template. */
+  mcp?: McpPrompt;
+  /** How the file is shown: relative for a project's (`.claude/commands/a/b.md`). */
+  shown?: string;
+  /** Front matter keys not read, with why (Claude's `allowed-tools` never grants anything). */
+  ignored?: Array<{ key: string; reason: string }>;
 }
 
 export interface CustomCommandSet {
@@ -44,24 +73,10 @@ export interface CustomCommandSet {
 export const COMMAND_NAME = /^[A-Za-z0-9_:-]{1,64}$/;
 /** A command file larger than this is skipped. */
 export const COMMAND_MAX_BYTES = 256 * 1024;
-/** The front matter keys read; each must be a string when present. Other keys are ignored. */
-const STRING_KEYS = ["description", "agent", "model"] as const;
-
-/** The folders searched, first wins a name: the project's, then the global one. */
-export function commandRoots(options: {
-  workspace: string;
-  globalDir: string;
-}): Array<{ root: string; scope: CustomCommand["scope"] }> {
-  return [
-    { root: join(options.workspace, ".bosun", "commands"), scope: "project" },
-    { root: join(options.globalDir, "commands"), scope: "global" },
-  ];
-}
-
 /**
- * Every `*.md` file directly in the command folders (see `commandRoots`). The project's wins a
- * name over the global one; a file with a bad name or a broken front matter is skipped with its
- * reason. Never throws for what it finds on disk.
+ * Every `*.md` file in the command folders (see `commandRoots`; `.claude/commands` with its
+ * subfolders). The first folder wins a name, each later one is listed as shadowed; a file with a
+ * bad name or a broken front matter is skipped with its reason. Never throws for what it finds on disk.
  */
 export function discoverCustomCommands(options: { workspace: string; globalDir: string }): CustomCommandSet {
   const set: CustomCommandSet = { commands: [], shadowed: [], skipped: [] };
@@ -74,14 +89,14 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
   } catch {
     workspace = undefined;
   }
-  for (const { root, scope } of commandRoots(options)) {
-    let entries: Dirent[];
+  for (const { root, scope, convention, nested, shown } of commandRoots(options)) {
+    let listed: ReturnType<typeof listCommandFiles>;
     let real: string;
     try {
       real = realpathSync(root);
       if (searched.has(real)) continue;
       searched.add(real);
-      entries = readdirSync(root, { withFileTypes: true });
+      listed = listCommandFiles(root, nested);
     } catch (error) {
       const code = errorCode(error);
       if (code !== "ENOENT" && code !== "ENOTDIR") {
@@ -89,13 +104,12 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
       }
       continue;
     }
-    const files = entries
-      .filter((entry) => entry.name.endsWith(".md") && !isFolderEntry(root, entry))
-      .map((entry) => entry.name)
-      .sort(compare);
-    for (const fileName of files) {
-      const file = join(root, fileName);
-      const name = fileName.slice(0, -".md".length);
+    for (const folder of listed.unreadable) {
+      set.skipped.push({ file: join(root, folder), reason: "the folder cannot be read" });
+    }
+    for (const relative of listed.files) {
+      const file = join(root, relative);
+      const name = commandNameOf(relative);
       if (!COMMAND_NAME.test(name)) {
         set.skipped.push({
           file,
@@ -104,12 +118,22 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
         continue;
       }
       const loaded =
-        scope === "project" ? loadProjectCommandFile(join(real, fileName), workspace) : loadCommandFile(file);
+        scope === "project"
+          ? loadProjectCommandFile(join(real, relative), workspace, convention)
+          : loadCommandFile(file);
       if (!loaded.ok) {
         set.skipped.push({ file, reason: loaded.reason });
         continue;
       }
-      const command: CustomCommand = { name, ...loaded.fields, template: loaded.template, file, scope };
+      const command: CustomCommand = {
+        name,
+        ...loaded.fields,
+        template: loaded.template,
+        file,
+        scope,
+        shown: scope === "project" ? `${shown}/${relative}` : file,
+        ...(loaded.ignored.length > 0 ? { ignored: loaded.ignored } : {}),
+      };
       const winner = byName.get(name);
       if (winner) {
         set.shadowed.push({ command, by: winner });
@@ -123,7 +147,13 @@ export function discoverCustomCommands(options: { workspace: string; globalDir: 
 }
 
 export type CommandFile =
-  | { ok: true; fields: Pick<CustomCommand, "description" | "agent" | "model">; template: string }
+  | {
+      ok: true;
+      fields: Pick<CustomCommand, "description" | "agent" | "model">;
+      template: string;
+      /** Front matter keys not read, with why. */
+      ignored: Array<{ key: string; reason: string }>;
+    }
   | { ok: false; reason: string };
 
 /** Reads and checks one command file. */
@@ -143,7 +173,11 @@ export function loadCommandFile(file: string): CommandFile {
 }
 
 /** A project's command file: only a regular file with one name whose real folder lies in the workspace. */
-function loadProjectCommandFile(file: string, workspace: string | undefined): CommandFile {
+function loadProjectCommandFile(
+  file: string,
+  workspace: string | undefined,
+  convention: CommandConvention,
+): CommandFile {
   let info: ReturnType<typeof lstatSync>;
   try {
     info = lstatSync(file);
@@ -161,14 +195,18 @@ function loadProjectCommandFile(file: string, workspace: string | undefined): Co
     return { ok: false, reason: `the file is ${read.tooBig} bytes, over the limit of ${COMMAND_MAX_BYTES} (256 KiB)` };
   }
   if ("refused" in read) return { ok: false, reason: `the file cannot be read: ${read.refused}` };
-  return parseCommand(read.text);
+  return parseCommand(read.text, convention);
 }
 
-/** Splits and checks a command file's text: optional front matter between `---` lines at the top, then the template. */
-export function parseCommand(text: string): CommandFile {
+/**
+ * Splits and checks a command file's text: optional front matter between `---` lines at the top,
+ * then the template. The convention says which keys are read (command-conventions.ts).
+ */
+export function parseCommand(text: string, convention: CommandConvention = "bosun"): CommandFile {
   const parts = splitFrontMatter(text);
   if (!parts.ok) return parts;
   const fields: Pick<CustomCommand, "description" | "agent" | "model"> = {};
+  let ignored: Array<{ key: string; reason: string }> = [];
   if (parts.present) {
     const parsed = parseFrontMatter(parts.frontMatter);
     if (!parsed.ok) return parsed;
@@ -179,7 +217,9 @@ export function parseCommand(text: string): CommandFile {
         return { ok: false, reason: "front matter is not a YAML mapping (expected description:, agent:, model:)" };
       }
       const record = data;
-      for (const key of STRING_KEYS) {
+      const keys = frontMatterKeys(convention, Object.keys(record));
+      ignored = keys.ignored;
+      for (const key of keys.read) {
         const value = record[key];
         if (value === undefined || value === null) continue;
         if (typeof value !== "string" || value.trim() === "") {
@@ -191,11 +231,12 @@ export function parseCommand(text: string): CommandFile {
   }
   const template = parts.body;
   if (template.trim() === "") return { ok: false, reason: "the template (the text after the front matter) is empty" };
-  return { ok: true, fields, template };
+  return { ok: true, fields, template, ignored };
 }
 
 /** How a command's file is shown: relative for the project's (`.bosun/commands/x.md`), absolute for the global one. */
-export function commandPath(command: Pick<CustomCommand, "file" | "scope">): string {
+export function commandPath(command: Pick<CustomCommand, "file" | "scope" | "shown">): string {
+  if (command.shown !== undefined) return command.shown;
   return command.scope === "project" ? `.bosun/commands/${basename(command.file)}` : command.file;
 }
 
@@ -323,10 +364,6 @@ export function splitArguments(args: string): string[] {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function errorCode(error: unknown): string | undefined {

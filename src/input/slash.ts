@@ -102,6 +102,8 @@ export function helpText(
     lines.push("", "Custom commands:");
     for (const command of offered) {
       lines.push(row(command.name, `${describeCustom(command)} (${commandPath(command)})`));
+      for (const { key, reason } of command.ignored ?? [])
+        lines.push(`${" ".repeat(width + 3)}ignores ${key}: ${reason}`);
     }
   }
   if (shadowedByBuiltin.length > 0 || shadowedByProject.length > 0) {
@@ -183,6 +185,10 @@ export function inputDecision(
           detail: `${commandPath(command)} wins over ${commandPath(hidden)}`,
           source: hidden.file,
         });
+      }
+      // What the file asked for and did not get is said, so a Claude `allowed-tools` is seen to grant nothing.
+      for (const { key, reason } of command.ignored ?? []) {
+        reasons.push({ rule: "front matter key ignored", detail: `${key}: ${reason}`, source: command.file });
       }
       for (const span of context.expansion?.ran ?? []) {
         reasons.push({

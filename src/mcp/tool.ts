@@ -1,13 +1,20 @@
 import { z } from "zod";
-import type { Tool, ToolResult } from "../contracts/tools.js";
+import type { McpAnnotations, Tool, ToolResult } from "../contracts/tools.js";
 import { compileArguments } from "./json-schema.js";
+import { type McpCallResult, renderResult } from "./result.js";
 
 /** What bosun needs of a connected MCP client: call a tool. */
 export interface McpCaller {
   callTool(
     params: { name: string; arguments: Record<string, unknown> },
     resultSchema: undefined,
-    options: { signal: AbortSignal; timeout: number },
+    options: {
+      signal: AbortSignal;
+      timeout: number;
+      resetTimeoutOnProgress?: boolean;
+      maxTotalTimeout?: number;
+      onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+    },
   ): Promise<unknown>;
 }
 
@@ -16,8 +23,11 @@ export interface McpToolInfo {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+  annotations?: McpAnnotations;
 }
+
+/** How long a call that keeps reporting progress may run in all, unless config says otherwise. */
+export const DEFAULT_MAX_TOTAL_MS = 10 * 60_000;
 
 /** The name the model sees: `mcp__<server>__<tool>`, cut to what providers accept. */
 export function mcpToolName(server: string, tool: string): string {
@@ -32,8 +42,16 @@ export function mcpToolName(server: string, tool: string): string {
  * against (seat call.validate); zod's reading of it, where zod can read it, only guides repair.
  * A schema ajv cannot compile fails every call with the reason, and the tool is not offered.
  */
-export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, timeoutMs: number): Tool {
+export function mcpTool(
+  server: string,
+  info: McpToolInfo,
+  client: McpCaller,
+  timeoutMs: number,
+  /** The longest a call may run while the server reports progress (mcp.<name>.max_timeout_ms). */
+  maxTotalMs = DEFAULT_MAX_TOTAL_MS,
+): Tool {
   const readOnly = info.annotations?.readOnlyHint === true;
+  const annotations = keptAnnotations(info.annotations);
   let schema: z.ZodType<Record<string, unknown>>;
   try {
     schema = z.fromJSONSchema(info.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<
@@ -58,43 +76,25 @@ export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, ti
       : () => ({ ok: false, problems: [`(schema): ${unusable}; this tool cannot be called`] }),
     ...(unusable ? { unusable } : {}),
     kind: "mcp",
-    mcp: { resource: `${server}/${info.name}`, readOnly },
+    mcp: { resource: `${server}/${info.name}`, readOnly, ...(annotations ? { annotations } : {}) },
     requests: async () => ({ requests: [{ action: "mcp", resource: `${server}/${info.name}`, readOnly }] }),
     async execute(input, ctx): Promise<ToolResult> {
+      // How often the server said it was still working: the ledger shows why a call outlived its timeout.
+      let progress = 0;
       try {
         const result = (await client.callTool({ name: info.name, arguments: input }, undefined, {
           signal: ctx.signal,
           timeout: timeoutMs,
-        })) as {
-          content?: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-          isError?: boolean;
-          structuredContent?: unknown;
-        };
-        const content = result.content ?? [];
-        // Images go to the model as images (to models that take them); the text says where they are.
-        const images = content
-          .filter((part) => part.type === "image" && typeof part.data === "string")
-          .map((part, i) => ({
-            path: `${server}/${info.name} image ${i + 1}`,
-            mediaType: part.mimeType ?? "image/png",
-            data: part.data as string,
-          }));
-        let image = 0;
-        const text = content
-          .map((part) => {
-            if (part.type === "text") return part.text ?? "";
-            if (part.type === "image" && typeof part.data === "string")
-              return `[image ${++image}: follows the results]`;
-            return `[${part.type} content]`;
-          })
-          .join("\n");
-        const output = text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : "");
-        return {
-          output: output || "(no output)",
-          isError: result.isError === true,
-          summary: `${server}/${info.name}${result.isError ? " failed" : ""}`,
-          ...(images.length > 0 ? { images } : {}),
-        };
+          // A server that reports progress is still working: each report restarts the timeout,
+          // up to the total limit, so a long task is not cut at the base timeout.
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: Math.max(maxTotalMs, timeoutMs),
+          onprogress: () => {
+            progress++;
+          },
+        })) as McpCallResult;
+        const rendered = renderResult(server, info.name, result);
+        return progress > 0 ? { ...rendered, metadata: { ...rendered.metadata, progress } } : rendered;
       } catch (error) {
         if (ctx.signal.aborted) {
           return {
@@ -112,4 +112,15 @@ export function mcpTool(server: string, info: McpToolInfo, client: McpCaller, ti
       }
     },
   };
+}
+
+/** The annotations MCP defines, as the server gave them: hints for people and for later seats, never trusted beyond readOnlyHint's one use above. */
+function keptAnnotations(given: McpToolInfo["annotations"]): McpAnnotations | undefined {
+  if (!given) return undefined;
+  const kept: McpAnnotations = {};
+  if (typeof given.title === "string") kept.title = given.title;
+  for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+    if (typeof given[hint] === "boolean") kept[hint] = given[hint];
+  }
+  return Object.keys(kept).length > 0 ? kept : undefined;
 }

@@ -8,6 +8,7 @@ import {
   loadInstructions,
   renderInstructions,
 } from "../context/instructions.js";
+import { type ServerInstructions, serverInstructionFiles } from "../context/server-instructions.js";
 import { discoverSkills, renderSkills, skillCatalog, skillsDecision } from "../context/skills.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision } from "../contracts/decisions.js";
@@ -36,6 +37,8 @@ export async function prepareRunContext(input: {
   sessionId: string;
   /** The run's read check (permission/read-check.ts), made from its authority and policy. */
   check: ReadCheck;
+  /** What the connected MCP servers said of how to use them: after the files, bounded. */
+  serverInstructions?: readonly ServerInstructions[];
 }): Promise<{ context: RunContext; tools: Tool[]; decisions: Decision[] }> {
   const { config, cwd } = input;
   const globalDir = dirname(globalConfigFile());
@@ -60,6 +63,7 @@ export async function prepareRunContext(input: {
     check: input.check,
     fetchTimeoutMs: config.config.instructions.fetch_timeout_ms,
   });
+  loaded.files.push(...serverInstructionFiles(input.serverInstructions ?? []));
   // A resumed session was already given some subfolders' files on reads: not again.
   for (const path of nestedAlreadyAdded(input.store, input.sessionId)) {
     loaded.loaded.add(path);

@@ -7,11 +7,13 @@ import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
+import type { McpPrompt } from "../mcp/prompts.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -87,6 +89,10 @@ export interface Runtime {
    * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
    */
   runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
+  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
+  mcpPrompts: readonly McpPrompt[];
+  /** One MCP prompt as the message to send, for the person's words (split as a shell splits them); or why not. */
+  mcpPrompt: McpConnections["getPrompt"];
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -109,6 +115,8 @@ export interface OpenInput {
   launch?: boolean;
   /** Asks the person about a call (bosun run's terminal prompt); per turn, `turn`'s prompt wins. */
   prompt?: ApprovalPrompt;
+  /** Puts an MCP server's form (elicitation) to the person; none: nobody can answer, it is declined. */
+  question?: QuestionPrompt;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
   trustPrompt?: TrustPrompt;
   /** Where warnings go: stderr unless given (the interactive session shows them in its transcript). */
@@ -292,6 +300,8 @@ export interface Started {
   output: OutputFolder;
   target?: TargetAnswer;
   record: (decision: Decision) => void;
+  /** The MCP servers' prompts, and how to get one. */
+  mcp: Pick<McpConnections, "prompts" | "getPrompt">;
   /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
   delegation: {
     host: DelegationHost;
@@ -353,7 +363,15 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   }));
   const resumed = target !== undefined && target.mode !== "new";
   await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
-  const mcp = await connectMcpServers(config, input.cwd, allowed.skipped, allowed.confinements);
+  const mcp = await connectMcpServers(config, input.cwd, {
+    skip: allowed.skipped,
+    confinements: allowed.confinements,
+    record,
+    warn: opening.warn,
+    // The task and skill tools join later; their names are bosun's all the same.
+    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
+    ...(input.question ? { question: input.question } : {}),
+  });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).
   const { prepareRunContext } = await import("./context.js");
@@ -365,6 +383,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     store,
     sessionId: session.id,
     check: gate.readCheck,
+    serverInstructions: mcp.instructions,
   });
   // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
   const output = savedOutputs(config, session.id);
@@ -396,6 +415,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     output,
     ...(target ? { target } : {}),
     record,
+    mcp,
     delegation,
   };
 }
@@ -436,6 +456,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
+    mcpPrompts: started.mcp.prompts,
+    mcpPrompt: started.mcp.getPrompt,
     async turn(message, io) {
       turns++;
       // Asked now, before the turn puts its message on record: does this session await its title?

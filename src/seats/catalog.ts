@@ -86,7 +86,7 @@ export const SEATS: readonly Seat[] = [
     question: "Which instruction files does the model see, in which order, and which were skipped?",
     holders: ["config", "code"],
     default:
-      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; a subfolder's AGENTS.md is added once when the model reads a file there; each file is checked as a read of it would be (through links, hard links too): the repository's only when the rules allow it outright, the global one and your config's unless they deny it; missing, unreadable or refused files are skipped and listed with why",
+      "AGENTS.md from the global config dir, then every AGENTS.md from the repository root down to the working directory (the nearest last); CLAUDE.md where no AGENTS.md sits beside it; then config instructions.files; then each connected MCP server's own instructions (up to 4000 characters each, cut with a note); a subfolder's AGENTS.md is added once when the model reads a file there; each file's @path imports follow it (relative to it, not in code, 5 deep, cycles cut, 256 KiB in all, recorded with their importer); each file is checked as a read of it would be (through links, hard links too): the repository's only when the rules allow it outright, the global one and your config's unless they deny it; missing, unreadable or refused files are skipped and listed with why",
     fail: "soft",
     config: ["instructions.files", "instructions.claude_md", "instructions.fetch_timeout_ms"],
   },
@@ -148,7 +148,7 @@ export const SEATS: readonly Seat[] = [
     question: "A line starting with / or !: which command does it run, or is it text for the model?",
     holders: ["person", "code"],
     default:
-      "a built-in slash command wins over a custom one of the same name (the shadowing is shown in /help); a custom command (.bosun/commands/*.md, then the global dir's) expands its template, running only the !`cmd` spans the template itself holds; an unknown /word goes to the model as text; !cmd runs the command as the person",
+      "a built-in slash command wins over a custom one of the same name (the shadowing is shown in /help); a custom command (.bosun/commands/*.md, .claude/commands/**/*.md as /a:b, .opencode/command(s)/*.md, then the global dir's; the first wins a name, the others listed as shadowed; front matter keys bosun has no meaning for, allowed-tools included, ignored and listed) expands its template, running only the !`cmd` spans the template itself holds; an unknown /word goes to the model as text; !cmd runs the command as the person",
     fail: "closed",
     config: [],
   },
@@ -293,6 +293,24 @@ export const SEATS: readonly Seat[] = [
       "judged like a shell call before it first runs, by every rule layer except the project's own (a repository cannot approve its own commands): allowed runs, always sealed (exec.sandbox); asked goes to the person, and is not run when nobody can be asked; one that cannot be sealed does not run; a skipped hook does not run, a skipped server is not started",
     fail: "closed",
     config: ["hooks", "mcp", "permission"],
+  },
+  {
+    id: "mcp.connect",
+    question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
+    holders: ["config", "code"],
+    default:
+      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
+    fail: "soft",
+    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled"],
+  },
+  {
+    id: "mcp.elicit",
+    question: "An MCP server asks the person for values (a form): what goes back to it?",
+    holders: ["person", "code"],
+    default:
+      "the form is put to the person (the terminal's prompt, the TUI's dialog) and their answer, checked against the form, goes back (person); with nobody there, a form bosun cannot draw, an answer that does not fit it, or a URL elicitation: declined (code). The ledger names the fields answered, never their values",
+    fail: "closed",
+    config: [],
   },
   {
     id: "call.permission",

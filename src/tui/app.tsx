@@ -60,16 +60,20 @@ export function App({
   opening,
   welcome,
 }: AppProps) {
-  const customs = commands.commands;
   const { exit } = useApp();
   const [history, setHistory] = useState<readonly string[]>(saved?.lines ?? []);
-  const menu = useMemo(() => menuEntries(customs), [customs]);
   const wait = useModelWait(waitClock);
   const transcript = useTranscript(runner, wait.set);
   const dialogs = useDialogs();
   // Effects run in the order written: the session's past is drawn (on its opening) before the
   // launch's own lines are sent (useOpeningLines), as both wait for the same opening.
   const opened = useSessionOpening(runner, person, transcript, dialogs, exit);
+  // The MCP servers' prompts join the commands once the session (and so its servers) is open.
+  const customs = useMemo(
+    () => [...commands.commands, ...(opened ? (runner.mcpCommands?.() ?? []) : [])],
+    [commands, opened, runner],
+  );
+  const menu = useMemo(() => menuEntries(customs), [customs]);
   const pending = usePending();
   const work = useWork(runner, transcript, wait.set, waitClock);
   useDropWaitingAtEnd(runner, pending);

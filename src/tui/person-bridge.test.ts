@@ -12,6 +12,9 @@ describe("the person bridge", () => {
     const seen: string[] = [];
     const trusted = bridge.forSession("s1").trust.askTrust(loosening, signal);
     const asked = bridge.forSession("s1").prompt.ask({ tool: "mcp" } as ApprovalRequest, signal);
+    const questioned = bridge
+      .forSession("s1")
+      .question.askQuestion({ from: "MCP server x", message: "", fields: [] }, signal);
     bridge.warn("not running mcp.notes");
     await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(seen.length, 0, "nothing is shown before the app takes it");
@@ -24,12 +27,22 @@ describe("the person bridge", () => {
         seen.push(`ask ${request.tool}`);
         return { kind: "deny" };
       },
+      askQuestion: async (question) => {
+        seen.push(`question ${question.from}`);
+        return { action: "decline" };
+      },
       notice: (text) => seen.push(text),
     });
     assert.equal(await trusted, "once");
     assert.deepEqual(await asked, { kind: "deny" });
+    assert.deepEqual(await questioned, { action: "decline" });
     await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.deepEqual(seen, ["trust allow shell:touch *", "ask mcp", "bosun: not running mcp.notes"]);
+    assert.deepEqual(seen, [
+      "trust allow shell:touch *",
+      "ask mcp",
+      "question MCP server x",
+      "bosun: not running mcp.notes",
+    ]);
   });
 
   it("a question still open when the session ends is answered no, so nothing waits on it", async () => {
@@ -37,9 +50,13 @@ describe("the person bridge", () => {
     const ended = new AbortController();
     const trusted = bridge.forSession("s1").trust.askTrust(loosening, ended.signal);
     const asked = bridge.forSession("s1").prompt.ask({ tool: "mcp" } as ApprovalRequest, ended.signal);
+    const questioned = bridge
+      .forSession("s1")
+      .question.askQuestion({ from: "MCP server x", message: "", fields: [] }, ended.signal);
     ended.abort();
     assert.equal(await trusted, "no");
     assert.deepEqual(await asked, { kind: "cancel" });
+    assert.deepEqual(await questioned, { action: "cancel" });
   });
 
   it("a question answered for a session is answered the same way when it opens again (a switch); another session is asked", async () => {
@@ -54,6 +71,7 @@ describe("the person bridge", () => {
         asked++;
         return { kind: "once" };
       },
+      askQuestion: async () => ({ action: "cancel" }),
       notice: () => {},
     });
     const request = { tool: "mcp", input: { server: "notes" } } as unknown as ApprovalRequest;

@@ -1,3 +1,4 @@
+import type { PersonQuestion, QuestionPrompt, QuestionReply } from "../contracts/question.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
 import type { Loosening, TrustPrompt } from "../permission/trust/project-trust.js";
 import type { TrustReply } from "./trust-dialog.js";
@@ -6,6 +7,7 @@ import type { TrustReply } from "./trust-dialog.js";
 export interface PersonHandlers {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<PersonReply>;
   askTrust(loosening: Loosening, signal: AbortSignal): Promise<TrustReply>;
+  askQuestion(question: PersonQuestion, signal: AbortSignal): Promise<QuestionReply>;
   notice(text: string): void;
 }
 
@@ -20,7 +22,7 @@ export interface PersonHandlers {
  */
 export interface PersonBridge {
   /** The questions of one opening, answered from what was said for the same session before. */
-  forSession(key: string): { prompt: ApprovalPrompt; trust: TrustPrompt };
+  forSession(key: string): { prompt: ApprovalPrompt; trust: TrustPrompt; question: QuestionPrompt };
   /** The session opened under `key` is `id`: what was answered for it holds under its id too. */
   alias(key: string, id: string): void;
   warn(text: string): void;
@@ -63,6 +65,13 @@ export function personBridge(): PersonBridge {
               if (reply.kind !== "cancel") replied.set(asked, reply);
               return reply;
             }),
+        },
+        // A form is asked every time: a server asking again wants a new answer.
+        question: {
+          askQuestion: (question, signal) =>
+            untilAborted<QuestionReply>(signal, { action: "cancel" }, async () =>
+              (await drawn()).askQuestion(question, signal),
+            ),
         },
         trust: {
           askTrust: (loosening, signal) =>

@@ -36,6 +36,8 @@ export interface InteractiveRunner {
     },
     from?: { command?: CustomCommand; typed?: string },
   ): Promise<TurnOutcome>;
+  /** The connected MCP servers' prompts as commands (`/mcp:<server>:<prompt>`), once the session is open. */
+  mcpCommands?(): CustomCommand[];
   /** What /model, /agent or /mode without an argument offers to switch to; the one in use marked. */
   choices?(kind: "model" | "agent" | "mode"): Choice[];
   /** The session's tokens so far (every request's input and output), for the count while the agent works. */

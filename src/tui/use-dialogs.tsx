@@ -1,14 +1,17 @@
 import { useCallback, useState } from "react";
+import type { PersonQuestion, QuestionReply } from "../contracts/question.js";
 import type { ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
 import type { Loosening } from "../permission/trust/project-trust.js";
 import { ApprovalDialog } from "./approval-dialog.js";
 import { ListPicker } from "./list-picker.js";
+import { QuestionDialog } from "./question-dialog.js";
 import type { Choice, SessionEntry } from "./runner.js";
 import { SessionPicker } from "./session-picker.js";
 import { TrustDialog, type TrustReply } from "./trust-dialog.js";
 
 /**
- * The app's dialogs: a call's approval, the project's trust, the session picker and the list
+ * The app's dialogs: a call's approval, the project's trust, a question (an MCP server's form),
+ * the session picker and the list
  * picker of /model, /agent and /mode. Each is open until answered; while one is, the input
  * takes no keys.
  */
@@ -16,6 +19,10 @@ export function useDialogs() {
   const [approval, setApproval] = useState<{ request: ApprovalRequest; resolve: (r: PersonReply) => void }>();
   const [picking, setPicking] = useState<{ sessions: SessionEntry[]; resolve: (id: string | undefined) => void }>();
   const [trust, setTrust] = useState<{ loosening: Loosening; resolve: (answer: TrustReply) => void }>();
+  const [questioning, setQuestioning] = useState<{
+    question: PersonQuestion;
+    resolve: (reply: QuestionReply) => void;
+  }>();
   const [choosing, setChoosing] = useState<{
     title: string;
     choices: Choice[];
@@ -41,6 +48,16 @@ export function useDialogs() {
       ),
     [],
   );
+  const askQuestion = useCallback(
+    (question: PersonQuestion, signal: AbortSignal) =>
+      openDialog<QuestionReply>(
+        (resolve) => setQuestioning({ question, resolve }),
+        () => setQuestioning(undefined),
+        signal,
+        { action: "cancel" },
+      ),
+    [],
+  );
   /** The person picks one of these sessions; undefined: they kept this one. */
   const pickSession = async (sessions: SessionEntry[]) => {
     const id = await new Promise<string | undefined>((resolve) => setPicking({ sessions, resolve }));
@@ -53,19 +70,27 @@ export function useDialogs() {
     setChoosing(undefined);
     return value;
   };
-  const open = approval !== undefined || picking !== undefined || trust !== undefined || choosing !== undefined;
+  const open =
+    approval !== undefined ||
+    picking !== undefined ||
+    trust !== undefined ||
+    choosing !== undefined ||
+    questioning !== undefined;
   return {
     approval,
     picking,
     trust,
     choosing,
+    questioning,
     open,
     ask,
     askTrust,
+    askQuestion,
     pickSession,
     choose,
     closeApproval: () => setApproval(undefined),
     closeTrust: () => setTrust(undefined),
+    closeQuestion: () => setQuestioning(undefined),
   };
 }
 
@@ -73,7 +98,7 @@ export type DialogState = ReturnType<typeof useDialogs>;
 
 /** The dialog open now, if any (at most one is: only one thing runs at a time). */
 export function Dialogs({ dialogs }: { dialogs: DialogState }) {
-  const { approval, picking, trust, choosing } = dialogs;
+  const { approval, picking, trust, choosing, questioning } = dialogs;
   return (
     <>
       {approval ? (
@@ -92,6 +117,15 @@ export function Dialogs({ dialogs }: { dialogs: DialogState }) {
           onAnswer={(answer) => {
             dialogs.closeTrust();
             trust.resolve(answer);
+          }}
+        />
+      ) : null}
+      {questioning ? (
+        <QuestionDialog
+          question={questioning.question}
+          onAnswer={(reply) => {
+            dialogs.closeQuestion();
+            questioning.resolve(reply);
           }}
         />
       ) : null}

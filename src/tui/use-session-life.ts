@@ -19,7 +19,7 @@ export function useSessionOpening(
 ): boolean {
   const [opened, setOpened] = useState(runner.ready === undefined);
   const { add, showPast, redraw } = transcript;
-  const { ask, askTrust } = dialogs;
+  const { ask, askTrust, askQuestion } = dialogs;
   // The prompt is drawn before the session has opened; the status line fills in when it has.
   useEffect(() => {
     // A session that cannot open ends the app; bosun then prints why, once, below it.
@@ -36,8 +36,8 @@ export function useSessionOpening(
     );
   }, [runner, exit, add, showPast, redraw]);
   useEffect(() => {
-    person?.attach({ ask, askTrust, notice: (text) => add({ kind: "notice", text }) });
-  }, [person, add, ask, askTrust]);
+    person?.attach({ ask, askTrust, askQuestion, notice: (text) => add({ kind: "notice", text }) });
+  }, [person, add, ask, askTrust, askQuestion]);
   return opened;
 }
 

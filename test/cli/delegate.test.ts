@@ -381,7 +381,12 @@ describe("delegation: the task tool", { concurrency: true }, () => {
 
   it("a plan session's delegate claiming auto is read-only: edit, write, a redirection and an unannotated MCP tool change nothing", async () => {
     const calls = [
-      { id: "e", name: "edit", arguments: { path: "a.txt", old_string: "original", new_string: "pwned" }, unadvertised: true },
+      {
+        id: "e",
+        name: "edit",
+        arguments: { path: "a.txt", old_string: "original", new_string: "pwned" },
+        unadvertised: true,
+      },
       { id: "w", name: "write", arguments: { path: "new.txt", content: "pwned" }, unadvertised: true },
       { id: "r", name: "shell", arguments: { command: "echo pwned > redirected.txt" } },
       { id: "m", name: "mcp__notes__notes_write", arguments: { name: "todo", text: "pwned" }, unadvertised: true },

@@ -154,12 +154,14 @@ describe("MCP tools under the authority layer", () => {
     }
   });
 
-  it("stops with an error naming a server that cannot start", async () => {
-    const s = await startScenario(script, { global: { mcp: { broken: { command: "/nonexistent/server" } } } });
+  it("a required server that cannot start stops the run with an error naming it", async () => {
+    const s = await startScenario(script, {
+      global: { mcp: { broken: { command: "/nonexistent/server", required: true } } },
+    });
     try {
       const result = await s.run(["run", "take notes"]);
       assert.equal(result.code, 1);
-      assert.match(result.stderr, /MCP server "broken" \(\/nonexistent\/server\) could not start/);
+      assert.match(result.stderr, /MCP server "broken" failed \(spawn \/nonexistent\/server ENOENT\)/);
       assert.equal(s.server.requests.length, 0);
     } finally {
       await s.close();

@@ -5,6 +5,8 @@ import { allKnownKeys } from "../../config/schema-walk.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { closest } from "../../util/closest.js";
 import { json, out, warn } from "../output.js";
+import { instructionRows } from "./config-instructions.js";
+import { formatSourceRow, sourceRows } from "./config-sources.js";
 
 interface ConfigFlags {
   model?: string;
@@ -24,12 +26,17 @@ export function loadForCommand(flags: ConfigFlags = {}): LoadedConfig {
   return loaded;
 }
 
-export function showConfig(options: ConfigFlags & { origin?: boolean; json?: boolean }): void {
+export async function showConfig(options: ConfigFlags & { origin?: boolean; json?: boolean }): Promise<void> {
   const loaded = loadForCommand(options);
   if (options.origin) {
     const rows = originRows(loaded);
     if (options.json) json(rows);
-    else for (const row of rows) out(formatOriginRow(row));
+    else {
+      for (const row of rows) out(formatOriginRow(row));
+      // Then the files picked up that set no key of their own: commands, and what of a file was left out.
+      for (const row of sourceRows(loaded, process.cwd())) out(formatSourceRow(row));
+      for (const row of await instructionRows(loaded, process.cwd())) out(formatSourceRow(row));
+    }
     return;
   }
   json(shownConfig(loaded));

@@ -50,6 +50,7 @@ export async function interactive(options: SessionOptions, firstLines: string[] 
       launch: first,
       prompt: questions.prompt,
       trustPrompt: questions.trust,
+      question: questions.question,
       warn: person.warn,
       onDecision: () => {},
       onLeaseLost: () => controller.abort(new Error("another run took over this session")),

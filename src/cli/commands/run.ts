@@ -6,6 +6,7 @@ import { openRuntime, type SessionOptions } from "../../runtime/open.js";
 import { ownVersion } from "../../util/own-files.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
+import { terminalQuestionPrompt } from "../question-terminal.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
@@ -131,7 +132,12 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
     firstMessage: text,
     interactive,
-    ...(interactive ? { prompt: terminalPrompt({ input: process.stdin, output: process.stderr }) } : {}),
+    ...(interactive
+      ? {
+          prompt: terminalPrompt({ input: process.stdin, output: process.stderr }),
+          question: terminalQuestionPrompt({ input: process.stdin, output: process.stderr }),
+        }
+      : {}),
     onDecision: (decision) => printer.event({ type: "decision", decision }),
     onLeaseLost: () => controller.abort(new Error("another run took over this session")),
     signal: controller.signal,

@@ -43,6 +43,8 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
     }));
   for (const [name, server] of Object.entries(config.config.mcp ?? {})) {
     if (!(server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled)) continue;
+    // A url server runs no program here: there is no command to judge (its calls are judged as any MCP tool's).
+    if (server.command === undefined) continue;
     const prefix = `mcp.${name}.`;
     const written = [...config.origins.entries()].find(
       ([key, origin]) => key.startsWith(prefix) && !key.startsWith(`${prefix}enabled`) && origin.layer === "project",

@@ -1,0 +1,51 @@
+import type { Answer, Reason } from "../contracts/decisions.js";
+
+/** How one server's start ended: its tools listed, or why not (with what it said on stderr). */
+export type ConnectOutcome =
+  | { ok: true; tools: number; transport: string }
+  | { ok: false; message: string; stderr: readonly string[]; transport: string };
+
+/** Whether the config made the server required, and where it said so. */
+export interface Requirement {
+  required: boolean;
+  where?: string;
+}
+
+/**
+ * Seat mcp.connect for one server: "connected · N tools" or "failed". A failed server is left
+ * out and the run goes on (code) — unless config made it required, then the answer is config's
+ * and the caller stops the run. Its message and stderr tail are the reasons, so `bosun why`
+ * shows why a server's tools were missing without the run having to fail.
+ */
+export function connectAnswer(server: string, outcome: ConnectOutcome, requirement: Requirement): Answer<string> {
+  const holder = requirement.required ? "config" : "code";
+  const where = requirement.where ? { source: requirement.where, key: `mcp.${server}.required` } : {};
+  if (outcome.ok) {
+    return {
+      holder,
+      answer: `connected · ${outcome.tools} tool${outcome.tools === 1 ? "" : "s"}`,
+      reasons: [
+        { rule: "transport", detail: outcome.transport },
+        { rule: "listed", detail: `${outcome.tools} tools`, decisive: true },
+      ],
+    };
+  }
+  const reasons: Reason[] = [
+    { rule: "transport", detail: outcome.transport },
+    { rule: "error", detail: outcome.message, decisive: !requirement.required },
+  ];
+  if (outcome.stderr.length > 0) reasons.push({ rule: "stderr", detail: outcome.stderr.join("\n") });
+  reasons.push(
+    requirement.required
+      ? { rule: "required", detail: "the run stops", ...where, decisive: true }
+      : { rule: "not required", detail: "the run goes on without its tools" },
+  );
+  return { holder, answer: "failed", reasons };
+}
+
+/** The one line a person is shown for a failed server, with the end of its stderr. */
+export function failureText(server: string, outcome: ConnectOutcome & { ok: false }, required: boolean): string {
+  const tail = outcome.stderr.length > 0 ? `\n${outcome.stderr.map((line) => `  ${line}`).join("\n")}` : "";
+  const then = required ? "it is required (mcp.<name>.required), so the run stops" : "going on without its tools";
+  return `MCP server "${server}" failed (${outcome.message}); ${then.replace("<name>", server)}${tail}`;
+}
