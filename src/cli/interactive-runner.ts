@@ -239,7 +239,11 @@ async function compactNow(slot: SessionSlot, signal: AbortSignal): Promise<strin
   if (blocked) return blocked;
   const session = await slot.open();
   const { compactSession } = await import("../compaction/compact.js");
+  const { compactInstructions } = await import("../loop/window.js");
+  // The session's pre_compact hooks are told of a compaction the person asked for, too.
+  const instructions = await compactInstructions({ preCompact: session.preCompact, record: session.record }, "manual");
   const result = await compactSession({
+    ...(instructions ? { instructions } : {}),
     store: session.store,
     sessionId: session.session.id,
     model: session.model,

@@ -38,6 +38,8 @@ export interface CompactDeps {
   step?: number;
   /** Newest tokens kept verbatim; default compaction.keep_tokens. */
   keepTokens?: number;
+  /** What pre_compact hooks add to the summary's instructions (seat compaction.hook). */
+  instructions?: string;
   /** Injected in tests. */
   requestModel?: typeof requestModel;
   env?: NodeJS.ProcessEnv;
@@ -130,7 +132,12 @@ export async function compactSession(deps: CompactDeps): Promise<CompactResult> 
 
   const conversation: ModelMessage[] = [
     ...asTranscript(projectConversation(toSummarise)),
-    { role: "user", content: SUMMARY_INSTRUCTION },
+    {
+      role: "user",
+      content: deps.instructions
+        ? `${SUMMARY_INSTRUCTION}\n\nAlso follow these instructions for the summary:\n${deps.instructions}`
+        : SUMMARY_INSTRUCTION,
+    },
   ];
   const asker = summaryAsker(deps, chosen.model);
   const written = await writeSummary(asker, conversation);

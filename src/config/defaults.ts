@@ -22,6 +22,7 @@ export const DEFAULTS = {
   instructions: { claude_md: true, fetch_timeout_ms: 5_000 },
   delegate: { max_depth: 1, max_parallel: 4, max_steps: 40, result_max_chars: 20_000 },
   compaction: { auto: true, threshold: 0.8, keep_tokens: 20_000, prune_tokens: 40_000 },
+  hooks: { stop_limit: 3 },
 } as const;
 
 /**
@@ -38,6 +39,12 @@ export const ENTRY_PLACES: Record<keyof typeof ENTRY_DEFAULTS, readonly (readonl
   hook: [
     ["hooks", "pre_tool", "[]"],
     ["hooks", "post_tool", "[]"],
+    ["hooks", "stop", "[]"],
+    ["hooks", "subagent_stop", "[]"],
+    ["hooks", "user_prompt_submit", "[]"],
+    ["hooks", "session_start", "[]"],
+    ["hooks", "notification", "[]"],
+    ["hooks", "pre_compact", "[]"],
   ],
   mcp_server: [["mcp", "*"]],
 };

@@ -5,6 +5,7 @@ import { ConfigError } from "../errors.js";
 import { findRepoRoot, foldersBetween } from "../util/repo.js";
 import { isWithheld } from "../util/withheld-env.js";
 import { type AgentFileLayer, type AgentFilesReport, agentDirs, readAgentFiles } from "./agent-files.js";
+import { claudeSettingsLayers } from "./claude-settings.js";
 import { DEFAULTS, type ResolvedConfig } from "./defaults.js";
 import { parseJsonc } from "./jsonc.js";
 import { deleteAt, formatKey, getAt, isPlainObject, parseKey } from "./keypath.js";
@@ -53,6 +54,8 @@ export interface LayerReport {
   layer: LayerName;
   source: string;
   status: "read" | "absent";
+  /** A foreign file's parts not read, each with why (Claude Code's settings: config/claude-settings.ts). */
+  skipped?: string[];
 }
 
 export interface UnresolvedReference {
@@ -233,6 +236,11 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     if (mcpJson.layer) raw.push(mcpJson.layer);
   }
   for (const folder of projectFolders) {
+    // Claude Code's project settings, below the folder's bosun.json: only their hooks (claude-settings.ts).
+    for (const read of claudeSettingsLayers(folder, env.HOME ?? homedir(), options.filterProject)) {
+      layers.push(read.report);
+      raw.push(read.layer);
+    }
     readFileLayer("project", join(folder, "bosun.json"), false, repoRoot ?? cwd);
   }
 

@@ -113,7 +113,9 @@ const HookSchema = z
     on_error: z
       .enum(["deny", "allow"])
       .optional()
-      .describe(`pre_tool: what a hook that crashes or times out means (default ${ENTRY_DEFAULTS.hook.on_error})`),
+      .describe(
+        `pre_tool, user_prompt_submit: what a hook that crashes or times out means (default ${ENTRY_DEFAULTS.hook.on_error}: deny, block)`,
+      ),
   })
   .describe("A hook command");
 
@@ -225,6 +227,35 @@ export const ConfigSchema = z
       .strictObject({
         pre_tool: z.array(HookSchema).optional().describe("Run before a call; may deny it or make it ask"),
         post_tool: z.array(HookSchema).optional().describe("Run after a call; may add context for the model"),
+        stop: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when the turn would end as done; may send the agent back to work with a reason"),
+        subagent_stop: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when a delegate (the task tool's) would end as done; like stop, for the delegate"),
+        user_prompt_submit: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run on the person's message before the turn; may block it or add context for the model"),
+        session_start: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when a session opens; its output is added for the model"),
+        notification: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run when bosun waits for the person (an approval ask); not waited for"),
+        pre_compact: z
+          .array(HookSchema)
+          .optional()
+          .describe("Run before a compaction; its output adds to the summary's instructions"),
+        stop_limit: z
+          .int()
+          .min(0)
+          .optional()
+          .describe("How many times stop hooks may send the agent back in one turn; past it the turn stops (limit)"),
       })
       .optional()
       .describe("Commands run around tool calls, with the call as JSON on stdin; every layer's hooks run"),

@@ -10,8 +10,10 @@ import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
 import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
+import { admitSteering } from "./prompt.js";
 import type { TurnRecorder } from "./recorder.js";
 import { environmentNotice } from "./step-context.js";
+import { afterStopHooks } from "./stop.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
 import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
 
@@ -35,6 +37,8 @@ export interface TurnRun {
   denied: number;
   empties: number;
   continues: number;
+  /** How many times this turn's stop hooks sent the agent back (hooks.stop_limit bounds it). */
+  stopBlocks: number;
   /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
   pruned: Set<string>;
   overflowedAt?: number;
@@ -66,7 +70,10 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
     recorder.notice({ text });
   }
   // What the person typed meanwhile to steer this turn goes in before the next request.
-  if (step > 1) for (const text of deps.steering?.() ?? []) recorder.user({ text });
+  // Each passes the prompt hooks, as the turn's first message did (seat turn.prompt_hook).
+  if (step > 1)
+    for (const text of deps.steering?.() ?? [])
+      await admitSteering(text, deps.promptHooks, recorder, (message) => deps.emit({ type: "error", message }));
   const messages = await stepMessages(run, step);
   if (!Array.isArray(messages)) return messages;
   return afterReply(run, step, await ask(run, step, messages));
@@ -94,6 +101,7 @@ function windowOf(run: TurnRun, step: number): WindowDeps & { model: ResolvedMod
     config: deps.config,
     record,
     signal: deps.signal,
+    ...(deps.preCompact ? { preCompact: deps.preCompact } : {}),
     model: run.model,
     step,
   };
@@ -229,5 +237,5 @@ async function replyWithoutCalls(
   if (done.answer === "fail-empty") {
     return { status: "failed", steps: step, message: "the model replied with nothing, three times" };
   }
-  return { status: "done", steps: step };
+  return afterStopHooks(run, step, result.text);
 }

@@ -14,9 +14,12 @@ import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { checkingJournal } from "./journal-check.js";
 import { toModelTools } from "./model-tools.js";
+import { admitPrompt, type PromptHooks } from "./prompt.js";
 import { turnRecorder } from "./recorder.js";
 import { type Ending, runStep, type TurnRun } from "./step.js";
 import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
+import type { StopHooks } from "./stop.js";
+import type { CompactHooks } from "./window.js";
 
 /** What a face is shown of a turn as it goes: the calls' events, and the model's text, waits and usage. */
 export type RunEvent =
@@ -42,7 +45,8 @@ export interface DelegateEvent {
   event?: RunEvent;
 }
 
-export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled";
+/** `blocked`: a prompt hook kept the person's message out; no step ran. */
+export type TurnStatus = "done" | "limit" | "repeat" | "failed" | "cancelled" | "blocked";
 
 export interface TurnOutcome {
   status: TurnStatus;
@@ -84,6 +88,12 @@ export interface TurnDeps {
    * at the next step, and the turn does not end while any runs (seat turn.done waits for it).
    */
   background?: { running(): number; takeFinished(): string[]; next(signal: AbortSignal): Promise<void> };
+  /** The session's prompt hooks (seat turn.prompt_hook), run on the message first; a delegate's turn has none. */
+  promptHooks?: PromptHooks;
+  /** The session's pre_compact hooks (seat compaction.hook), before the turn compacts; a delegate's turn has none. */
+  preCompact?: CompactHooks;
+  /** The session's stop hooks (seat turn.stop_hook), run when the model is done; a delegate's turn has none. */
+  stopHooks?: StopHooks;
   overflowDir: string;
   toolContext: Omit<ToolContext, "callId" | "signal">;
 }
@@ -99,6 +109,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   const ungroup = deps.store.groupCommits();
   try {
     const run = await startTurn(message, deps);
+    if (!("recorder" in run)) return run;
     for (let step = 1; ; step++) {
       const next = await runStep(run, step);
       if (next === "again") step--;
@@ -109,10 +120,20 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
   }
 }
 
-/** What a turn settles before its first step, and the person's message on record. */
-async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun> {
+/**
+ * What a turn settles before its first step, and the person's message on record — unless a
+ * prompt hook blocked it (seat turn.prompt_hook): then the turn ends before it starts.
+ */
+async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun | TurnOutcome> {
   const { config } = deps;
   const recorder = turnRecorder(deps.store, deps.session.id, deps.emit);
+  const admitted = await admitPrompt(message, deps.promptHooks, recorder);
+  if ("blocked" in admitted) {
+    const message = `the prompt was blocked by a hook (${admitted.hook}): ${admitted.blocked}`;
+    recorder.ended({ status: "blocked", steps: 0, message });
+    deps.emit({ type: "error", message });
+    return { status: "blocked", steps: 0, denied: 0, message, lastText: "" };
+  }
   // Judged once a turn: the rules that could hide a tool do not change within one.
   const offered = decideToolsOffered({
     tools: deps.tools,
@@ -133,6 +154,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun>
   recorder.atomically(() => {
     if (environment) recorder.notice(environment);
     recorder.user(message);
+    if (admitted.context.length > 0) recorder.notice({ text: admitted.context.join("\n\n") });
     recorder.decision({ ...offered.decision, subject: { step: 1 } });
   });
   const pipeline = callPipeline({
@@ -167,6 +189,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun>
     denied: 0,
     empties: 0,
     continues: 0,
+    stopBlocks: 0,
     pruned: new Set(),
     lastText: "",
   };

@@ -6,6 +6,7 @@ import { decideCompaction, measureConversation } from "../compaction/trigger.js"
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import type { CompactHookVerdict } from "../permission/gate/compact-hook.js";
 import { projectConversation } from "../session/conversation.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 
@@ -16,7 +17,12 @@ export interface WindowDeps {
   config: LoadedConfig;
   record: (decision: Decision) => void;
   signal: AbortSignal;
+  /** The session's pre_compact hooks, run before a compaction (seat compaction.hook); none for a delegate. */
+  preCompact?: CompactHooks;
 }
+
+/** Pre-compact hooks as the runtime hands them in: run and judged, not yet recorded. */
+export type CompactHooks = (trigger: "auto" | "manual") => Promise<CompactHookVerdict[]>;
 
 const sourceOf = (config: LoadedConfig, key: string) => whereSet(config, key) ?? "built-in";
 
@@ -76,7 +82,9 @@ export async function compact(
   deps: WindowDeps & { model: ResolvedModel; step: number },
   reason: "threshold" | "overflow",
 ): Promise<{ compacted: boolean; error?: string }> {
+  const instructions = await compactInstructions(deps);
   const result = await compactSession({
+    ...(instructions ? { instructions } : {}),
     store: deps.store,
     sessionId: deps.sessionId,
     model: deps.model,
@@ -90,6 +98,24 @@ export async function compact(
   // Nothing older than the kept exchanges: over the threshold, the request is still worth trying.
   if (result.nothing && reason === "threshold") return { compacted: false };
   return { compacted: false, error: `compaction failed: ${result.error}` };
+}
+
+/**
+ * The pre_compact hooks' answers on record (seat compaction.hook); what they add to the
+ * summary's instructions. `trigger`: `auto` when a turn compacts, `manual` for /compact.
+ */
+export async function compactInstructions(
+  deps: Pick<WindowDeps, "preCompact" | "record"> & { step?: number },
+  trigger: "auto" | "manual" = "auto",
+): Promise<string | undefined> {
+  if (!deps.preCompact) return undefined;
+  const added: string[] = [];
+  for (const { instructions, hook, ...verdict } of await deps.preCompact(trigger)) {
+    const subject = { ...(deps.step !== undefined ? { step: deps.step } : {}), hook, event: "pre_compact" };
+    deps.record({ seat: "compaction.hook", ...verdict, subject });
+    if (instructions) added.push(instructions);
+  }
+  return added.length > 0 ? added.join("\n") : undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type Opened,
   sessionDelegator,
 } from "./delegate.js";
+import { delegateLifecycleDeps } from "./lifecycle-deps.js";
 import { sandboxOrigin, savedOutputs, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { seenFiles } from "./set-up.js";
@@ -111,6 +112,8 @@ export async function runChild(
         signal: context.signal,
         emit: show,
         background: childHost.background,
+        // Its end is the parent's hooks' to judge too (subagent_stop), recorded in its own ledger.
+        ...delegateLifecycleDeps(() => gate.forTurn(parts), opened.agent.name),
         overflowDir: output.path,
         toolContext: {
           cwd: host.cwd,

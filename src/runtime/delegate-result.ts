@@ -14,6 +14,7 @@ const WHY: Record<Exclude<TurnOutcome["status"], "done">, string> = {
   repeat: "was stopped for repeating the same call",
   failed: "failed",
   cancelled: "was cancelled",
+  blocked: "had its prompt blocked by a hook",
 };
 
 /**

@@ -11,6 +11,7 @@ import type { QuestionPrompt } from "../contracts/question.js";
 import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { McpPrompt } from "../mcp/prompts.js";
 import type { ResolvedModel } from "../model/resolve.js";
@@ -41,6 +42,7 @@ import {
 } from "./authority.js";
 import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
 import { delegationHost } from "./delegate-host.js";
+import { lifecycleDeps, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -70,6 +72,8 @@ export interface Runtime {
   usage(): UsageSummary | undefined;
   /** Records a decision in the ledger and shows it. */
   record(decision: Decision): void;
+  /** The session's pre_compact hooks, for a compaction the person asks for (/compact). */
+  preCompact: CompactHooks;
   /**
    * Runs a `` !`cmd` `` span of a repository's custom command as a shell call of this session:
    * judged by every seat a model's call goes through (the person asked through `prompt`), run
@@ -357,6 +361,8 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
       .filter((hook) => !allowed.skipped.has(hook.key))
       .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
   }));
+  const resumed = target !== undefined && target.mode !== "new";
+  await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
   const mcp = await connectMcpServers(config, input.cwd, {
     skip: allowed.skipped,
     confinements: allowed.confinements,
@@ -447,6 +453,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       }).offered.map((tool) => tool.name),
     usage: life.usage,
     record,
+    preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
     mcpPrompts: started.mcp.prompts,
@@ -518,6 +525,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       emit: io.emit,
       ...(io.steering ? { steering: io.steering } : {}),
       background: started.delegation.host.background,
+      // The repository's lifecycle hooks only once judged: the gate holds the hooks project.command let run.
+      ...lifecycleDeps(() => gate.forTurn(parts)),
       overflowDir: output.path,
       toolContext,
     };

@@ -126,6 +126,15 @@ export const SEATS: readonly Seat[] = [
     config: ["compaction.auto", "compaction.threshold"],
   },
   {
+    id: "compaction.hook",
+    question: "A compaction is about to run: what do the pre_compact hooks add to the summary's instructions?",
+    holders: ["hook", "code"],
+    default:
+      "each hooks.pre_compact hook runs before bosun compacts a turn's conversation (a repository's only once project.command let it); its stdout or {\"context\"} is added to the summary's instructions, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot stop the compaction",
+    fail: "soft",
+    config: ["hooks.pre_compact"],
+  },
+  {
     id: "compaction.summary",
     question: "Is the summary that replaces the older history good enough to continue from?",
     holders: ["model", "code"],
@@ -187,6 +196,33 @@ export const SEATS: readonly Seat[] = [
       "a reply with text ends the turn (model); an empty reply is asked again twice, then the turn fails (code); while a background delegate of the turn still runs, the turn waits for it and goes on with its result (code)",
     fail: "closed",
     config: [],
+  },
+  {
+    id: "session.start_hook",
+    question: "What do the session_start hooks add to the model's context as the session opens?",
+    holders: ["hook", "code"],
+    default:
+      'each hooks.session_start hook runs when a session opens (a repository\'s only once project.command let it); its stdout, {"context"} or additionalContext is added for the model, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot block',
+    fail: "soft",
+    config: ["hooks.session_start"],
+  },
+  {
+    id: "turn.prompt_hook",
+    question: "Do the prompt hooks let the person's message start a turn, and with what beside it?",
+    holders: ["hook", "config", "code"],
+    default:
+      'each hooks.user_prompt_submit hook runs on the message first (a repository\'s only once project.command let it); exit 2, {"decision":"block"} or "continue": false blocks it — the reason is shown, the model never sees the message, exit 3 (hook); stdout text, {"context"} or additionalContext is added for the model, at most 10,000 characters a hook (hook); a hook that crashes, times out or prints JSON in no known shape blocks (code) unless its on_error says allow (config)',
+    fail: "closed",
+    config: ["hooks.user_prompt_submit"],
+  },
+  {
+    id: "turn.stop_hook",
+    question: "The model is done: do the stop hooks let the turn end?",
+    holders: ["hook", "config", "code"],
+    default:
+      'each hooks.stop hook runs (hooks.subagent_stop at a delegate\'s end; a repository\'s only once project.command let it); exit 2 or {"decision":"block","reason":…} sends the agent back with the reason (hook), at most hooks.stop_limit times a turn (default 3), then the turn stops as a limit (config or code); a hook that crashes, times out or prints JSON in no known shape fails the turn (code), never "done"',
+    fail: "closed",
+    config: ["hooks.stop", "hooks.subagent_stop", "hooks.stop_limit"],
   },
   {
     id: "turn.continue_after_length",
@@ -302,6 +338,15 @@ export const SEATS: readonly Seat[] = [
       'pre_tool: exit 2, {"decision":"deny"|"block"} or Claude Code\'s hookSpecificOutput.permissionDecision "deny" denies, "ask" asks, "continue": false stops the turn, updatedInput denies, exit 0 passes ("allow"/"approve" loosen nothing); a hook that crashes, times out or prints JSON in no known shape denies (code) unless its on_error says allow (config). post_tool: its output, context, additionalContext or block reason is added to the result; "continue": false stops the turn after the call',
     fail: "closed",
     config: ["hooks"],
+  },
+  {
+    id: "person.notify",
+    question: "bosun waits for the person (an approval ask): were the notification hooks told?",
+    holders: ["hook", "code"],
+    default:
+      "each hooks.notification hook runs when the person is asked, not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
+    fail: "soft",
+    config: ["hooks.notification"],
   },
   {
     id: "call.policy",

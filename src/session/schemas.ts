@@ -119,7 +119,7 @@ const callFinished = z.strictObject({
 });
 
 const turnEnded = z.strictObject({
-  status: z.enum(["done", "limit", "repeat", "failed", "cancelled"]),
+  status: z.enum(["done", "limit", "repeat", "failed", "cancelled", "blocked"]),
   steps: count,
   message: z.string().optional(),
 });

@@ -10,6 +10,7 @@ const COLOR: Record<DelegateState, string> = {
   repeat: "red",
   failed: "red",
   cancelled: "red",
+  blocked: "red",
 };
 
 /**

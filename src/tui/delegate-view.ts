@@ -135,6 +135,8 @@ export function stateText(state: DelegateState): string {
       return "stopped at its step limit";
     case "repeat":
       return "stopped for repeating a call";
+    case "blocked":
+      return "its prompt blocked by a hook";
     default:
       return state;
   }

@@ -25,6 +25,7 @@ export function exitCodeOf(outcome: TurnOutcome): number {
       return outcome.denied > 0 ? 3 : 0;
     case "limit":
     case "repeat":
+    case "blocked":
       return 3;
     case "cancelled":
       return 130;

@@ -20,8 +20,10 @@ import {
 } from "./confine.js";
 import { approve } from "./gate-approval.js";
 import { CLAUDE_EVENT_NAMES, claudeToolInput, claudeToolName } from "./hook-claude.js";
-import { type Hook, type HookRun, hooksFor, judgePostHook, judgePreHook, runHook } from "./hooks.js";
+import { runConfinedHook } from "./hook-confined.js";
+import { type Hook, hooksFor, judgePostHook, judgePreHook } from "./hooks.js";
 import type { JudgeDeps } from "./judge.js";
+import { notifyingDeps } from "./notify-hook.js";
 
 /**
  * The authority layer's one entry point: may this call run? Every seat on the way is answered by
@@ -142,7 +144,8 @@ export async function gate(
   let confine = confined.confine;
   let approved: string[] | undefined;
   if (hooked.effect === "ask") {
-    const refused = await approve(call, step, deps, description, permission, askedByRules);
+    // The notification hooks are told each time the person is asked (seat person.notify).
+    const refused = await approve(call, step, notifyingDeps(deps), description, permission, askedByRules);
     if (refused) return refused;
     approved = approvedReads(description);
     if (call.tool.kind === "shell" && proof !== "read-only agent") {
@@ -333,20 +336,6 @@ export async function afterCall(
   }
   const output = notes.length > 0 ? `${result.output}\n\n${notes.join("\n")}` : result.output;
   return { ...result, output, ...(stopTurn ? { stopTurn } : {}) };
-}
-
-/**
- * Runs a hook: a repository's inside the confinement its grant allows, made now (so files the
- * rules protect that appeared since are shown empty too); one that cannot be confined any more
- * has failed, which its on_error answers (deny, by default).
- */
-async function runConfinedHook(hook: Hook, input: unknown, deps: GateDeps): Promise<HookRun> {
-  if (!hook.fromProject) return runHook(hook, input, deps.authority.cwd, deps.signal);
-  const sandbox = await repositoryConfinement(hook.grant ?? "proof", deps);
-  if (sandbox.answer === "unavailable" || sandbox.answer === "denied") {
-    return { kind: "failed", why: `it cannot run confined: ${sandbox.reasons[0]?.detail ?? sandbox.answer}` };
-  }
-  return runHook(hook, input, deps.authority.cwd, deps.signal, sandbox.confine);
 }
 
 async function describe(call: GateCall, where: { cwd: string; workspace: string }): Promise<CallDescription> {

@@ -55,7 +55,16 @@ export function claudeToolInput(tool: string, input: Input, cwd: string): Input 
   return claude ? { ...input, ...claude.input(input, cwd) } : { ...input };
 }
 
-export const CLAUDE_EVENT_NAMES = { pre_tool: "PreToolUse", post_tool: "PostToolUse" } as const;
+export const CLAUDE_EVENT_NAMES = {
+  pre_tool: "PreToolUse",
+  post_tool: "PostToolUse",
+  stop: "Stop",
+  subagent_stop: "SubagentStop",
+  user_prompt_submit: "UserPromptSubmit",
+  session_start: "SessionStart",
+  notification: "Notification",
+  pre_compact: "PreCompact",
+} as const;
 
 /**
  * The one matcher of `hooks.*[].tools`: does this pattern name the tool? Either spelling of the

@@ -1,3 +1,4 @@
+import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
 import type { HookEvent } from "./hooks.js";
 
 /**
@@ -10,7 +11,13 @@ import type { HookEvent } from "./hooks.js";
  *   `permissionDecisionReason` (and `updatedInput`, `additionalContext`); the older top-level
  *   `decision` `approve`/`block` ("map to allow and deny") with `reason`;
  * - PostToolUse: `decision: "block"` with `reason` (goes to the model), and
- *   `hookSpecificOutput.additionalContext`.
+ *   `hookSpecificOutput.additionalContext`;
+ * - Stop: `decision: "block"` with `reason` (the agent goes back to work with it); no
+ *   hookSpecificOutput fields beyond `hookEventName`;
+ * - UserPromptSubmit: `decision: "block"` with `reason` (for the person; the prompt is not
+ *   taken), and `hookSpecificOutput.additionalContext` (for the model);
+ * - SessionStart: `hookSpecificOutput.additionalContext`; it cannot block;
+ * - PreCompact: informational; here its stdout (or `{"context"}`) adds to the summary's instructions.
  *
  * Pure. JSON that is not in this shape — a key bosun does not know, a value of the wrong type,
  * a decision not in the list, a `hookEventName` of another event, before a call a JSON object
@@ -45,6 +52,9 @@ const PRE_DECISIONS: Record<string, "deny" | "ask" | "pass"> = {
   approve: "pass",
 };
 const PERMISSION_DECISIONS: Record<string, "deny" | "ask" | "pass"> = { deny: "deny", ask: "ask", allow: "pass" };
+
+/** Events whose hooks only tell or add: a decision from them is no shape bosun knows. */
+const CANNOT_BLOCK: readonly HookEvent[] = ["session_start", "pre_compact", "notification"];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
@@ -102,10 +112,15 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         const written = string("decision", v);
         if (written === undefined) break;
         // After the call only a block means something (its reason goes to the model).
-        const meaning = event === "pre_tool" ? PRE_DECISIONS[written] : written === "block" ? "deny" : undefined;
+        const meaning =
+          event === "pre_tool"
+            ? PRE_DECISIONS[written]
+            : written === "block" && !CANNOT_BLOCK.includes(event)
+              ? "deny"
+              : undefined;
         if (meaning === undefined)
           problems.push(
-            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : "block"})`,
+            `unknown decision ${JSON.stringify(written)} (expected ${event === "pre_tool" ? "deny, block, ask, allow or approve" : CANNOT_BLOCK.includes(event) ? `none: a ${event} hook cannot block` : "block"})`,
           );
         else output.decisions.push({ field: "decision", value: meaning, written });
         break;
@@ -116,8 +131,8 @@ function readObject(value: Record<string, unknown>, event: HookEvent): HookStdou
         break;
       }
       case "context": {
-        if (event !== "post_tool") {
-          problems.push('unknown key "context" (a pre_tool hook adds no context)');
+        if (!["post_tool", "user_prompt_submit", "session_start", "pre_compact"].includes(event)) {
+          problems.push(`unknown key "context" (a ${event} hook adds no context)`);
           break;
         }
         const context = text(string("context", v));
@@ -164,14 +179,14 @@ function readSpecific(
   string: (where: string, v: unknown) => string | undefined,
   text: (v: string | undefined) => string | undefined,
 ): void {
-  const expected = event === "pre_tool" ? "PreToolUse" : "PostToolUse";
+  const expected = CLAUDE_EVENT_NAMES[event];
   for (const [key, v] of Object.entries(value)) {
     const where = `hookSpecificOutput.${key}`;
     if (key === "hookEventName") {
       const name = string(where, v);
       if (name !== undefined && name !== expected)
         problems.push(`${where} is ${JSON.stringify(name)}, but this is a ${expected} hook (${event})`);
-    } else if (key === "additionalContext") {
+    } else if (key === "additionalContext" && event !== "stop" && event !== "subagent_stop") {
       const context = text(string(where, v));
       if (context !== undefined) output.context.push(context);
     } else if (event === "pre_tool" && key === "permissionDecision") {
@@ -189,7 +204,7 @@ function readSpecific(
       if (isObject(v)) output.updatedInput = v;
       else problems.push(`${where} must be an object, not ${JSON.stringify(v)}`);
     } else {
-      problems.push(`unknown key ${JSON.stringify(where)}${event === "post_tool" ? " for a post_tool hook" : ""}`);
+      problems.push(`unknown key ${JSON.stringify(where)}${event === "pre_tool" ? "" : ` for a ${event} hook`}`);
     }
   }
 }

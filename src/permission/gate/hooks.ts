@@ -9,7 +9,34 @@ import { hookMatches } from "./hook-claude.js";
 import { readHookStdout } from "./hook-output.js";
 import { bwrapProgram, confinedArgv } from "./sandbox.js";
 
-export type HookEvent = "pre_tool" | "post_tool";
+/**
+ * Around a call (pre_tool, post_tool: seat call.hook), at the turn's end (stop: seat
+ * turn.stop_hook), and before the person's message is taken (user_prompt_submit: seat
+ * turn.prompt_hook), when a session opens (session_start: seat session.start_hook), and when bosun
+ * waits for the person (notification: seat person.notify); a delegate's end (subagent_stop: seat
+ * turn.stop_hook of the delegate's turn); before a compaction (pre_compact: seat compaction.hook).
+ */
+export type HookEvent =
+  | "pre_tool"
+  | "post_tool"
+  | "stop"
+  | "subagent_stop"
+  | "user_prompt_submit"
+  | "session_start"
+  | "notification"
+  | "pre_compact";
+
+/** Every event, in the order a layer's hooks are read. */
+export const HOOK_EVENTS: readonly HookEvent[] = [
+  "pre_tool",
+  "post_tool",
+  "stop",
+  "subagent_stop",
+  "user_prompt_submit",
+  "session_start",
+  "notification",
+  "pre_compact",
+];
 
 /** One configured hook, with where it was written. */
 export interface Hook {
@@ -39,7 +66,7 @@ const HOOK_OUTPUT_LIMIT = 64_000;
 export function hooksFromConfig(config: LoadedConfig): Hook[] {
   const hooks: Hook[] = [];
   for (const doc of config.documents) {
-    for (const event of ["pre_tool", "post_tool"] as const) {
+    for (const event of HOOK_EVENTS) {
       (doc.data.hooks?.[event] ?? []).forEach((hook, index) => {
         const line = doc.lineOf?.(["hooks", event, index]);
         hooks.push({
@@ -90,7 +117,8 @@ export function runHook(
     try {
       child = spawn(program as string, args, {
         cwd,
-        env: { ...toolEnvironment(), BOSUN_HOOK: hook.event },
+        // CLAUDE_PROJECT_DIR: hooks written for Claude Code name their scripts under it.
+        env: { ...toolEnvironment(), BOSUN_HOOK: hook.event, CLAUDE_PROJECT_DIR: cwd },
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });
