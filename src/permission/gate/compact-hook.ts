@@ -1,7 +1,7 @@
 import type { Answer } from "../../contracts/decisions.js";
-import { readHookStdout } from "./hook-output.js";
+import { readHookText } from "./hook-text.js";
 import type { Hook, HookRun } from "./hooks.js";
-import { boundContext, hookWhere } from "./prompt-hook.js";
+import { hookWhere } from "./prompt-hook.js";
 
 export type CompactHookVerdict = Answer<"instructions" | "nothing" | "failed"> & {
   /** Added to the summary's instructions. */
@@ -17,35 +17,33 @@ export type CompactHookVerdict = Answer<"instructions" | "nothing" | "failed"> &
  */
 export function judgeCompactHook(hook: Hook, run: HookRun): CompactHookVerdict {
   const where = hookWhere(hook);
-  const failed = (why: string): CompactHookVerdict => ({
-    holder: "code",
-    answer: "failed",
-    reasons: [{ rule: "hook failed", detail: `${why}; nothing added, the compaction goes on`, decisive: true }, where],
-    hook: hook.key,
-  });
-  if (run.kind === "failed") return failed(run.why);
-  if (run.code !== 0)
-    return failed(`exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}`);
-  const read = readHookStdout(run.stdout, "pre_compact");
-  if (read.kind === "invalid") return failed(read.why);
-  const text = read.kind === "text" ? read.text : read.output.context.join("\n");
-  if (!text)
+  const read = readHookText(run, "pre_compact");
+  if (read.kind === "failed")
+    return {
+      holder: "code",
+      answer: "failed",
+      reasons: [
+        { rule: "hook failed", detail: `${read.why}; nothing added, the compaction goes on`, decisive: true },
+        where,
+      ],
+      hook: hook.key,
+    };
+  if (read.kind === "empty")
     return {
       holder: "hook",
       answer: "nothing",
       reasons: [{ rule: "hook added nothing", decisive: true }, where],
       hook: hook.key,
     };
-  const { context, cut } = boundContext(text);
   return {
     holder: "hook",
     answer: "instructions",
     reasons: [
-      { rule: "hook added summary instructions", detail: context.slice(0, 500), decisive: true },
+      { rule: "hook added summary instructions", detail: read.text.slice(0, 500), decisive: true },
       where,
-      ...(cut ? [cut] : []),
+      ...(read.cut ? [read.cut] : []),
     ],
-    instructions: context,
+    instructions: read.text,
     hook: hook.key,
   };
 }

@@ -208,3 +208,9 @@ function readSpecific(
     }
   }
 }
+
+/** A non-zero exit, with the start of what the hook said on stderr. */
+export function exitProblem(code: number | null, stderr: string): string {
+  const said = stderr.trim();
+  return `exit code ${code}${said ? `: ${said.slice(0, 500)}` : ""}`;
+}

@@ -1,5 +1,5 @@
 import type { Answer, Holder, Reason } from "../../contracts/decisions.js";
-import { readHookStdout } from "./hook-output.js";
+import { exitProblem, readHookStdout } from "./hook-output.js";
 import type { Hook, HookRun } from "./hooks.js";
 
 /** Most characters of context one hook adds to the model's conversation. */
@@ -93,8 +93,7 @@ export function judgePromptHook(hook: Hook, run: HookRun): PromptHookVerdict {
   if (run.kind === "failed") return failed(run.why);
   if (run.code === 2)
     return block("hook blocked the prompt (exit 2)", run.stderr.trim() || "no reason given (exit code 2)");
-  if (run.code !== 0)
-    return failed(`exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}`);
+  if (run.code !== 0) return failed(exitProblem(run.code, run.stderr));
   const read = readHookStdout(run.stdout, "user_prompt_submit");
   if (read.kind === "invalid") return failed(read.why);
   if (read.kind === "text") return added(read.text);

@@ -1,7 +1,7 @@
 import type { Answer } from "../../contracts/decisions.js";
-import { readHookStdout } from "./hook-output.js";
+import { readHookText } from "./hook-text.js";
 import type { Hook, HookRun } from "./hooks.js";
-import { boundContext, hookWhere } from "./prompt-hook.js";
+import { hookWhere } from "./prompt-hook.js";
 
 export type StartHookVerdict = Answer<"context" | "nothing" | "failed"> & { context?: string; hook: string };
 
@@ -13,34 +13,29 @@ export type StartHookVerdict = Answer<"context" | "nothing" | "failed"> & { cont
  */
 export function judgeStartHook(hook: Hook, run: HookRun): StartHookVerdict {
   const where = hookWhere(hook);
-  const failed = (why: string): StartHookVerdict => ({
-    holder: "code",
-    answer: "failed",
-    reasons: [{ rule: "hook failed", detail: `${why}; nothing added`, decisive: true }, where],
-    hook: hook.key,
-  });
-  if (run.kind === "failed") return failed(run.why);
-  if (run.code !== 0)
-    return failed(`exit code ${run.code}${run.stderr.trim() ? `: ${run.stderr.trim().slice(0, 500)}` : ""}`);
-  const read = readHookStdout(run.stdout, "session_start");
-  if (read.kind === "invalid") return failed(read.why);
-  const text = read.kind === "text" ? read.text : read.output.context.join("\n");
-  if (!text)
+  const read = readHookText(run, "session_start");
+  if (read.kind === "failed")
+    return {
+      holder: "code",
+      answer: "failed",
+      reasons: [{ rule: "hook failed", detail: `${read.why}; nothing added`, decisive: true }, where],
+      hook: hook.key,
+    };
+  if (read.kind === "empty")
     return {
       holder: "hook",
       answer: "nothing",
       reasons: [{ rule: "hook added nothing", decisive: true }, where],
       hook: hook.key,
     };
-  const { context, cut } = boundContext(text);
   return {
     holder: "hook",
     answer: "context",
     reasons: [
-      { rule: "hook added context", detail: context.slice(0, 500), decisive: true },
+      { rule: "hook added context", detail: read.text.slice(0, 500), decisive: true },
       where,
-      ...(cut ? [cut] : []),
-      ...(read.kind === "json" && read.output.stop
+      ...(read.cut ? [read.cut] : []),
+      ...(read.askedToStop
         ? [
             {
               rule: 'hook said "continue": false',
@@ -49,7 +44,7 @@ export function judgeStartHook(hook: Hook, run: HookRun): StartHookVerdict {
           ]
         : []),
     ],
-    context,
+    context: read.text,
     hook: hook.key,
   };
 }
