@@ -34,6 +34,7 @@ import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import {
   gateDeps,
+  judgedHooks,
   judgeModel,
   prepareAuthority,
   type RunAuthority,
@@ -357,9 +358,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   gate.settle((settled) => ({
     ...settled,
     ...(input.prompt ? { prompt: input.prompt } : {}),
-    hooks: settled.hooks
-      .filter((hook) => !allowed.skipped.has(hook.key))
-      .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
+    hooks: judgedHooks(settled.hooks, allowed),
   }));
   const resumed = target !== undefined && target.mode !== "new";
   await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });

@@ -130,7 +130,7 @@ export const SEATS: readonly Seat[] = [
     question: "A compaction is about to run: what do the pre_compact hooks add to the summary's instructions?",
     holders: ["hook", "code"],
     default:
-      "each hooks.pre_compact hook runs before bosun compacts a turn's conversation (a repository's only once project.command let it); its stdout or {\"context\"} is added to the summary's instructions, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot stop the compaction",
+      "each hooks.pre_compact hook runs before bosun compacts a conversation — in a turn (trigger auto), on /compact or `bosun compact` (manual) — a repository's only once project.command let it (with nobody to ask, `bosun compact` runs it only on a lasting yes already given); its stdout or {\"context\"} is added to the summary's instructions, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot stop the compaction",
     fail: "soft",
     config: ["hooks.pre_compact"],
   },
