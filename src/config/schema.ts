@@ -246,7 +246,7 @@ export const ConfigSchema = z
         notification: z
           .array(HookSchema)
           .optional()
-          .describe("Run when bosun waits for the person (an approval ask); not waited for"),
+          .describe("Run when bosun waits for the person (an approval ask, an MCP server's form); not waited for"),
         pre_compact: z
           .array(HookSchema)
           .optional()

@@ -43,7 +43,7 @@ import {
 } from "./authority.js";
 import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
 import { delegationHost } from "./delegate-host.js";
-import { lifecycleDeps, sessionStartHooks } from "./lifecycle-deps.js";
+import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
@@ -369,7 +369,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     warn: opening.warn,
     // The task and skill tools join later; their names are bosun's all the same.
     reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
-    ...(input.question ? { question: input.question } : {}),
+    ...(input.question ? { question: notifyingQuestionPrompt(() => gate.current(), input.question) } : {}),
   });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).

@@ -341,10 +341,10 @@ export const SEATS: readonly Seat[] = [
   },
   {
     id: "person.notify",
-    question: "bosun waits for the person (an approval ask): were the notification hooks told?",
+    question: "bosun waits for the person (an approval ask, an MCP server's form): were the notification hooks told?",
     holders: ["hook", "code"],
     default:
-      "each hooks.notification hook runs when the person is asked, not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
+      "each hooks.notification hook runs when the person is asked (notification_type permission_prompt or elicitation_dialog), not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
     fail: "soft",
     config: ["hooks.notification"],
   },
