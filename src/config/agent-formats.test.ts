@@ -8,7 +8,7 @@ import { BOSUN_TOOLS, mapClaude, mapOpencode } from "./agent-formats.js";
 describe("agent files of other tools, mapped", () => {
   it("BOSUN_TOOLS names every built-in tool, skill, task and every MCP tool", () => {
     const skill = skillTool({ skills: [] } as never, (() => undefined) as never).name;
-    const names = [...builtinTools().map((tool) => tool.name), skill, "task", "mcp__*"];
+    const names = [...builtinTools().map((tool) => tool.name), skill, "task", "question", "mcp__*"];
     assert.deepEqual([...BOSUN_TOOLS].sort(), names.sort());
   });
 
@@ -50,7 +50,7 @@ describe("agent files of other tools, mapped", () => {
     assert.deepEqual(loose.entry, {});
     assert.match(loose.skipped[0] ?? "", /permissionMode: bypassPermissions is not read/);
     const narrowed = mapClaude({ disallowedTools: "Bash, Write, mcp__github__create_issue" });
-    assert.deepEqual(narrowed.entry.tools, ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"]);
+    assert.deepEqual(narrowed.entry.tools, ["read", "list", "glob", "grep", "edit", "skill", "task", "question", "mcp__*"]);
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
     // Listed after the list it narrows, or before: the same.
     const both = mapClaude({ disallowedTools: ["Bash"], tools: "Read, Bash" });
@@ -81,7 +81,7 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "skill", "task", "question", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [
@@ -113,6 +113,7 @@ describe("agent files of other tools, mapped", () => {
       delegate: { "*": "deny", reviewer: "allow" },
       mcp: "ask",
       skill: "ask",
+      question: "ask",
     });
     assert.deepEqual(mapped.skipped, [
       "permission.edit.../x: a .. path, which never matches, left out",

@@ -24,7 +24,7 @@ export interface MappedAgent {
 }
 
 /** The tools bosun offers an agent: the built-in ones, skills, delegation and every MCP tool. */
-export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "write", "shell", "skill", "task", "mcp__*"];
+export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "write", "shell", "skill", "task", "question", "mcp__*"];
 
 /** An agent's name: letters, digits, - and _ (a file name without `.md`, never a path). */
 export const AGENT_NAME = /^[A-Za-z0-9_-]+$/;
@@ -38,6 +38,7 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Grep: "grep",
   Glob: "glob",
   LS: "list",
+  AskUserQuestion: "question",
 };
 
 /** Claude Code's model aliases: not a "provider/model" bosun could use. */
@@ -149,6 +150,7 @@ const OPENCODE_TOOLS: Record<string, string[]> = {
   list: ["list"],
   skill: ["skill"],
   task: ["task"],
+  question: ["question"],
   "*": BOSUN_TOOLS,
 };
 
@@ -160,6 +162,7 @@ const OPENCODE_ACTIONS: Record<string, readonly Action[]> = {
   external_directory: ["external_directory"],
   task: ["delegate"],
   skill: ["skill"],
+  question: ["question"],
   webfetch: ["web"],
   "*": ACTIONS,
 };

@@ -98,6 +98,7 @@ const PermissionSchema = z
     delegate: actionRules("Starting a delegate agent, by agent name"),
     mcp: actionRules('MCP tools, as "server/tool"'),
     skill: actionRules("Loading a skill, by name"),
+    question: actionRules('Asking the person a question (the question tool), as "person"'),
   })
   .describe("Permission rules by action; later layers and later patterns win");
 

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { toolMatches } from "../agents/delegation.js";
 import { decideAgent } from "../agents/select.js";
-import { taskTool } from "../agents/task.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
@@ -41,12 +39,12 @@ import {
   settleTrust,
   trustProjectCommands,
 } from "./authority.js";
-import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
-import { delegationHost } from "./delegate-host.js";
+import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
+import { sessionTools } from "./session-tools.js";
 import { seenFiles, setUp } from "./set-up.js";
 import { warnOnStderr } from "./warn.js";
 
@@ -362,14 +360,16 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   }));
   const resumed = target !== undefined && target.mode !== "new";
   await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
+  // The person's questions (a server's form, the question tool) tell the notification hooks first.
+  const question = input.question ? notifyingQuestionPrompt(() => gate.current(), input.question) : undefined;
   const mcp = await connectMcpServers(config, input.cwd, {
     skip: allowed.skipped,
     confinements: allowed.confinements,
     record,
     warn: opening.warn,
     // The task and skill tools join later; their names are bosun's all the same.
-    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
-    ...(input.question ? { question: notifyingQuestionPrompt(() => gate.current(), input.question) } : {}),
+    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill", "question"],
+    ...(question ? { question } : {}),
   });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).
@@ -396,15 +396,15 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     for (const decision of runContext.decisions) record(decision);
     if (cleanup) record(cleanup);
   });
-  // An agent's `tools` narrow what its session has (a delegate's are narrowed again from its parent's).
-  const agentTools = agentChoice.agent.tools;
-  const tools: Tool[] = [...builtinTools(), ...runContext.tools, ...mcp.tools].filter(
-    (tool) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, tool.name)),
-  );
-  const delegation = delegationHost(input, opening, { session, model, gate, tools, children });
-  if (config.config.delegate.max_depth > 0 && (!agentTools || agentTools.some((p) => toolMatches(p, "task")))) {
-    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
-  }
+  const { tools, delegation } = sessionTools(input, opening, {
+    session,
+    model,
+    gate,
+    record,
+    children,
+    ...(question ? { question } : {}),
+    found: [...runContext.tools, ...mcp.tools],
+  });
   return {
     session,
     model,

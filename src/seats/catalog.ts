@@ -313,6 +313,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "call.question",
+    question: "The model asks the person a question (the question tool): what does it get back?",
+    holders: ["person", "code"],
+    default:
+      "the question goes to the person's face (the TUI's dialog, the terminal's prompt) with its options and room for their own words: answered, declined or dismissed (person); with nobody there the model gets an error result saying nobody can answer (code). The ledger says how many options were picked and whether words were typed, never the words",
+    fail: "closed",
+    config: [],
+  },
+  {
     id: "call.permission",
     question: "May this tool call run: allow, ask or deny?",
     holders: ["config", "code", "person"],

@@ -23,6 +23,8 @@ export const DEFAULT_PERMISSION = {
   delegate: "allow",
   mcp: "ask",
   skill: "allow",
+  // Asking the person a question changes nothing; a rule may still turn it off (`question: deny`).
+  question: "allow",
 } as const;
 
 export function defaultRules(): Rule[] {

@@ -1,0 +1,45 @@
+import { toolMatches } from "../agents/delegation.js";
+import { taskTool } from "../agents/task.js";
+import type { Decision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
+import type { Tool } from "../contracts/tools.js";
+import { questionTool } from "../tools/question.js";
+import { builtinTools } from "../tools/registry.js";
+import { delegateChoices, sessionDelegator } from "./delegate.js";
+import { delegationHost } from "./delegate-host.js";
+import type { OpenInput, Opening, Started } from "./open.js";
+
+/**
+ * The tools a session has: the built-in ones, the question tool (asking through the person's
+ * prompt, if anyone is there), what the run found (skills, MCP servers) and the task tool,
+ * narrowed by the agent's `tools` (a delegate's are narrowed again from its parent's).
+ */
+export function sessionTools(
+  input: OpenInput,
+  opening: Opening,
+  parts: Pick<Started, "session" | "model" | "gate"> & {
+    record: (decision: Decision) => void;
+    children: Set<string>;
+    question?: QuestionPrompt;
+    found: readonly Tool[];
+  },
+): { tools: Tool[]; delegation: Started["delegation"] } {
+  const { config, agentChoice } = opening;
+  const agentTools = agentChoice.agent.tools;
+  const picked = (name: string) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, name));
+  const asking = questionTool({ ...(parts.question ? { ask: parts.question } : {}), record: parts.record });
+  const tools: Tool[] = [...builtinTools(), asking, ...parts.found].filter((tool) => picked(tool.name));
+  const { session, model, gate, children } = parts;
+  const delegation = delegationHost(input, opening, {
+    session,
+    model,
+    gate,
+    tools,
+    children,
+    ...(parts.question ? { question: parts.question } : {}),
+  });
+  if (config.config.delegate.max_depth > 0 && picked("task")) {
+    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
+  }
+  return { tools, delegation };
+}
