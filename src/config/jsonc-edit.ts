@@ -3,11 +3,13 @@ import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
 import { BosunError } from "../errors.js";
 import { writeFileAtomic } from "../util/safe-write.js";
 import { type ParsedDocument, parseJsonc } from "./jsonc.js";
+import { lineEdits } from "./jsonc-lines.js";
 
 /**
  * Sets (or, with `undefined`, removes) the value at `path` of a JSONC config file, keeping every
- * comment, blank line and the file's own indentation and line ends: jsonc-parser's `modify`
- * changes only the text of that one value. The result is parsed and handed to `check` (which
+ * comment, blank line and the file's own indentation and line ends: only that one property's
+ * lines change (jsonc-lines.ts; jsonc-parser's `modify` where the file is not laid out a
+ * property a line, or the value is replaced). The result is parsed and handed to `check` (which
  * throws to refuse it) before anything is written, and the file is replaced atomically — a
  * kill mid-write leaves the old file or the new, never half of one. A missing file starts as
  * `{}`. Returns the new text.
@@ -23,7 +25,9 @@ export function editJsoncFile(
   const text = before.trim() === "" ? "{}\n" : before;
   // A file that does not parse is not edited: modify would guess, and the guess would be written.
   parseJsonc(text, file);
-  const edits = modify(text, [...path], value, { formattingOptions: formattingOf(text) });
+  const formatting = formattingOf(text);
+  const unit = formatting.insertSpaces ? " ".repeat(formatting.tabSize ?? 2) : "\t";
+  const edits = lineEdits(text, path, value, unit) ?? modify(text, [...path], value, { formattingOptions: formatting });
   let after = applyEdits(text, edits);
   if (!after.endsWith("\n")) after += text.includes("\r\n") ? "\r\n" : "\n";
   check(parseJsonc(after, file));
