@@ -33,7 +33,7 @@ export function removeLines(text: string, path: readonly string[]) {
   const root = parseTree(text);
   const property = root ? findNodeAtLocation(root, [...path])?.parent : undefined;
   const siblings = property?.parent?.children;
-  if (!property || property.type !== "property" || !siblings) return undefined;
+  if (property?.type !== "property" || !siblings) return undefined;
   const start = lineStart(text, property.offset);
   const tail = lineTail(text, property.offset + property.length);
   if (start === undefined || !tail) return undefined;
