@@ -54,7 +54,7 @@ export function addServer(name: string, words: readonly string[], flags: AddFlag
   }
   if (scope === "project") {
     out(
-      "a repository's server starts only once approved (seat project.command): bosun mcp test <name> --trust-project",
+      `a repository's server starts only once approved (seat project.command): bosun mcp test ${name} --trust-project`,
     );
   }
 }
