@@ -151,6 +151,17 @@ describe("bosun mcp list and get", () => {
     assert.equal(existsSync(join(ws.dir, "started.txt")), false);
   });
 
+  it("a repository's server that reads your environment is listed, not started, until the repository is trusted", async () => {
+    ws.write("bosun.json", JSON.stringify({ mcp: { refs: { ...marker, args: [...marker.args, "{env:MY_ARG}"] } } }));
+    const result = await ws.run(["mcp", "list"], { env: { MY_ARG: "x" } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stdout,
+      /^refs +stdio +project .*bosun\.json:1 +needs trust \(it reads your environment or files, and the repository's config is not trusted \(seat project\.trust; --trust-project\)\)$/m,
+    );
+    assert.equal(existsSync(join(ws.dir, "started.txt")), false);
+  });
+
   it("--no-check starts nothing", async () => {
     writeFileSync(userFile(), JSON.stringify({ mcp: { mine: marker } }));
     const result = await bosun(["list", "--no-check"]);

@@ -17,6 +17,9 @@ export type MayStart = { start: true; confine?: Confinement } | { start: false; 
 
 /** The config as a run would use it here, and which of its servers may start. */
 export interface StartPlan {
+  /** Every server as configured, the untrusted repository's too: what is listed. */
+  listed: LoadedConfig;
+  /** The config a run would start servers from (an untrusted repository's loosening left out). */
   loaded: LoadedConfig;
   /** By server name; a server of the user's own config may always start. */
   verdicts: Map<string, MayStart>;
@@ -32,8 +35,9 @@ export interface StartPlan {
  * session); the reasons are what the command prints.
  */
 export async function planStarts(cwd: string, trustProject: boolean, signal: AbortSignal): Promise<StartPlan> {
-  let loaded = loadForCommand();
-  const loosening = projectLoosening(loaded);
+  const listed = loadForCommand();
+  let loaded = listed;
+  const loosening = projectLoosening(listed);
   const trusted = trustProject || (loosening !== undefined && savedTrust(cwd, loosening.fingerprint));
   if (loosening && !trusted) loaded = loadConfig({ cwd, filterProject: withoutLoosening });
   const verdicts = new Map<string, MayStart>();
@@ -61,7 +65,15 @@ export async function planStarts(cwd: string, trustProject: boolean, signal: Abo
       "not approved (project.command)";
     verdicts.set(key.slice(4), { start: false, why });
   }
-  return { loaded, verdicts };
+  // A server the untrusted repository's config makes read your environment or files does not run at all.
+  for (const name of Object.keys(listed.config.mcp ?? {})) {
+    if (loaded.config.mcp?.[name]) continue;
+    verdicts.set(name, {
+      start: false,
+      why: "it reads your environment or files, and the repository's config is not trusted (seat project.trust; --trust-project)",
+    });
+  }
+  return { listed, loaded, verdicts };
 }
 
 /** A trust saved for exactly this content; a store that cannot be read trusts nothing. */

@@ -24,7 +24,7 @@ interface ListFlags {
 export async function listServers(flags: ListFlags): Promise<void> {
   const timeout = timeoutOf(flags.timeout);
   const plan = await planStarts(process.cwd(), false, AbortSignal.timeout(timeout * 4));
-  const servers = configuredServers(plan.loaded);
+  const servers = configuredServers(plan.listed);
   const rows = await Promise.all(
     servers.map(async (server) => ({ server, state: await stateOf(server, plan, flags.check !== false, timeout) })),
   );
@@ -145,7 +145,7 @@ function offerLines(report: ProbeReport): string[] {
 }
 
 function findServer(plan: StartPlan, name: string): ConfiguredServer {
-  const servers = configuredServers(plan.loaded);
+  const servers = configuredServers(plan.listed);
   const found = servers.find((s) => s.name === name);
   if (found) return found;
   const near = closest(
