@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { applyEdits, type FormattingOptions, modify } from "jsonc-parser";
-import { BosunError } from "../errors.js";
+import { BosunError, ConfigError } from "../errors.js";
 import { writeFileAtomic } from "../util/safe-write.js";
 import { type ParsedDocument, parseJsonc } from "./jsonc.js";
 import { lineEdits } from "./jsonc-lines.js";
@@ -27,7 +27,13 @@ export function editJsoncFile(
   parseJsonc(text, file);
   const formatting = formattingOf(text);
   const unit = formatting.insertSpaces ? " ".repeat(formatting.tabSize ?? 2) : "\t";
-  const edits = lineEdits(text, path, value, unit) ?? modify(text, [...path], value, { formattingOptions: formatting });
+  let edits: ReturnType<typeof modify>;
+  try {
+    edits = lineEdits(text, path, value, unit) ?? modify(text, [...path], value, { formattingOptions: formatting });
+  } catch (error) {
+    // modify refuses a path through a value that is not an object (`"mcp": 5`).
+    throw new ConfigError(`${file}: cannot set ${path.join(".")}: ${(error as Error).message}`);
+  }
   let after = applyEdits(text, edits);
   if (!after.endsWith("\n")) after += text.includes("\r\n") ? "\r\n" : "\n";
   check(parseJsonc(after, file));

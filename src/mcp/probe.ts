@@ -62,9 +62,18 @@ export async function probeServer(
     needsSignIn: !outcome.ok && /\b401\b|unauthori[sz]ed/i.test(outcome.message),
   };
   if (!started) return report;
+  let timer: NodeJS.Timeout | undefined;
+  // Each request is bounded, and so are all of them together: a server paging slowly for ever is cut off.
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      report.problems.push(`listing its resources and prompts took longer than ${timeoutMs} ms`);
+      resolve();
+    }, timeoutMs);
+  });
   try {
-    await describe(started.client, report, timeoutMs);
+    await Promise.race([describe(started.client, report, timeoutMs), late]);
   } finally {
+    clearTimeout(timer);
     await started.client.close().catch(() => {});
   }
   return report;
