@@ -50,7 +50,17 @@ describe("agent files of other tools, mapped", () => {
     assert.deepEqual(loose.entry, {});
     assert.match(loose.skipped[0] ?? "", /permissionMode: bypassPermissions is not read/);
     const narrowed = mapClaude({ disallowedTools: "Bash, Write, mcp__github__create_issue" });
-    assert.deepEqual(narrowed.entry.tools, ["read", "list", "glob", "grep", "edit", "skill", "task", "question", "mcp__*"]);
+    assert.deepEqual(narrowed.entry.tools, [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "edit",
+      "skill",
+      "task",
+      "question",
+      "mcp__*",
+    ]);
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
     // Listed after the list it narrows, or before: the same.
     const both = mapClaude({ disallowedTools: ["Bash"], tools: "Read, Bash" });

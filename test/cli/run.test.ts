@@ -393,7 +393,15 @@ describe("bosun run: permission and approval", () => {
           (r) => r.detail === "write: every edit request is denied" && /bosun\.json$/.test(r.source ?? ""),
         ),
       );
-      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "list", "glob", "grep", "shell", "question", "task"]);
+      assert.deepEqual(s.server.request(1).normalized?.tools, [
+        "read",
+        "list",
+        "glob",
+        "grep",
+        "shell",
+        "question",
+        "task",
+      ]);
     } finally {
       await s.close();
     }
