@@ -56,6 +56,8 @@ describe("agent files of other tools, mapped", () => {
       "glob",
       "grep",
       "edit",
+      "shell_output",
+      "shell_kill",
       "skill",
       "task",
       "question",
@@ -124,6 +126,7 @@ describe("agent files of other tools, mapped", () => {
       mcp: "ask",
       skill: "ask",
       question: "ask",
+      job: "ask",
     });
     assert.deepEqual(mapped.skipped, [
       "permission.edit.../x: a .. path, which never matches, left out",

@@ -32,6 +32,8 @@ export const BOSUN_TOOLS = [
   "edit",
   "write",
   "shell",
+  "shell_output",
+  "shell_kill",
   "skill",
   "task",
   "question",
@@ -51,6 +53,9 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Glob: "glob",
   LS: "list",
   AskUserQuestion: "question",
+  BashOutput: "shell_output",
+  KillShell: "shell_kill",
+  KillBash: "shell_kill",
 };
 
 /** Claude Code's model aliases: not a "provider/model" bosun could use. */
@@ -151,7 +156,8 @@ function claudeModel(map: Mapping, value: unknown): void {
 }
 
 const OPENCODE_TOOLS: Record<string, string[]> = {
-  bash: ["shell"],
+  // Without bash there are no jobs to read or stop.
+  bash: ["shell", "shell_output", "shell_kill"],
   edit: ["edit"],
   write: ["write"],
   patch: ["edit"],

@@ -99,6 +99,7 @@ const PermissionSchema = z
     mcp: actionRules('MCP tools, as "server/tool"'),
     skill: actionRules("Loading a skill, by name"),
     question: actionRules('Asking the person a question (the question tool), as "person"'),
+    job: actionRules("Reading or stopping a background job this run started (shell_output, shell_kill), by job id"),
   })
   .describe("Permission rules by action; later layers and later patterns win");
 

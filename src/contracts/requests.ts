@@ -12,6 +12,7 @@ export const ACTIONS = [
   "mcp",
   "skill",
   "question",
+  "job",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -20,7 +21,7 @@ export interface Request {
   /**
    * read / edit / external_directory: an absolute path resolved with `resolveRequestPath`
    * shell: one simple command's normalized text. web: a host. delegate: an agent name.
-   * mcp: `<server>/<tool>`. skill: a skill name. question: `person` (the one asked). A path action's resource may be `*`: a path
+   * mcp: `<server>/<tool>`. skill: a skill name. question: `person` (the one asked). job: a background job's id. A path action's resource may be `*`: a path
    * not known before the call runs (`echo x > "$F"`); only the rules that cover every path decide it.
    */
   resource: string;

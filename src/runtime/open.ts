@@ -40,6 +40,7 @@ import {
   trustProjectCommands,
 } from "./authority.js";
 import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
+import { carryOverJobs } from "./earlier-jobs.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
@@ -360,6 +361,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   }));
   const resumed = target !== undefined && target.mode !== "new";
   await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
+  if (resumed) carryOverJobs(store, session.id, life.jobs);
   // The person's questions (a server's form, the question tool) tell the notification hooks first.
   const question = input.question ? notifyingQuestionPrompt(() => gate.current(), input.question) : undefined;
   const mcp = await connectMcpServers(config, input.cwd, {

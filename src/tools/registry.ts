@@ -5,9 +5,20 @@ import { grepTool } from "./grep.js";
 import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
+import { shellKillTool, shellOutputTool } from "./shell-jobs.js";
 import { writeTool } from "./write.js";
 
 /** The built-in tools, in the order the model is shown them. */
 export function builtinTools(): Tool[] {
-  return [readTool, listTool, globTool, grepTool, editTool, writeTool, shellTool] as unknown as Tool[];
+  return [
+    readTool,
+    listTool,
+    globTool,
+    grepTool,
+    editTool,
+    writeTool,
+    shellTool,
+    shellOutputTool,
+    shellKillTool,
+  ] as unknown as Tool[];
 }

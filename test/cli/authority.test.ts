@@ -263,6 +263,8 @@ describe("bosun run: rules from flags and files", () => {
         "glob",
         "grep",
         "shell",
+        "shell_output",
+        "shell_kill",
         "question",
         "task",
       ]);

@@ -25,6 +25,8 @@ export const DEFAULT_PERMISSION = {
   skill: "allow",
   // Asking the person a question changes nothing; a rule may still turn it off (`question: deny`).
   question: "allow",
+  // Reading or stopping a background job this run started: its command was judged when it started.
+  job: "allow",
 } as const;
 
 export function defaultRules(): Rule[] {
