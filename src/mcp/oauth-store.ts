@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { containedPath } from "../util/contained.js";
 import { readFileAt, realLocation, writeFileAtomic } from "../util/safe-write.js";
@@ -53,7 +53,7 @@ export function safeName(name: string): string {
 
 /** The stored credentials of `file`, or undefined when there are none, they are another server's, or unreadable. */
 export function readCredentials(file: CredentialFile): StoredCredentials | undefined {
-  const found = readFileAt(realLocation(file.path));
+  const found = readFileAt(settled(file.path));
   if (found.kind !== "file") return undefined;
   try {
     const parsed = JSON.parse(found.data.toString("utf8")) as StoredCredentials;
@@ -103,7 +103,7 @@ export function removeCredentials(dataFolder: string, name: string): number {
 }
 
 function namedFor(path: string, name: string): boolean {
-  const found = readFileAt(realLocation(path));
+  const found = readFileAt(settled(path));
   if (found.kind !== "file") return false;
   try {
     return (JSON.parse(found.data.toString("utf8")) as { name?: unknown }).name === name;
@@ -111,4 +111,9 @@ function namedFor(path: string, name: string): boolean {
     // Unreadable, but named like this server's: its file all the same.
     return true;
   }
+}
+
+/** The path with its folder's links resolved (a linked home still works), a link at the name itself not followed. */
+function settled(path: string): string {
+  return join(realLocation(dirname(path)), basename(path));
 }
