@@ -36,7 +36,7 @@ export async function mcpLogin(name: string): Promise<void> {
       },
     });
   } catch (error) {
-    throw new BosunError(`signing in to "${name}" failed: ${(error as Error).message}`, 1);
+    throw new BosunError(`signing in to "${name}" failed: ${reasonOf(error)}`, 1);
   }
   out(`Signed in to "${name}"; credentials saved in ${file.path}`);
 }
@@ -84,4 +84,11 @@ function configuredServer(name: string) {
   }
   const from = whereSet(loaded, `mcp.${name}.url`);
   return { ...server, url: server.url, ...(from ? { from } : {}) };
+}
+
+/** An error's message, with its cause's when it has one ("fetch failed" alone says little). */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }
