@@ -47,8 +47,7 @@ describe("OAuth sign-in against the SDK's authorization server", () => {
       callSecret(data, server),
       (error) => isSignIn(error) && /bosun mcp login guarded/.test(String(error)),
     );
-    assert.equal(server.counts.registered, 0);
-    assert.equal(server.counts.authorized, 0);
+    assert.deepEqual([server.counts.metadata, server.counts.registered, server.counts.authorized], [0, 0, 0]);
   });
 
   it("login stores tokens owner-only; a run uses them, and refreshes an expired access token", async () => {
@@ -62,6 +61,11 @@ describe("OAuth sign-in against the SDK's authorization server", () => {
     await new Promise((resolve) => setTimeout(resolve, 1700));
     assert.match(await callSecret(data, server), /the secret for ada is 42/);
     assert.equal(server.counts.refreshed, 1);
+    assert.equal(
+      readCredentials(credentialFile(data, "guarded", server.url))?.discovery?.authorizationServerUrl,
+      new URL("/", server.url).href,
+      "the authorization server found at sign-in is kept",
+    );
     const renewed = readCredentials(credentialFile(data, "guarded", server.url));
     assert.notEqual(renewed?.tokens?.access_token, stored?.tokens?.access_token, "the new tokens were saved");
   });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { containedPath } from "../util/contained.js";
 import { readFileAt, realLocation, writeFileAtomic } from "../util/safe-write.js";
@@ -14,6 +15,8 @@ export interface StoredCredentials {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
   codeVerifier?: string;
+  /** The authorization server found at sign-in: a run goes back to it, not to what the server says now. */
+  discovery?: OAuthDiscoveryState;
 }
 
 /** Where a server's credentials live: one file, named for its name and address together. */

@@ -40,7 +40,7 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       const failed = expectDecision(s.latest().decisions, "mcp.connect", "code", "needs sign-in");
       assert.equal(failed.reasons.find((r) => r.decisive)?.rule, "sign-in");
       assert.equal(existsSync(opened), false, "nothing was opened");
-      assert.equal(remote.counts.registered, 0);
+      assert.deepEqual([remote.counts.metadata, remote.counts.registered], [0, 0], "no authorization server was asked");
 
       // (b) The person signs in: the URL is printed and opened, the tokens stored owner-only.
       const login = await s.run(["mcp", "login", "guarded"], { env });
@@ -54,6 +54,7 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       assert.equal(statSync(join(folder, file)).mode & 0o777, 0o600);
       assert.ok(JSON.parse(readFileSync(join(folder, file), "utf8")).tokens.refresh_token);
       assert.deepEqual([remote.counts.registered, remote.counts.exchanged], [1, 1]);
+      const metadataAtLogin = remote.counts.metadata;
 
       // (c) A run calls the server's tool with the stored token.
       const first = await s.run(["run", "--allow", "mcp:guarded/secret", "secret?"]);
@@ -68,6 +69,11 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       assert.match(sent(), /the secret for ada is 42/);
       assert.ok(remote.counts.refreshed >= 1, "the refresh token was used");
       assert.equal(remote.counts.authorized, 1, "no new sign-in");
+      assert.equal(
+        remote.counts.metadata,
+        metadataAtLogin,
+        "the refresh went to the authorization server found at sign-in",
+      );
 
       // (e) Logout removes them and says so; a second one says there were none; runs need sign-in again.
       const logout = await s.run(["mcp", "logout", "guarded"]);
@@ -94,7 +100,7 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       assert.equal(result.code, 0, result.stderr);
       expectDecision(s.latest().decisions, "mcp.connect", "code", "needs sign-in");
       assert.equal(existsSync(opened), false);
-      assert.deepEqual([remote.counts.registered, remote.counts.authorized], [0, 0]);
+      assert.deepEqual([remote.counts.metadata, remote.counts.registered, remote.counts.authorized], [0, 0, 0]);
     } finally {
       await s.close();
       await remote.close();

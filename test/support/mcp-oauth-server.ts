@@ -16,8 +16,15 @@ import { z } from "zod";
 export interface OAuthMcpServer {
   /** The MCP endpoint: http://127.0.0.1:<port>/mcp */
   url: string;
-  /** What it was asked: registrations, authorizations, code exchanges, refreshes, calls with a valid token. */
-  counts: { registered: number; authorized: number; exchanged: number; refreshed: number; served: number };
+  /** What it was asked: metadata documents, registrations, authorizations, code exchanges, refreshes, calls with a valid token. */
+  counts: {
+    metadata: number;
+    registered: number;
+    authorized: number;
+    exchanged: number;
+    refreshed: number;
+    served: number;
+  };
   /** Forgets every token it gave (a server that lost them): a refresh is then refused. */
   forgetTokens(): void;
   close(): Promise<void>;
@@ -38,7 +45,7 @@ interface Issued {
  * token handler) and refresh tokens; access tokens live `accessTtlMs`.
  */
 class AutoApprove implements OAuthServerProvider {
-  readonly counts = { registered: 0, authorized: 0, exchanged: 0, refreshed: 0, served: 0 };
+  readonly counts = { metadata: 0, registered: 0, authorized: 0, exchanged: 0, refreshed: 0, served: 0 };
   readonly clients = new Map<string, OAuthClientInformationFull>();
   readonly codes = new Map<string, { client: string; params: AuthorizationParams }>();
   readonly access = new Map<string, Issued>();
@@ -140,6 +147,10 @@ export async function startOAuthMcpServer(options: { accessTtlMs?: number } = {}
   const { port } = http.address() as AddressInfo;
   const base = new URL(`http://127.0.0.1:${port}/`);
   const mcpUrl = new URL("/mcp", base);
+  app.use((req: { path: string }, _res: unknown, next: () => void) => {
+    if (req.path.startsWith("/.well-known/")) provider.counts.metadata++;
+    next();
+  });
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl }));
   const bearer = requireBearerAuth({
     verifier: provider,
