@@ -299,9 +299,9 @@ export const SEATS: readonly Seat[] = [
     question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
     holders: ["config", "code"],
     default:
-      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
+      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — "needs sign-in" when a url server asks for OAuth and no usable credentials are stored (a run never opens a browser: `bosun mcp login <name>` signs in) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
     fail: "soft",
-    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled"],
+    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled", "mcp.<name>.oauth"],
   },
   {
     id: "mcp.elicit",
