@@ -5,6 +5,7 @@ import { requestModel } from "../model/request.js";
 import { type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
 import { projectConversation } from "../session/conversation.js";
+import { latestTodos, todoLines } from "../session/todos.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import {
@@ -142,7 +143,8 @@ export async function compactSession(deps: CompactDeps): Promise<CompactResult> 
   const asker = summaryAsker(deps, chosen.model);
   const written = await writeSummary(asker, conversation);
   if (!written.ok) return fail(written.error, [modelReason, ...written.reasons]);
-  const { summary, retried } = written;
+  const { retried } = written;
+  const summary = withTodos(written.summary, events, kept);
   const model = asker.answered();
 
   const tokensAfter = estimateTokens(`${SUMMARY_PREFIX}${summary}`) + keptTokens;
@@ -282,4 +284,14 @@ function recordSummaryUsage(store: SessionStore, sessionId: string, model: Resol
     ...(cost !== undefined ? { cost } : {}),
     for: "compaction.summary",
   });
+}
+
+/**
+ * The todo list is the agent's plan: when its latest call is among what was summarised, the
+ * list as it stood is added to the summary whole, so the plan outlives the compaction.
+ */
+function withTodos(summary: string, events: readonly StoredEvent[], kept: readonly StoredEvent[]): string {
+  const items = latestTodos(events);
+  if (!items || items.length === 0 || latestTodos(kept) !== undefined) return summary;
+  return `${summary}\n\n## Todo list (as it stood)\n${todoLines(items)}`;
 }

@@ -58,6 +58,7 @@ describe("agent files of other tools, mapped", () => {
       "edit",
       "shell_output",
       "shell_kill",
+      "todo",
       "skill",
       "task",
       "question",
@@ -93,7 +94,7 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "skill", "task", "question", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "todo", "skill", "task", "question", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [
@@ -127,6 +128,7 @@ describe("agent files of other tools, mapped", () => {
       skill: "ask",
       question: "ask",
       job: "ask",
+      todo: "ask",
     });
     assert.deepEqual(mapped.skipped, [
       "permission.edit.../x: a .. path, which never matches, left out",

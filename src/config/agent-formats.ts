@@ -34,6 +34,7 @@ export const BOSUN_TOOLS = [
   "shell",
   "shell_output",
   "shell_kill",
+  "todo",
   "skill",
   "task",
   "question",
@@ -53,6 +54,7 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Glob: "glob",
   LS: "list",
   AskUserQuestion: "question",
+  TodoWrite: "todo",
   BashOutput: "shell_output",
   KillShell: "shell_kill",
   KillBash: "shell_kill",
@@ -169,6 +171,8 @@ const OPENCODE_TOOLS: Record<string, string[]> = {
   skill: ["skill"],
   task: ["task"],
   question: ["question"],
+  todowrite: ["todo"],
+  todoread: ["todo"],
   "*": BOSUN_TOOLS,
 };
 

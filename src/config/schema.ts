@@ -100,6 +100,7 @@ const PermissionSchema = z
     skill: actionRules("Loading a skill, by name"),
     question: actionRules('Asking the person a question (the question tool), as "person"'),
     job: actionRules("Reading or stopping a background job this run started (shell_output, shell_kill), by job id"),
+    todo: actionRules('The agent keeping its plan (the todo tool), as "list"'),
   })
   .describe("Permission rules by action; later layers and later patterns win");
 

@@ -61,6 +61,9 @@ describe("decideToolsOffered (context.tools)", () => {
       "glob",
       "grep",
       "shell",
+      "shell_output",
+      "shell_kill",
+      "todo",
       "mcp__notes__search",
       "mcp__notes__delete",
     ]);
@@ -83,7 +86,17 @@ describe("decideToolsOffered (context.tools)", () => {
 
   it("a read-only agent is not offered edits or unannotated MCP tools (code)", () => {
     const result = offered({}, { agent: "plan" })();
-    assert.deepEqual(names(result), ["read", "list", "glob", "grep", "shell", "mcp__notes__search"]);
+    assert.deepEqual(names(result), [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "shell",
+      "shell_output",
+      "shell_kill",
+      "todo",
+      "mcp__notes__search",
+    ]);
     assert.equal(result.decision.holder, "code");
   });
 

@@ -13,6 +13,7 @@ export const ACTIONS = [
   "skill",
   "question",
   "job",
+  "todo",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -21,7 +22,7 @@ export interface Request {
   /**
    * read / edit / external_directory: an absolute path resolved with `resolveRequestPath`
    * shell: one simple command's normalized text. web: a host. delegate: an agent name.
-   * mcp: `<server>/<tool>`. skill: a skill name. question: `person` (the one asked). job: a background job's id. A path action's resource may be `*`: a path
+   * mcp: `<server>/<tool>`. skill: a skill name. question: `person` (the one asked). job: a background job's id. todo: `list`. A path action's resource may be `*`: a path
    * not known before the call runs (`echo x > "$F"`); only the rules that cover every path decide it.
    */
   resource: string;

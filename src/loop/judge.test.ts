@@ -109,3 +109,16 @@ describe("budgetNote", () => {
     assert.match(budgetNote(1, 1) ?? "", /step 1 of 1; 1 left/);
   });
 });
+
+describe("decideDone and the todo list", () => {
+  it("reminds once of open items, then the model's end stands; no list, no reminder", () => {
+    const base = { toolCalls: 0, text: "Done.", emptySoFar: 0 };
+    assert.equal(decideDone({ ...base, openTodos: ["b"] }).answer, "remind-todo");
+    assert.equal(decideDone({ ...base, openTodos: ["b"] }).holder, "code");
+    const after = decideDone({ ...base, openTodos: ["b"], todoReminded: true });
+    assert.deepEqual([after.holder, after.answer], ["model", "done"]);
+    assert.equal(decideDone({ ...base, openTodos: [] }).answer, "done");
+    // An empty reply is asked again first: the reminder is for a reply that ends the turn.
+    assert.equal(decideDone({ ...base, text: "", openTodos: ["b"] }).answer, "retry-empty");
+  });
+});

@@ -1,5 +1,5 @@
 import type { FinishReason } from "ai";
-import type { Answer } from "../contracts/decisions.js";
+import type { Answer, Reason } from "../contracts/decisions.js";
 
 /** How many times an empty reply or a cut-off reply is answered by asking again. */
 export const EMPTY_RETRIES = 2;
@@ -15,7 +15,10 @@ export function decideDone(input: {
   emptySoFar: number;
   /** Background delegates of this turn still running: their results are still to come. */
   background?: number;
-}): Answer<"continue" | "done" | "retry-empty" | "fail-empty" | "wait"> {
+  /** Items of the todo list not done yet, and whether this turn already reminded the model of them. */
+  openTodos?: readonly string[];
+  todoReminded?: boolean;
+}): Answer<"continue" | "done" | "retry-empty" | "fail-empty" | "wait" | "remind-todo"> {
   if (input.toolCalls > 0) {
     return {
       holder: "model",
@@ -37,8 +40,27 @@ export function decideDone(input: {
       ],
     };
   }
+  const open = input.openTodos ?? [];
+  if (input.text.trim() !== "" && open.length > 0 && !input.todoReminded) {
+    return {
+      holder: "code",
+      answer: "remind-todo",
+      reasons: [
+        { rule: "the model ended its reply", detail: "with text" },
+        {
+          rule: "open todo items",
+          detail: `${open.length} not done (${open.slice(0, 3).join("; ")}${open.length > 3 ? "; …" : ""}): reminded once to finish them or say why they stay open`,
+          decisive: true,
+        },
+      ],
+    };
+  }
   if (input.text.trim() !== "") {
-    return { holder: "model", answer: "done", reasons: [{ rule: "ended without tool calls", decisive: true }] };
+    const reasons: Reason[] = [{ rule: "ended without tool calls", decisive: true }];
+    // Reminded once already: the model's word stands, open items and all.
+    if (open.length > 0)
+      reasons.push({ rule: "open todo items", detail: `${open.length} left open after the reminder` });
+    return { holder: "model", answer: "done", reasons };
   }
   if (input.emptySoFar < EMPTY_RETRIES) {
     return {

@@ -6,6 +6,7 @@ import type { Decision } from "../contracts/decisions.js";
 import type { BackgroundJob } from "../contracts/tools.js";
 import { type RequestResult, requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
 import { driftFromJournal } from "./journal-check.js";
@@ -39,6 +40,8 @@ export interface TurnRun {
   continues: number;
   /** How many times this turn's stop hooks sent the agent back (hooks.stop_limit bounds it). */
   stopBlocks: number;
+  /** Whether this turn reminded the model of its open todo items (seat turn.done, once a turn). */
+  todoReminded: boolean;
   /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
   pruned: Set<string>;
   overflowedAt?: number;
@@ -223,8 +226,18 @@ async function replyWithoutCalls(
     text: result.text,
     emptySoFar: run.empties,
     background: background?.running() ?? 0,
+    openTodos: openTodos(latestTodos(run.log.events())).map((item) => item.content),
+    todoReminded: run.todoReminded,
   });
   recorder.decision({ seat: "turn.done", ...done, subject: { step } });
+  if (done.answer === "remind-todo") {
+    run.todoReminded = true;
+    const open = openTodos(latestTodos(run.log.events()));
+    recorder.notice({
+      text: `Your todo list still has open items:\n${todoLines(open)}\nFinish them, or update the list and say why they stay open.`,
+    });
+    return undefined;
+  }
   if (done.answer === "wait") {
     await background?.next(run.deps.signal);
     return undefined;

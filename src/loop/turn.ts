@@ -190,6 +190,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     empties: 0,
     continues: 0,
     stopBlocks: 0,
+    todoReminded: false,
     pruned: new Set(),
     lastText: "",
   };

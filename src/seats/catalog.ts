@@ -193,7 +193,7 @@ export const SEATS: readonly Seat[] = [
     question: "The model replied without tool calls: is the turn done?",
     holders: ["model", "code"],
     default:
-      "a reply with text ends the turn (model); an empty reply is asked again twice, then the turn fails (code); while a background delegate of the turn still runs, the turn waits for it and goes on with its result (code)",
+      "a reply with text ends the turn (model); an empty reply is asked again twice, then the turn fails (code); while a background delegate of the turn still runs, the turn waits for it and goes on with its result (code); while the todo list has items not done, the first such end in a turn is answered with one reminder listing them (code), and the next end stands (model)",
     fail: "closed",
     config: [],
   },

@@ -6,6 +6,7 @@ import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
 import { shellKillTool, shellOutputTool } from "./shell-jobs.js";
+import { todoTool } from "./todo.js";
 import { writeTool } from "./write.js";
 
 /** The built-in tools, in the order the model is shown them. */
@@ -20,5 +21,6 @@ export function builtinTools(): Tool[] {
     shellTool,
     shellOutputTool,
     shellKillTool,
+    todoTool,
   ] as unknown as Tool[];
 }

@@ -9,6 +9,8 @@ import type { PersonBridge } from "./person-bridge.js";
 import type { InteractiveRunner } from "./runner.js";
 import { StatusLine } from "./status-line.js";
 import { submitter } from "./submit.js";
+import { TodoPanel } from "./todo-panel.js";
+import { currentTodos } from "./todos.js";
 import { TranscriptArea, WaitingMessages } from "./transcript-area.js";
 import { Dialogs, useDialogs } from "./use-dialogs.js";
 import { useKeys } from "./use-keys.js";
@@ -64,6 +66,7 @@ export function App({
   const [history, setHistory] = useState<readonly string[]>(saved?.lines ?? []);
   const wait = useModelWait(waitClock);
   const transcript = useTranscript(runner, wait.set);
+  const todos = currentTodos(transcript.items);
   const dialogs = useDialogs();
   // Effects run in the order written: the session's past is drawn (on its opening) before the
   // launch's own lines are sent (useOpeningLines), as both wait for the same opening.
@@ -109,6 +112,7 @@ export function App({
           {...(wait.activity ? { wait: wait.activity } : {})}
         />
       ) : null}
+      {todos ? <TodoPanel items={todos} /> : null}
       <WaitingMessages messages={pending.messages} mark={pending.mark} />
       <InputBox
         history={history}

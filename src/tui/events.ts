@@ -1,5 +1,6 @@
 import type { RunEvent } from "../loop/turn.js";
 import { applyDelegate, delegateLive, settleDelegate } from "./delegate-view.js";
+import { todoOf } from "./todos.js";
 import type { TranscriptItem } from "./transcript.js";
 
 /** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
@@ -19,6 +20,7 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
         name: event.name,
         title: callTitle(event.name, event.input),
         status: "running",
+        ...todoOf(event.name, event.input),
       });
       return list;
     case "tool_result":

@@ -4,6 +4,7 @@ import { isEvent, type JournalEvent, journalEvents, sqliteJournal } from "../ses
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { callTitle } from "./events.js";
 import type { Past } from "./runner.js";
+import { todoOf } from "./todos.js";
 import type { TranscriptItem } from "./transcript.js";
 
 /** The turns a resumed session redraws in full, and the older ones it shows one line each. */
@@ -139,6 +140,7 @@ function turnItems(turn: readonly JournalEvent[]): TranscriptItem[] {
             name: call.name,
             title: callTitle(call.name, call.input),
             status: "running",
+            ...todoOf(call.name, call.input),
           });
         break;
       }

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import type { TodoItem } from "../contracts/todo.js";
 import { DelegateLine } from "./delegate-line.js";
 import type { DelegateView } from "./delegate-view.js";
 import { DiffText } from "./diff-text.js";
@@ -26,6 +27,8 @@ export type TranscriptItem =
       asked?: boolean;
       /** A task call's delegate: its line below the call, its calls when expanded. */
       delegate?: DelegateView;
+      /** A todo call's list: the plan panel shows the latest that succeeded. */
+      todo?: TodoItem[];
     }
   | { kind: "notice"; text: string }
   /** A line across between two parts of the transcript: a resumed session's past and what follows. */

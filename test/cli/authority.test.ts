@@ -265,6 +265,7 @@ describe("bosun run: rules from flags and files", () => {
         "shell",
         "shell_output",
         "shell_kill",
+        "todo",
         "question",
         "task",
       ]);

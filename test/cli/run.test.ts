@@ -395,6 +395,7 @@ describe("bosun run: permission and approval", () => {
         "shell",
         "shell_output",
         "shell_kill",
+        "todo",
         "question",
         "task",
       ]);
@@ -411,6 +412,7 @@ describe("bosun run: permission and approval", () => {
         "shell",
         "shell_output",
         "shell_kill",
+        "todo",
         "question",
         "task",
       ]);

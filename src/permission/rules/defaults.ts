@@ -27,6 +27,8 @@ export const DEFAULT_PERMISSION = {
   question: "allow",
   // Reading or stopping a background job this run started: its command was judged when it started.
   job: "allow",
+  // The agent's own plan (the todo tool): it changes nothing outside the session.
+  todo: "allow",
 } as const;
 
 export function defaultRules(): Rule[] {

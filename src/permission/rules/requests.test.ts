@@ -24,10 +24,10 @@ import {
 } from "./requests.js";
 
 describe("actions", () => {
-  it("lists the ten actions; read, edit and external_directory take paths", () => {
+  it("lists the eleven actions; read, edit and external_directory take paths", () => {
     assert.deepEqual(
       [...ACTIONS],
-      ["read", "edit", "shell", "external_directory", "web", "delegate", "mcp", "skill", "question", "job"],
+      ["read", "edit", "shell", "external_directory", "web", "delegate", "mcp", "skill", "question", "job", "todo"],
     );
     assert.deepEqual(
       ACTIONS.filter((a) => isPathAction(a)),
