@@ -47,6 +47,12 @@ export interface Tool<Input = Record<string, unknown>> {
   opened?(judged: CallDescription): string | undefined;
 }
 
+/** The tool set as it stands, and which version it is: MCP servers may change theirs while a session runs. */
+export interface ToolVersion {
+  version: number;
+  tools: readonly Tool[];
+}
+
 /** What an MCP server said of a tool (its annotations): hints, kept as given. */
 export interface McpAnnotations {
   title?: string;
