@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { checkedStream, documentedTypes } from "../support/run-stream.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
+
+const EVERYTHING = fileURLToPath(
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+);
 
 /**
  * `bosun run --format json` as a script sees it: the real binary against the scripted model
@@ -231,6 +236,48 @@ describe("bosun run --format json: the documented stream", () => {
       assert.notEqual(taskId, run.lines[0]?.session);
       const result = of(run.lines, "tool_result").find((line) => line.id === "t1");
       assert.equal(result?.isError, false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("an MCP call that reports progress: tool_progress lines between its call and its result", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: {
+            toolCalls: [
+              {
+                id: "long",
+                name: "mcp__everything__trigger-long-running-operation",
+                arguments: { duration: 1, steps: 4 },
+              },
+            ],
+          },
+        },
+        { reply: { text: "done waiting" } },
+      ],
+    });
+    try {
+      s.setUserConfig({ mcp: { everything: { command: process.execPath, args: [EVERYTHING] } } });
+      const run = await stream(s, ["run", "--format", "json", "wait for it"]);
+      assert.equal(run.code, 0, run.stderr);
+      const types = run.lines.filter((line) => line.id === "long").map((line) => line.type);
+      assert.deepEqual(types, [
+        "tool_call",
+        "tool_progress",
+        "tool_progress",
+        "tool_progress",
+        "tool_progress",
+        "tool_result",
+      ]);
+      const progress = of(run.lines, "tool_progress").map((line) => [line.progress, line.total, line.name]);
+      const name = "mcp__everything__trigger-long-running-operation";
+      assert.deepEqual(
+        progress,
+        [1, 2, 3, 4].map((n) => [n, 4, name]),
+      );
     } finally {
       await s.close();
     }
