@@ -62,6 +62,9 @@ export class McpServerSet {
   private readonly entries = new Map<string, ServerEntry>();
   private current: ToolVersion = { version: 0, tools: [] };
   private refused: ReadonlyMap<string, string> = new Map();
+  /** Servers that announced a change before every server was up: listed again once they are. */
+  private readonly early = new Map<string, Client>();
+  private up = false;
 
   constructor(
     private readonly sdk: McpSdk,
@@ -76,6 +79,10 @@ export class McpServerSet {
     const started = await Promise.all(servers.map(([name, server]) => this.start(name, server)));
     for (const entry of started) this.entries.set(entry.name, entry);
     this.assemble();
+    this.up = true;
+    // Announced between a server's first listing and the others' being up: listed again now, not lost.
+    for (const [name, client] of this.early) void this.relist(name, client);
+    this.early.clear();
     return started;
   }
 
@@ -170,6 +177,10 @@ export class McpServerSet {
 
   /** A server said its tools changed: listed again, offered from the next step. A stale client's word is ignored. */
   private async relist(name: string, client: Client): Promise<void> {
+    if (!this.up) {
+      this.early.set(name, client);
+      return;
+    }
     const entry = this.entries.get(name);
     if (!entry?.started || entry.started.client !== client) return;
     try {

@@ -21,7 +21,9 @@ export function serverLines(server: ServerStatus): string[] {
   const via = server.transport ? ` (${server.transport})` : "";
   switch (server.state) {
     case "connected": {
-      const count = `${server.tools.length} tool${server.tools.length === 1 ? "" : "s"}`;
+      // The count the ledger says (the server's own tools); bosun's resource tools are listed beside them.
+      const listed = server.listed ?? server.tools.length;
+      const count = `${listed} tool${listed === 1 ? "" : "s"}`;
       const prefix = `mcp__${server.name}__`;
       const tools = server.tools.map((tool) => {
         const short = tool.name.startsWith(prefix) ? tool.name.slice(prefix.length) : tool.name;

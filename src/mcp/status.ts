@@ -16,6 +16,9 @@ export interface ServerStatus {
   /** `skipped`: a repository's server seat project.command did not let run. */
   state: "connected" | "failed" | "disabled" | "skipped";
   transport?: string;
+  /** How many tools a connected server listed (as the ledger's "connected · N tools" says). */
+  listed?: number;
+  /** Every tool it brings as offered: its own, and bosun's list_resources/read_resource for a server with resources. */
   tools: ToolStatus[];
   /** Why it failed, or why it was never started. */
   error?: string;
@@ -63,6 +66,7 @@ export function serverStatuses(
         ...(why ? { refused: why } : {}),
       };
     });
-    return { name, state: "connected", transport: outcome.transport, tools, stderr: entry.started?.stderr() ?? [] };
+    const stderr = entry.started?.stderr() ?? [];
+    return { name, state: "connected", transport: outcome.transport, listed: outcome.tools, tools, stderr };
   });
 }
