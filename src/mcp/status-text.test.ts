@@ -17,6 +17,7 @@ describe("/mcp's block", () => {
         stderr: [],
       },
       { name: "bad", state: "failed", transport: "stdio bad", tools: [], error: "Connection closed", stderr: ["boom"] },
+      { name: "auth", state: "needs sign-in", transport: "http https://x.example/mcp", tools: [], stderr: [] },
       { name: "off", state: "disabled", tools: [], error: "mcp.off.enabled is false", stderr: [] },
       { name: "repo", state: "skipped", tools: [], error: "not approved", stderr: [] },
     ]);
@@ -25,6 +26,7 @@ describe("/mcp's block", () => {
     assert.match(text, /^ {4}wipe {2}writes · destructive$/m);
     assert.match(text, /^ {4}read {2}no hints \(counts as writing\) · refused: read is the name/m);
     assert.match(text, /^ {2}bad {2}failed \(stdio bad\): Connection closed\n {4}stderr:\n {6}boom$/m);
+    assert.match(text, /^ {2}auth {2}needs sign-in \(http https:\/\/x\.example\/mcp\): bosun mcp login auth, then/m);
     assert.match(text, /^ {2}off {2}disabled: mcp\.off\.enabled is false$/m);
     assert.match(text, /^ {2}repo {2}skipped: not approved$/m);
   });

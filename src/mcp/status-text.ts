@@ -32,6 +32,10 @@ export function serverLines(server: ServerStatus): string[] {
       });
       return [`  ${server.name}  connected · ${count}${via}`, ...tools];
     }
+    case "needs sign-in":
+      return [
+        `  ${server.name}  needs sign-in${via}: bosun mcp login ${server.name}, then /mcp reconnect ${server.name}`,
+      ];
     case "failed": {
       const tail = server.stderr.slice(-STDERR_SHOWN).map((line) => `      ${line}`);
       return [

@@ -14,7 +14,7 @@ export interface ToolStatus {
 export interface ServerStatus {
   name: string;
   /** `skipped`: a repository's server seat project.command did not let run. */
-  state: "connected" | "failed" | "disabled" | "skipped";
+  state: "connected" | "failed" | "needs sign-in" | "disabled" | "skipped";
   transport?: string;
   /** How many tools a connected server listed (as the ledger's "connected · N tools" says). */
   listed?: number;
@@ -51,7 +51,8 @@ export function serverStatuses(
     if (!outcome.ok) {
       return {
         name,
-        state: "failed",
+        // An OAuth server with no usable stored tokens: `bosun mcp login` is the way on, then a reconnect.
+        state: outcome.signIn ? "needs sign-in" : "failed",
         transport: outcome.transport,
         tools: [],
         error: outcome.message,
