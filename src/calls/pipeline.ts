@@ -170,6 +170,7 @@ async function runOne(call: Judged, step: number, deps: PipelineDeps, state: Run
       ...(judged.confine ? { confine: judged.confine } : {}),
       mayRead: (path) => mayReadFound(gate, path, judged.approved ?? []),
       protectedFiles: async () => (await unreadableFiles(gate)).files,
+      progress: (update) => recorder.progress?.({ id: judged.id, name }, update),
     });
   const ran = await runAdmitted(judged, execute, {
     recorder,

@@ -1,4 +1,5 @@
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
+import type { ToolProgress } from "../contracts/tools.js";
 import { recordDecision } from "../seats/record.js";
 import { type CallFinished, type CallStarted, EV, type Notice } from "../session/events.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -16,6 +17,8 @@ export type CallEvent =
       /** What a person sees on expanding the call: an edit's diff, a command's output and status. */
       detail?: string;
     }
+  /** How far a running call has come (an MCP server's progress): shown only, the latest replacing the one before. */
+  | { type: "tool_progress"; id: string; name: string; progress: number; total?: number; message?: string }
   | { type: "decision"; decision: RecordedDecision };
 
 /**
@@ -32,6 +35,8 @@ export interface CallRecorder {
   started(call: CallStarted, durable: boolean): void;
   /** The call's outcome (its output already bounded); `detail` is for a person who expands it. */
   finished(call: CallFinished, detail?: string): void;
+  /** Shown only: how far a running call has come, as its tool says. */
+  progress?(call: { id: string; name: string }, update: ToolProgress): void;
   /** The call was stopped before it ended (or before it started). */
   cancelled(call: { id: string; name: string }, summary: string): void;
   /** bosun's message to the model, joining the conversation (what a person's command brought, say). */
@@ -66,6 +71,7 @@ export function sessionRecorder(
         ...(shown ? { detail: shown } : {}),
       });
     },
+    progress: (call, update) => show({ type: "tool_progress", ...call, ...update }),
     cancelled: (call, summary) => {
       store.append(sessionId, EV.callCancelled, { id: call.id, name: call.name });
       show({ type: "tool_result", id: call.id, name: call.name, summary, isError: true });

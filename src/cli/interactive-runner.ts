@@ -23,6 +23,7 @@ import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
+import { mcpCommandText } from "./mcp-command.js";
 import { sessionChoices } from "./session-choices.js";
 import { SessionSlot } from "./session-slot.js";
 import { ledgerText, unknownSeatMessage } from "./why-text.js";
@@ -98,6 +99,7 @@ export function interactiveRunner(input: {
       return shownOf(await (await slot.open()).runCall(bangCall(command, { cwd, signal: both }), { signal: both }));
     },
     compact: () => compactNow(slot, signal),
+    mcp: (args) => mcpCommandText(slot, args),
     command: (name, args) => sessionCommand(slot, cwd, name, args),
     close: async () => {
       await slot.live?.close();

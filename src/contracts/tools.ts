@@ -47,6 +47,12 @@ export interface Tool<Input = Record<string, unknown>> {
   opened?(judged: CallDescription): string | undefined;
 }
 
+/** The tool set as it stands, and which version it is: MCP servers may change theirs while a session runs. */
+export interface ToolVersion {
+  version: number;
+  tools: readonly Tool[];
+}
+
 /** What an MCP server said of a tool (its annotations): hints, kept as given. */
 export interface McpAnnotations {
   title?: string;
@@ -100,6 +106,18 @@ export interface ToolContext {
   mayRead?: (absolutePath: string) => boolean;
   /** The workspace's files the rules protect (`.env`): a tool searching contents leaves them out, saying so. */
   protectedFiles?: () => Promise<string[]>;
+  /**
+   * Told how far a long call has come (an MCP server's progress notifications): shown to the
+   * person as it goes, never to the model, never journaled (the result's metadata counts them).
+   */
+  progress?: (update: ToolProgress) => void;
+}
+
+/** How far a running call has come, as its tool said: `progress` of `total` (when known), and what it is doing. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export interface ToolLimits {

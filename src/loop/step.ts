@@ -3,7 +3,7 @@ import type { CallPipeline } from "../calls/pipeline.js";
 import type { EnvironmentWatch } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
 import type { Decision } from "../contracts/decisions.js";
-import type { BackgroundJob } from "../contracts/tools.js";
+import type { BackgroundJob, Tool } from "../contracts/tools.js";
 import { type RequestResult, requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
@@ -11,6 +11,7 @@ import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
 import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
+import { offerTools } from "./offer.js";
 import { admitSteering } from "./prompt.js";
 import type { TurnRecorder } from "./recorder.js";
 import { environmentNotice } from "./step-context.js";
@@ -27,6 +28,8 @@ export interface TurnRun {
   modelTools?: ToolSet;
   system: string;
   fixedChars: number;
+  /** Which version of the tool set the step's requests offer, and how calls are given a new one. */
+  tools: { version: number; set(tools: readonly Tool[]): void };
   /** The session's log in memory, followed as it grows (one read of the whole log a turn). */
   log: EventTail;
   /** Where the agent works, asked of git again only when something may have changed it. */
@@ -72,6 +75,7 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
     run.where.mayHaveChanged();
     recorder.notice({ text });
   }
+  if (step > 1) refreshTools(run, step);
   // What the person typed meanwhile to steer this turn goes in before the next request.
   // Each passes the prompt hooks, as the turn's first message did (seat turn.prompt_hook).
   if (step > 1)
@@ -80,6 +84,24 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
   const messages = await stepMessages(run, step);
   if (!Array.isArray(messages)) return messages;
   return afterReply(run, step, await ask(run, step, messages));
+}
+
+/**
+ * A new version of the tool set (an MCP server changed its tools) is offered from this step:
+ * judged again (seat context.tools, saying why), and calls from now on name the new set.
+ */
+function refreshTools(run: TurnRun, step: number): void {
+  const now = run.deps.toolsNow?.();
+  if (!now || now.version === run.tools.version) return;
+  const offer = offerTools(run.deps, now.tools);
+  const { modelTools, system, fixedChars } = { modelTools: undefined, ...offer.sent };
+  if (modelTools) run.modelTools = modelTools;
+  else delete run.modelTools;
+  Object.assign(run, { system, fixedChars });
+  run.tools.version = now.version;
+  run.tools.set(now.tools);
+  const changed = { rule: "tool set changed", detail: `version ${now.version}: a server's tools changed` };
+  run.recorder.decision({ ...offer.decision, reasons: [changed, ...offer.decision.reasons], subject: { step } });
 }
 
 function maxStepsSource(deps: TurnDeps): string {

@@ -4,8 +4,7 @@ import type { CallEvent } from "../calls/recorder.js";
 import type { LoadedConfig } from "../config/load.js";
 import { watchEnvironment } from "../context/environment.js";
 import { nestedDecision } from "../context/instructions.js";
-import { decideToolsOffered } from "../context/tools-offered.js";
-import type { Tool, ToolContext } from "../contracts/tools.js";
+import type { Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import type { Usage } from "../model/usage.js";
 import type { GateDeps } from "../permission/gate/gate.js";
@@ -13,11 +12,11 @@ import type { UserMessage } from "../session/events.js";
 import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { checkingJournal } from "./journal-check.js";
-import { toModelTools } from "./model-tools.js";
+import { offerTools } from "./offer.js";
 import { admitPrompt, type PromptHooks } from "./prompt.js";
 import { turnRecorder } from "./recorder.js";
 import { type Ending, runStep, type TurnRun } from "./step.js";
-import { environmentNotice, noteNestedInstructions, type RunContext, stepSystem } from "./step-context.js";
+import { environmentNotice, noteNestedInstructions, type RunContext } from "./step-context.js";
 import type { StopHooks } from "./stop.js";
 import type { CompactHooks } from "./window.js";
 
@@ -67,6 +66,11 @@ export interface TurnDeps {
   model: ResolvedModel;
   /** Every tool a call may name; those the rules deny outright are not offered (seat context.tools). */
   tools: readonly Tool[];
+  /**
+   * The tool set now, when it can change (an MCP server's tools/list_changed): read at each step
+   * boundary, so a new version is offered from the next step and never under a running one.
+   */
+  toolsNow?: () => ToolVersion;
   /** False when the mode runs no tools (chat): the model is offered none. */
   offerTools: boolean;
   /** The agent's prompt, skills and instruction files: the system prompt is built from them each step. */
@@ -134,19 +138,8 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     deps.emit({ type: "error", message });
     return { status: "blocked", steps: 0, denied: 0, message, lastText: "" };
   }
-  // Judged once a turn: the rules that could hide a tool do not change within one.
-  const offered = decideToolsOffered({
-    tools: deps.tools,
-    authority: deps.gate().authority,
-    policy: deps.gate().policy.rules,
-    modeRunsTools: deps.offerTools,
-    modelTakesTools: deps.model.info.tools !== false,
-  });
-  const modelTools = toModelTools(offered.offered);
-  const system = stepSystem(
-    deps.context,
-    offered.offered.map((t) => t.name),
-  );
+  const current = deps.toolsNow?.() ?? { version: 0, tools: deps.tools };
+  const offer = offerTools(deps, current.tools);
   const log = new EventTail((seq) => deps.store.eventsSince(deps.session.id, seq));
   const where = watchEnvironment(deps.context.cwd);
   // Where the agent works, when it changed since the session was last told: before the message it frames.
@@ -155,10 +148,14 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     if (environment) recorder.notice(environment);
     recorder.user(message);
     if (admitted.context.length > 0) recorder.notice({ text: admitted.context.join("\n\n") });
-    recorder.decision({ ...offered.decision, subject: { step: 1 } });
+    recorder.decision({ ...offer.decision, subject: { step: 1 } });
   });
+  // The tools a call may name: the step's own set, replaced only between steps (refreshTools).
+  const callable = { tools: current.tools };
   const pipeline = callPipeline({
-    tools: deps.tools,
+    get tools() {
+      return callable.tools;
+    },
     gate: deps.gate,
     recorder,
     bounds: outputBounds(config, deps.overflowDir),
@@ -179,9 +176,8 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     deps,
     recorder,
     pipeline,
-    ...(offered.offered.length > 0 ? { modelTools } : {}),
-    system,
-    fixedChars: system.length + JSON.stringify(modelTools).length,
+    ...offer.sent,
+    tools: { version: current.version, set: (tools) => (callable.tools = tools) },
     log,
     where,
     model: deps.model,

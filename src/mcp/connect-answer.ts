@@ -51,3 +51,40 @@ export function failureText(server: string, outcome: ConnectOutcome & { ok: fals
   const then = required ? "it is required (mcp.<name>.required), so the run stops" : "going on without its tools";
   return `MCP server "${server}" failed (${outcome.message}); ${then.replace("<name>", server)}${tail}`;
 }
+
+/**
+ * Seat mcp.connect when a running server's tools changed (tools/list_changed): "relisted · N
+ * tools", offered from the next step; the names refused in the new set are reasons too.
+ */
+export function relistAnswer(tools: number, version: number, refused: readonly string[]): Answer<string> {
+  return {
+    holder: "code",
+    answer: `relisted · ${tools} tool${tools === 1 ? "" : "s"}`,
+    reasons: [
+      {
+        rule: "tools/list_changed",
+        detail: `the server changed its tools: offered from the next step (version ${version})`,
+        decisive: true,
+      },
+      ...refused.map((why) => ({ rule: "refused", detail: why })),
+    ],
+  };
+}
+
+/**
+ * Seat mcp.connect when the person started a server again (/mcp reconnect): its outcome as at
+ * start, but never stopping the session (a required server that fails now leaves its tools
+ * missing, said so), with who asked first among the reasons.
+ */
+export function reconnectAnswer(server: string, outcome: ConnectOutcome, refused: readonly string[]): Answer<string> {
+  const answer = connectAnswer(server, outcome, { required: false });
+  return {
+    holder: "person",
+    answer: answer.answer,
+    reasons: [
+      { rule: "reconnect", detail: "the person asked to start it again (/mcp reconnect)", decisive: true },
+      ...answer.reasons.map((reason) => ({ ...reason, decisive: false })),
+      ...refused.map((why) => ({ rule: "refused", detail: why })),
+    ],
+  };
+}

@@ -1,5 +1,4 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ENTRY_DEFAULTS } from "../config/defaults.js";
 import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
@@ -7,18 +6,15 @@ import { dataDir } from "../config/paths.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import type { Tool } from "../contracts/tools.js";
+import type { Tool, ToolVersion } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
-import { decideCollisions } from "./collisions.js";
-import { connectAnswer, failureText } from "./connect-answer.js";
+import { connectAnswer, failureText, relistAnswer } from "./connect-answer.js";
 import { runAuthFor } from "./oauth.js";
 import type { McpPrompt } from "./prompts.js";
-import { startServer } from "./start-server.js";
-import { transportKinds } from "./transport-kinds.js";
-import { remotePlan, stdioPlan } from "./transports.js";
-
-/** How long a server may take to start and list its tools. */
-const CONNECT_TIMEOUT_MS = 30_000;
+import { type ReconnectOutcome, reconnectServer } from "./reconnect.js";
+import { loadMcpSdk } from "./sdk.js";
+import { McpServerSet, refusedOf, type ServerConfig, type ServerEntry } from "./server-set.js";
+import { type ServerStatus, serverStatuses } from "./status.js";
 
 export interface McpConnections {
   tools: Tool[];
@@ -33,6 +29,12 @@ export interface McpConnections {
     signal: AbortSignal,
   ): Promise<{ ok: true; text: string } | { ok: false; problem: string }>;
   close(): Promise<void>;
+  /** The MCP tools as they stand: a new version each time a server's tools changed or it was started again. */
+  now(): ToolVersion;
+  /** Every configured server as things stand (for /mcp). */
+  status(): ServerStatus[];
+  /** Starts one server again, recorded (seat mcp.connect); its tools are offered from the next step. */
+  reconnect(name: string): Promise<ReconnectOutcome>;
 }
 
 /** What connecting needs besides the config: where it records and warns. */
@@ -54,134 +56,112 @@ export interface ConnectHooks {
   question?: QuestionPrompt;
 }
 
-type ServerConfig = NonNullable<LoadedConfig["config"]["mcp"]>[string];
-
 /**
  * Starts every enabled MCP server of the config at once, each bounded, lists its tools, and
  * offers them as bosun tools. The SDK loads only when a server is configured. A server that
  * fails is recorded (seat mcp.connect), warned about and left out — its tools are missing, but
  * never silently; one the config marks required stops the run instead, naming it and its stderr.
  */
-export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks: ConnectHooks = {}) {
+export async function connectMcpServers(
+  config: LoadedConfig,
+  cwd: string,
+  hooks: ConnectHooks = {},
+): Promise<McpConnections> {
   const skip = hooks.skip ?? new Set();
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
-  if (servers.length === 0)
-    return {
-      tools: [],
-      instructions: [],
-      prompts: [],
-      getPrompt: async () => ({ ok: false, problem: "no MCP server is connected" }),
-      close: async () => {},
-    } satisfies McpConnections;
-  // The SDK, and ajv with the tools (tool.ts), load only when a server is configured.
-  const [{ Client }, stdio, http, sse, { mcpTool }, { resourceTools }, elicit, prompting] = await Promise.all([
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/client/stdio.js"),
-    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
-    import("@modelcontextprotocol/sdk/client/sse.js"),
-    import("./tool.js"),
-    import("./resources.js"),
-    import("./elicit-handler.js"),
-    import("./prompts.js"),
-  ]);
-  // Each client answers its server's forms through the person's face (or declines them).
-  const newClient = (name: string) => () => {
-    const client = new Client({ name: "bosun", version: "0" }, { capabilities: elicit.CLIENT_CAPABILITIES });
-    elicit.answerElicitations(client, name, {
-      ...(hooks.question ? { question: hooks.question } : {}),
-      ...(hooks.record ? { record: hooks.record } : {}),
-    });
-    return client;
-  };
+  if (servers.length === 0) return idle(config, skip);
+  const sdk = await loadMcpSdk();
   const authFor = hooks.authFor ?? runAuthFor(dataDir());
-  const results = await Promise.all(
-    servers.map(async ([name, server]) => {
-      const plans = transportKinds(server).map((kind) =>
-        kind === "stdio"
-          ? stdioPlan(stdio, { ...server, command: server.command ?? "" }, cwd, hooks.confinements?.get(`mcp.${name}`))
-          : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, authFor(name, server)),
-      );
-      const result = await startServer(newClient(name), plans, CONNECT_TIMEOUT_MS);
-      return { name, server, ...result };
-    }),
-  );
-  const clients = results.flatMap((r) => (r.started ? [r.started.client] : []));
-  const close = async () => {
-    await Promise.allSettled(clients.map((c) => c.close()));
-  };
-  const candidates = results.flatMap(({ name, server, started }) =>
-    (started?.infos ?? []).map((info) => {
-      const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
-      const total = server.max_timeout_ms ?? ENTRY_DEFAULTS.mcp_server.max_timeout_ms;
-      return { server: name, tool: info.name, made: mcpTool(name, info, started?.client as Client, timeout, total) };
-    }),
-  );
-  // A server with resources gets tools to list and read them, named like its own (and so judged
-  // for collisions with them): a tool of its own called list_resources is refused, never confused.
-  for (const { name, server, started } of results) {
-    if (!started?.client.getServerCapabilities()?.resources) continue;
-    const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
-    for (const made of resourceTools(name, started.client, timeout)) {
-      candidates.push({ server: name, tool: made.name.slice(`mcp__${name}__`.length), made });
+  const set = new McpServerSet(sdk, cwd, { ...hooks, authFor }, (relisted) => {
+    if ("error" in relisted) {
+      hooks.warn?.(`MCP server "${relisted.name}" changed its tools but could not list them: ${relisted.error}`);
+      return;
     }
+    const mine = refusedOf(relisted.entry, relisted.refused);
+    const answer = relistAnswer(relisted.entry.started?.infos.length ?? 0, relisted.version, mine);
+    hooks.record?.({ seat: "mcp.connect", subject: { server: relisted.entry.name }, ...answer });
+  });
+  const entries = await set.startAll(servers);
+  const stop = recordStarts(config, entries, set.refusals(), hooks);
+  for (const why of set.refusals().values()) hooks.warn?.(`MCP tool ${why}`);
+  if (stop) {
+    await set.close();
+    throw stop;
   }
-  const refused = decideCollisions(
-    hooks.reserved ?? [],
-    candidates.map((c) => ({ name: c.made.name, server: c.server, tool: c.tool })),
+  const instructions = entries.flatMap(({ name, started }) =>
+    started?.instructions ? [{ server: name, text: started.instructions }] : [],
   );
+  const { prompts, getPrompt } = await sdk.prompting.serverPrompts(promptServers(set), hooks.warn);
+  return {
+    tools: [...set.now().tools],
+    instructions,
+    prompts,
+    getPrompt,
+    close: () => set.close(),
+    now: () => set.now(),
+    status: () => serverStatuses(config, skip, set.all(), set.refusals()),
+    reconnect: (name) => reconnectServer(set, { config, skip, ...hooks }, name),
+  };
+}
+
+/** No server to start: nothing offered, /mcp still says why each configured one is not there. */
+function idle(config: LoadedConfig, skip: ReadonlySet<string>): McpConnections {
+  return {
+    tools: [],
+    instructions: [],
+    prompts: [],
+    getPrompt: async () => ({ ok: false, problem: "no MCP server is connected" }),
+    close: async () => {},
+    now: () => ({ version: 0, tools: [] }),
+    status: () => serverStatuses(config, skip, [], new Map()),
+    reconnect: async (name) => ({
+      ok: false,
+      problem: `MCP server ${name} was not started (disabled or not approved)`,
+    }),
+  };
+}
+
+/** Seat mcp.connect for each server as its start ended; the error that stops the run, when a required one failed. */
+function recordStarts(
+  config: LoadedConfig,
+  entries: readonly ServerEntry[],
+  refused: ReadonlyMap<string, string>,
+  hooks: ConnectHooks,
+): BosunError | undefined {
   let stop: BosunError | undefined;
-  for (const { name, server, outcome } of results) {
+  for (const entry of entries) {
+    const { name, server, outcome } = entry;
     const required = requirement(config, name, server);
     const answer = connectAnswer(name, outcome, required);
-    const mine = new Set(candidates.filter((c) => c.server === name).flatMap((c) => refused.get(c.made.name) ?? []));
-    for (const why of mine) answer.reasons.push({ rule: "refused", detail: why });
+    for (const why of refusedOf(entry, refused)) answer.reasons.push({ rule: "refused", detail: why });
     hooks.record?.({ seat: "mcp.connect", subject: { server: name }, ...answer });
     if (outcome.ok) continue;
     const text = failureText(name, outcome, required.required);
     if (required.required) stop ??= new BosunError(text, 1);
     else hooks.warn?.(text);
   }
-  for (const why of refused.values()) hooks.warn?.(`MCP tool ${why}`);
-  const tools = offered(
-    candidates.map((c) => c.made),
-    refused,
-    new Set(hooks.reserved),
-  );
-  if (stop) {
-    await close();
-    throw stop;
-  }
-  const instructions = results.flatMap(({ name, started }) =>
-    started?.instructions ? [{ server: name, text: started.instructions }] : [],
-  );
-  const served = results.flatMap(({ name, server, started }) =>
-    started?.client.getServerCapabilities()?.prompts
-      ? [{ name, client: started.client, timeout: server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms }]
-      : [],
-  );
-  const { prompts, getPrompt } = await prompting.serverPrompts(served, hooks.warn);
-  return { tools, instructions, prompts, getPrompt, close } satisfies McpConnections;
+  return stop;
 }
 
-/**
- * The tools as offered: a refused name that no built-in holds stays as one tool that refuses
- * every call (prepare says why), so a call by that name can never reach either server; one a
- * built-in holds is left out, and the name is the built-in's.
- */
-function offered(tools: Tool[], refused: ReadonlyMap<string, string>, reserved: ReadonlySet<string>): Tool[] {
-  const seen = new Set<string>();
-  const out: Tool[] = [];
-  for (const tool of tools) {
-    const why = refused.get(tool.name);
-    if (!why) out.push(tool);
-    else if (!reserved.has(tool.name) && !seen.has(tool.name)) {
-      seen.add(tool.name);
-      out.push({ ...tool, unusable: why, description: `(refused: ${why})` });
-    }
-  }
-  return out;
+/** The servers that offer prompts, each reached through its client as it now stands (a restart replaces it). */
+function promptServers(set: McpServerSet) {
+  return set.all().flatMap(({ name, server, started }) =>
+    started?.client.getServerCapabilities()?.prompts
+      ? [
+          {
+            name,
+            get client() {
+              const now = set.get(name)?.started?.client;
+              if (!now) throw new Error("it is not connected");
+              return now;
+            },
+            timeout: server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms,
+          },
+        ]
+      : [],
+  );
 }
 
 function requirement(config: LoadedConfig, name: string, server: ServerConfig) {

@@ -12,6 +12,8 @@ export interface StartedServer {
   infos: McpToolInfo[];
   /** What it said of how to use it, when it said anything. */
   instructions?: string;
+  /** The last lines it wrote to stderr, as they stand (for /mcp). */
+  stderr(): string[];
 }
 
 /** One way to reach a server: what it is called in the ledger, and how to make its transport. */
@@ -39,7 +41,7 @@ export async function startServer(
       const instructions = client.getInstructions();
       return {
         outcome: { ok: true, tools: infos.length, transport: plan.label },
-        started: { client, infos, ...(instructions ? { instructions } : {}) },
+        started: { client, infos, ...(instructions ? { instructions } : {}), stderr: () => tail.lines() },
       };
     } catch (error) {
       await client.close().catch(() => {});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { McpAnnotations, Tool, ToolResult } from "../contracts/tools.js";
+import type { McpAnnotations, Tool, ToolProgress, ToolResult } from "../contracts/tools.js";
 import { compileArguments } from "./json-schema.js";
 import { type McpCallResult, renderResult } from "./result.js";
 
@@ -89,8 +89,9 @@ export function mcpTool(
           // up to the total limit, so a long task is not cut at the base timeout.
           resetTimeoutOnProgress: true,
           maxTotalTimeout: Math.max(maxTotalMs, timeoutMs),
-          onprogress: () => {
+          onprogress: (update) => {
             progress++;
+            ctx.progress?.(progressOf(update));
           },
         })) as McpCallResult;
         const rendered = renderResult(server, info.name, result);
@@ -111,6 +112,16 @@ export function mcpTool(
         };
       }
     },
+  };
+}
+
+/** What a server's progress notification says, kept to what a person is shown (a message cut to one short line). */
+function progressOf(update: { progress: number; total?: number; message?: string }): ToolProgress {
+  const message = update.message?.split("\n")[0]?.slice(0, 200);
+  return {
+    progress: update.progress,
+    ...(typeof update.total === "number" ? { total: update.total } : {}),
+    ...(message ? { message } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import type { BackgroundJobs, Tool, ToolContext } from "../contracts/tools.js";
+import type { Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
@@ -22,10 +22,8 @@ import { readDecisions, recordDecision } from "../seats/record.js";
 import type { UserMessage } from "../session/events.js";
 import type { TargetAnswer } from "../session/target.js";
 import { awaitsTitle } from "../session/untitled.js";
-import type { Lease } from "../store/lease.js";
 import { type SessionInfo, SessionStore } from "../store/session-store.js";
 import { createFileTracker } from "../tools/file-tracker.js";
-import { createBackgroundJobs } from "../tools/jobs.js";
 import { builtinTools } from "../tools/registry.js";
 import { type OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { Face } from "../util/face.js";
@@ -45,8 +43,10 @@ import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lif
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
+import { type SessionLife, sessionLife } from "./session-life.js";
 import { sessionTools } from "./session-tools.js";
 import { seenFiles, setUp } from "./set-up.js";
+import { mcpHandles, toolsNow } from "./tools-now.js";
 import { warnOnStderr } from "./warn.js";
 
 export type { CommandChoice, SessionOptions } from "./options.js";
@@ -93,6 +93,10 @@ export interface Runtime {
   mcpPrompts: readonly McpPrompt[];
   /** One MCP prompt as the message to send, for the person's words (split as a shell splits them); or why not. */
   mcpPrompt: McpConnections["getPrompt"];
+  /** Every configured MCP server as things stand: connected, failed, disabled or skipped, and its tools (/mcp). */
+  mcpStatus: McpConnections["status"];
+  /** Starts one MCP server again (seat mcp.connect); its tools are offered from the next step (/mcp reconnect). */
+  mcpReconnect: McpConnections["reconnect"];
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -232,76 +236,20 @@ function namesFiles(config: LoadedConfig): boolean {
   return [...config.references, ...config.unresolved].some((ref) => JSON.stringify(ref.raw).includes("{file:"));
 }
 
-/** What a session holds while it is open, and the one way it is let go. */
-interface SessionLife {
-  jobs: BackgroundJobs;
-  /** The session's title requests: settled before it closes. */
-  titles: Array<Promise<void>>;
-  hold(parts: { lease?: Lease; mcp?: McpConnections; usedSince?: () => UsageSummary }): void;
-  usage(): UsageSummary | undefined;
-  close(): Promise<void>;
-}
-
-/** Once, whoever calls close first: the title settles, background jobs and MCP servers stop, the lease goes. */
-function sessionLife(store: SessionStore): SessionLife {
-  const jobs = createBackgroundJobs();
-  const titles: Array<Promise<void>> = [];
-  let lease: Lease | undefined;
-  let mcp: McpConnections | undefined;
-  let usedSince: (() => UsageSummary) | undefined;
-  // Taken as the session closes, once its title's request is in: what usage() says afterwards.
-  let usedAtClose: UsageSummary | undefined;
-  let closing: Promise<void> | undefined;
-  // A second Ctrl-C leaves through process.exit: the lease goes with it, not after a heartbeat
-  // timeout. Removed on close: the interactive session opens one session after another.
-  const releaseOnExit = () => lease?.release();
-  process.once("exit", releaseOnExit);
-  const close = () => {
-    closing ??= (async () => {
-      process.off("exit", releaseOnExit);
-      // A title that failed (a full disk) still lets everything else be stopped and closed; its error is thrown after.
-      let failed: { error: unknown } | undefined;
-      await Promise.all(titles).catch((error: unknown) => {
-        failed = { error };
-      });
-      try {
-        usedAtClose = usedSince?.();
-      } catch {
-        // A store that cannot be read now (a full disk) leaves the totals unknown, not the close undone.
-      }
-      jobs.killAll();
-      await mcp?.close();
-      lease?.release();
-      store.close();
-      if (failed) throw failed.error;
-    })();
-    return closing;
-  };
-  return {
-    jobs,
-    titles,
-    hold(parts) {
-      lease = parts.lease ?? lease;
-      mcp = parts.mcp ?? mcp;
-      usedSince = parts.usedSince ?? usedSince;
-    },
-    usage: () => (closing ? usedAtClose : usedSince?.()),
-    close,
-  };
-}
-
 /** What the session was started with: its row and model, its gate, its tools and context. */
 export interface Started {
   session: SessionInfo;
   model: ResolvedModel;
   gate: SessionGate;
   tools: Tool[];
+  /** The tools as they stand: the MCP part replaced when a server changed its tools (read per step). */
+  toolsNow: () => ToolVersion;
   runContext: RunContext;
   output: OutputFolder;
   target?: TargetAnswer;
   record: (decision: Decision) => void;
   /** The MCP servers' prompts, and how to get one. */
-  mcp: Pick<McpConnections, "prompts" | "getPrompt">;
+  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect">;
   /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
   delegation: {
     host: DelegationHost;
@@ -412,6 +360,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     model,
     gate,
     tools,
+    toolsNow: toolsNow(tools, mcp, agentChoice.agent.tools),
     runContext: runContext.context,
     output,
     ...(target ? { target } : {}),
@@ -446,7 +395,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
     offeredTools: () =>
       decideToolsOffered({
-        tools,
+        tools: started.toolsNow().tools,
         authority: gate.current().authority,
         policy: gate.current().policy.rules,
         modeRunsTools: MODES[prepared.authority.mode.name].tools,
@@ -457,8 +406,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
-    mcpPrompts: started.mcp.prompts,
-    mcpPrompt: started.mcp.getPrompt,
+    ...mcpHandles(started.mcp),
     async turn(message, io) {
       turns++;
       // Asked now, before the turn puts its message on record: does this session await its title?
@@ -516,6 +464,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       config,
       model,
       tools,
+      toolsNow: started.toolsNow,
       offerTools: MODES[prepared.authority.mode.name].tools,
       context: started.runContext,
       // Asked at each call: a fresh frozen gate as things stand, so the person's "always" for one

@@ -297,9 +297,9 @@ export const SEATS: readonly Seat[] = [
   {
     id: "mcp.connect",
     question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
-    holders: ["config", "code"],
+    holders: ["config", "code", "person"],
     default:
-      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — "needs sign-in" when a url server asks for OAuth and no usable credentials are stored (a run never opens a browser: `bosun mcp login <name>` signs in) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
+      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — "needs sign-in" when a url server asks for OAuth and no usable credentials are stored (a run never opens a browser: `bosun mcp login <name>` signs in) — unless config mcp.<name>.required is true, then the run stops naming it (config); a server that announces tools/list_changed is listed again, "relisted · N tools", offered from the next step (code); one the person starts again (/mcp reconnect) is answered as at start, never stopping the session (person)',
     fail: "soft",
     config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled", "mcp.<name>.oauth"],
   },

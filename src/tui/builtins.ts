@@ -77,6 +77,9 @@ export function builtins(deps: {
         return;
       case "resume":
         return resume(args);
+      case "mcp":
+        add({ kind: "notice", text: runner.mcp ? await runner.mcp(args) : "/mcp: not available here" });
+        return;
       case "cost":
         add({ kind: "notice", text: runner.cost ? runner.cost() : "/cost: not available here" });
         return;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyEvent, callOutcome, finishedPrefix } from "./events.js";
+import { applyEvent, callOutcome, finishedPrefix, progressText } from "./events.js";
 import type { TranscriptItem } from "./transcript.js";
 
 describe("a running turn's transcript", () => {
@@ -72,5 +72,30 @@ describe("what became of a call", () => {
     assert.equal(callOutcome("task", "task build: done in 2 step(s)"), "done in 2 step(s)");
     assert.equal(callOutcome("task", "task plan: cancelled"), "cancelled");
     assert.equal(callOutcome("task", "task: not started"), "not started");
+  });
+});
+
+describe("a call's progress", () => {
+  it("shows the latest report on its running line, and nothing after its result", () => {
+    let items: TranscriptItem[] = [{ kind: "user", text: "go" }];
+    items = applyEvent(items, { type: "tool_call", id: "c1", name: "mcp__s__long", input: {} });
+    items = applyEvent(items, { type: "tool_progress", id: "c1", name: "mcp__s__long", progress: 1, total: 4 });
+    items = applyEvent(items, {
+      type: "tool_progress",
+      id: "c1",
+      name: "mcp__s__long",
+      progress: 2,
+      total: 4,
+      message: "indexing",
+    });
+    assert.equal((items[1] as { progress?: string }).progress, "2/4 · indexing");
+    items = applyEvent(items, { type: "tool_result", id: "c1", name: "mcp__s__long", summary: "ok", isError: false });
+    const after = applyEvent(items, { type: "tool_progress", id: "c1", name: "mcp__s__long", progress: 3 });
+    assert.equal(after, items, "a late report changes nothing");
+  });
+
+  it("says the count alone without a total or message", () => {
+    assert.equal(progressText({ progress: 3 }), "3");
+    assert.equal(progressText({ progress: 3, message: "working" }), "3 · working");
   });
 });

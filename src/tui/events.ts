@@ -37,6 +37,17 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
             }
           : item,
       );
+    case "tool_progress": {
+      // On the latest call of that id, while it runs: a report after its result changes nothing.
+      for (let at = list.length - 1; at >= 0; at--) {
+        const item = list[at];
+        if (item?.kind !== "tool" || item.id !== event.id) continue;
+        if (item.status !== "running") break;
+        list[at] = { ...item, progress: progressText(event) };
+        return list;
+      }
+      return items as TranscriptItem[];
+    }
     case "delegate": {
       // Under its task call: the latest call of that id, as for decisions below.
       for (let at = list.length - 1; at >= 0; at--) {
@@ -69,6 +80,12 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
     default:
       return list;
   }
+}
+
+/** How far a call has come, in one short line: `42/100 · indexing`, `3 · working` without a total. */
+export function progressText(update: { progress: number; total?: number; message?: string }): string {
+  const count = update.total !== undefined ? `${update.progress}/${update.total}` : `${update.progress}`;
+  return update.message ? `${count} · ${update.message}` : count;
 }
 
 // No Ink here: the interactive runner (src/cli) reads the past through this file before Ink has loaded.

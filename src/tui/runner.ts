@@ -57,6 +57,8 @@ export interface InteractiveRunner {
   sessions?(): SessionEntry[];
   /** `!cmd`: runs as the person (recorded) and is added to the conversation for the next turn. */
   bang(command: string, signal?: AbortSignal): Promise<{ output: string; exitCode: number | null }>;
+  /** `/mcp [reconnect <name>]`: how the MCP servers stand, or one started again; a block of lines. */
+  mcp?(args: string): Promise<string>;
   /** /cost: the session's tokens (in, cached, out, requests) and cost so far. */
   cost?(): string;
   /**

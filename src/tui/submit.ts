@@ -1,5 +1,6 @@
 import type { CustomCommand, Expansion } from "../input/custom-commands.js";
-import { parseInput } from "../input/slash.js";
+import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
+import { type ParsedInput, parseInput } from "../input/slash.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { InteractiveRunner } from "./runner.js";
 import type { usePending } from "./use-pending.js";
@@ -67,10 +68,23 @@ export function submitter(deps: SubmitDeps) {
     });
   };
 
+  /** `/mcp` while a turn runs: how the servers stand shows at once; a reconnect is refused, not queued. */
+  const mcpDuringTurn = (parsed: ParsedInput): boolean => {
+    if (!inTurn.current || parsed.kind !== "builtin" || parsed.name !== "mcp") return false;
+    const refusal = refuseWhileBusy(parseMcpCommand(parsed.args), true);
+    if (refusal) add({ kind: "notice", text: refusal });
+    else {
+      void runner.noteInput?.(parsed).catch(() => {});
+      void deps.builtin(parsed.name, parsed.args);
+    }
+    return true;
+  };
+
   const submit = async (line: string, typed = true) => {
     if (typed) deps.keep(line);
     const parsed = parseInput(line, deps.customs);
     if (busyRef.current) {
+      if (mcpDuringTurn(parsed)) return;
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
       // instead); a command, or anything typed while no turn runs, waits for the end.
       const command = parsed.kind !== "text" || parsed.note !== undefined;

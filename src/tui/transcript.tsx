@@ -19,6 +19,8 @@ export type TranscriptItem =
       status: "running" | "done" | "error";
       /** The result's one-line summary (exit code for shell). */
       summary?: string;
+      /** While it runs: how far it has come, as its tool last said (`42/100 · indexing`). */
+      progress?: string;
       /** Shown when expanded: the diff of an edit, the output of a command. */
       detail?: string;
       /** Shown expanded whatever the transcript's setting (a call opened again with Ctrl-O). */
@@ -78,6 +80,7 @@ function ToolLine({ item, expanded }: { item: Extract<TranscriptItem, { kind: "t
       <Text>
         <Text color={color}>{mark}</Text> {item.title}
         {outcome ? <Text dimColor> → {outcome}</Text> : null}
+        {item.status === "running" && item.progress ? <Text dimColor> · {item.progress}</Text> : null}
       </Text>
       {item.delegate ? <DelegateLine view={item.delegate} expanded={expanded || item.open === true} /> : null}
       {whole && item.detail ? (

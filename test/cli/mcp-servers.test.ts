@@ -10,6 +10,7 @@ const EVERYTHING = fileURLToPath(
 const FILESYSTEM = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", import.meta.url),
 );
+const CHANGING_SERVER = fileURLToPath(new URL("../support/mcp-changing-server.mjs", import.meta.url));
 const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
 
 /** One step of tool calls, then "Done."; what the model was sent after them is request 2. */
@@ -49,8 +50,10 @@ describe("real MCP servers", () => {
       assert.match(sent, /\[resource \S+\/2 \(text\/plain\)\]\nResource 2: This is a plaintext resource/);
       assert.match(sent, /Long running operation completed\. Duration: 3 seconds, Steps: 6\./);
       const { decisions } = s.latest();
-      const connected = expectDecision(decisions, "mcp.connect", "code");
-      assert.match(String(connected.answer), /^connected · \d+ tools$/);
+      expectDecision(decisions, "mcp.connect", "code");
+      // The first is its start; it may list its tools again after (it adds some once it knows the client's capabilities).
+      const connected = decisions.find((d) => d.seat === "mcp.connect");
+      assert.match(String(connected?.answer), /^connected · \d+ tools$/);
       // Its instructions (over 4000 characters) are in the system prompt, cut, and listed as loaded.
       const system = s.server.request(1).normalized?.system ?? "";
       assert.match(system, /Instructions from MCP server everything:\n# Everything Server – Server Instructions/);
@@ -98,6 +101,38 @@ describe("real MCP servers", () => {
       const { decisions } = s.latest();
       const connect = decisions.find((d) => d.seat === "mcp.connect" && d.subject?.server === `${long}a`);
       assert.ok(connect?.reasons.some((r) => r.rule === "refused" && /all refused/.test(r.detail ?? "")));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("tools/list_changed: the new tool is offered from the next step, and both changes are recorded", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { request: 1 }, reply: { toolCalls: [{ id: "u", name: "mcp__changing__unlock", arguments: {} }] } },
+          { match: { request: 2 }, reply: { toolCalls: [{ id: "s", name: "mcp__changing__secret", arguments: {} }] } },
+          { reply: { text: "Done." } },
+        ],
+      },
+      { global: { mcp: { changing: { command: process.execPath, args: [CHANGING_SERVER] } } } },
+    );
+    try {
+      const result = await s.run(["run", "unlock it"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(!s.server.request(1).normalized?.tools.includes("mcp__changing__secret"));
+      assert.ok(s.server.request(2).normalized?.tools.includes("mcp__changing__secret"));
+      assert.match(
+        s.server
+          .request(3)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "",
+        /the secret is 7/,
+      );
+      const { decisions } = s.latest();
+      expectDecision(decisions, "mcp.connect", "code", "relisted · 2 tools");
+      const step2 = decisions.find((d) => d.seat === "context.tools" && d.subject?.step === 2);
+      assert.equal(step2?.reasons[0]?.rule, "tool set changed");
     } finally {
       await s.close();
     }

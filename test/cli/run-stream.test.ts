@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { checkedStream, documentedTypes } from "../support/run-stream.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
+
+const EVERYTHING = fileURLToPath(
+  new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+);
 
 /**
  * `bosun run --format json` as a script sees it: the real binary against the scripted model
@@ -231,6 +236,46 @@ describe("bosun run --format json: the documented stream", () => {
       assert.notEqual(taskId, run.lines[0]?.session);
       const result = of(run.lines, "tool_result").find((line) => line.id === "t1");
       assert.equal(result?.isError, false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("an MCP call that reports progress: tool_progress lines between its call and its result", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: {
+            toolCalls: [
+              {
+                id: "long",
+                name: "mcp__everything__trigger-long-running-operation",
+                arguments: { duration: 1, steps: 4 },
+              },
+            ],
+          },
+        },
+        { reply: { text: "done waiting" } },
+      ],
+    });
+    try {
+      s.setUserConfig({ mcp: { everything: { command: process.execPath, args: [EVERYTHING] } } });
+      const run = await stream(s, ["run", "--format", "json", "wait for it"]);
+      assert.equal(run.code, 0, run.stderr);
+      const types = run.lines.filter((line) => line.id === "long").map((line) => line.type);
+      // Between the call and its result. The SDK may settle the result before the last report
+      // is handled (the server sends it just before answering): at least the first ones are there.
+      assert.equal(types[0], "tool_call");
+      assert.equal(types.at(-1), "tool_result");
+      assert.ok(types.slice(1, -1).every((type) => type === "tool_progress") && types.length >= 4, types.join(", "));
+      const progress = of(run.lines, "tool_progress");
+      const name = "mcp__everything__trigger-long-running-operation";
+      assert.ok(progress.every((line) => line.total === 4 && line.name === name));
+      assert.deepEqual(
+        progress.map((line) => line.progress),
+        [1, 2, 3, 4].slice(0, progress.length),
+      );
     } finally {
       await s.close();
     }

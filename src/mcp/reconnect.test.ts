@@ -1,0 +1,18 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { LoadedConfig } from "../config/load.js";
+import { decideReconnect } from "./reconnect.js";
+
+const config = { config: { mcp: { docs: { command: "docs" }, repo: { command: "repo" } } } } as unknown as LoadedConfig;
+
+describe("/mcp reconnect", () => {
+  it("starts again a server that was started (connected or failed)", () => {
+    assert.equal(decideReconnect(config, new Set(), "docs", true), undefined);
+  });
+
+  it("never goes around project.command, nor starts a disabled or unknown one", () => {
+    assert.match(decideReconnect(config, new Set(["mcp.repo"]), "repo", false) ?? "", /not approved.*project\.command/);
+    assert.match(decideReconnect(config, new Set(), "docs", false) ?? "", /disabled/);
+    assert.match(decideReconnect(config, new Set(), "nope", false) ?? "", /no MCP server is named nope/);
+  });
+});
