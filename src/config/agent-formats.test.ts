@@ -23,12 +23,9 @@ describe("agent files of other tools, mapped", () => {
     assert.equal(mapped.name, "code-reviewer");
     assert.deepEqual(mapped.entry, {
       description: "Reviews code",
-      tools: ["read", "grep", "glob", "list", "shell", "edit", "write", "WebFetch", "mcp__github__get_issue"],
+      tools: ["read", "grep", "glob", "list", "shell", "edit", "write", "webfetch", "mcp__github__get_issue"],
     });
-    assert.deepEqual(mapped.skipped, [
-      "tools: WebFetch: no bosun tool of that name, kept as written",
-      "color: not a bosun setting, ignored",
-    ]);
+    assert.deepEqual(mapped.skipped, ["color: not a bosun setting, ignored"]);
     assert.deepEqual(mapped.from.get("tools"), ["tools"]);
   });
 
@@ -50,7 +47,18 @@ describe("agent files of other tools, mapped", () => {
     assert.deepEqual(loose.entry, {});
     assert.match(loose.skipped[0] ?? "", /permissionMode: bypassPermissions is not read/);
     const narrowed = mapClaude({ disallowedTools: "Bash, Write, mcp__github__create_issue" });
-    assert.deepEqual(narrowed.entry.tools, ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"]);
+    assert.deepEqual(narrowed.entry.tools, [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "edit",
+      "webfetch",
+      "websearch",
+      "skill",
+      "task",
+      "mcp__*",
+    ]);
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
     // Listed after the list it narrows, or before: the same.
     const both = mapClaude({ disallowedTools: ["Bash"], tools: "Read, Bash" });
@@ -81,13 +89,12 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "websearch", "skill", "task", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [
       "mode: subagent is opencode's agent kind (primary, subagent, all), not a permission mode: ignored",
       "temperature: not a bosun setting, ignored",
-      "tools.webfetch: no bosun tool of that name, ignored",
     ]);
     assert.deepEqual(mapOpencode({ disable: true }), { disabled: true });
   });

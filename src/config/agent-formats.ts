@@ -24,7 +24,20 @@ export interface MappedAgent {
 }
 
 /** The tools bosun offers an agent: the built-in ones, skills, delegation and every MCP tool. */
-export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "write", "shell", "skill", "task", "mcp__*"];
+export const BOSUN_TOOLS = [
+  "read",
+  "list",
+  "glob",
+  "grep",
+  "edit",
+  "write",
+  "shell",
+  "webfetch",
+  "websearch",
+  "skill",
+  "task",
+  "mcp__*",
+];
 
 /** An agent's name: letters, digits, - and _ (a file name without `.md`, never a path). */
 export const AGENT_NAME = /^[A-Za-z0-9_-]+$/;
@@ -38,6 +51,8 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Grep: "grep",
   Glob: "glob",
   LS: "list",
+  WebFetch: "webfetch",
+  WebSearch: "websearch",
 };
 
 /** Claude Code's model aliases: not a "provider/model" bosun could use. */
@@ -149,6 +164,8 @@ const OPENCODE_TOOLS: Record<string, string[]> = {
   list: ["list"],
   skill: ["skill"],
   task: ["task"],
+  webfetch: ["webfetch"],
+  websearch: ["websearch"],
   "*": BOSUN_TOOLS,
 };
 

@@ -46,11 +46,40 @@ describe("decideToolsOffered (context.tools)", () => {
   }
   const names = (result: ReturnType<ReturnType<typeof offered>>) => result.offered.map((t) => t.name);
 
-  it("offers every tool when nothing denies one outright (code)", () => {
+  it("offers every tool when nothing denies one outright (code), but websearch with no backend configured", () => {
     const result = offered({})();
-    assert.equal(result.offered.length, tools.length);
+    assert.equal(result.offered.length, tools.length - 1);
+    assert.ok(names(result).includes("webfetch"));
+    assert.ok(!names(result).includes("websearch"));
     assert.equal(result.decision.holder, "code");
     assert.equal(result.decision.seat, "context.tools");
+    const why = result.decision.reasons.find((r) => r.detail?.startsWith("websearch:"));
+    assert.equal(why?.detail, "websearch: no search backend is configured (config web.search)");
+  });
+
+  it("websearch is offered once a backend is configured; a web deny hides both web tools", () => {
+    writeFileSync(join(ws, "bosun.json"), "{}");
+    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+    const authority = buildAuthority({
+      config,
+      agent: decideAgent(undefined, config).agent,
+      mode: { name: "approve", holder: "code" },
+      cwd: ws,
+      workspace: ws,
+      home: join(root, "home"),
+    });
+    const configured = builtinTools({ provider: "brave", api_key: "k" });
+    const all = decideToolsOffered({
+      tools: configured,
+      authority,
+      policy: [],
+      modeRunsTools: true,
+      modelTakesTools: true,
+    });
+    assert.ok(all.offered.some((t) => t.name === "websearch"));
+    const denied = offered({ web: "deny" })();
+    assert.ok(!names(denied).includes("webfetch"));
+    assert.match(denied.decision.reasons.map((r) => r.detail).join("\n"), /webfetch: every web request is denied/);
   });
 
   it("hides a tool whose action is denied with nothing after it, naming the rule (config)", () => {
@@ -61,6 +90,7 @@ describe("decideToolsOffered (context.tools)", () => {
       "glob",
       "grep",
       "shell",
+      "webfetch",
       "mcp__notes__search",
       "mcp__notes__delete",
     ]);
@@ -83,7 +113,8 @@ describe("decideToolsOffered (context.tools)", () => {
 
   it("a read-only agent is not offered edits or unannotated MCP tools (code)", () => {
     const result = offered({}, { agent: "plan" })();
-    assert.deepEqual(names(result), ["read", "list", "glob", "grep", "shell", "mcp__notes__search"]);
+    // webfetch changes no file: a read-only agent has it, each call judged as web:<host>.
+    assert.deepEqual(names(result), ["read", "list", "glob", "grep", "shell", "webfetch", "mcp__notes__search"]);
     assert.equal(result.decision.holder, "code");
   });
 

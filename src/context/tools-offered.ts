@@ -11,6 +11,7 @@ function actionOf(tool: Pick<Tool, "kind" | "name">): Action {
   if (tool.kind === "shell") return "shell";
   if (tool.kind === "edit") return "edit";
   if (tool.kind === "mcp") return "mcp";
+  if (tool.kind === "web") return "web";
   return "read";
 }
 

@@ -399,7 +399,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   });
   // An agent's `tools` narrow what its session has (a delegate's are narrowed again from its parent's).
   const agentTools = agentChoice.agent.tools;
-  const tools: Tool[] = [...builtinTools(), ...runContext.tools, ...mcp.tools].filter(
+  const tools: Tool[] = [...builtinTools(config.config.web?.search), ...runContext.tools, ...mcp.tools].filter(
     (tool) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, tool.name)),
   );
   const delegation = delegationHost(input, opening, { session, model, gate, tools, children });

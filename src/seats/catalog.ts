@@ -376,6 +376,15 @@ export const SEATS: readonly Seat[] = [
     config: ["shell.sandbox"],
   },
   {
+    id: "web.address",
+    question: "May a web tool connect to the address its host resolved to (checked at every hop)?",
+    holders: ["code", "config", "person", "policy"],
+    default:
+      "a public address, yes (code); one inside this machine or its networks — loopback, private, link-local, carrier-grade NAT, unique-local and site-local IPv6, multicast, reserved, cloud metadata (169.254.169.254 and the like), and IPv4 carried in IPv6 (mapped, compatible, NAT64, 6to4) — only when an allow rule names that address or the host exactly (web:127.0.0.1), never by a wildcard (code refuses); an address a rule denies, never (config, policy). The first address that passes is connected to (pinned: no second lookup), and every redirect is checked again",
+    fail: "closed",
+    config: ["permission"],
+  },
+  {
     id: "exec.truncate",
     question: "Is a tool result too long to send whole, and what is kept?",
     holders: ["config"],

@@ -5,9 +5,21 @@ import { grepTool } from "./grep.js";
 import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
+import { webfetchTool } from "./webfetch.js";
+import { type SearchConfig, websearchTool } from "./websearch.js";
 import { writeTool } from "./write.js";
 
-/** The built-in tools, in the order the model is shown them. */
-export function builtinTools(): Tool[] {
-  return [readTool, listTool, globTool, grepTool, editTool, writeTool, shellTool] as unknown as Tool[];
+/** The built-in tools, in the order the model is shown them; websearch only offered with a backend (config web.search). */
+export function builtinTools(search?: SearchConfig): Tool[] {
+  return [
+    readTool,
+    listTool,
+    globTool,
+    grepTool,
+    editTool,
+    writeTool,
+    shellTool,
+    webfetchTool,
+    websearchTool(search),
+  ] as unknown as Tool[];
 }

@@ -55,6 +55,11 @@ function looseningOf(data: unknown): string[] {
   }
   if (onProvider(data.small_model, redirected)) items.push(`small_model ${data.small_model}`);
   if (isPlainObject(data.shell) && data.shell.sandbox === "off") items.push("shell.sandbox off");
+  // Where the search queries, and the search key, go.
+  if (isPlainObject(data.web) && isPlainObject(data.web.search)) {
+    const search = data.web.search;
+    for (const key of ["provider", "url", "api_key"]) if (search[key] !== undefined) items.push(`web.search ${key}`);
+  }
   if (isPlainObject(data.provider)) {
     for (const [name, provider] of Object.entries(data.provider)) {
       if (!isPlainObject(provider)) continue;
