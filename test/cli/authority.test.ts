@@ -257,7 +257,15 @@ describe("bosun run: rules from flags and files", () => {
       assert.equal(result.code, 0, result.stderr);
       assert.equal(existsSync(join(s.ws.dir, "plan.md")), false);
       assert.match(s.server.request(1).normalized?.system ?? "", /You are read-only/);
-      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "list", "glob", "grep", "shell", "task"]);
+      assert.deepEqual(s.server.request(1).normalized?.tools, [
+        "read",
+        "list",
+        "glob",
+        "grep",
+        "shell",
+        "webfetch",
+        "task",
+      ]);
       const { decisions, id } = s.latest();
       const offered = expectDecision(decisions, "context.tools", "code");
       assert.ok(offered.reasons.some((r) => r.detail === "write: agent plan is read-only"));

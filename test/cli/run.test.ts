@@ -387,13 +387,21 @@ describe("bosun run: permission and approval", () => {
       const rule = expectDecision(s.latest().decisions, "call.permission", "config", "deny");
       assert.match(rule.reasons[0]?.source ?? "", /bosun\.json$/);
       const offered = expectDecision(s.latest().decisions, "context.tools", "config");
-      assert.deepEqual(offered.answer, ["read", "list", "glob", "grep", "shell", "task"]);
+      assert.deepEqual(offered.answer, ["read", "list", "glob", "grep", "shell", "webfetch", "task"]);
       assert.ok(
         offered.reasons.some(
           (r) => r.detail === "write: every edit request is denied" && /bosun\.json$/.test(r.source ?? ""),
         ),
       );
-      assert.deepEqual(s.server.request(1).normalized?.tools, ["read", "list", "glob", "grep", "shell", "task"]);
+      assert.deepEqual(s.server.request(1).normalized?.tools, [
+        "read",
+        "list",
+        "glob",
+        "grep",
+        "shell",
+        "webfetch",
+        "task",
+      ]);
     } finally {
       await s.close();
     }
