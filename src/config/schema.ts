@@ -319,7 +319,11 @@ export const ConfigSchema = z
       .strictObject({
         search: z
           .strictObject({
-            provider: z.enum(["brave", "tavily"]).describe("Who answers websearch: the Brave Search API or Tavily"),
+            provider: z
+              .enum(["brave", "tavily", "native"])
+              .describe(
+                "Who answers websearch: the Brave Search API, Tavily, or \"native\": the model provider's own web search (Anthropic; OpenAI's Responses API), offered only when the rules allow web:search outright",
+              ),
             api_key: z
               .string()
               .optional()

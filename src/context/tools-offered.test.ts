@@ -100,6 +100,40 @@ describe("decideToolsOffered (context.tools)", () => {
     assert.equal(write?.key, "permission.edit");
   });
 
+  it("the provider's own websearch is sent only to a model that has one, and only when web:search is allowed outright", () => {
+    const native = builtinTools({ provider: "native" });
+    const decide = (permission: unknown, nativeSearch?: "anthropic" | "openai") => {
+      // The user's own rules: a repository's allow would not count until trusted.
+      writeFileSync(join(ws, "bosun.json"), "{}");
+      mkdirSync(join(root, "home"), { recursive: true });
+      writeFileSync(join(root, "home", "bosun.json"), JSON.stringify({ permission }));
+      const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+      const authority = buildAuthority({
+        config,
+        agent: decideAgent(undefined, config).agent,
+        mode: { name: "approve", holder: "code" },
+        cwd: ws,
+        workspace: ws,
+        home: join(root, "home"),
+      });
+      const input = { tools: native, authority, policy: [], modeRunsTools: true, modelTakesTools: true };
+      return decideToolsOffered({ ...input, ...(nativeSearch ? { nativeSearch } : {}) });
+    };
+    const has = (result: ReturnType<typeof decide>) => result.offered.some((t) => t.name === "websearch");
+    const why = (result: ReturnType<typeof decide>) =>
+      result.decision.reasons.find((r) => r.detail?.startsWith("websearch:"))?.detail ?? "";
+    assert.equal(has(decide({ web: { search: "allow" } }, "anthropic")), true);
+    assert.equal(has(decide({ web: { search: "allow" } }, "openai")), true);
+    const asks = decide({}, "anthropic");
+    assert.equal(has(asks), false);
+    assert.match(why(asks), /web:search is not allowed outright \(it asks\), and the provider runs each search/);
+    const elsewhere = decide({ web: { search: "allow" } });
+    assert.equal(has(elsewhere), false);
+    assert.match(why(elsewhere), /the model's provider runs no web search bosun can send/);
+    assert.match(why(decide({ web: { search: "deny" } }, "anthropic")), /web:search is denied/);
+    rmSync(join(root, "home", "bosun.json"));
+  });
+
   it("hides an MCP tool denied by its own name, not one a later rule reopens", () => {
     assert.deepEqual(
       names(offered({ mcp: { "notes/delete": "deny" } })()).filter((n) => n.startsWith("mcp")),

@@ -25,6 +25,12 @@ export interface Tool<Input = Record<string, unknown>> {
   unusable?: string;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
   kind: "read" | "edit" | "shell" | "mcp" | "delegate" | "web";
+  /**
+   * Run by the model's provider, not by bosun (its own web search): sent as the provider's tool
+   * where the model has one, and offered only when the rules allow its requests outright — a
+   * call the provider makes is never put to anyone first. Its `execute` is never reached.
+   */
+  native?: "web_search";
   /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */
   mcp?: { resource: string; readOnly: boolean; annotations?: McpAnnotations };
   /**

@@ -6,6 +6,7 @@ import { watchEnvironment } from "../context/environment.js";
 import { nestedDecision } from "../context/instructions.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool, ToolContext } from "../contracts/tools.js";
+import { nativeSearchKind, nativeSearchTool, toolTermsOf } from "../model/native-search.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import type { Usage } from "../model/usage.js";
 import type { GateDeps } from "../permission/gate/gate.js";
@@ -140,9 +141,14 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     authority: deps.gate().authority,
     policy: deps.gate().policy.rules,
     modeRunsTools: deps.offerTools,
-    modelTakesTools: deps.model.info.tools !== false,
+    ...toolTermsOf(deps.model),
   });
-  const modelTools = toModelTools(offered.offered);
+  const nativeKind = nativeSearchKind(deps.model);
+  const native = nativeKind ? offered.offered.filter((t) => t.native) : [];
+  const nativeTools = Object.fromEntries(
+    await Promise.all(native.map(async (t) => [t.name, await nativeSearchTool(nativeKind as "anthropic" | "openai")])),
+  );
+  const modelTools = toModelTools(offered.offered, nativeTools);
   const system = stepSystem(
     deps.context,
     offered.offered.map((t) => t.name),

@@ -14,6 +14,7 @@ import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { McpPrompt } from "../mcp/prompts.js";
+import { toolTermsOf } from "../model/native-search.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -449,7 +450,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
         authority: gate.current().authority,
         policy: gate.current().policy.rules,
         modeRunsTools: MODES[prepared.authority.mode.name].tools,
-        modelTakesTools: model.info.tools !== false,
+        ...toolTermsOf(model),
       }).offered.map((tool) => tool.name),
     usage: life.usage,
     record,

@@ -15,7 +15,7 @@ export type WebsearchInput = z.infer<typeof schema>;
 
 /** Config `web.search`, as loaded. */
 export interface SearchConfig {
-  provider: "brave" | "tavily";
+  provider: "brave" | "tavily" | "native";
   api_key?: string;
   url?: string;
 }
@@ -26,6 +26,7 @@ export interface SearchConfig {
  * call is the request `web:search`: the query leaves this machine for the search API.
  */
 export function websearchTool(search: SearchConfig | undefined): Tool<WebsearchInput> {
+  if (search?.provider === "native") return nativeWebsearch;
   const backend: SearchBackend | undefined = search && {
     provider: search.provider,
     ...(search.api_key !== undefined ? { apiKey: search.api_key } : {}),
@@ -73,3 +74,19 @@ export function websearchTool(search: SearchConfig | undefined): Tool<WebsearchI
     },
   };
 }
+
+/** The model provider's own web search, in websearch's name: the provider runs it (seat context.tools decides whether it is sent). */
+const nativeWebsearch: Tool<WebsearchInput> = {
+  name: "websearch",
+  description: "Search the web (run by the model provider).",
+  schema,
+  kind: "web",
+  native: "web_search",
+  requests: async () => ({ requests: [{ action: "web", resource: "search" }] }),
+  // A provider-run search never comes to bosun to run; a call by this name that does is the model's mistake.
+  execute: async () => ({
+    output: "websearch runs at the model provider here; it cannot be called as a bosun tool.",
+    isError: true,
+    summary: "websearch (provider-run)",
+  }),
+};

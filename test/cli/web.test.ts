@@ -241,4 +241,52 @@ describe("websearch, driving the real binary", () => {
       await s.close();
     }
   });
+
+  it("native: the model provider's own web search is sent to an Anthropic model when web:search is allowed outright", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { text: "Done." } }] },
+      { protocol: "anthropic", global: { web: { search: { provider: "native" } } } },
+    );
+    try {
+      s.setUserConfig({ web: { search: { provider: "native" } }, permission: { web: { search: "allow" } } });
+      const result = await s.run(["run", "search"]);
+      assert.equal(result.code, 0, result.stderr);
+      const sent = (s.server.request(1).json as { tools?: Array<{ type?: string; name: string }> }).tools ?? [];
+      assert.deepEqual(
+        sent.filter((t) => t.name === "web_search").map((t) => t.type),
+        ["web_search_20250305"],
+      );
+      const offered = expectDecision(s.latest().decisions, "context.tools", "code");
+      assert.ok((offered.answer as string[]).includes("websearch"));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("native: not sent when web:search asks (nobody could be asked before the provider searches), nor to a model without one", async () => {
+    for (const protocol of ["anthropic", "openai-compatible"] as const) {
+      const s = await startScenario(
+        { rules: [{ reply: { text: "Done." } }] },
+        { protocol, global: { web: { search: { provider: "native" } } } },
+      );
+      try {
+        const result = await s.run(["run", "search"]);
+        assert.equal(result.code, 0, result.stderr);
+        const sent = (s.server.request(1).json as { tools?: Array<{ name?: string; function?: { name: string } }> })
+          .tools;
+        assert.ok(!JSON.stringify(sent ?? []).includes("web_search"), protocol);
+        assert.ok(!(s.server.request(1).normalized?.tools ?? []).includes("websearch"), protocol);
+        const offered = expectDecision(s.latest().decisions, "context.tools", "code");
+        const why = offered.reasons.find((r) => r.detail?.startsWith("websearch:"))?.detail ?? "";
+        assert.match(
+          why,
+          protocol === "anthropic"
+            ? /web:search is not allowed outright \(it asks\)/
+            : /runs no web search bosun can send/,
+        );
+      } finally {
+        await s.close();
+      }
+    }
+  });
 });
