@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { gzipSync } from "node:zlib";
 import type { Decision } from "../../contracts/decisions.js";
 import type { WebReach, WebVerdict } from "../../contracts/tools.js";
 import { decideAddress } from "./address-check.js";
@@ -82,6 +83,10 @@ describe("following redirects", () => {
       if (path === "/file") return res.writeHead(302, { location: "file:///etc/passwd" }).end();
       if (path === "/big") return res.writeHead(200, { "content-type": "text/plain" }).end("x".repeat(100_000));
       if (path === "/slow") return; // never answers
+      if (path === "/gz") {
+        const body = gzipSync("squeezed ".repeat(1000));
+        return res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(body);
+      }
       res.writeHead(404).end("nothing here");
     });
     await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -174,6 +179,15 @@ describe("following redirects", () => {
     assert.equal(big.kind === "response" && big.response.truncated, true);
     const slow = await follow(url("/slow"), limits(300), { web });
     assert.equal(slow.kind, "failed");
+  });
+
+  it("a compressed body is read decoded, the cap counting decoded bytes", async () => {
+    const web = reach({ "127.0.0.1": "allow" }, ["127.0.0.1"]);
+    const whole = await follow(url("/gz"), limits(), { web });
+    assert.equal(whole.kind === "response" && whole.response.body.toString(), "squeezed ".repeat(1000));
+    const cut = await follow(url("/gz"), limits(5000, 100), { web });
+    assert.equal(cut.kind === "response" && cut.response.body.length, 100);
+    assert.equal(cut.kind === "response" && cut.response.truncated, true);
   });
 
   it("with no rules to ask, a private address is never reached", async () => {

@@ -61,6 +61,8 @@ export function fetchHop(url: URL, pinned: Resolved, limits: HopLimits): Promise
     };
     const req = send(url, {
       lookup: pin,
+      // A connection of its own: a pooled one to the same name could lead to an address judged for another fetch.
+      agent: false,
       headers: {
         "user-agent": "bosun",
         accept: "text/html, text/*;q=0.9, */*;q=0.5",
@@ -125,7 +127,10 @@ async function readBody(res: IncomingMessage, maxBytes: number): Promise<{ body:
     size += chunk.length;
   }
   // Stop reading: the rest is never fetched.
-  if (truncated) res.destroy();
+  if (truncated) {
+    decoder?.destroy();
+    res.destroy();
+  }
   return { body: Buffer.concat(chunks), truncated };
 }
 
