@@ -30,8 +30,10 @@ const PAGE = `<!doctype html><html><head><title>Docs</title><script>steal()</scr
 describe("webfetch, driving the real binary", () => {
   let site: Server;
   let port = 0;
+  let served = 0;
   before(async () => {
     site = createServer((req, res) => {
+      served++;
       if (req.url === "/docs") return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
       if (req.url === "/metadata")
         return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
@@ -70,6 +72,20 @@ describe("webfetch, driving the real binary", () => {
       assert.equal(address.subject?.address, "127.0.0.1");
       assert.equal(address.subject?.call, "c1");
       assert.ok(s.server.request(1).normalized?.tools.includes("webfetch"));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("with no rule, web:<host> asks (approve mode): with nobody to ask it is denied, and nothing is fetched", async () => {
+    const before = served;
+    const s = await startScenario(calling("webfetch", { url: `${base()}/docs` }));
+    try {
+      const result = await s.run(["run", "read the docs"]);
+      assert.equal(result.code, 3, result.stderr);
+      const permission = expectDecision(s.latest().decisions, "call.permission", "code", "ask");
+      assert.match(JSON.stringify(permission.reasons), /web:127\.0\.0\.1/);
+      assert.equal(served, before);
     } finally {
       await s.close();
     }
