@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CallDescription } from "../contracts/requests.js";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tools.js";
 import { formatBytes } from "./bound.js";
-import { type FetchFormat, renderBody } from "./web/content.js";
+import type { FetchFormat } from "./web/content.js";
 import { type Followed, follow, hostOf } from "./web/follow.js";
 
 /** Time to connect to one address (TCP, then TLS). */
@@ -64,7 +64,11 @@ export const webfetchTool: Tool<WebfetchInput> = {
       ctx.web ? { web: ctx.web } : {},
     );
     if (followed.kind !== "response") return notFetched(followed, ctx, fail);
-    return fetched(followed, input.format ?? "markdown", maxBytes, fail);
+    // turndown and its DOM load with the first page fetched, not with every run.
+    const { renderBody } = await import("./web/content.js");
+    const type = headerText(followed.response.headers["content-type"]);
+    const rendered = renderBody(followed.response.body, type, input.format ?? "markdown", followed.url.href);
+    return fetched(followed, rendered, input.format ?? "markdown", maxBytes, fail);
   },
 };
 
@@ -91,6 +95,7 @@ function notFetched(
 
 function fetched(
   followed: Extract<Followed, { kind: "response" }>,
+  rendered: { text: string; type: string } | { binary: string },
   format: FetchFormat,
   maxBytes: number,
   fail: (output: string, why: string) => ToolResult,
@@ -107,7 +112,6 @@ function fetched(
     truncated: response.truncated,
     ...(followed.hops.length > 1 ? { hops: followed.hops } : {}),
   };
-  const rendered = renderBody(response.body, type, format, url.href);
   if (response.status >= 400) {
     const page = "text" in rendered ? `\n\n${rendered.text.slice(0, ERROR_BODY_CHARS)}` : "";
     return { ...fail(`HTTP ${status} from ${url.href}.${page}`, `HTTP ${response.status}`), metadata };
