@@ -134,6 +134,20 @@ permissions
   .description("delete saved approvals by id (see list), or 'all' for this project's")
   .action(async (ids) => (await import("./commands/permissions.js")).revokePermissions(ids));
 
+const mcp = program
+  .command("mcp")
+  .enablePositionalOptions()
+  .description("MCP servers: sign in to a remote one with OAuth, or sign out")
+  .action(() => mcp.help());
+mcp
+  .command("login <name>")
+  .description("sign in to url server <name> with OAuth (opens your browser; runs then use the stored tokens)")
+  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogin(name));
+mcp
+  .command("logout <name>")
+  .description("delete the OAuth credentials stored for server <name>")
+  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogout(name));
+
 program
   .command("compact <session>")
   .description("summarise a session's older history so it fits the context window (the full history is kept)")
@@ -162,6 +176,56 @@ agents
   .option("--format <format>", "text (the default) or json")
   .option("--json", "print JSON")
   .action(async (options) => (await import("./commands/agents.js")).listAgents(options));
+
+const mcp = program
+  .command("mcp")
+  .enablePositionalOptions()
+  .description("the configured MCP servers: list, inspect, add, remove and test them")
+  .action(() => mcp.help());
+mcp
+  .command("list")
+  .description(
+    "every configured server (all layers, .mcp.json too): origin, transport, state; each that may start is checked",
+  )
+  .option("--no-check", "do not connect: only what config says and whether it would start here")
+  .option("--timeout <ms>", "how long each server may take to start and list its tools (default 15000)")
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/mcp.js")).listServers(options));
+mcp
+  .command("get <name>")
+  .description(
+    "one server: its config (secrets as their {env:...} references), origin, and when it may start its tools",
+  )
+  .option("--timeout <ms>", "how long it may take to start and list its tools (default 15000)")
+  .option("--json", "print JSON")
+  .action(async (name, options) => (await import("./commands/mcp.js")).getServer(name, options));
+mcp
+  .command("add <name> [command...]")
+  .description("add a server to your config (or the repository's): add <name> -- <command> [args...], or --url <url>")
+  .option("--scope <scope>", "user (your own config, the default) or project (the repository's bosun.json)")
+  .option("--url <url>", "a remote server's address (Streamable HTTP, then SSE) instead of a command")
+  .option("--transport <kind>", "stdio, http or sse (default: stdio for a command, http then sse for a url)")
+  .option(
+    "-e, --env <K=V>",
+    "an environment variable of a stdio server (repeatable; a value may be {env:NAME})",
+    collect,
+  )
+  .option("-H, --header <K:V>", "an HTTP header of a url server (repeatable; a value may be {env:NAME})", collect)
+  .option("--required", "a run stops when this server fails to start")
+  .option("--disabled", "add it turned off (enabled: false)")
+  .option("--force", "replace a server of that name in the same file")
+  .action(async (name, words, options) => (await import("./commands/mcp-edit.js")).addServer(name, words, options));
+mcp
+  .command("remove <name>")
+  .description("remove a server from the file that defines it (your config or the repository's bosun.json)")
+  .option("--scope <scope>", "user or project, when both define it")
+  .action(async (name, options) => (await import("./commands/mcp-edit.js")).removeServer(name, options));
+mcp
+  .command("test <name>")
+  .description("connect to one server (even a disabled one) and show each step; exit 1 when it fails")
+  .option("--trust-project", "start the repository's server for this test (sealed, as a run would)")
+  .option("--timeout <ms>", "how long it may take to start and list its tools (default 15000)")
+  .action(async (name, options) => (await import("./commands/mcp.js")).testServer(name, options));
 
 program
   .command("seats [seat]")

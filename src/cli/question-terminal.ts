@@ -85,6 +85,6 @@ export function describeQuestion(question: PersonQuestion): string {
     lines.push(
       `  ${field.label}${field.required ? "" : " (optional)"}: ${field.kind}${field.format ? `, ${field.format}` : ""}`,
     );
-  lines.push("", "What you type goes to the server only; the session's record names the fields, not the values.");
+  if (question.note) lines.push("", question.note);
   return lines.join("\n");
 }

@@ -8,7 +8,7 @@ import { BOSUN_TOOLS, mapClaude, mapOpencode } from "./agent-formats.js";
 describe("agent files of other tools, mapped", () => {
   it("BOSUN_TOOLS names every built-in tool, skill, task and every MCP tool", () => {
     const skill = skillTool({ skills: [] } as never, (() => undefined) as never).name;
-    const names = [...builtinTools().map((tool) => tool.name), skill, "task", "mcp__*"];
+    const names = [...builtinTools().map((tool) => tool.name), skill, "task", "question", "mcp__*"];
     assert.deepEqual([...BOSUN_TOOLS].sort(), names.sort());
   });
 
@@ -53,10 +53,13 @@ describe("agent files of other tools, mapped", () => {
       "glob",
       "grep",
       "edit",
+      "shell_output",
+      "shell_kill",
       "webfetch",
       "websearch",
       "skill",
       "task",
+      "question",
       "mcp__*",
     ]);
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
@@ -89,7 +92,7 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "websearch", "skill", "task", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "websearch", "skill", "task", "question", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [
@@ -120,6 +123,8 @@ describe("agent files of other tools, mapped", () => {
       delegate: { "*": "deny", reviewer: "allow" },
       mcp: "ask",
       skill: "ask",
+      question: "ask",
+      job: "ask",
     });
     assert.deepEqual(mapped.skipped, [
       "permission.edit.../x: a .. path, which never matches, left out",

@@ -32,10 +32,13 @@ export const BOSUN_TOOLS = [
   "edit",
   "write",
   "shell",
+  "shell_output",
+  "shell_kill",
   "webfetch",
   "websearch",
   "skill",
   "task",
+  "question",
   "mcp__*",
 ];
 
@@ -51,6 +54,10 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Grep: "grep",
   Glob: "glob",
   LS: "list",
+  AskUserQuestion: "question",
+  BashOutput: "shell_output",
+  KillShell: "shell_kill",
+  KillBash: "shell_kill",
   WebFetch: "webfetch",
   WebSearch: "websearch",
 };
@@ -153,7 +160,8 @@ function claudeModel(map: Mapping, value: unknown): void {
 }
 
 const OPENCODE_TOOLS: Record<string, string[]> = {
-  bash: ["shell"],
+  // Without bash there are no jobs to read or stop.
+  bash: ["shell", "shell_output", "shell_kill"],
   edit: ["edit"],
   write: ["write"],
   patch: ["edit"],
@@ -164,6 +172,7 @@ const OPENCODE_TOOLS: Record<string, string[]> = {
   list: ["list"],
   skill: ["skill"],
   task: ["task"],
+  question: ["question"],
   webfetch: ["webfetch"],
   websearch: ["websearch"],
   "*": BOSUN_TOOLS,
@@ -177,6 +186,7 @@ const OPENCODE_ACTIONS: Record<string, readonly Action[]> = {
   external_directory: ["external_directory"],
   task: ["delegate"],
   skill: ["skill"],
+  question: ["question"],
   webfetch: ["web"],
   "*": ACTIONS,
 };

@@ -98,6 +98,8 @@ const PermissionSchema = z
     delegate: actionRules("Starting a delegate agent, by agent name"),
     mcp: actionRules('MCP tools, as "server/tool"'),
     skill: actionRules("Loading a skill, by name"),
+    question: actionRules('Asking the person a question (the question tool), as "person"'),
+    job: actionRules("Reading or stopping a background job this run started (shell_output, shell_kill), by job id"),
   })
   .describe("Permission rules by action; later layers and later patterns win");
 
@@ -246,7 +248,7 @@ export const ConfigSchema = z
         notification: z
           .array(HookSchema)
           .optional()
-          .describe("Run when bosun waits for the person (an approval ask); not waited for"),
+          .describe("Run when bosun waits for the person (an approval ask, an MCP server's form); not waited for"),
         pre_compact: z
           .array(HookSchema)
           .optional()
@@ -273,6 +275,28 @@ export const ConfigSchema = z
               .record(z.string(), z.string())
               .optional()
               .describe("HTTP headers sent to a url server; values may read {env:NAME}"),
+            oauth: z
+              .union([
+                z.literal(false),
+                z.strictObject({
+                  client_id: z
+                    .string()
+                    .min(1)
+                    .optional()
+                    .describe(
+                      "A client id the server gave you; default: bosun registers itself (dynamic registration)",
+                    ),
+                  scope: z
+                    .string()
+                    .min(1)
+                    .optional()
+                    .describe("Scopes to ask for, space-separated; default the server's"),
+                }),
+              ])
+              .optional()
+              .describe(
+                "OAuth sign-in for a url server (`bosun mcp login <name>`); false: never, headers only. Default: used when the server asks and no Authorization header is set",
+              ),
             type: z
               .enum(["stdio", "http", "sse"])
               .optional()
@@ -305,6 +329,9 @@ export const ConfigSchema = z
           // Exactly one way to reach it: a server with both, or neither, would be a guess.
           .refine((server) => (server.command === undefined) !== (server.url === undefined), {
             message: "give an MCP server exactly one of command (a program to run) or url (a remote server)",
+          })
+          .refine((server) => server.oauth === undefined || server.url !== undefined, {
+            message: "oauth goes with url (a remote server)",
           })
           .refine(
             (server) => server.type === undefined || (server.type === "stdio") === (server.command !== undefined),

@@ -30,6 +30,8 @@ export interface PersonQuestion {
   from: string;
   message: string;
   fields: readonly QuestionField[];
+  /** Where the answer goes, as the person should know before typing it. */
+  note?: string;
 }
 
 /** The person's answer: the values given, a no, or walking away from the question. */

@@ -2,7 +2,18 @@
  * What a tool call would do, as the permission rules see it. A tool describes each call as a
  * list of requests; the rules decide each one (see permission/rules/evaluate.ts).
  */
-export const ACTIONS = ["read", "edit", "shell", "external_directory", "web", "delegate", "mcp", "skill"] as const;
+export const ACTIONS = [
+  "read",
+  "edit",
+  "shell",
+  "external_directory",
+  "web",
+  "delegate",
+  "mcp",
+  "skill",
+  "question",
+  "job",
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
 export interface Request {
@@ -10,7 +21,7 @@ export interface Request {
   /**
    * read / edit / external_directory: an absolute path resolved with `resolveRequestPath`
    * shell: one simple command's normalized text. web: a host. delegate: an agent name.
-   * mcp: `<server>/<tool>`. skill: a skill name. A path action's resource may be `*`: a path
+   * mcp: `<server>/<tool>`. skill: a skill name. question: `person` (the one asked). job: a background job's id. A path action's resource may be `*`: a path
    * not known before the call runs (`echo x > "$F"`); only the rules that cover every path decide it.
    */
   resource: string;

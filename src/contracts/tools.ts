@@ -152,12 +152,37 @@ export interface BackgroundJob {
   output: string;
 }
 
+/** What reading a job gives: the output it wrote since the last read, and how it stands. */
+export interface JobRead {
+  job: BackgroundJob;
+  /** Output written since the previous read (all of it, at the first). */
+  text: string;
+  /** Characters written since the previous read that are gone (only the last ~1 MB is kept). */
+  lost: number;
+}
+
+/** A job an earlier run of the session started: it ended with that run. */
+export interface EarlierJob {
+  id: string;
+  command: string;
+}
+
 export interface BackgroundJobs {
   start(command: string, cwd: string, confine?: Confinement): BackgroundJob;
   /** Jobs that finished since the last call: the loop tells the model about them in the next step. */
   takeFinished(): BackgroundJob[];
   /** Kills every running job (process groups), e.g. on cancel. */
   killAll(): void;
+  /** This run's jobs, running and done, oldest first. */
+  list(): BackgroundJob[];
+  /** A job's new output and status; undefined for an id this run never started. */
+  read(id: string): JobRead | undefined;
+  /** Stops a running job (its whole process group); false if it is not running here. */
+  kill(id: string): boolean;
+  /** The session's jobs from earlier runs: new ids follow theirs, and reading one says it is gone. */
+  carryOver(earlier: readonly EarlierJob[]): void;
+  /** An earlier run's job by id, if there was one. */
+  earlier(id: string): EarlierJob | undefined;
 }
 
 /** The folder a session's long outputs are saved in, under a cap (tools/saved-output.ts's OutputFolder). */

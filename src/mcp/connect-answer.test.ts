@@ -13,6 +13,17 @@ describe("mcp.connect", () => {
     transport: "stdio x",
   };
 
+  it('a server asking for OAuth with nothing stored: "needs sign-in", saying what to run', () => {
+    const message = "needs sign-in: run `bosun mcp login docs`";
+    const answer = connectAnswer("docs", { ...failed, stderr: [], message, signIn: true }, { required: false });
+    assert.deepEqual([answer.holder, answer.answer], ["code", "needs sign-in"]);
+    assert.deepEqual(answer.reasons[1], { rule: "sign-in", detail: message, decisive: true });
+    assert.match(
+      failureText("docs", { ...failed, stderr: [], message }, false),
+      /needs sign-in: run `bosun mcp login docs`/,
+    );
+  });
+
   it("a connected server says how many tools; a failed one is code's unless required", () => {
     assert.equal(
       connectAnswer("gh", { ok: true, tools: 12, transport: "stdio x" }, { required: false }).answer,

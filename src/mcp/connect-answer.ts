@@ -3,7 +3,7 @@ import type { Answer, Reason } from "../contracts/decisions.js";
 /** How one server's start ended: its tools listed, or why not (with what it said on stderr). */
 export type ConnectOutcome =
   | { ok: true; tools: number; transport: string }
-  | { ok: false; message: string; stderr: readonly string[]; transport: string };
+  | { ok: false; message: string; stderr: readonly string[]; transport: string; signIn?: boolean };
 
 /** Whether the config made the server required, and where it said so. */
 export interface Requirement {
@@ -12,7 +12,8 @@ export interface Requirement {
 }
 
 /**
- * Seat mcp.connect for one server: "connected · N tools" or "failed". A failed server is left
+ * Seat mcp.connect for one server: "connected · N tools", "failed", or "needs sign-in" (an OAuth
+ * server without usable stored credentials: failed, and `bosun mcp login` is the way on). A failed server is left
  * out and the run goes on (code) — unless config made it required, then the answer is config's
  * and the caller stops the run. Its message and stderr tail are the reasons, so `bosun why`
  * shows why a server's tools were missing without the run having to fail.
@@ -32,7 +33,8 @@ export function connectAnswer(server: string, outcome: ConnectOutcome, requireme
   }
   const reasons: Reason[] = [
     { rule: "transport", detail: outcome.transport },
-    { rule: "error", detail: outcome.message, decisive: !requirement.required },
+    // Asked to sign in with no usable stored credentials: a run never opens a browser (sign-in.ts).
+    { rule: outcome.signIn ? "sign-in" : "error", detail: outcome.message, decisive: !requirement.required },
   ];
   if (outcome.stderr.length > 0) reasons.push({ rule: "stderr", detail: outcome.stderr.join("\n") });
   reasons.push(
@@ -40,7 +42,7 @@ export function connectAnswer(server: string, outcome: ConnectOutcome, requireme
       ? { rule: "required", detail: "the run stops", ...where, decisive: true }
       : { rule: "not required", detail: "the run goes on without its tools" },
   );
-  return { holder, answer: "failed", reasons };
+  return { holder, answer: outcome.signIn ? "needs sign-in" : "failed", reasons };
 }
 
 /** The one line a person is shown for a failed server, with the end of its stderr. */

@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ENTRY_DEFAULTS } from "../config/defaults.js";
 import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
+import { dataDir } from "../config/paths.js";
 import type { Confinement } from "../contracts/confinement.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
@@ -10,6 +11,7 @@ import type { Tool } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
 import { decideCollisions } from "./collisions.js";
 import { connectAnswer, failureText } from "./connect-answer.js";
+import { runAuthFor } from "./oauth.js";
 import type { McpPrompt } from "./prompts.js";
 import { startServer } from "./start-server.js";
 import { transportKinds } from "./transport-kinds.js";
@@ -41,7 +43,10 @@ export interface ConnectHooks {
   confinements?: ReadonlyMap<string, Confinement | undefined>;
   record?: (decision: Decision) => void;
   warn?: (text: string) => void;
-  /** The OAuth provider a remote server signs in with (src/mcp/oauth.ts); none: headers only. */
+  /**
+   * The OAuth provider a remote server signs in with; undefined for one: headers only. Default
+   * (oauth.ts): what `bosun mcp login` stored in the data folder, and "needs sign-in" without it.
+   */
   authFor?: (name: string, server: ServerConfig) => OAuthClientProvider | undefined;
   /** Names bosun's own tools hold: an MCP tool by one of them is refused. */
   reserved?: readonly string[];
@@ -90,12 +95,13 @@ export async function connectMcpServers(config: LoadedConfig, cwd: string, hooks
     });
     return client;
   };
+  const authFor = hooks.authFor ?? runAuthFor(dataDir());
   const results = await Promise.all(
     servers.map(async ([name, server]) => {
       const plans = transportKinds(server).map((kind) =>
         kind === "stdio"
           ? stdioPlan(stdio, { ...server, command: server.command ?? "" }, cwd, hooks.confinements?.get(`mcp.${name}`))
-          : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, hooks.authFor?.(name, server)),
+          : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, authFor(name, server)),
       );
       const result = await startServer(newClient(name), plans, CONNECT_TIMEOUT_MS);
       return { name, server, ...result };

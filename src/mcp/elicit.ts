@@ -84,7 +84,8 @@ export function questionFromElicitation(
     fields.push(field);
   }
   const message = typeof params.message === "string" ? params.message.slice(0, 2000) : "";
-  return { ok: true, question: { from: `MCP server ${server}`, message, fields } };
+  const note = "What you type goes to the server only; the session's record names the fields, not the values.";
+  return { ok: true, question: { from: `MCP server ${server}`, message, fields, note } };
 }
 
 const FORMATS: Record<string, RegExp> = {

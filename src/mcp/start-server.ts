@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ConnectOutcome } from "./connect-answer.js";
 import { listAllTools } from "./list-tools.js";
+import { isSignIn } from "./sign-in.js";
 import { StderrTail } from "./stderr-tail.js";
 import type { McpToolInfo } from "./tool.js";
 
@@ -44,7 +45,14 @@ export async function startServer(
       await client.close().catch(() => {});
       // The process's last stderr may still be on its way after its pipe closed.
       await new Promise((resolve) => setImmediate(resolve));
-      outcome = { ok: false, message: (error as Error).message, stderr: tail.lines(), transport: plan.label };
+      const message = (error as Error).message;
+      outcome = {
+        ok: false,
+        message,
+        stderr: tail.lines(),
+        transport: plan.label,
+        ...(isSignIn(error) ? { signIn: true } : {}),
+      };
       if (!fallsBack(error)) break;
     }
   }

@@ -23,7 +23,7 @@ import { loadPolicy, type Policy } from "../permission/rules/policy.js";
 import { resolveRequestPath } from "../permission/rules/requests.js";
 import type { Rule } from "../permission/rules/rules.js";
 import { savedRules } from "../permission/rules/saved.js";
-import { judgeProjectCommand, projectCommands } from "../permission/trust/project-commands.js";
+import { hookId, judgeProjectCommand, projectCommands } from "../permission/trust/project-commands.js";
 import {
   decideProjectTrust,
   projectLoosening,
@@ -279,9 +279,20 @@ export function gateDeps(input: {
   );
 }
 
+/**
+ * The hooks a gate may run once seat project.command was answered: a repository's that were not
+ * let run are left out, the rest carry who let them (their confinement is made from it).
+ */
+export function judgedHooks(hooks: readonly Hook[], allowed: ProjectCommandsAllowed): Hook[] {
+  // Only a repository's hooks were judged: the person's own run whatever a repository's are answered.
+  return hooks
+    .filter((hook) => !hook.fromProject || !allowed.skipped.has(hookId(hook)))
+    .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hookId(hook)) ?? "proof" } : hook));
+}
+
 /** What seat project.command (and exec.sandbox) settled for the repository's own commands. */
 export interface ProjectCommandsAllowed {
-  /** Keys (`hooks.pre_tool[0]`, `mcp.<name>`) of those that must not run. */
+  /** Those that must not run: `mcp.<name>`, or a hook's `hookId` (its file and key). */
   skipped: Set<string>;
   /** Who let each of the others run (its hook's confinement is made from it at every run). */
   grants: Map<string, RepositoryGrant>;
@@ -322,13 +333,13 @@ export async function trustProjectCommands(
         subject: { key: command.key },
       });
       if (sandbox.answer !== "unavailable" && sandbox.answer !== "denied") {
-        allowed.grants.set(command.key, grant);
-        allowed.confinements.set(command.key, sandbox.confine);
+        allowed.grants.set(command.id, grant);
+        allowed.confinements.set(command.id, sandbox.confine);
         continue;
       }
       why = sandbox.reasons[0]?.detail ?? "it cannot be confined here";
     }
-    allowed.skipped.add(command.key);
+    allowed.skipped.add(command.id);
     warn(`not running ${command.key} from ${command.source} (${why})`);
   }
   return allowed;

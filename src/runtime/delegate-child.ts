@@ -11,6 +11,7 @@ import { MODES } from "../permission/rules/modes.js";
 import { recordDecision } from "../seats/record.js";
 import { createFileTracker } from "../tools/file-tracker.js";
 import { createBackgroundJobs } from "../tools/jobs.js";
+import { questionTool } from "../tools/question.js";
 import { gateDeps, judgeModel } from "./authority.js";
 import { prepareRunContext } from "./context.js";
 import {
@@ -86,9 +87,23 @@ export async function runChild(
     children: new Set(),
     turn: () => parts,
   };
+  // The task and question tools are the delegate's own: what they start or ask is on its record.
+  const own = new Set(["task", "question"]);
+  const picks = (name: string) => cut.picked.tools.includes(name);
   const tools: Tool[] = cut.parentTools
-    .filter((tool) => tool.name !== "task" && cut.picked.tools.includes(tool.name))
-    .concat(cut.picked.tools.includes("task") ? [taskTool(delegateChoices(config), sessionDelegator(childHost))] : []);
+    .filter((tool) => !own.has(tool.name) && picks(tool.name))
+    .concat(picks("task") ? [taskTool(delegateChoices(config), sessionDelegator(childHost))] : [])
+    .concat(
+      picks("question")
+        ? [
+            questionTool({
+              ...(host.question ? { ask: host.question } : {}),
+              record,
+              from: `Agent ${opened.agent.name}`,
+            }),
+          ]
+        : [],
+    );
   store.atomically(() => {
     setUpDecisions(host, opened, cut).forEach(record);
     for (const decision of runContext.decisions) record(decision);

@@ -1,3 +1,4 @@
+import type { QuestionPrompt } from "../contracts/question.js";
 import { MODES } from "../permission/rules/modes.js";
 import { prepareAuthority } from "./authority.js";
 import type { DelegationHost, HostTurn } from "./delegate.js";
@@ -8,7 +9,7 @@ import type { OpenInput, Opening, Started } from "./open.js";
 export function delegationHost(
   input: OpenInput,
   opening: Opening,
-  parts: Pick<Started, "session" | "model" | "gate" | "tools"> & { children: Set<string> },
+  parts: Pick<Started, "session" | "model" | "gate" | "tools"> & { children: Set<string>; question?: QuestionPrompt },
 ): Started["delegation"] {
   const { store, config, prepared, agentChoice } = opening;
   const { options } = input;
@@ -43,6 +44,7 @@ export function delegationHost(
     background: backgroundTasks(),
     children: parts.children,
     turn: () => current,
+    ...(parts.question ? { question: parts.question } : {}),
   };
   return {
     host,

@@ -4,6 +4,7 @@ import type { DelegateChoice, Delegator, TaskInput } from "../agents/task.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool, ToolContext, ToolResult } from "../contracts/tools.js";
 import type { DelegateEvent, RunEvent } from "../loop/turn.js";
 import type { ResolvedModel } from "../model/resolve.js";
@@ -53,6 +54,8 @@ export interface DelegationHost {
   /** Delegates started or resumed here: their usage is this session's too. */
   children: Set<string>;
   turn: () => HostTurn | undefined;
+  /** The person's question prompt, when someone is there to answer (the question tool's). */
+  question?: QuestionPrompt;
 }
 
 /** What was settled before a delegate runs: its agent and model, its session and lease. */

@@ -1,4 +1,5 @@
 import type { Decision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { PromptHooks } from "../loop/prompt.js";
 import type { StopHooks } from "../loop/stop.js";
 import type { CompactHooks } from "../loop/window.js";
@@ -22,6 +23,19 @@ export function lifecycleDeps(gate: () => Readonly<GateDeps>): {
     stopHooks: async (stop) => (await lifecycle()).runStopHooks(gate(), stop),
     promptHooks: async (prompt) => (await lifecycle()).runPromptHooks(gate(), prompt),
     preCompact: async (trigger) => (await lifecycle()).runCompactHooks(gate(), trigger),
+  };
+}
+
+/**
+ * The person's question prompt (an MCP server's form) with the notification hooks of the gate as
+ * things stand told before each question (seat person.notify); their code loaded on the first.
+ */
+export function notifyingQuestionPrompt(gate: () => Readonly<GateDeps>, prompt: QuestionPrompt): QuestionPrompt {
+  return {
+    askQuestion: async (question, signal) =>
+      (await import("../permission/gate/notify-hook.js"))
+        .notifyingQuestions(gate, prompt)
+        .askQuestion(question, signal),
   };
 }
 

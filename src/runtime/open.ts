@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { toolMatches } from "../agents/delegation.js";
 import { decideAgent } from "../agents/select.js";
-import { taskTool } from "../agents/task.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
-import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
@@ -14,7 +11,6 @@ import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import type { McpPrompt } from "../mcp/prompts.js";
-import { toolTermsOf } from "../model/native-search.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -35,18 +31,20 @@ import type { Face } from "../util/face.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import {
   gateDeps,
+  judgedHooks,
   judgeModel,
   prepareAuthority,
   type RunAuthority,
   settleTrust,
   trustProjectCommands,
 } from "./authority.js";
-import { type DelegationHost, delegateChoices, type HostTurn, sessionDelegator, usageOf } from "./delegate.js";
-import { delegationHost } from "./delegate-host.js";
-import { lifecycleDeps, sessionStartHooks } from "./lifecycle-deps.js";
+import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
+import { carryOverJobs } from "./earlier-jobs.js";
+import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
+import { offeredNames, sessionTools } from "./session-tools.js";
 import { seenFiles, setUp } from "./set-up.js";
 import { warnOnStderr } from "./warn.js";
 
@@ -358,20 +356,21 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   gate.settle((settled) => ({
     ...settled,
     ...(input.prompt ? { prompt: input.prompt } : {}),
-    hooks: settled.hooks
-      .filter((hook) => !allowed.skipped.has(hook.key))
-      .map((hook) => (hook.fromProject ? { ...hook, grant: allowed.grants.get(hook.key) ?? "proof" } : hook)),
+    hooks: judgedHooks(settled.hooks, allowed),
   }));
   const resumed = target !== undefined && target.mode !== "new";
   await sessionStartHooks({ gate: gate.forTurn(opener), store, sessionId: session.id, resumed, record });
+  if (resumed) carryOverJobs(store, session.id, life.jobs);
+  // The person's questions (a server's form, the question tool) tell the notification hooks first.
+  const question = input.question ? notifyingQuestionPrompt(() => gate.current(), input.question) : undefined;
   const mcp = await connectMcpServers(config, input.cwd, {
     skip: allowed.skipped,
     confinements: allowed.confinements,
     record,
     warn: opening.warn,
     // The task and skill tools join later; their names are bosun's all the same.
-    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill"],
-    ...(input.question ? { question: input.question } : {}),
+    reserved: [...builtinTools().map((tool) => tool.name), "task", "skill", "question"],
+    ...(question ? { question } : {}),
   });
   life.hold({ mcp });
   // What the model is told besides the conversation (seats context.instructions, context.skills).
@@ -398,15 +397,15 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     for (const decision of runContext.decisions) record(decision);
     if (cleanup) record(cleanup);
   });
-  // An agent's `tools` narrow what its session has (a delegate's are narrowed again from its parent's).
-  const agentTools = agentChoice.agent.tools;
-  const tools: Tool[] = [...builtinTools(config.config.web?.search), ...runContext.tools, ...mcp.tools].filter(
-    (tool) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, tool.name)),
-  );
-  const delegation = delegationHost(input, opening, { session, model, gate, tools, children });
-  if (config.config.delegate.max_depth > 0 && (!agentTools || agentTools.some((p) => toolMatches(p, "task")))) {
-    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
-  }
+  const { tools, delegation } = sessionTools(input, opening, {
+    session,
+    model,
+    gate,
+    record,
+    children,
+    ...(question ? { question } : {}),
+    found: [...runContext.tools, ...mcp.tools],
+  });
   return {
     session,
     model,
@@ -444,14 +443,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     maxSteps: stepBudget(config, opening.agentChoice.agent).maxSteps,
     opened: { mode: target?.mode ?? "new", ...(target?.mode === "fork" ? { parent: target.from } : {}) },
     // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
-    offeredTools: () =>
-      decideToolsOffered({
-        tools,
-        authority: gate.current().authority,
-        policy: gate.current().policy.rules,
-        modeRunsTools: MODES[prepared.authority.mode.name].tools,
-        ...toolTermsOf(model),
-      }).offered.map((tool) => tool.name),
+    offeredTools: () => offeredNames(tools, gate.current(), MODES[prepared.authority.mode.name].tools, model),
     usage: life.usage,
     record,
     preCompact: lifecycleDeps(() => gate.current()).preCompact,

@@ -130,7 +130,7 @@ export const SEATS: readonly Seat[] = [
     question: "A compaction is about to run: what do the pre_compact hooks add to the summary's instructions?",
     holders: ["hook", "code"],
     default:
-      "each hooks.pre_compact hook runs before bosun compacts a turn's conversation (a repository's only once project.command let it); its stdout or {\"context\"} is added to the summary's instructions, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot stop the compaction",
+      "each hooks.pre_compact hook runs before bosun compacts a conversation — in a turn (trigger auto), on /compact or `bosun compact` (manual) — a repository's only once project.command let it (with nobody to ask, `bosun compact` runs it only on a lasting yes already given); its stdout or {\"context\"} is added to the summary's instructions, at most 10,000 characters a hook (hook); one that crashes, times out or prints JSON in no known shape adds nothing, recorded (code); it cannot stop the compaction",
     fail: "soft",
     config: ["hooks.pre_compact"],
   },
@@ -299,9 +299,9 @@ export const SEATS: readonly Seat[] = [
     question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
     holders: ["config", "code"],
     default:
-      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
+      'every enabled server is started at once, each within 30 s: one that connects is "connected · N tools" (every page of its list); one that fails is "failed" with its error and the last 20 lines of its stderr, warned about, and the run goes on without its tools (code) — "needs sign-in" when a url server asks for OAuth and no usable credentials are stored (a run never opens a browser: `bosun mcp login <name>` signs in) — unless config mcp.<name>.required is true, then the run stops naming it (config)',
     fail: "soft",
-    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled"],
+    config: ["mcp.<name>.required", "mcp.<name>.command", "mcp.<name>.enabled", "mcp.<name>.oauth"],
   },
   {
     id: "mcp.elicit",
@@ -309,6 +309,15 @@ export const SEATS: readonly Seat[] = [
     holders: ["person", "code"],
     default:
       "the form is put to the person (the terminal's prompt, the TUI's dialog) and their answer, checked against the form, goes back (person); with nobody there, a form bosun cannot draw, an answer that does not fit it, or a URL elicitation: declined (code). The ledger names the fields answered, never their values",
+    fail: "closed",
+    config: [],
+  },
+  {
+    id: "call.question",
+    question: "The model asks the person a question (the question tool): what does it get back?",
+    holders: ["person", "code"],
+    default:
+      "the question goes to the person's face (the TUI's dialog, the terminal's prompt) with its options and room for their own words: answered, declined or dismissed (person); with nobody there the model gets an error result saying nobody can answer (code). The ledger says how many options were picked and whether words were typed, never the words",
     fail: "closed",
     config: [],
   },
@@ -341,10 +350,10 @@ export const SEATS: readonly Seat[] = [
   },
   {
     id: "person.notify",
-    question: "bosun waits for the person (an approval ask): were the notification hooks told?",
+    question: "bosun waits for the person (an approval ask, an MCP server's form): were the notification hooks told?",
     holders: ["hook", "code"],
     default:
-      "each hooks.notification hook runs when the person is asked, not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
+      "each hooks.notification hook runs when the person is asked (notification_type permission_prompt or elicitation_dialog), not waited for (fire-and-forget, bounded by its timeout); exit 0 is notified (hook), anything else failed (code); either way the ask goes on",
     fail: "soft",
     config: ["hooks.notification"],
   },

@@ -156,4 +156,38 @@ describe("background jobs", () => {
       else process.env.OPENAI_API_KEY = saved;
     }
   });
+
+  it("read gives what a job wrote since the last read; kill stops a running one only", async () => {
+    const jobs = createBackgroundJobs();
+    const job = jobs.start("echo one; sleep 0.3; echo two; sleep 30", temp.path);
+    await waitUntil(() => job.output.includes("one"), 5000);
+    const first = jobs.read(job.id);
+    assert.equal(first?.text, "one\n");
+    assert.equal(first?.lost, 0);
+    await waitUntil(() => job.output.includes("two"), 5000);
+    assert.equal(jobs.read(job.id)?.text, "two\n");
+    assert.equal(jobs.read(job.id)?.text, "");
+    assert.equal(jobs.read("job-9"), undefined);
+    assert.equal(jobs.kill(job.id), true);
+    await takeWithin(jobs, 1, 5000);
+    assert.equal(job.done, true);
+    assert.equal(jobs.kill(job.id), false, "an ended job is not killed again");
+    assert.deepEqual(
+      jobs.list().map((j) => j.id),
+      [job.id],
+    );
+  });
+
+  it("a resumed session's new jobs take ids after the earlier runs' ones, which are known as gone", () => {
+    const jobs = createBackgroundJobs();
+    jobs.carryOver([
+      { id: "job-1", command: "npm run dev" },
+      { id: "job-3", command: "tail -f log" },
+    ]);
+    const job = jobs.start("true", temp.path);
+    assert.equal(job.id, "job-4");
+    assert.equal(jobs.earlier("job-3")?.command, "tail -f log");
+    assert.equal(jobs.earlier("job-4"), undefined);
+    jobs.killAll();
+  });
 });

@@ -1,4 +1,4 @@
-import type { BackgroundJob, BackgroundJobs } from "../contracts/tools.js";
+import type { BackgroundJob, BackgroundJobs, EarlierJob, JobRead } from "../contracts/tools.js";
 import { type ShellProcess, spawnShell } from "./process.js";
 
 /** A background job as this implementation reports it: the contract's fields plus how it ended. */
@@ -6,6 +6,13 @@ export interface ShellJob extends BackgroundJob {
   /** The signal that ended the job (exitCode is then null), e.g. SIGTERM after killAll. */
   signal?: NodeJS.Signals | null;
   durationMs?: number;
+}
+
+interface Entry {
+  job: ShellJob;
+  proc: ShellProcess;
+  /** How many characters of its output the model has read (shell_output). */
+  readTo: number;
 }
 
 /**
@@ -17,7 +24,8 @@ export interface ShellJob extends BackgroundJob {
  */
 export function createBackgroundJobs(): BackgroundJobs {
   let counter = 0;
-  const running = new Map<string, ShellProcess>();
+  const entries = new Map<string, Entry>();
+  const earlier = new Map<string, EarlierJob>();
   let finished: ShellJob[] = [];
 
   return {
@@ -27,10 +35,9 @@ export function createBackgroundJobs(): BackgroundJobs {
       const job: ShellJob = { id, command, done: false, output: "" };
       // A live, enumerable getter: the output so far while running, all of it once done.
       Object.defineProperty(job, "output", { enumerable: true, get: () => proc.output.text() });
-      running.set(id, proc);
+      entries.set(id, { job, proc, readTo: 0 });
       void proc.finished.then((end) => {
         if (end.error !== undefined) proc.output.append(`${end.error}\n`);
-        running.delete(id);
         job.done = true;
         job.exitCode = end.exitCode;
         job.signal = end.signal;
@@ -45,7 +52,33 @@ export function createBackgroundJobs(): BackgroundJobs {
       return taken;
     },
     killAll() {
-      for (const proc of running.values()) proc.terminate();
+      for (const { job, proc } of entries.values()) if (!job.done) proc.terminate();
     },
+    list: () => [...entries.values()].map((e) => e.job),
+    read(id): JobRead | undefined {
+      const entry = entries.get(id);
+      if (!entry) return undefined;
+      const { output } = entry.proc;
+      // The buffer keeps the newest characters: those before `dropped` are gone.
+      const from = Math.max(entry.readTo, output.dropped);
+      const text = output.kept().slice(from - output.dropped);
+      const lost = from - entry.readTo;
+      entry.readTo = output.total;
+      return { job: entry.job, text, lost };
+    },
+    kill(id) {
+      const entry = entries.get(id);
+      if (!entry || entry.job.done) return false;
+      entry.proc.terminate();
+      return true;
+    },
+    carryOver(jobs) {
+      for (const job of jobs) {
+        earlier.set(job.id, job);
+        const n = Number(/^job-(\d+)$/.exec(job.id)?.[1] ?? 0);
+        if (n > counter) counter = n;
+      }
+    },
+    earlier: (id) => earlier.get(id),
   };
 }

@@ -5,6 +5,7 @@ import { grepTool } from "./grep.js";
 import { listTool } from "./list.js";
 import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
+import { shellKillTool, shellOutputTool } from "./shell-jobs.js";
 import { webfetchTool } from "./webfetch.js";
 import { type SearchConfig, websearchTool } from "./websearch.js";
 import { writeTool } from "./write.js";
@@ -19,6 +20,8 @@ export function builtinTools(search?: SearchConfig): Tool[] {
     editTool,
     writeTool,
     shellTool,
+    shellOutputTool,
+    shellKillTool,
     webfetchTool,
     websearchTool(search),
   ] as unknown as Tool[];

@@ -95,6 +95,7 @@ export function QuestionDialog({
         {question.from} asks you
       </Text>
       <Text>{question.message || "(no message)"}</Text>
+      {question.note ? <Text dimColor>{question.note}</Text> : null}
       {!armed ? <Text dimColor>the choices open in a moment; keys typed until then are ignored</Text> : null}
       <Box flexDirection="column" marginTop={1} display={armed ? "flex" : "none"}>
         {field ? (

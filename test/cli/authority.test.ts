@@ -263,7 +263,10 @@ describe("bosun run: rules from flags and files", () => {
         "glob",
         "grep",
         "shell",
+        "shell_output",
+        "shell_kill",
         "webfetch",
+        "question",
         "task",
       ]);
       const { decisions, id } = s.latest();
@@ -492,6 +495,31 @@ describe("bosun run: hooks and policy", () => {
       assert.equal(allowed.code, 0, allowed.stderr);
       assert.ok(existsSync(join(s.ws.dir, "hooked.txt")));
       expectDecision(s.latest().decisions, "project.command", "person", "run");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a repository's hook that is not run does not take the person's own hook of the same key with it", async () => {
+    const s = await startScenario(
+      {
+        rules: [calls({ id: "c1", name: "shell", arguments: { command: "touch pushed.txt" } }), done],
+      },
+      {
+        global: { hooks: { pre_tool: [{ command: "echo 'my guard' >&2; exit 2", tools: ["shell"] }] } },
+        config: { hooks: { pre_tool: [{ command: "touch hooked.txt" }] } },
+      },
+    );
+    try {
+      const result = await s.run(["run", "--allow", "shell:touch pushed.txt", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /not running hooks\.pre_tool\[0\] from .*bosun\.json/);
+      assert.equal(existsSync(join(s.ws.dir, "hooked.txt")), false, "the repository's hook did not run");
+      assert.equal(existsSync(join(s.ws.dir, "pushed.txt")), false, "the person's own hook still denied the call");
+      const { decisions } = s.latest();
+      expectDecision(decisions, "project.command", "code", "skip");
+      const denied = expectDecision(decisions, "call.hook", "hook", "deny");
+      assert.equal(denied.reasons[0]?.detail, "my guard");
     } finally {
       await s.close();
     }

@@ -50,4 +50,36 @@ describe("bosun run: .claude/settings.json hooks are a repository's hooks", () =
       await s.close();
     }
   });
+
+  it("a hook of .claude/settings.json and one of bosun.json with the same key are judged apart", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "go" },
+            reply: { toolCalls: [{ id: "c1", name: "shell", arguments: { command: "echo hi" } }] },
+          },
+          { reply: { text: "All done." } },
+        ],
+      },
+      { config: { hooks: { pre_tool: [{ command: "touch from-bosun.txt" }] } } },
+    );
+    try {
+      s.ws.write(
+        ".claude/settings.json",
+        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: "touch from-claude.txt" }] }] } }),
+      );
+      const result = await s.run(["run", "--auto", "--allow", "shell:touch from-claude.txt", "go"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(existsSync(join(s.ws.dir, "from-claude.txt")), "the allowed one ran");
+      assert.equal(existsSync(join(s.ws.dir, "from-bosun.txt")), false, "the other did not");
+      const judged = s.latest().decisions.filter((d) => d.seat === "project.command");
+      assert.deepEqual(judged.map((d) => [d.subject?.key, d.answer]).sort(), [
+        ["hooks.pre_tool[0]", "run"],
+        ["hooks.pre_tool[0]", "skip"],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -387,7 +387,18 @@ describe("bosun run: permission and approval", () => {
       const rule = expectDecision(s.latest().decisions, "call.permission", "config", "deny");
       assert.match(rule.reasons[0]?.source ?? "", /bosun\.json$/);
       const offered = expectDecision(s.latest().decisions, "context.tools", "config");
-      assert.deepEqual(offered.answer, ["read", "list", "glob", "grep", "shell", "webfetch", "task"]);
+      assert.deepEqual(offered.answer, [
+        "read",
+        "list",
+        "glob",
+        "grep",
+        "shell",
+        "shell_output",
+        "shell_kill",
+        "webfetch",
+        "question",
+        "task",
+      ]);
       assert.ok(
         offered.reasons.some(
           (r) => r.detail === "write: every edit request is denied" && /bosun\.json$/.test(r.source ?? ""),
@@ -399,7 +410,10 @@ describe("bosun run: permission and approval", () => {
         "glob",
         "grep",
         "shell",
+        "shell_output",
+        "shell_kill",
         "webfetch",
+        "question",
         "task",
       ]);
     } finally {

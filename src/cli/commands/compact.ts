@@ -57,13 +57,28 @@ export async function compact(ref: string, options: { json?: boolean }): Promise
     });
     lease = set.lease;
     process.once("exit", () => lease?.release());
+    const record = (decision: Decision) => recordDecision(store, session.id, decision);
+    // The session's pre_compact hooks are told of this compaction too (trigger "manual").
+    const { manualCompactHooks } = await import("../../runtime/compact-hooks.js");
+    const { compactInstructions } = await import("../../loop/window.js");
+    const preCompact = await manualCompactHooks({
+      config,
+      store,
+      sessionId: session.id,
+      cwd,
+      ...(trusted.decision ? { trust: trusted.decision } : {}),
+      record,
+      signal: controller.signal,
+    });
+    const instructions = preCompact ? await compactInstructions({ preCompact, record }, "manual") : undefined;
     const result = await compactSession({
+      ...(instructions ? { instructions } : {}),
       store,
       sessionId: session.id,
       model: set.model,
       config,
       signal: controller.signal,
-      record: (decision: Decision) => recordDecision(store, session.id, decision),
+      record,
       reason: "manual",
     });
     if (!result.ok) {

@@ -1,4 +1,5 @@
 import type { Answer } from "../../contracts/decisions.js";
+import type { QuestionPrompt } from "../../contracts/question.js";
 import type { ApprovalRequest } from "./approval.js";
 import type { GateDeps } from "./gate.js";
 import { CLAUDE_EVENT_NAMES } from "./hook-claude.js";
@@ -26,10 +27,24 @@ export function judgeNotifyHook(hook: Hook, run: HookRun): Answer<"notified" | "
   };
 }
 
-/** What the person is told they are waited for. */
-function waitMessage(request: ApprovalRequest): string {
+/** What bosun waits for the person for, as a notification hook is told it. */
+interface Wait {
+  message: string;
+  /** Claude Code's `notification_type`: permission_prompt, elicitation_dialog. */
+  type: "permission_prompt" | "elicitation_dialog";
+  tool?: string;
+  callId?: string;
+}
+
+/** What the person is told they are waited for, for an approval. */
+function approvalWait(request: ApprovalRequest): Wait {
   const who = request.from ? ` (for ${request.from.agent})` : "";
-  return `bosun needs your approval to use ${request.tool}${who}`;
+  return {
+    message: `bosun needs your approval to use ${request.tool}${who}`,
+    type: "permission_prompt",
+    tool: request.tool,
+    callId: request.callId,
+  };
 }
 
 /**
@@ -45,32 +60,47 @@ export function notifyingDeps(deps: GateDeps): GateDeps {
     ...deps,
     prompt: {
       ask: (request, signal) => {
-        for (const hook of hooks) void notify(hook, request, deps);
+        for (const hook of hooks) void notify(hook, approvalWait(request), deps);
         return prompt.ask(request, signal);
       },
     },
   };
 }
 
-async function notify(hook: Hook, request: ApprovalRequest, deps: GateDeps): Promise<void> {
-  const message = waitMessage(request);
+/**
+ * A question prompt (an MCP server's form) that has the `hooks.notification` hooks of the gate as
+ * things stand told before each question, as an approval does (notification_type
+ * elicitation_dialog).
+ */
+export function notifyingQuestions(gate: () => Readonly<GateDeps>, prompt: QuestionPrompt): QuestionPrompt {
+  return {
+    askQuestion: (question, signal) => {
+      const deps = gate();
+      const wait: Wait = { message: `bosun needs your input: ${question.from} asks`, type: "elicitation_dialog" };
+      for (const hook of deps.hooks.filter((h) => h.event === "notification")) void notify(hook, wait, deps);
+      return prompt.askQuestion(question, signal);
+    },
+  };
+}
+
+async function notify(hook: Hook, wait: Wait, deps: Readonly<GateDeps>): Promise<void> {
   const payload = {
     event: "notification",
     session_id: deps.sessionId,
     cwd: deps.authority.cwd,
     workspace: deps.authority.workspace,
-    message,
-    tool: request.tool,
-    call_id: request.callId,
+    message: wait.message,
+    ...(wait.tool ? { tool: wait.tool } : {}),
+    ...(wait.callId ? { call_id: wait.callId } : {}),
     hook_event_name: CLAUDE_EVENT_NAMES.notification,
-    notification_type: "permission_prompt",
+    notification_type: wait.type,
   };
   const verdict = judgeNotifyHook(hook, await runConfinedHook(hook, payload, deps));
   try {
     deps.record({
       seat: "person.notify",
       ...verdict,
-      subject: { call: request.callId, hook: hook.key, event: "notification" },
+      subject: { ...(wait.callId ? { call: wait.callId } : {}), hook: hook.key, event: "notification" },
     });
   } catch {
     // The session may have closed while the hook ran: a notification is not worth a crash.

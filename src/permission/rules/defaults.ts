@@ -23,6 +23,10 @@ export const DEFAULT_PERMISSION = {
   delegate: "allow",
   mcp: "ask",
   skill: "allow",
+  // Asking the person a question changes nothing; a rule may still turn it off (`question: deny`).
+  question: "allow",
+  // Reading or stopping a background job this run started: its command was judged when it started.
+  job: "allow",
 } as const;
 
 export function defaultRules(): Rule[] {

@@ -14,7 +14,7 @@ import { isPathAction } from "./requests.js";
  * - Shell: the simple command's text, whitespace runs collapsed. Only `*` is special and it
  *   matches anything, spaces included; a trailing ` *` also matches the bare command
  *   (`git status *` matches `git status` and `git status -s`, not `git statusx`).
- * - web, delegate, mcp, skill: the resource with `*` matching anything. Web hosts compare
+ * - web, delegate, mcp, skill, question, job: the resource with `*` matching anything. Web hosts compare
  *   without case and without a trailing dot (DNS does), so `EVIL.com.` is `evil.com`.
  *
  * The pattern `*` alone matches every resource of its action (it is what a bare effect like

@@ -24,8 +24,11 @@ import {
 } from "./requests.js";
 
 describe("actions", () => {
-  it("lists the eight actions; read, edit and external_directory take paths", () => {
-    assert.deepEqual([...ACTIONS], ["read", "edit", "shell", "external_directory", "web", "delegate", "mcp", "skill"]);
+  it("lists the ten actions; read, edit and external_directory take paths", () => {
+    assert.deepEqual(
+      [...ACTIONS],
+      ["read", "edit", "shell", "external_directory", "web", "delegate", "mcp", "skill", "question", "job"],
+    );
     assert.deepEqual(
       ACTIONS.filter((a) => isPathAction(a)),
       ["read", "edit", "external_directory"],

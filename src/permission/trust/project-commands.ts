@@ -24,6 +24,12 @@ export interface ProjectCommand {
   kind: "hook" | "mcp";
   /** `hooks.pre_tool[0]` or `mcp.<name>`. */
   key: string;
+  /**
+   * What the answer is kept under: a server's key, a hook's file and key — two files of the
+   * project layer (bosun.json, .claude/settings.json) may each have a `hooks.pre_tool[0]`, and a
+   * user's hook has that key too.
+   */
+  id: string;
   command: string;
   /** A remote server's address: connecting is the request `web:<host>`, judged like a fetch. */
   url?: string;
@@ -33,6 +39,11 @@ export interface ProjectCommand {
 
 export type ProjectCommandAnswer = "run" | "skip";
 
+/** Which of the repository's hooks an answer of seat project.command is about. */
+export function hookId(hook: Pick<Hook, "source" | "key">): string {
+  return `${hook.source}#${hook.key}`;
+}
+
 /** The project layer's hooks and MCP servers. */
 export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): ProjectCommand[] {
   const out: ProjectCommand[] = hooks
@@ -40,6 +51,7 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
     .map((h) => ({
       kind: "hook",
       key: h.key,
+      id: hookId(h),
       command: h.command,
       source: h.source,
       ...(h.line ? { line: h.line } : {}),
@@ -59,6 +71,7 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
       out.push({
         kind: "mcp",
         key: `mcp.${name}`,
+        id: `mcp.${name}`,
         command: server.url,
         url: server.url,
         source: written[1].file ?? written[1].source,
@@ -69,6 +82,7 @@ export function projectCommands(config: LoadedConfig, hooks: readonly Hook[]): P
     out.push({
       kind: "mcp",
       key: `mcp.${name}`,
+      id: `mcp.${name}`,
       command: [server.command, ...(server.args ?? [])].map(shellQuote).join(" "),
       source: written[1].file ?? written[1].source,
       ...(written[1].line ? { line: written[1].line } : {}),

@@ -1,0 +1,127 @@
+import { z } from "zod";
+import type { Answer, Decision } from "../contracts/decisions.js";
+import type { PersonQuestion, QuestionField, QuestionPrompt, QuestionReply } from "../contracts/question.js";
+import type { Tool } from "../contracts/tools.js";
+
+/** Options the model may offer; more would not fit a dialog. */
+const MAX_OPTIONS = 20;
+
+const schema = z.strictObject({
+  question: z.string().min(1).max(2000).describe("The question, complete and self-contained"),
+  options: z
+    .array(z.string().min(1).max(200))
+    .min(2)
+    .max(MAX_OPTIONS)
+    .optional()
+    .describe("Answers to choose from (the person may still answer in their own words)"),
+  multiple: z.boolean().optional().describe("With options: the person may pick more than one"),
+});
+
+export type QuestionInput = z.infer<typeof schema>;
+
+export type QuestionAnswer = "answered" | "declined" | "dismissed" | "nobody";
+
+const CHOICE = "choice";
+const OWN = "own_words";
+
+/** The question as the person's face draws it: a choice of the options and a free answer, or a free answer alone. */
+export function personQuestion(input: QuestionInput, from = "The agent"): PersonQuestion {
+  const own: QuestionField = {
+    name: OWN,
+    label: input.options ? "Or in your own words" : "Your answer",
+    kind: "text",
+    required: !input.options,
+  };
+  const fields: QuestionField[] = input.options
+    ? [
+        {
+          name: CHOICE,
+          label: input.multiple ? "Pick any" : "Pick one",
+          kind: input.multiple ? "choices" : "choice",
+          options: input.options.map((o) => ({ value: o, label: o })),
+          required: false,
+        },
+        own,
+      ]
+    : [own];
+  return { from, message: input.question, fields, note: "Your answer goes to the model." };
+}
+
+/**
+ * Seat `call.question`: what the model is told of the person's reply (or of nobody being there),
+ * and the answer for the record. The ledger says what kind of answer came, never its words. Pure.
+ */
+export function judgeQuestionReply(
+  reply: QuestionReply | undefined,
+): Answer<QuestionAnswer> & { output: string; isError: boolean } {
+  if (!reply)
+    return {
+      holder: "code",
+      answer: "nobody",
+      reasons: [{ rule: "nobody can answer", detail: "no person is attached to this run", decisive: true }],
+      output:
+        "Nobody can answer questions in this run (no person is attached). Decide for yourself and say what you assumed, or stop and say what you need to know.",
+      isError: true,
+    };
+  if (reply.action !== "accept") {
+    const declined = reply.action === "decline";
+    return {
+      holder: "person",
+      answer: declined ? "declined" : "dismissed",
+      reasons: [{ rule: declined ? "the person declined" : "the person left it unanswered", decisive: true }],
+      output: declined
+        ? "The person declined to answer. Do not ask again; go on without it or stop and say why you cannot."
+        : "The person dismissed the question without answering.",
+      isError: true,
+    };
+  }
+  const picked = reply.values[CHOICE];
+  const chosen = Array.isArray(picked) ? picked : typeof picked === "string" ? [picked] : [];
+  const own = typeof reply.values[OWN] === "string" ? (reply.values[OWN] as string).trim() : "";
+  const parts = [
+    ...(chosen.length > 0 ? [`The person chose: ${chosen.join("; ")}`] : []),
+    ...(own ? [`The person answered: ${own}`] : []),
+  ];
+  const kind = [chosen.length > 0 ? `${chosen.length} option(s)` : "", own ? "own words" : ""].filter(Boolean);
+  return {
+    holder: "person",
+    answer: "answered",
+    reasons: [
+      { rule: "the person answered", detail: kind.length > 0 ? kind.join(" and ") : "nothing", decisive: true },
+    ],
+    output: parts.length > 0 ? parts.join("\n") : "The person gave an empty answer.",
+    isError: false,
+  };
+}
+
+/**
+ * The `question` tool: asks the person through the face's question prompt (the TUI's dialog,
+ * the terminal's prompt; an editor's or a client's later). Absent prompt: nobody is there, and
+ * the model is told so as an error it can act on. Each reply is recorded (seat call.question).
+ */
+export function questionTool(io: {
+  ask?: QuestionPrompt;
+  record: (decision: Decision) => void;
+  /** Who asks, as the person reads it: a delegate names its agent. */
+  from?: string;
+}): Tool<QuestionInput> {
+  return {
+    name: "question",
+    description:
+      "Ask the person a question and wait for the answer: when a decision is theirs (a preference, a missing fact, a choice between approaches). Offer options when the answer is one of a few.",
+    schema,
+    kind: "read",
+    // Asking changes nothing and reads nothing: its one request is `question:person`, allowed by default.
+    requests: async () => ({ requests: [{ action: "question", resource: "person" }] }),
+    async execute(input, context) {
+      const reply = io.ask
+        ? await io.ask
+            .askQuestion(personQuestion(input, io.from), context.signal)
+            .catch((): QuestionReply => ({ action: "cancel" }))
+        : undefined;
+      const { output, isError, ...answer } = judgeQuestionReply(reply);
+      io.record({ seat: "call.question", ...answer, subject: { call: context.callId } });
+      return { output, isError, summary: `question (${answer.answer})` };
+    },
+  };
+}
