@@ -134,20 +134,6 @@ permissions
   .description("delete saved approvals by id (see list), or 'all' for this project's")
   .action(async (ids) => (await import("./commands/permissions.js")).revokePermissions(ids));
 
-const mcp = program
-  .command("mcp")
-  .enablePositionalOptions()
-  .description("MCP servers: sign in to a remote one with OAuth, or sign out")
-  .action(() => mcp.help());
-mcp
-  .command("login <name>")
-  .description("sign in to url server <name> with OAuth (opens your browser; runs then use the stored tokens)")
-  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogin(name));
-mcp
-  .command("logout <name>")
-  .description("delete the OAuth credentials stored for server <name>")
-  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogout(name));
-
 program
   .command("compact <session>")
   .description("summarise a session's older history so it fits the context window (the full history is kept)")
@@ -180,8 +166,16 @@ agents
 const mcp = program
   .command("mcp")
   .enablePositionalOptions()
-  .description("the configured MCP servers: list, inspect, add, remove and test them")
+  .description("the configured MCP servers: list, inspect, add, remove and test them; sign in with OAuth")
   .action(() => mcp.help());
+mcp
+  .command("login <name>")
+  .description("sign in to url server <name> with OAuth (opens your browser; runs then use the stored tokens)")
+  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogin(name));
+mcp
+  .command("logout <name>")
+  .description("delete the OAuth credentials stored for server <name>")
+  .action(async (name) => (await import("./commands/mcp-auth.js")).mcpLogout(name));
 mcp
   .command("list")
   .description(

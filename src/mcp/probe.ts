@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Confinement } from "../contracts/confinement.js";
@@ -39,6 +40,8 @@ export async function probeServer(
   cwd: string,
   confine: Confinement | undefined,
   timeoutMs: number,
+  /** A url server's OAuth, as a run would use it: the credentials `bosun mcp login` stored. */
+  auth?: OAuthClientProvider,
 ): Promise<ProbeReport> {
   const [{ Client }, stdio, http, sse] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
@@ -49,7 +52,7 @@ export async function probeServer(
   const plans = transportKinds(server).map((kind) =>
     kind === "stdio"
       ? stdioPlan(stdio, { ...server, command: server.command ?? "" }, cwd, confine)
-      : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, undefined),
+      : remotePlan(kind, { http, sse }, { ...server, url: server.url ?? "" }, auth),
   );
   const began = Date.now();
   const { outcome, started } = await startServer(() => new Client({ name: "bosun", version: "0" }), plans, timeoutMs);
@@ -59,7 +62,7 @@ export async function probeServer(
     capabilities: [],
     tools: started?.infos ?? [],
     problems: [],
-    needsSignIn: !outcome.ok && /\b401\b|unauthori[sz]ed/i.test(outcome.message),
+    needsSignIn: !outcome.ok && (outcome.signIn === true || /\b401\b|unauthori[sz]ed/i.test(outcome.message)),
   };
   if (!started) return report;
   let timer: NodeJS.Timeout | undefined;

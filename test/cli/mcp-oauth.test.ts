@@ -62,6 +62,11 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       assert.match(sent(), /the secret for ada is 42/);
       expectDecision(s.latest().decisions, "mcp.connect", "code", "connected · 1 tool");
 
+      // bosun mcp list and test use the stored sign-in as a run does.
+      const listed = await s.run(["mcp", "list"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /guarded[\s\S]*connected · 1 tool/);
+
       // (d) Once the access token has expired, a run refreshes it and still works.
       await new Promise((resolve) => setTimeout(resolve, ACCESS_TTL_MS + 300));
       const later = await s.run(["run", "--allow", "mcp:guarded/secret", "secret?"]);
@@ -84,6 +89,7 @@ describe("OAuth for remote MCP servers (bosun mcp login / logout)", () => {
       assert.match(again.stdout, /No stored credentials for "guarded"/);
       const after = await s.run(["run", "hello"]);
       assert.match(after.stderr, /needs sign-in/);
+      assert.match((await s.run(["mcp", "list"])).stdout, /guarded[\s\S]*needs sign-in/);
     } finally {
       await s.close();
       await remote.close();

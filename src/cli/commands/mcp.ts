@@ -1,5 +1,7 @@
+import { dataDir } from "../../config/paths.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { type ConfiguredServer, configuredServers, where } from "../../mcp/configured.js";
+import { runAuthFor } from "../../mcp/oauth.js";
 import { type ProbeReport, probeServer } from "../../mcp/probe.js";
 import { closest } from "../../util/closest.js";
 import { json, out } from "../output.js";
@@ -113,7 +115,9 @@ function probe(server: ConfiguredServer, plan: StartPlan, timeout: number): Prom
   const config = plan.loaded.config.mcp?.[server.name];
   const verdict = plan.verdicts.get(server.name);
   const confine = verdict?.start ? verdict.confine : undefined;
-  return probeServer(config as NonNullable<typeof config>, process.cwd(), confine, timeout);
+  const entry = config as NonNullable<typeof config>;
+  // Signed in with `bosun mcp login`: the stored credentials, as a run uses them.
+  return probeServer(entry, process.cwd(), confine, timeout, runAuthFor(dataDir())(server.name, entry));
 }
 
 function offers(report: ProbeReport) {
