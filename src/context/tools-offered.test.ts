@@ -90,6 +90,8 @@ describe("decideToolsOffered (context.tools)", () => {
       "glob",
       "grep",
       "shell",
+      "shell_output",
+      "shell_kill",
       "webfetch",
       "mcp__notes__search",
       "mcp__notes__delete",
@@ -148,7 +150,17 @@ describe("decideToolsOffered (context.tools)", () => {
   it("a read-only agent is not offered edits or unannotated MCP tools (code)", () => {
     const result = offered({}, { agent: "plan" })();
     // webfetch changes no file: a read-only agent has it, each call judged as web:<host>.
-    assert.deepEqual(names(result), ["read", "list", "glob", "grep", "shell", "webfetch", "mcp__notes__search"]);
+    assert.deepEqual(names(result), [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "shell",
+      "shell_output",
+      "shell_kill",
+      "webfetch",
+      "mcp__notes__search",
+    ]);
     assert.equal(result.decision.holder, "code");
   });
 

@@ -1,8 +1,8 @@
 import { toolMatches } from "../agents/delegation.js";
 import { taskTool } from "../agents/task.js";
+import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool } from "../contracts/tools.js";
 import { toolTermsOf } from "../model/native-search.js";
 import type { ResolvedModel } from "../model/resolve.js";
@@ -32,7 +32,9 @@ export function sessionTools(
   const agentTools = agentChoice.agent.tools;
   const picked = (name: string) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, name));
   const asking = questionTool({ ...(parts.question ? { ask: parts.question } : {}), record: parts.record });
-  const tools: Tool[] = [...builtinTools(config.config.web?.search), asking, ...parts.found].filter((tool) => picked(tool.name));
+  const tools: Tool[] = [...builtinTools(config.config.web?.search), asking, ...parts.found].filter((tool) =>
+    picked(tool.name),
+  );
   const { session, model, gate, children } = parts;
   const delegation = delegationHost(input, opening, {
     session,
