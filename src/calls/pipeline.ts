@@ -2,6 +2,7 @@ import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { Tool, ToolContext } from "../contracts/tools.js";
 import { unreadableFiles } from "../permission/gate/confine.js";
 import { type GateDeps, mayReadFound } from "../permission/gate/gate.js";
+import { webReach } from "../permission/gate/web-reach.js";
 import type { OutputBounds } from "./bound.js";
 import { admitCall, type Judged, readmitCall, type Stop } from "./gate-call.js";
 import { prepareCall } from "./prepare.js";
@@ -171,6 +172,10 @@ async function runOne(call: Judged, step: number, deps: PipelineDeps, state: Run
       mayRead: (path) => mayReadFound(gate, path, judged.approved ?? []),
       protectedFiles: async () => (await unreadableFiles(gate)).files,
       progress: (update) => recorder.progress?.({ id: judged.id, name }, update),
+      // What a web call meets while it runs is judged by the same rules, and its answers go on record with it.
+      web: webReach(gate, (decision) =>
+        recorder.decision({ ...decision, subject: { step, call: judged.id, ...decision.subject } }),
+      ),
     });
   const ran = await runAdmitted(judged, execute, {
     recorder,

@@ -23,12 +23,9 @@ describe("agent files of other tools, mapped", () => {
     assert.equal(mapped.name, "code-reviewer");
     assert.deepEqual(mapped.entry, {
       description: "Reviews code",
-      tools: ["read", "grep", "glob", "list", "shell", "edit", "write", "WebFetch", "mcp__github__get_issue"],
+      tools: ["read", "grep", "glob", "list", "shell", "edit", "write", "webfetch", "mcp__github__get_issue"],
     });
-    assert.deepEqual(mapped.skipped, [
-      "tools: WebFetch: no bosun tool of that name, kept as written",
-      "color: not a bosun setting, ignored",
-    ]);
+    assert.deepEqual(mapped.skipped, ["color: not a bosun setting, ignored"]);
     assert.deepEqual(mapped.from.get("tools"), ["tools"]);
   });
 
@@ -59,6 +56,8 @@ describe("agent files of other tools, mapped", () => {
       "shell_output",
       "shell_kill",
       "todo",
+      "webfetch",
+      "websearch",
       "skill",
       "task",
       "question",
@@ -94,13 +93,12 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "todo", "skill", "task", "question", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "todo", "websearch", "skill", "task", "question", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [
       "mode: subagent is opencode's agent kind (primary, subagent, all), not a permission mode: ignored",
       "temperature: not a bosun setting, ignored",
-      "tools.webfetch: no bosun tool of that name, ignored",
     ]);
     assert.deepEqual(mapOpencode({ disable: true }), { disabled: true });
   });

@@ -35,6 +35,8 @@ export const BOSUN_TOOLS = [
   "shell_output",
   "shell_kill",
   "todo",
+  "webfetch",
+  "websearch",
   "skill",
   "task",
   "question",
@@ -58,6 +60,8 @@ const CLAUDE_TOOLS: Record<string, string> = {
   BashOutput: "shell_output",
   KillShell: "shell_kill",
   KillBash: "shell_kill",
+  WebFetch: "webfetch",
+  WebSearch: "websearch",
 };
 
 /** Claude Code's model aliases: not a "provider/model" bosun could use. */
@@ -173,6 +177,8 @@ const OPENCODE_TOOLS: Record<string, string[]> = {
   question: ["question"],
   todowrite: ["todo"],
   todoread: ["todo"],
+  webfetch: ["webfetch"],
+  websearch: ["websearch"],
   "*": BOSUN_TOOLS,
 };
 

@@ -36,6 +36,8 @@ const REFERENCE = /\{(env|file):([^{}]+)\}/g;
 export function isCredentialKey(path: readonly string[]): boolean {
   const [top, , key] = path;
   if (top === "provider") return path.length === 3 ? key === "apiKey" || key === "baseURL" : key === "headers";
+  // The search API's key: bosun sends it to the search backend only.
+  if (top === "web") return path.length === 3 && path[1] === "search" && path[2] === "api_key";
   // An MCP server's env and headers: what it is given to reach your account, never shown.
   return top === "mcp" && (key === "env" || key === "headers") && path.length === 4;
 }

@@ -343,6 +343,29 @@ export const ConfigSchema = z
       )
       .optional()
       .describe("MCP servers by name; their tools are offered as mcp__<server>__<tool>"),
+    web: z
+      .strictObject({
+        search: z
+          .strictObject({
+            provider: z
+              .enum(["brave", "tavily", "native"])
+              .describe(
+                "Who answers websearch: the Brave Search API, Tavily, or \"native\": the model provider's own web search (Anthropic; OpenAI's Responses API), offered only when the rules allow web:search outright",
+              ),
+            api_key: z
+              .string()
+              .optional()
+              .describe('The search API\'s key (brave, tavily); write "{env:NAME}" to read it from the environment'),
+            url: z
+              .url({ protocol: /^https?$/ })
+              .optional()
+              .describe("The search API's endpoint, in place of the provider's own (a proxy, a test server)"),
+          })
+          .optional()
+          .describe("The websearch tool's backend; without it, websearch is not offered"),
+      })
+      .optional()
+      .describe("The web tools: webfetch (always offered) and websearch"),
     instructions: z
       .strictObject({
         files: z

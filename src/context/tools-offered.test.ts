@@ -46,11 +46,40 @@ describe("decideToolsOffered (context.tools)", () => {
   }
   const names = (result: ReturnType<ReturnType<typeof offered>>) => result.offered.map((t) => t.name);
 
-  it("offers every tool when nothing denies one outright (code)", () => {
+  it("offers every tool when nothing denies one outright (code), but websearch with no backend configured", () => {
     const result = offered({})();
-    assert.equal(result.offered.length, tools.length);
+    assert.equal(result.offered.length, tools.length - 1);
+    assert.ok(names(result).includes("webfetch"));
+    assert.ok(!names(result).includes("websearch"));
     assert.equal(result.decision.holder, "code");
     assert.equal(result.decision.seat, "context.tools");
+    const why = result.decision.reasons.find((r) => r.detail?.startsWith("websearch:"));
+    assert.equal(why?.detail, "websearch: no search backend is configured (config web.search)");
+  });
+
+  it("websearch is offered once a backend is configured; a web deny hides both web tools", () => {
+    writeFileSync(join(ws, "bosun.json"), "{}");
+    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+    const authority = buildAuthority({
+      config,
+      agent: decideAgent(undefined, config).agent,
+      mode: { name: "approve", holder: "code" },
+      cwd: ws,
+      workspace: ws,
+      home: join(root, "home"),
+    });
+    const configured = builtinTools({ provider: "brave", api_key: "k" });
+    const all = decideToolsOffered({
+      tools: configured,
+      authority,
+      policy: [],
+      modeRunsTools: true,
+      modelTakesTools: true,
+    });
+    assert.ok(all.offered.some((t) => t.name === "websearch"));
+    const denied = offered({ web: "deny" })();
+    assert.ok(!names(denied).includes("webfetch"));
+    assert.match(denied.decision.reasons.map((r) => r.detail).join("\n"), /webfetch: every web request is denied/);
   });
 
   it("hides a tool whose action is denied with nothing after it, naming the rule (config)", () => {
@@ -64,6 +93,7 @@ describe("decideToolsOffered (context.tools)", () => {
       "shell_output",
       "shell_kill",
       "todo",
+      "webfetch",
       "mcp__notes__search",
       "mcp__notes__delete",
     ]);
@@ -71,6 +101,40 @@ describe("decideToolsOffered (context.tools)", () => {
     const write = result.decision.reasons.find((r) => r.detail === "write: every edit request is denied");
     assert.match(write?.source ?? "", /bosun\.json$/);
     assert.equal(write?.key, "permission.edit");
+  });
+
+  it("the provider's own websearch is sent only to a model that has one, and only when web:search is allowed outright", () => {
+    const native = builtinTools({ provider: "native" });
+    const decide = (permission: unknown, nativeSearch?: "anthropic" | "openai") => {
+      // The user's own rules: a repository's allow would not count until trusted.
+      writeFileSync(join(ws, "bosun.json"), "{}");
+      mkdirSync(join(root, "home"), { recursive: true });
+      writeFileSync(join(root, "home", "bosun.json"), JSON.stringify({ permission }));
+      const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+      const authority = buildAuthority({
+        config,
+        agent: decideAgent(undefined, config).agent,
+        mode: { name: "approve", holder: "code" },
+        cwd: ws,
+        workspace: ws,
+        home: join(root, "home"),
+      });
+      const input = { tools: native, authority, policy: [], modeRunsTools: true, modelTakesTools: true };
+      return decideToolsOffered({ ...input, ...(nativeSearch ? { nativeSearch } : {}) });
+    };
+    const has = (result: ReturnType<typeof decide>) => result.offered.some((t) => t.name === "websearch");
+    const why = (result: ReturnType<typeof decide>) =>
+      result.decision.reasons.find((r) => r.detail?.startsWith("websearch:"))?.detail ?? "";
+    assert.equal(has(decide({ web: { search: "allow" } }, "anthropic")), true);
+    assert.equal(has(decide({ web: { search: "allow" } }, "openai")), true);
+    const asks = decide({}, "anthropic");
+    assert.equal(has(asks), false);
+    assert.match(why(asks), /web:search is not allowed outright \(it asks\), and the provider runs each search/);
+    const elsewhere = decide({ web: { search: "allow" } });
+    assert.equal(has(elsewhere), false);
+    assert.match(why(elsewhere), /the model's provider runs no web search bosun can send/);
+    assert.match(why(decide({ web: { search: "deny" } }, "anthropic")), /web:search is denied/);
+    rmSync(join(root, "home", "bosun.json"));
   });
 
   it("hides an MCP tool denied by its own name, not one a later rule reopens", () => {
@@ -86,6 +150,7 @@ describe("decideToolsOffered (context.tools)", () => {
 
   it("a read-only agent is not offered edits or unannotated MCP tools (code)", () => {
     const result = offered({}, { agent: "plan" })();
+    // webfetch changes no file: a read-only agent has it, each call judged as web:<host>.
     assert.deepEqual(names(result), [
       "read",
       "list",
@@ -95,6 +160,7 @@ describe("decideToolsOffered (context.tools)", () => {
       "shell_output",
       "shell_kill",
       "todo",
+      "webfetch",
       "mcp__notes__search",
     ]);
     assert.equal(result.decision.holder, "code");

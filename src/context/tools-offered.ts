@@ -2,7 +2,9 @@ import type { Decision, Holder, Reason } from "../contracts/decisions.js";
 import type { Action } from "../contracts/requests.js";
 import type { Tool } from "../contracts/tools.js";
 import type { AuthorityContext } from "../permission/gate/authorize.js";
+import { authorize } from "../permission/gate/authorize.js";
 import { outrightDenial } from "../permission/rules/intersect.js";
+import { policyDenials } from "../permission/rules/policy.js";
 import type { Rule } from "../permission/rules/rules.js";
 
 /** The action every call of a tool makes, by its kind (MCP tools and skills name their own). */
@@ -11,6 +13,7 @@ function actionOf(tool: Pick<Tool, "kind" | "name">): Action {
   if (tool.kind === "shell") return "shell";
   if (tool.kind === "edit") return "edit";
   if (tool.kind === "mcp") return "mcp";
+  if (tool.kind === "web") return "web";
   return "read";
 }
 
@@ -35,6 +38,8 @@ export function decideToolsOffered(input: {
   modeRunsTools: boolean;
   /** False when the model takes no tools at all (its catalog entry says so). */
   modelTakesTools: boolean;
+  /** Whose own web search the model's provider runs (model/native-search.ts); none: a native tool is not sent. */
+  nativeSearch?: "anthropic" | "openai";
 }): ToolsOffered {
   const reasons: Reason[] = [];
   if (!input.modeRunsTools || !input.modelTakesTools) {
@@ -73,6 +78,11 @@ export function decideToolsOffered(input: {
       });
       continue;
     }
+    const native = tool.native ? nativeRefusal(tool, input) : undefined;
+    if (native) {
+      reasons.push(native);
+      continue;
+    }
     const resource = tool.mcp?.resource;
     const deny = deniedOutright(action, resource);
     if (deny) {
@@ -102,5 +112,40 @@ export function decideToolsOffered(input: {
       answer: offered.map((t) => t.name),
       reasons,
     },
+  };
+}
+
+/**
+ * Why a provider-run tool (the native web search) is not sent: the model's provider has none, or
+ * the rules do not allow its request outright — the provider runs each search before bosun sees
+ * it, so an ask could never be put to anyone.
+ */
+function nativeRefusal(
+  tool: Tool,
+  input: { authority: AuthorityContext; policy: readonly Rule[]; nativeSearch?: "anthropic" | "openai" },
+): Reason | undefined {
+  if (!input.nativeSearch) {
+    return {
+      rule: "not offered",
+      detail: `${tool.name}: the model's provider runs no web search bosun can send (Anthropic, OpenAI Responses)`,
+    };
+  }
+  const requests = [{ action: "web" as const, resource: "search" }];
+  const { workspace, home } = input.authority;
+  const policy = policyDenials(requests, input.policy, { workspace, home })[0];
+  if (policy) {
+    return {
+      rule: "not offered",
+      detail: `${tool.name}: web:search denied by policy rule "${policy.rule.pattern}"`,
+      source: policy.rule.source.file ?? "policy",
+    };
+  }
+  const answer = authorize({ requests }, input.authority);
+  if (answer.answer === "allow") return undefined;
+  const decisive = answer.reasons.find((r) => r.decisive) ?? answer.reasons[0];
+  return {
+    rule: "not offered",
+    detail: `${tool.name}: web:search is ${answer.answer === "deny" ? "denied" : "not allowed outright (it asks)"}, and the provider runs each search before anyone could be asked`,
+    ...(decisive?.source ? { source: decisive.source } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Confinement } from "./confinement.js";
+import type { Decision, Holder } from "./decisions.js";
 import type { CallDescription, RequestContext } from "./requests.js";
 
 /**
@@ -23,7 +24,13 @@ export interface Tool<Input = Record<string, unknown>> {
   /** Why no call of this tool can pass validation (a schema bosun cannot compile): it is not offered. */
   unusable?: string;
   /** What kind of tool it is, for people and summaries; permissions judge its requests, not this. */
-  kind: "read" | "edit" | "shell" | "mcp" | "delegate";
+  kind: "read" | "edit" | "shell" | "mcp" | "delegate" | "web";
+  /**
+   * Run by the model's provider, not by bosun (its own web search): sent as the provider's tool
+   * where the model has one, and offered only when the rules allow its requests outright — a
+   * call the provider makes is never put to anyone first. Its `execute` is never reached.
+   */
+  native?: "web_search";
   /** An MCP tool's one request, the same for every call: `mcp:<server>/<tool>`, and whether the server annotated it read-only. */
   mcp?: { resource: string; readOnly: boolean; annotations?: McpAnnotations };
   /**
@@ -111,6 +118,25 @@ export interface ToolContext {
    * person as it goes, never to the model, never journaled (the result's metadata counts them).
    */
   progress?: (update: ToolProgress) => void;
+  /** How a web tool asks the rules about what it meets while it runs (a redirect's host, a resolved address). */
+  web?: WebReach;
+}
+
+/** The rules' answer for one `web:` resource, for a tool that meets it while running. */
+export interface WebVerdict {
+  effect: "allow" | "ask" | "deny";
+  holder: Holder;
+  /** An allow rule of the person's or config's names this resource exactly (no wildcard, not a built-in rule). */
+  named: boolean;
+  /** The rule that decided, as one line: `web:127.0.0.1 → allow (global /home/me/bosun.json)`. */
+  reason: string;
+}
+
+export interface WebReach {
+  /** The rules' answer for `web:<resource>` now (a host, or an IP address as written), the policy included. */
+  judge(resource: string): WebVerdict;
+  /** Puts a decision the tool made (seat web.address) on record, about this call. */
+  record(decision: Decision): void;
 }
 
 /** How far a running call has come, as its tool said: `progress` of `total` (when known), and what it is doing. */

@@ -1,20 +1,27 @@
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool } from "../contracts/tools.js";
+import { nativeSearchKind, nativeSearchTool, toolTermsOf } from "../model/native-search.js";
 import { toModelTools } from "./model-tools.js";
 import { stepSystem } from "./step-context.js";
 import type { TurnDeps } from "./turn.js";
 
 /** Seat context.tools for a tool set: what is offered, the tools and system prompt sent, their size. */
-export function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
+export async function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
   // Judged once per tool set: the rules that could hide a tool do not change within a turn.
   const offered = decideToolsOffered({
     tools,
     authority: deps.gate().authority,
     policy: deps.gate().policy.rules,
     modeRunsTools: deps.offerTools,
-    modelTakesTools: deps.model.info.tools !== false,
+    ...toolTermsOf(deps.model),
   });
-  const modelTools = toModelTools(offered.offered);
+  // A provider's own web search goes as the provider's tool, not as one bosun runs.
+  const nativeKind = nativeSearchKind(deps.model);
+  const native = nativeKind ? offered.offered.filter((t) => t.native) : [];
+  const nativeTools = Object.fromEntries(
+    await Promise.all(native.map(async (t) => [t.name, await nativeSearchTool(nativeKind as "anthropic" | "openai")])),
+  );
+  const modelTools = toModelTools(offered.offered, nativeTools);
   const system = stepSystem(
     deps.context,
     offered.offered.map((t) => t.name),

@@ -75,7 +75,7 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
     run.where.mayHaveChanged();
     recorder.notice({ text });
   }
-  if (step > 1) refreshTools(run, step);
+  if (step > 1) await refreshTools(run, step);
   // What the person typed meanwhile to steer this turn goes in before the next request.
   // Each passes the prompt hooks, as the turn's first message did (seat turn.prompt_hook).
   if (step > 1)
@@ -90,10 +90,10 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
  * A new version of the tool set (an MCP server changed its tools) is offered from this step:
  * judged again (seat context.tools, saying why), and calls from now on name the new set.
  */
-function refreshTools(run: TurnRun, step: number): void {
+async function refreshTools(run: TurnRun, step: number): Promise<void> {
   const now = run.deps.toolsNow?.();
   if (!now || now.version === run.tools.version) return;
-  const offer = offerTools(run.deps, now.tools);
+  const offer = await offerTools(run.deps, now.tools);
   const { modelTools, system, fixedChars } = { modelTools: undefined, ...offer.sent };
   if (modelTools) run.modelTools = modelTools;
   else delete run.modelTools;

@@ -139,7 +139,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     return { status: "blocked", steps: 0, denied: 0, message, lastText: "" };
   }
   const current = deps.toolsNow?.() ?? { version: 0, tools: deps.tools };
-  const offer = offerTools(deps, current.tools);
+  const offer = await offerTools(deps, current.tools);
   const log = new EventTail((seq) => deps.store.eventsSince(deps.session.id, seq));
   const where = watchEnvironment(deps.context.cwd);
   // Where the agent works, when it changed since the session was last told: before the message it frames.

@@ -72,6 +72,8 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
           input.onEvent?.({ type: "text", text: part.text });
           break;
         case "tool-call": {
+          // One the provider ran itself (its web search): its result is in the text that follows, not bosun's to run.
+          if ((part as { providerExecuted?: boolean }).providerExecuted) break;
           const call: ModelToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
           if ("invalid" in part && part.invalid) {
             call.invalid = true;

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { decideAgent } from "../agents/select.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
-import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
@@ -44,7 +43,7 @@ import type { SessionOptions } from "./options.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { type SessionLife, sessionLife } from "./session-life.js";
-import { sessionTools } from "./session-tools.js";
+import { offeredNames, sessionTools } from "./session-tools.js";
 import { seenFiles, setUp } from "./set-up.js";
 import { mcpHandles, toolsNow } from "./tools-now.js";
 import { warnOnStderr } from "./warn.js";
@@ -394,13 +393,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     opened: { mode: target?.mode ?? "new", ...(target?.mode === "fork" ? { parent: target.from } : {}) },
     // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
     offeredTools: () =>
-      decideToolsOffered({
-        tools: started.toolsNow().tools,
-        authority: gate.current().authority,
-        policy: gate.current().policy.rules,
-        modeRunsTools: MODES[prepared.authority.mode.name].tools,
-        modelTakesTools: model.info.tools !== false,
-      }).offered.map((tool) => tool.name),
+      offeredNames(started.toolsNow().tools, gate.current(), MODES[prepared.authority.mode.name].tools, model),
     usage: life.usage,
     record,
     preCompact: lifecycleDeps(() => gate.current()).preCompact,

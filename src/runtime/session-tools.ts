@@ -1,8 +1,12 @@
 import { toolMatches } from "../agents/delegation.js";
 import { taskTool } from "../agents/task.js";
+import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool } from "../contracts/tools.js";
+import { toolTermsOf } from "../model/native-search.js";
+import type { ResolvedModel } from "../model/resolve.js";
+import type { GateDeps } from "../permission/gate/gate.js";
 import { questionTool } from "../tools/question.js";
 import { builtinTools } from "../tools/registry.js";
 import { delegateChoices, sessionDelegator } from "./delegate.js";
@@ -28,7 +32,9 @@ export function sessionTools(
   const agentTools = agentChoice.agent.tools;
   const picked = (name: string) => !agentTools || agentTools.some((pattern) => toolMatches(pattern, name));
   const asking = questionTool({ ...(parts.question ? { ask: parts.question } : {}), record: parts.record });
-  const tools: Tool[] = [...builtinTools(), asking, ...parts.found].filter((tool) => picked(tool.name));
+  const tools: Tool[] = [...builtinTools(config.config.web?.search), asking, ...parts.found].filter((tool) =>
+    picked(tool.name),
+  );
   const { session, model, gate, children } = parts;
   const delegation = delegationHost(input, opening, {
     session,
@@ -42,4 +48,15 @@ export function sessionTools(
     tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
   }
   return { tools, delegation };
+}
+
+/** The names of the tools the model is offered as things stand: the decider each turn asks (seat context.tools). */
+export function offeredNames(
+  tools: readonly Tool[],
+  gate: Pick<GateDeps, "authority" | "policy">,
+  modeRunsTools: boolean,
+  model: Pick<ResolvedModel, "provider" | "info">,
+): string[] {
+  const terms = { tools, authority: gate.authority, policy: gate.policy.rules, modeRunsTools, ...toolTermsOf(model) };
+  return decideToolsOffered(terms).offered.map((tool) => tool.name);
 }

@@ -104,9 +104,9 @@ export const SEATS: readonly Seat[] = [
     question: "Which tools are offered to the model this step?",
     holders: ["person", "config", "code", "policy"],
     default:
-      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, and MCP tools whose schema cannot be compiled; none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
+      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, MCP tools whose schema cannot be compiled, websearch with no backend configured, and the provider's own web search (web.search native) unless the model's provider has one and the rules allow web:search outright; none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
     fail: "closed",
-    config: ["permission", "mode"],
+    config: ["permission", "mode", "web.search"],
   },
   {
     id: "context.prune",
@@ -383,6 +383,15 @@ export const SEATS: readonly Seat[] = [
       "with bubblewrap. A shell command run on a proof (read-only analysis, the judge, a read-only agent) runs sealed: the file system read-only but for exactly the files the rules let it write, home folders, /tmp and /run hidden but for the workspace, no network, its own user and process namespaces; a command someone allowed (a rule, the person, --auto) runs masked: as it would, but in its own process namespace with the files the read rules protect shown empty (but those it was approved to read or write). A repository's hook or MCP server always runs sealed: read-only on a proof, the workspace writable and the network kept when allowed by name. Where sealing cannot work a read-only agent's command is denied, a repository's does not run, and any other asks; a file the rules deny with other names (hard links) denies the command; shell.sandbox off runs everything unconfined (config)",
     fail: "closed",
     config: ["shell.sandbox"],
+  },
+  {
+    id: "web.address",
+    question: "May a web tool connect to the address its host resolved to (checked at every hop)?",
+    holders: ["code", "config", "person", "policy"],
+    default:
+      "a public address, yes (code); one inside this machine or its networks — loopback, private, link-local, carrier-grade NAT, unique-local and site-local IPv6, multicast, reserved, cloud metadata (169.254.169.254 and the like), and IPv4 carried in IPv6 (mapped, compatible, NAT64, 6to4) — only when an allow rule names that address or the host exactly (web:127.0.0.1), never by a wildcard (code refuses); an address a rule denies, never (config, policy). The first address that passes is connected to (pinned: no second lookup), and every redirect is checked again",
+    fail: "closed",
+    config: ["permission"],
   },
   {
     id: "exec.truncate",

@@ -7,10 +7,12 @@ import { readTool } from "./read.js";
 import { shellTool } from "./shell.js";
 import { shellKillTool, shellOutputTool } from "./shell-jobs.js";
 import { todoTool } from "./todo.js";
+import { webfetchTool } from "./webfetch.js";
+import { type SearchConfig, websearchTool } from "./websearch.js";
 import { writeTool } from "./write.js";
 
-/** The built-in tools, in the order the model is shown them. */
-export function builtinTools(): Tool[] {
+/** The built-in tools, in the order the model is shown them; websearch only offered with a backend (config web.search). */
+export function builtinTools(search?: SearchConfig): Tool[] {
   return [
     readTool,
     listTool,
@@ -22,5 +24,7 @@ export function builtinTools(): Tool[] {
     shellOutputTool,
     shellKillTool,
     todoTool,
+    webfetchTool,
+    websearchTool(search),
   ] as unknown as Tool[];
 }

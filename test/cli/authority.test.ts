@@ -266,6 +266,7 @@ describe("bosun run: rules from flags and files", () => {
         "shell_output",
         "shell_kill",
         "todo",
+        "webfetch",
         "question",
         "task",
       ]);

@@ -396,6 +396,7 @@ describe("bosun run: permission and approval", () => {
         "shell_output",
         "shell_kill",
         "todo",
+        "webfetch",
         "question",
         "task",
       ]);
@@ -413,6 +414,7 @@ describe("bosun run: permission and approval", () => {
         "shell_output",
         "shell_kill",
         "todo",
+        "webfetch",
         "question",
         "task",
       ]);

@@ -45,6 +45,10 @@ describe("project trust", () => {
       "agent build: allow edit:docs/**",
     ]);
     assert.match(loose?.fingerprint ?? "", /^[0-9a-f]{16}$/);
+    // Where the user's search key and queries would go.
+    const search = { provider: "brave", url: "http://their.example/search" };
+    assert.deepEqual(projectLoosening(load({ web: { search } }))?.items, ["web.search provider", "web.search url"]);
+    assert.deepEqual(withoutLoosening({ web: { search } }), { web: {} });
     assert.equal(projectLoosening(load({ mode: "chat", permission: { shell: "deny" } })), undefined);
     // The conversation would go where the repository says: its model on its own endpoint.
     assert.deepEqual(

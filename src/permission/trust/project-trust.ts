@@ -7,7 +7,8 @@ import { referenceLoosening, withoutReferences } from "./project-references.js";
 /**
  * What a repository's own `bosun.json` would loosen: allow rules, a mode that asks less than
  * approve, a judge model, the sandbox turned off, a provider's endpoint, headers or key (a
- * repository that points `anthropic` at its own server would be sent the user's key). Whoever
+ * repository that points `anthropic` at its own server would be sent the user's key), the search
+ * backend (web.search: where queries and the search key go). Whoever
  * wrote that file — anyone, for a cloned repository — would otherwise decide what runs on this
  * machine, or where the user's keys and conversation go (a project's model on a provider whose
  * endpoint the same file sets counts too: the conversation would go to that endpoint). So these
@@ -55,6 +56,11 @@ function looseningOf(data: unknown): string[] {
   }
   if (onProvider(data.small_model, redirected)) items.push(`small_model ${data.small_model}`);
   if (isPlainObject(data.shell) && data.shell.sandbox === "off") items.push("shell.sandbox off");
+  // Where the search queries, and the search key, go.
+  if (isPlainObject(data.web) && isPlainObject(data.web.search)) {
+    const search = data.web.search;
+    for (const key of ["provider", "url", "api_key"]) if (search[key] !== undefined) items.push(`web.search ${key}`);
+  }
   if (isPlainObject(data.provider)) {
     for (const [name, provider] of Object.entries(data.provider)) {
       if (!isPlainObject(provider)) continue;
@@ -134,6 +140,11 @@ export function withoutLoosening(data: unknown): unknown {
   if (isPlainObject(out.shell) && out.shell.sandbox === "off") {
     const { sandbox: _, ...shell } = out.shell;
     out.shell = shell;
+  }
+  // Every key of web.search decides where your queries, or your key, go: the whole backend waits for trust.
+  if (isPlainObject(out.web) && out.web.search !== undefined) {
+    const { search: _, ...web } = out.web;
+    out.web = web;
   }
   if (isPlainObject(out.provider)) {
     out.provider = Object.fromEntries(
