@@ -23,6 +23,7 @@ import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
+import { jobsText } from "./jobs-text.js";
 import { mcpCommandText } from "./mcp-command.js";
 import { sessionChoices } from "./session-choices.js";
 import { SessionSlot } from "./session-slot.js";
@@ -284,6 +285,8 @@ async function sessionCommand(slot: SessionSlot, cwd: string, name: string, args
       return args
         ? (await slot.reopen(slot.here({ session: args }))).line
         : "resume which session? /sessions lists them";
+    case "jobs":
+      return jobsText(session.jobs());
     case "sessions":
       return (
         sessionEntries(slot.live, cwd)

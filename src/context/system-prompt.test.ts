@@ -1,12 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
+import { questionTool } from "../tools/question.js";
 import { builtinTools } from "../tools/registry.js";
 import { systemPrompt } from "./system-prompt.js";
 
 /** The characters a request spends on the prompt and the tool definitions, as providers receive them. */
 export function promptAndToolsSize(): { prompt: number; tools: number } {
-  const tools = builtinTools();
+  // Every session has the question tool beside the built-in ones.
+  // A tool that cannot be used here (websearch with no backend) is not sent.
+  const tools = [...builtinTools(), questionTool({ record: () => undefined })].filter((t) => !t.unusable);
   const prompt = systemPrompt({ tools: tools.map((t) => t.name) });
   const definitions = tools.map((t) => ({
     name: t.name,
@@ -17,9 +20,11 @@ export function promptAndToolsSize(): { prompt: number; tools: number } {
 }
 
 describe("system prompt", () => {
-  it("the default agent's prompt plus tool definitions stay under 6,000 characters", () => {
+  // 6,000 held the seven core tools; the job, todo, web and question tools (five more) were measured
+  // and trimmed to fit 7,000, still near pi's ~5,400 and far under opencode's ~30,000.
+  it("the default agent's prompt plus tool definitions stay under 7,000 characters", () => {
     const { prompt, tools } = promptAndToolsSize();
-    assert.ok(prompt + tools < 6_000, `prompt ${prompt} + tools ${tools} = ${prompt + tools} characters`);
+    assert.ok(prompt + tools < 7_000, `prompt ${prompt} + tools ${tools} = ${prompt + tools} characters`);
   });
 
   it("names the tools actually sent, says when there are none, and marks a read-only agent", () => {

@@ -18,6 +18,7 @@ export const BUILTIN_COMMANDS = [
   { name: "compact", description: "summarise the conversation so far to free context" },
   { name: "why", description: "show the decisions of this session and who made them" },
   { name: "cost", description: "show the tokens and cost of this session" },
+  { name: "jobs", description: "list this run's background jobs and how they stand" },
   { name: "mcp", description: "show the MCP servers and their tools; /mcp reconnect <name> starts one again" },
   { name: "exit", description: "quit" },
 ] as const;

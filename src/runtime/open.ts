@@ -5,7 +5,7 @@ import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import type { Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
+import type { BackgroundJob, Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
@@ -96,6 +96,8 @@ export interface Runtime {
   mcpStatus: McpConnections["status"];
   /** Starts one MCP server again (seat mcp.connect); its tools are offered from the next step (/mcp reconnect). */
   mcpReconnect: McpConnections["reconnect"];
+  /** This run's background jobs, running and done (/jobs). */
+  jobs(): BackgroundJob[];
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -400,6 +402,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     runSpan,
     runCall,
     ...mcpHandles(started.mcp),
+    jobs: () => life.jobs.list(),
     async turn(message, io) {
       turns++;
       // Asked now, before the turn puts its message on record: does this session await its title?

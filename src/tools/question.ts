@@ -7,14 +7,9 @@ import type { Tool } from "../contracts/tools.js";
 const MAX_OPTIONS = 20;
 
 const schema = z.strictObject({
-  question: z.string().min(1).max(2000).describe("The question, complete and self-contained"),
-  options: z
-    .array(z.string().min(1).max(200))
-    .min(2)
-    .max(MAX_OPTIONS)
-    .optional()
-    .describe("Answers to choose from (the person may still answer in their own words)"),
-  multiple: z.boolean().optional().describe("With options: the person may pick more than one"),
+  question: z.string().min(1).max(2000),
+  options: z.array(z.string().min(1).max(200)).min(2).max(MAX_OPTIONS).optional().describe("Answers to pick from"),
+  multiple: z.boolean().optional().describe("More than one option may be picked"),
 });
 
 export type QuestionInput = z.infer<typeof schema>;
@@ -108,7 +103,7 @@ export function questionTool(io: {
   return {
     name: "question",
     description:
-      "Ask the person a question and wait for the answer: when a decision is theirs (a preference, a missing fact, a choice between approaches). Offer options when the answer is one of a few.",
+      "Ask the person when a decision is theirs (a preference, a missing fact, a choice of approach); wait for the answer.",
     schema,
     kind: "read",
     // Asking changes nothing and reads nothing: its one request is `question:person`, allowed by default.

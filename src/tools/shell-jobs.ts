@@ -6,7 +6,7 @@ import type { ShellJob } from "./jobs.js";
 const READ_MAX_CHARS = 30_000;
 
 const jobSchema = z.strictObject({
-  job: z.string().min(1).describe("The job's id, as `shell` with background gave it (job-1)"),
+  job: z.string().min(1).describe("Job id, e.g. job-1"),
 });
 
 export type JobInput = z.infer<typeof jobSchema>;
@@ -41,7 +41,7 @@ function notHere(jobs: BackgroundJobs, id: string, verb: string): ToolResult {
  */
 export const shellOutputTool: Tool<JobInput> = {
   name: "shell_output",
-  description: "Read a background job's new output since the last read, and its status.",
+  description: "A background job's output since the last read, and its status.",
   schema: jobSchema,
   kind: "read",
   requests: async (input) => ({ requests: [{ action: "job", resource: input.job }] }),
@@ -72,7 +72,7 @@ export const shellOutputTool: Tool<JobInput> = {
 /** `shell_kill {job}`: stops a background job this run started (its whole process group). Request `job:<id>`. */
 export const shellKillTool: Tool<JobInput> = {
   name: "shell_kill",
-  description: "Stop a running background job (its whole process group).",
+  description: "Stop a background job.",
   schema: jobSchema,
   kind: "shell",
   requests: async (input) => ({ requests: [{ action: "job", resource: input.job }] }),

@@ -10,12 +10,11 @@ const schema = z.strictObject({
   items: z
     .array(
       z.strictObject({
-        content: z.string().min(1).max(500).describe("What to do, in a few words"),
-        status: z.enum(TODO_STATUSES).describe("pending, in_progress (one at a time) or done"),
+        content: z.string().min(1).max(500),
+        status: z.enum(TODO_STATUSES),
       }),
     )
-    .max(MAX_ITEMS)
-    .describe("The whole list: it replaces the previous one"),
+    .max(MAX_ITEMS),
 });
 
 export type TodoInput = z.infer<typeof schema>;
@@ -29,7 +28,7 @@ export type TodoInput = z.infer<typeof schema>;
 export const todoTool: Tool<TodoInput> = {
   name: "todo",
   description:
-    "Keep a short plan for a task of several steps: send the whole list each time (it replaces the previous one); mark one item in_progress while you work on it and done when it is.",
+    "Your plan for a task of several steps: send the whole list each call (it replaces the last); one item in_progress at a time.",
   schema,
   kind: "read",
   requests: async () => ({ requests: [{ action: "todo", resource: "list" }] }),

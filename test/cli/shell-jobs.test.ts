@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
+import { startTmux } from "../support/tmux.js";
 
 /** Background jobs the model can reach: shell_output reads what is new, shell_kill stops one; a resumed session is told which are gone. */
 
@@ -75,6 +76,29 @@ describe("background jobs: shell_output and shell_kill", () => {
       assert.match(third, /ended with that run: job-2 \(`sleep 31`\)\. Start/);
       assert.equal(third.match(/ended with that run: job-1/g)?.length, 1, "job-1's end is told once");
     } finally {
+      await s.close();
+    }
+  });
+
+  it("/jobs in the TUI lists this run's jobs and how they stand (tmux)", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { request: 1 }, ...call("b1", "shell", { command: "sleep 30", background: true }) },
+        { match: { request: 2 }, reply: { text: "It runs." } },
+      ],
+    });
+    const term = startTmux({ cwd: s.ws.dir, env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false", CI: "true" } });
+    try {
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("/jobs");
+      await term.waitFor(/no background jobs in this run/);
+      term.type("start it");
+      await term.waitFor(/It runs\./);
+      term.type("/jobs");
+      await term.waitFor(/job-1 {2}running {2}sleep 30/);
+      term.type("/exit");
+    } finally {
+      term.kill();
       await s.close();
     }
   });
