@@ -26,6 +26,27 @@ const marker = { command: process.execPath, args: ["-e", "require('fs').writeFil
 let ws: Workspace;
 const userFile = () => join(ws.home, "bosun.json");
 const bosun = (args: string[]) => ws.run(["mcp", ...args]);
+
+/** An MCP server over stdio in a few lines of plain Node: initialize, an empty tools/list, nothing else. */
+const TINY_SERVER = `
+let buffer = "";
+const send = (id, result) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result }) + "\\n");
+process.stdin.on("data", (chunk) => {
+  buffer += chunk;
+  let at;
+  while ((at = buffer.indexOf("\\n")) >= 0) {
+    const line = buffer.slice(0, at);
+    buffer = buffer.slice(at + 1);
+    if (!line.trim()) continue;
+    const message = JSON.parse(line);
+    if (message.id === undefined) continue;
+    if (message.method === "initialize")
+      send(message.id, { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "tiny", version: "1.0.0" } });
+    else if (message.method === "tools/list") send(message.id, { tools: [] });
+    else process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no such method" } }) + "\\n");
+  }
+});
+`;
 const noStack = (result: RunResult) => assert.doesNotMatch(result.stderr, /\n\s+at /);
 
 beforeEach(() => {
@@ -243,12 +264,16 @@ describe("bosun mcp test", () => {
   });
 
   it("a repository's server is not started unless --trust-project, and then sealed", async () => {
-    ws.write("bosun.json", JSON.stringify({ mcp: { repo: marker, everything } }));
+    // Sealed, a server sees the workspace but not this checkout (which may sit under /tmp): so a
+    // server of the workspace's own, answering initialize and tools/list without any library.
+    ws.write("tiny-server.cjs", TINY_SERVER);
+    const tiny = { command: process.execPath, args: ["tiny-server.cjs"] };
+    ws.write("bosun.json", JSON.stringify({ mcp: { repo: marker, tiny } }));
     const refused = await bosun(["test", "repo"]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /not started: not run: nobody approved it[^\n]*\n\(--trust-project starts it once/);
     assert.equal(existsSync(join(ws.dir, "started.txt")), false);
-    const trusted = await bosun(["test", "everything", "--trust-project"]);
+    const trusted = await bosun(["test", "tiny", "--trust-project"]);
     assert.equal(trusted.code, 0, trusted.stderr + trusted.stdout);
     assert.match(trusted.stdout, /\(sealed: a repository's server\)\ninitialize: ok/);
   });
