@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import { KEYS, spawnPty } from "../support/pty.js";
-import { type Scenario, startScenario } from "../support/scenario.js";
+import { sentText, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 import { BOSUN_BIN } from "../support/workspace.js";
 
@@ -22,22 +22,13 @@ const asks = {
   ],
 };
 
-function toolResult(s: Scenario): string {
-  return (
-    s.server
-      .request(2)
-      .normalized?.messages.map((m) => m.text)
-      .join("\n") ?? ""
-  );
-}
-
 describe("the question tool", () => {
   it("with nobody there, is an error result the model can act on, recorded with holder code", async () => {
     const s = await startScenario(asks);
     try {
       const result = await s.run(["run", "ask me"]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(toolResult(s), /Nobody can answer questions in this run/);
+      assert.match(sentText(s, 2), /Nobody can answer questions in this run/);
       const { decisions } = s.latest();
       const decided = expectDecision(decisions, "call.question", "code", "nobody");
       assert.equal(decided.subject?.call, "q1");
@@ -67,7 +58,7 @@ describe("the question tool", () => {
       p.write(KEYS.enter);
       await p.waitForText(/Noted\./);
       assert.equal(await p.exit(), 0, p.text());
-      assert.match(toolResult(s), /The person chose: spaces/);
+      assert.match(sentText(s, 2), /The person chose: spaces/);
       const decided = expectDecision(s.latest().decisions, "call.question", "person", "answered");
       assert.match(JSON.stringify(decided.reasons), /1 option/);
       assert.doesNotMatch(JSON.stringify(decided), /spaces/, "the ledger keeps the kind of answer, not its words");
@@ -102,7 +93,7 @@ describe("the question tool", () => {
       await term.waitFor(/2\/2 Or in your own words/);
       term.type("two spaces, never tabs");
       await term.waitFor(/Noted\./);
-      assert.match(toolResult(s), /The person answered: two spaces, never tabs/);
+      assert.match(sentText(s, 2), /The person answered: two spaces, never tabs/);
       expectDecision(s.latest().decisions, "call.question", "person", "answered");
 
       term.type("again");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
-import { type Scenario, startScenario } from "../support/scenario.js";
+import { sentText, startScenario } from "../support/scenario.js";
 import { startTmux } from "../support/tmux.js";
 
 /** Background jobs the model can reach: shell_output reads what is new, shell_kill stops one; a resumed session is told which are gone. */
@@ -9,15 +9,6 @@ import { startTmux } from "../support/tmux.js";
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
   reply: { toolCalls: [{ id, name, arguments: args }] },
 });
-
-function sent(s: Scenario, n: number): string {
-  return (
-    s.server
-      .request(n)
-      .normalized?.messages.map((m) => m.text)
-      .join("\n") ?? ""
-  );
-}
 
 describe("background jobs: shell_output and shell_kill", () => {
   it("reads a running job's new output, then stops it; both judged as job:<id>", async () => {
@@ -35,10 +26,10 @@ describe("background jobs: shell_output and shell_kill", () => {
     try {
       const result = await s.run(["run", "--allow", "shell:echo *", "--allow", "shell:sleep *", "watch it"]);
       assert.equal(result.code, 0, result.stderr);
-      assert.match(sent(s, 2), /Started background job job-1/);
-      assert.match(sent(s, 4), /job-1 \(`echo tick; sleep 30`\): running\.\ntick/);
-      assert.match(sent(s, 5), /Stopping job-1/);
-      assert.match(sent(s, 6), /There is no background job job-7\. This run's jobs: job-1/);
+      assert.match(sentText(s, 2), /Started background job job-1/);
+      assert.match(sentText(s, 4), /job-1 \(`echo tick; sleep 30`\): running\.\ntick/);
+      assert.match(sentText(s, 5), /Stopping job-1/);
+      assert.match(sentText(s, 6), /There is no background job job-7\. This run's jobs: job-1/);
       const judged = s.latest().decisions.filter((d) => d.seat === "call.permission");
       const forJobs = judged.filter((d) => ["o1", "k1"].includes(String(d.subject?.call)));
       assert.equal(forJobs.length, 2);
@@ -66,13 +57,16 @@ describe("background jobs: shell_output and shell_kill", () => {
       const second = await s.run(["run", "-c", ...allow, "is it up?"]);
       assert.equal(second.code, 0, second.stderr);
       assert.match(
-        sent(s, 3),
+        sentText(s, 3),
         /Background jobs started in an earlier run of this session ended with that run: job-1 \(`sleep 30`\)/,
       );
-      assert.match(sent(s, 4), /job-1 \(`sleep 30`\) was started by an earlier run of this session and ended with it/);
-      assert.match(sent(s, 5), /Started background job job-2\./);
+      assert.match(
+        sentText(s, 4),
+        /job-1 \(`sleep 30`\) was started by an earlier run of this session and ended with it/,
+      );
+      assert.match(sentText(s, 5), /Started background job job-2\./);
       assert.equal((await s.run(["run", "-c", "and now?"])).code, 0);
-      const third = sent(s, 6);
+      const third = sentText(s, 6);
       assert.match(third, /ended with that run: job-2 \(`sleep 31`\)\. Start/);
       assert.equal(third.match(/ended with that run: job-1/g)?.length, 1, "job-1's end is told once");
     } finally {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
-import { type Scenario, startScenario } from "../support/scenario.js";
+import { sentText, startScenario } from "../support/scenario.js";
 import { NOTES_SUMMARY } from "../support/summary.js";
 import { startTmux } from "../support/tmux.js";
 
@@ -16,15 +16,6 @@ const plan = (items: Array<[string, string]>) => ({
     },
   ],
 });
-
-function sent(s: Scenario, n: number): string {
-  return (
-    s.server
-      .request(n)
-      .normalized?.messages.map((m) => m.text)
-      .join("\n") ?? ""
-  );
-}
 
 describe("the todo tool", () => {
   it("open items at the end get one reminder (turn.done); the list is in the JSON stream", async () => {
@@ -53,8 +44,8 @@ describe("the todo tool", () => {
       ]);
       const finished = events.find((e) => e.type === "tool_result" && e.name === "todo");
       assert.equal(finished?.summary, "todo (1 of 2 done)");
-      assert.match(sent(s, 2), /Todo list \(1 of 2 done\):\n\[x\] read the notes\n\[~\] fix the typo/);
-      assert.match(sent(s, 3), /Your todo list still has open items:\n\[~\] fix the typo\nFinish them/);
+      assert.match(sentText(s, 2), /Todo list \(1 of 2 done\):\n\[x\] read the notes\n\[~\] fix the typo/);
+      assert.match(sentText(s, 3), /Your todo list still has open items:\n\[~\] fix the typo\nFinish them/);
       assert.equal(s.server.requests.length, 3, "reminded once, then the model's word stands");
       const { decisions } = s.latest();
       const reminded = expectDecision(decisions, "turn.done", "code", "remind-todo");
@@ -104,7 +95,7 @@ describe("the todo tool", () => {
         (checkpoint.data as { summary: string }).summary,
         /## Todo list \(as it stood\)\n\[ \] write the tests\n\[ \] run them$/,
       );
-      assert.match(sent(s, 3), /## Todo list \(as it stood\)/);
+      assert.match(sentText(s, 3), /## Todo list \(as it stood\)/);
     } finally {
       await s.close();
     }

@@ -111,3 +111,13 @@ export async function waitFor<T>(check: () => T | undefined, ms = 10_000): Promi
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** What the model was sent in request `n` (1-based), its messages' text joined by lines. */
+export function sentText(s: Pick<Scenario, "server">, n: number): string {
+  return (
+    s.server
+      .request(n)
+      .normalized?.messages.map((m) => m.text)
+      .join("\n") ?? ""
+  );
+}
