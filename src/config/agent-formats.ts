@@ -24,7 +24,7 @@ export interface MappedAgent {
 }
 
 /** The tools bosun offers an agent: the built-in ones, skills, delegation and every MCP tool. */
-export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "write", "shell", "skill", "task", "mcp__*"];
+export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "apply_patch", "write", "shell", "skill", "task", "mcp__*"];
 
 /** An agent's name: letters, digits, - and _ (a file name without `.md`, never a path). */
 export const AGENT_NAME = /^[A-Za-z0-9_-]+$/;

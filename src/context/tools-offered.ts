@@ -4,6 +4,7 @@ import type { Tool } from "../contracts/tools.js";
 import type { AuthorityContext } from "../permission/gate/authorize.js";
 import { outrightDenial } from "../permission/rules/intersect.js";
 import type { Rule } from "../permission/rules/rules.js";
+import { EDIT_TOOLS, type EditToolChoice } from "./edit-tool.js";
 
 /** The action every call of a tool makes, by its kind (MCP tools and skills name their own). */
 function actionOf(tool: Pick<Tool, "kind" | "name">): Action {
@@ -24,8 +25,10 @@ export interface ToolsOffered {
  * the rules deny (a deny for its action, with nothing after it that allows or asks) is not
  * offered, nor one a read-only agent may never use (edits, MCP tools not annotated read-only),
  * nor an MCP tool whose schema bosun cannot compile (no call of it could pass call.validate);
- * in a mode that runs no tools, none is. A call to a tool not offered is still judged — and
- * denied — like any other, so the ledger says why.
+ * in a mode that runs no tools, none is. Of edit and apply_patch, one is offered: the one
+ * `editTool` chose for the model (edit-tool.ts), unless only the other is there (an agent's
+ * `tools` left it out). A call to a tool not offered is still judged — and denied — like any
+ * other, so the ledger says why.
  */
 export function decideToolsOffered(input: {
   tools: readonly Tool[];
@@ -35,6 +38,8 @@ export function decideToolsOffered(input: {
   modeRunsTools: boolean;
   /** False when the model takes no tools at all (its catalog entry says so). */
   modelTakesTools: boolean;
+  /** Which of edit and apply_patch the model is offered (edit-tool.ts); unset, both that are there. */
+  editTool?: EditToolChoice;
 }): ToolsOffered {
   const reasons: Reason[] = [];
   if (!input.modeRunsTools || !input.modelTakesTools) {
@@ -59,8 +64,14 @@ export function decideToolsOffered(input: {
   });
   const offered: Tool[] = [];
   let holder: Holder = "code";
+  const swapped = editToolLeftOut(input.tools, input.editTool);
+  if (swapped) reasons.push(swapped.reason);
   for (const tool of input.tools) {
     const action = actionOf(tool);
+    if (tool === swapped?.tool) {
+      reasons.push({ rule: "not offered", detail: `${tool.name}: ${swapped.instead} is offered instead` });
+      continue;
+    }
     if (tool.unusable) {
       reasons.push({ rule: "not offered", detail: `${tool.name}: ${tool.unusable}` });
       continue;
@@ -88,7 +99,7 @@ export function decideToolsOffered(input: {
     }
     offered.push(tool);
   }
-  const hidden = input.tools.length - offered.length;
+  const hidden = input.tools.length - offered.length - (swapped ? 1 : 0);
   reasons.unshift({
     rule: hidden > 0 ? "offered, but for those denied outright" : "all offered",
     detail: offered.map((tool) => tool.name).join(", ") || "none",
@@ -98,9 +109,25 @@ export function decideToolsOffered(input: {
     offered,
     decision: {
       seat: "context.tools",
-      holder: hidden > 0 ? holder : "code",
+      holder: hidden > 0 ? holder : swapped?.holder === "config" ? "config" : "code",
       answer: offered.map((t) => t.name),
       reasons,
     },
   };
+}
+
+/**
+ * The one of edit and apply_patch not offered, and why: the one not chosen, when the chosen one is
+ * there; when only one of them is there, it is offered whatever the choice (an agent narrowed its tools).
+ */
+function editToolLeftOut(
+  tools: readonly Tool[],
+  choice: EditToolChoice | undefined,
+): { tool: Tool; instead: string; reason: Reason; holder: Holder } | undefined {
+  if (!choice) return undefined;
+  const builtin = (name: string) => tools.find((t) => t.name === name && t.kind === "edit");
+  const chosen = builtin(choice.tool);
+  const other = builtin(EDIT_TOOLS.find((name) => name !== choice.tool) as string);
+  if (!chosen || !other) return undefined;
+  return { tool: other, instead: chosen.name, reason: choice.reason, holder: choice.holder };
 }

@@ -4,6 +4,7 @@ import type { CallEvent } from "../calls/recorder.js";
 import type { LoadedConfig } from "../config/load.js";
 import { watchEnvironment } from "../context/environment.js";
 import { nestedDecision } from "../context/instructions.js";
+import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool, ToolContext } from "../contracts/tools.js";
 import type { ResolvedModel } from "../model/resolve.js";
@@ -141,6 +142,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     policy: deps.gate().policy.rules,
     modeRunsTools: deps.offerTools,
     modelTakesTools: deps.model.info.tools !== false,
+    editTool: chooseEditTool(deps.model, config),
   });
   const modelTools = toModelTools(offered.offered);
   const system = stepSystem(

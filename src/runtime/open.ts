@@ -4,6 +4,7 @@ import { decideAgent } from "../agents/select.js";
 import { taskTool } from "../agents/task.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
+import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
@@ -449,6 +450,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
         policy: gate.current().policy.rules,
         modeRunsTools: MODES[prepared.authority.mode.name].tools,
         modelTakesTools: model.info.tools !== false,
+        editTool: chooseEditTool(model, config),
       }).offered.map((tool) => tool.name),
     usage: life.usage,
     record,

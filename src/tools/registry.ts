@@ -1,4 +1,5 @@
 import type { Tool } from "../contracts/tools.js";
+import { applyPatchTool } from "./apply-patch.js";
 import { editTool } from "./edit.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
@@ -9,5 +10,5 @@ import { writeTool } from "./write.js";
 
 /** The built-in tools, in the order the model is shown them. */
 export function builtinTools(): Tool[] {
-  return [readTool, listTool, globTool, grepTool, editTool, writeTool, shellTool] as unknown as Tool[];
+  return [readTool, listTool, globTool, grepTool, editTool, applyPatchTool, writeTool, shellTool] as unknown as Tool[];
 }
