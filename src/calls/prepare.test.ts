@@ -42,7 +42,7 @@ describe("prepareCall", () => {
   it("refuses an unknown tool, listing the available ones (call.validate by code)", () => {
     const { prepared, recorded, decisions } = prepare({ id: "c9", name: "browse", input: { url: "x" } });
     assert.equal(prepared.ok, false);
-    const error = 'Unknown tool "browse". Available tools: read, list, glob, grep, edit, write, shell.';
+    const error = 'Unknown tool "browse". Available tools: read, list, glob, grep, edit, apply_patch, write, shell.';
     assert.equal(!prepared.ok && prepared.error, error);
     assert.equal(prepared.call.id, "c9");
     expectDecision(decisions, "call.validate", "code", "unknown tool");

@@ -50,7 +50,21 @@ describe("agent files of other tools, mapped", () => {
     assert.deepEqual(loose.entry, {});
     assert.match(loose.skipped[0] ?? "", /permissionMode: bypassPermissions is not read/);
     const narrowed = mapClaude({ disallowedTools: "Bash, Write, mcp__github__create_issue" });
-    assert.deepEqual(narrowed.entry.tools, ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"]);
+    assert.deepEqual(narrowed.entry.tools, [
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "edit",
+      "apply_patch",
+      "skill",
+      "task",
+      "mcp__*",
+    ]);
+    // Kept from Edit is kept from apply_patch, the same change in another format.
+    assert.ok(!(mapClaude({ disallowedTools: "Edit" }).entry.tools as string[]).includes("apply_patch"));
+    const opencode = mapOpencode({ tools: { edit: false } });
+    assert.ok(!("disabled" in opencode) && !(opencode.entry.tools as string[]).includes("apply_patch"));
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
     // Listed after the list it narrows, or before: the same.
     const both = mapClaude({ disallowedTools: ["Bash"], tools: "Read, Bash" });
@@ -81,7 +95,7 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "skill", "task", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "apply_patch", "skill", "task", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [

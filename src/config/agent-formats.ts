@@ -24,7 +24,19 @@ export interface MappedAgent {
 }
 
 /** The tools bosun offers an agent: the built-in ones, skills, delegation and every MCP tool. */
-export const BOSUN_TOOLS = ["read", "list", "glob", "grep", "edit", "apply_patch", "write", "shell", "skill", "task", "mcp__*"];
+export const BOSUN_TOOLS = [
+  "read",
+  "list",
+  "glob",
+  "grep",
+  "edit",
+  "apply_patch",
+  "write",
+  "shell",
+  "skill",
+  "task",
+  "mcp__*",
+];
 
 /** An agent's name: letters, digits, - and _ (a file name without `.md`, never a path). */
 export const AGENT_NAME = /^[A-Za-z0-9_-]+$/;
@@ -115,6 +127,8 @@ export function mapClaude(data: Record<string, unknown>): MappedAgent {
  */
 function claudeTools(map: Mapping, lists: { tools?: string[]; disallowedTools?: string[] }): void {
   const denied = new Set(lists.disallowedTools ?? []);
+  // apply_patch is edit in another format: an agent kept from edit is kept from it too.
+  if (denied.has("edit")) denied.add("apply_patch");
   if (lists.tools === undefined && denied.size === 0) return;
   const tools = [...new Set(lists.tools ?? BOSUN_TOOLS)].filter((name) => !denied.has(name));
   map.set("tools", tools, lists.tools !== undefined ? ["tools"] : ["disallowedTools"]);
@@ -139,10 +153,11 @@ function claudeModel(map: Mapping, value: unknown): void {
 
 const OPENCODE_TOOLS: Record<string, string[]> = {
   bash: ["shell"],
-  edit: ["edit"],
+  // apply_patch is edit in another format: turning edits off turns it off too.
+  edit: ["edit", "apply_patch"],
   write: ["write"],
-  patch: ["edit"],
-  multiedit: ["edit"],
+  patch: ["edit", "apply_patch"],
+  multiedit: ["edit", "apply_patch"],
   read: ["read"],
   grep: ["grep"],
   glob: ["glob"],

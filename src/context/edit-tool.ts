@@ -1,6 +1,6 @@
-import type { Holder, Reason } from "../contracts/decisions.js";
-import type { LoadedConfig } from "../config/load.js";
 import { formatKey } from "../config/keypath.js";
+import type { LoadedConfig } from "../config/load.js";
+import type { Holder, Reason } from "../contracts/decisions.js";
 import type { ResolvedModel } from "../model/resolve.js";
 
 /** The tools that change part of a file: a model is offered one of them (write is always there). */
