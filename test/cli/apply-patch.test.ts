@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import type { Script } from "../support/model-server.js";
+import { KEYS, spawnPty } from "../support/pty.js";
 import { type Scenario, startScenario } from "../support/scenario.js";
+import { BOSUN_BIN } from "../support/workspace.js";
 
 const done = { reply: { text: "Done." } };
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
@@ -184,5 +186,38 @@ describe("bosun run: apply_patch for the models trained on it", () => {
     } finally {
       await s.close();
     }
+  });
+
+  it("at a terminal, one ask for the whole patch: every file's edit request and the diff of each, then it applies", async () => {
+    await withPatchModel(MULTI, async (s) => {
+      const p = spawnPty(process.execPath, [BOSUN_BIN, "run", "go"], {
+        cwd: s.ws.dir,
+        env: { ...s.ws.env, AI_SDK_LOG_WARNINGS: "false" },
+        cols: 200,
+      });
+      try {
+        await p.waitForText(/apply_patch needs your approval/);
+        await p.waitForText(/Allow this call\?/);
+        const shown = p.text();
+        for (const path of ["docs/hello.txt", "src/app.py", "bin/run.sh", "bin/start.sh", "obsolete.txt"]) {
+          assert.ok(shown.includes(`edit:${join(s.ws.dir, path)}`), `edit:${path} is asked for:\n${shown}`);
+        }
+        assert.match(shown, /R bin\/run\.sh → bin\/start\.sh \(\+1 -1\)/);
+        assert.match(shown, /\+ {4}print\('Hello, world!'\)/);
+        p.write(KEYS.enter);
+        await p.waitForText(/Done\./);
+        assert.equal(await p.exit(), 0, p.text());
+      } finally {
+        p.kill();
+        await p.exit(5_000).catch(() => undefined);
+      }
+      expectDecision(s.latest().decisions, "call.approval", "person", "allow-once");
+      assert.equal(
+        s.latest().decisions.filter((d) => d.seat === "call.approval").length,
+        1,
+        "one ask for the call, not one per file",
+      );
+      assert.equal(contents(s, "bin/start.sh"), "#!/bin/sh\necho new\n");
+    });
   });
 });
