@@ -173,6 +173,17 @@ describe("apply_patch: checked whole before anything is written", () => {
     assert.equal(missing.output, "Not applied: exist.txt does not exist. Similar: exists.txt");
   });
 
+  it("one file reached by two spellings is refused, changing nothing", async () => {
+    temp.put("a.txt", "a\n");
+    const twice = patch("*** Update File: a.txt", "-a", "+b", "*** Delete File: ./a.txt");
+    const result = await applyPatchTool.execute({ patch: twice }, context(["a.txt"]));
+    assert.equal(
+      result.output,
+      "Not applied: a.txt and ./a.txt are the same file (a.txt); put all of a file's hunks in one section.",
+    );
+    assert.equal(contents("a.txt"), "a\n");
+  });
+
   it("a malformed patch fails validation, saying where", () => {
     const checked = validateArguments({ patch: patch("*** Update File: a.ts", "@@", "oops") }, applyPatchTool.schema);
     assert.deepEqual(checked, {

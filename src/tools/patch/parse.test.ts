@@ -98,6 +98,15 @@ describe("apply_patch: the parser", () => {
     );
   });
 
+  it("a unified diff's line numbers after @@ are left out; what follows them is the context", () => {
+    const [update] = changes(patch("*** Update File: a.py", "@@ -3,4 +3,4 @@ def f():", "-x", "@@ -9 +9 @@", "-y"));
+    assert.ok(update?.kind === "update");
+    assert.deepEqual(
+      update.hunks.map((h) => h.contexts),
+      [["def f():"], []],
+    );
+  });
+
   it("a pure rename: a move with no hunks", () => {
     assert.deepEqual(changes(patch("*** Update File: a.txt", "*** Move to: b.txt")), [
       { kind: "update", path: "a.txt", moveTo: "b.txt", hunks: [], line: 2 },

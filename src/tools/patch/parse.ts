@@ -11,8 +11,8 @@
  *   *** End Patch
  *
  * Forgiven, as Codex forgives: whitespace around the markers, blank lines around the envelope,
- * the shell here-document a model sometimes wraps it in (`apply_patch <<'EOF'` … `EOF`), and an
- * empty line inside a hunk (an empty context line).
+ * the shell here-document a model sometimes wraps it in (`apply_patch <<'EOF'` … `EOF`), an
+ * empty line inside a hunk (an empty context line), and a unified diff's line numbers after @@.
  */
 
 export type HunkLine = { kind: "context" | "remove" | "add"; text: string };
@@ -167,7 +167,9 @@ function parseHunk(cursor: Cursor, section: string, number: number): Hunk {
     const context = marker === "@@" ? "" : marker.startsWith("@@ ") ? marker.slice(3) : undefined;
     if (context === undefined)
       fail(lineNo(cursor), `a hunk header is "@@" or "@@ <a line of the file>", got ${quote(marker)}`, section, number);
-    if (context !== "") contexts.push(context as string);
+    // A unified diff's line numbers (`@@ -12,5 +12,6 @@ def f():`) say nothing here: what follows them is the context.
+    const stripped = (context as string).replace(/^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?/, "");
+    if (stripped !== "") contexts.push(stripped);
     cursor.at++;
   }
   if (contexts.length === 0 && start === lineNo(cursor) && number > 1) {

@@ -53,10 +53,29 @@ class Refusal extends Error {
 export function planPatch(changes: readonly FileChange[], ctx: PlanContext): Plan {
   try {
     const files = changes.map((change) => planFile(change, ctx));
+    sameFileTwice(changes, files);
     return { ok: true, files };
   } catch (error) {
     if (error instanceof Refusal) return { ok: false, message: error.message, why: error.why };
     throw error;
+  }
+}
+
+/** Two sections that reach one file by different spellings (`a.ts`, `./a.ts`, a link) would depend on their order. */
+function sameFileTwice(changes: readonly FileChange[], files: readonly PlannedFile[]): void {
+  const seen = new Map<string, { index: number; path: string }>();
+  for (const [index, file] of files.entries()) {
+    const path = changes[index]?.path ?? file.shown;
+    for (const step of file.steps) {
+      const other = seen.get(step.target);
+      if (other !== undefined && other.index !== index) {
+        throw new Refusal(
+          `Not applied: ${other.path} and ${path} are the same file (${file.shown}); put all of a file's hunks in one section.`,
+          "one file twice",
+        );
+      }
+      seen.set(step.target, { index, path });
+    }
   }
 }
 
