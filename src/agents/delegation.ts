@@ -8,8 +8,13 @@ import { ruleSetsOf } from "../permission/rules/intersect.js";
  * in the delegate's own ledger (seats delegate.model, delegate.authority).
  */
 
-/** Whether a tool name matches an agent's `tools` entry: the name itself, or a `*` glob (`mcp__github__*`). */
+/**
+ * Whether a tool name matches an agent's `tools` entry: the name itself, or a `*` glob
+ * (`mcp__github__*`). `edit` names apply_patch too: the same change in the format some models
+ * write (context/edit-tool.ts), so an agent listing edit keeps it whichever its model is offered.
+ */
 export function toolMatches(pattern: string, name: string): boolean {
+  if (pattern === "edit" && name === "apply_patch") return true;
   if (!pattern.includes("*")) return pattern === name;
   const body = pattern
     .split("*")

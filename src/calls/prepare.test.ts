@@ -43,7 +43,7 @@ describe("prepareCall", () => {
     const { prepared, recorded, decisions } = prepare({ id: "c9", name: "browse", input: { url: "x" } });
     assert.equal(prepared.ok, false);
     const error =
-      'Unknown tool "browse". Available tools: read, list, glob, grep, edit, write, shell, shell_output, shell_kill, todo, webfetch, websearch.';
+      'Unknown tool "browse". Available tools: read, list, glob, grep, edit, apply_patch, write, shell, shell_output, shell_kill, todo, webfetch, websearch.';
     assert.equal(!prepared.ok && prepared.error, error);
     assert.equal(prepared.call.id, "c9");
     expectDecision(decisions, "call.validate", "code", "unknown tool");

@@ -53,6 +53,7 @@ describe("agent files of other tools, mapped", () => {
       "glob",
       "grep",
       "edit",
+      "apply_patch",
       "shell_output",
       "shell_kill",
       "todo",
@@ -63,6 +64,10 @@ describe("agent files of other tools, mapped", () => {
       "question",
       "mcp__*",
     ]);
+    // Kept from Edit is kept from apply_patch, the same change in another format.
+    assert.ok(!(mapClaude({ disallowedTools: "Edit" }).entry.tools as string[]).includes("apply_patch"));
+    const opencode = mapOpencode({ tools: { edit: false } });
+    assert.ok(!("disabled" in opencode) && !(opencode.entry.tools as string[]).includes("apply_patch"));
     assert.deepEqual(narrowed.entry.permission, { mcp: { "github/create_issue": "deny" } });
     // Listed after the list it narrows, or before: the same.
     const both = mapClaude({ disallowedTools: ["Bash"], tools: "Read, Bash" });
@@ -93,7 +98,7 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "todo", "websearch", "skill", "task", "question", "mcp__*"],
+      tools: ["read", "list", "glob", "grep", "edit", "apply_patch", "todo", "websearch", "skill", "task", "question", "mcp__*"],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [

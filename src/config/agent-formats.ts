@@ -30,6 +30,7 @@ export const BOSUN_TOOLS = [
   "glob",
   "grep",
   "edit",
+  "apply_patch",
   "write",
   "shell",
   "shell_output",
@@ -139,6 +140,8 @@ export function mapClaude(data: Record<string, unknown>): MappedAgent {
  */
 function claudeTools(map: Mapping, lists: { tools?: string[]; disallowedTools?: string[] }): void {
   const denied = new Set(lists.disallowedTools ?? []);
+  // apply_patch is edit in another format: an agent kept from edit is kept from it too.
+  if (denied.has("edit")) denied.add("apply_patch");
   if (lists.tools === undefined && denied.size === 0) return;
   const tools = [...new Set(lists.tools ?? BOSUN_TOOLS)].filter((name) => !denied.has(name));
   map.set("tools", tools, lists.tools !== undefined ? ["tools"] : ["disallowedTools"]);
@@ -164,10 +167,11 @@ function claudeModel(map: Mapping, value: unknown): void {
 const OPENCODE_TOOLS: Record<string, string[]> = {
   // Without bash there are no jobs to read or stop.
   bash: ["shell", "shell_output", "shell_kill"],
-  edit: ["edit"],
+  // apply_patch is edit in another format: turning edits off turns it off too.
+  edit: ["edit", "apply_patch"],
   write: ["write"],
-  patch: ["edit"],
-  multiedit: ["edit"],
+  patch: ["edit", "apply_patch"],
+  multiedit: ["edit", "apply_patch"],
   read: ["read"],
   grep: ["grep"],
   glob: ["glob"],

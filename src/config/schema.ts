@@ -33,6 +33,12 @@ const ModelInfoSchema = z
     output: z.int().positive().optional().describe("Maximum output tokens per response"),
     tools: z.boolean().optional().describe("Whether the model accepts tool definitions"),
     images: z.boolean().optional().describe("Whether the model accepts image input"),
+    edit_tool: z
+      .enum(["edit", "apply_patch"])
+      .optional()
+      .describe(
+        "How the model changes part of a file: edit (exact strings) or apply_patch (Codex's patch format); default apply_patch for OpenAI gpt-*, o* and codex models, edit for the rest",
+      ),
     price: z
       .strictObject({
         input: z.number().min(0).describe("US dollars per million input tokens"),

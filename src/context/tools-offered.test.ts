@@ -10,6 +10,7 @@ import type { Tool } from "../contracts/tools.js";
 import { buildAuthority } from "../permission/rules/layers.js";
 import { ruleFromSpec } from "../permission/rules/rules.js";
 import { builtinTools } from "../tools/registry.js";
+import { chooseEditTool } from "./edit-tool.js";
 import { decideToolsOffered } from "./tools-offered.js";
 
 describe("decideToolsOffered (context.tools)", () => {
@@ -30,7 +31,10 @@ describe("decideToolsOffered (context.tools)", () => {
   });
   const tools = [...builtinTools(), mcp("search", true), mcp("delete", false)];
 
-  function offered(permission: unknown, options: { agent?: string; mode?: ModeName; runs?: boolean } = {}) {
+  function offered(
+    permission: unknown,
+    options: { agent?: string; mode?: ModeName; runs?: boolean; editTool?: ReturnType<typeof chooseEditTool> } = {},
+  ) {
     writeFileSync(join(ws, "bosun.json"), JSON.stringify({ permission }, null, 2));
     const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
     const authority = buildAuthority({
@@ -42,7 +46,14 @@ describe("decideToolsOffered (context.tools)", () => {
       home: join(root, "home"),
     });
     return (policy = [] as ReturnType<typeof ruleFromSpec>[]) =>
-      decideToolsOffered({ tools, authority, policy, modeRunsTools: options.runs ?? true, modelTakesTools: true });
+      decideToolsOffered({
+        tools,
+        authority,
+        policy,
+        modeRunsTools: options.runs ?? true,
+        modelTakesTools: true,
+        ...(options.editTool ? { editTool: options.editTool } : {}),
+      });
   }
   const names = (result: ReturnType<ReturnType<typeof offered>>) => result.offered.map((t) => t.name);
 
@@ -174,5 +185,63 @@ describe("decideToolsOffered (context.tools)", () => {
     const chat = offered({}, { mode: "chat", runs: false })();
     assert.deepEqual(chat.offered, []);
     assert.deepEqual(chat.decision.answer, []);
+  });
+
+  const model = (modelId: string, edit_tool?: "edit" | "apply_patch") => ({
+    modelId,
+    info: edit_tool ? { edit_tool } : {},
+    provider: { name: "p" },
+  });
+
+  it("offers apply_patch instead of edit to an OpenAI gpt-*/o*/codex model, edit to the rest, and says why", () => {
+    const gpt = offered({}, { editTool: chooseEditTool(model("gpt-5")) })();
+    assert.ok(names(gpt).includes("apply_patch") && !names(gpt).includes("edit"));
+    assert.ok(names(gpt).includes("write"), "write stays");
+    assert.equal(gpt.decision.holder, "code");
+    assert.deepEqual(gpt.decision.reasons.slice(1), [
+      {
+        rule: "edit tool",
+        detail:
+          "apply_patch, not edit: gpt-5 is one of OpenAI's gpt-*, o* or codex models, trained on apply_patch's format (provider.p.models.<id>.edit_tool chooses)",
+      },
+      { rule: "not offered", detail: "edit: apply_patch is offered instead" },
+      { rule: "not offered", detail: "websearch: no search backend is configured (config web.search)" },
+    ]);
+    for (const id of ["o3", "o4-mini", "openai/gpt-4.1", "codex-mini-latest"]) {
+      assert.equal(chooseEditTool(model(id)).tool, "apply_patch", id);
+    }
+    const claude = offered({}, { editTool: chooseEditTool(model("claude-sonnet-4-5")) })();
+    assert.ok(names(claude).includes("edit") && !names(claude).includes("apply_patch"));
+    assert.match(claude.decision.reasons[1]?.detail ?? "", /^edit, not apply_patch: claude-sonnet-4-5 is not one of/);
+  });
+
+  it("a model's edit_tool config decides (config), naming the key", () => {
+    const chosen = chooseEditTool(model("qwen3-coder", "apply_patch"));
+    assert.deepEqual(chosen.reason.key, "provider.p.models.qwen3-coder.edit_tool");
+    const result = offered({}, { editTool: chosen })();
+    assert.ok(names(result).includes("apply_patch") && !names(result).includes("edit"));
+    assert.equal(result.decision.holder, "config");
+  });
+
+  it("with only one of the two there (an agent narrowed its tools), that one is offered whatever the choice", () => {
+    const narrowed = tools.filter((t) => t.name !== "apply_patch");
+    const config = loadConfig({ cwd: ws, env: { BOSUN_HOME: join(root, "home") } });
+    const authority = buildAuthority({
+      config,
+      agent: decideAgent(undefined, config).agent,
+      mode: { name: "approve", holder: "code" },
+      cwd: ws,
+      workspace: ws,
+      home: join(root, "home"),
+    });
+    const result = decideToolsOffered({
+      tools: narrowed,
+      authority,
+      policy: [],
+      modeRunsTools: true,
+      modelTakesTools: true,
+      editTool: chooseEditTool(model("gpt-5")),
+    });
+    assert.ok(result.offered.some((t) => t.name === "edit"));
   });
 });

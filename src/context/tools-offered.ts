@@ -6,6 +6,7 @@ import { authorize } from "../permission/gate/authorize.js";
 import { outrightDenial } from "../permission/rules/intersect.js";
 import { policyDenials } from "../permission/rules/policy.js";
 import type { Rule } from "../permission/rules/rules.js";
+import { EDIT_TOOLS, type EditToolChoice } from "./edit-tool.js";
 
 /** The action every call of a tool makes, by its kind (MCP tools and skills name their own). */
 function actionOf(tool: Pick<Tool, "kind" | "name">): Action {
@@ -27,8 +28,10 @@ export interface ToolsOffered {
  * the rules deny (a deny for its action, with nothing after it that allows or asks) is not
  * offered, nor one a read-only agent may never use (edits, MCP tools not annotated read-only),
  * nor an MCP tool whose schema bosun cannot compile (no call of it could pass call.validate);
- * in a mode that runs no tools, none is. A call to a tool not offered is still judged — and
- * denied — like any other, so the ledger says why.
+ * in a mode that runs no tools, none is. Of edit and apply_patch, one is offered: the one
+ * `editTool` chose for the model (edit-tool.ts), unless only the other is there (an agent's
+ * `tools` left it out). A call to a tool not offered is still judged — and denied — like any
+ * other, so the ledger says why.
  */
 export function decideToolsOffered(input: {
   tools: readonly Tool[];
@@ -40,6 +43,8 @@ export function decideToolsOffered(input: {
   modelTakesTools: boolean;
   /** Whose own web search the model's provider runs (model/native-search.ts); none: a native tool is not sent. */
   nativeSearch?: "anthropic" | "openai";
+  /** Which of edit and apply_patch the model is offered (edit-tool.ts); unset, both that are there. */
+  editTool?: EditToolChoice;
 }): ToolsOffered {
   const reasons: Reason[] = [];
   if (!input.modeRunsTools || !input.modelTakesTools) {
@@ -63,9 +68,16 @@ export function decideToolsOffered(input: {
     policy: input.policy,
   });
   const offered: Tool[] = [];
-  let holder: Holder = "code";
+  const swapped = editToolLeftOut(input.tools, input.editTool);
+  // Code's defaults hold unless config chose the edit tool, or a rule or the policy hid a tool.
+  let holder: Holder = swapped?.holder === "config" ? "config" : "code";
+  if (swapped) reasons.push(swapped.reason);
   for (const tool of input.tools) {
     const action = actionOf(tool);
+    if (tool === swapped?.tool) {
+      reasons.push({ rule: "not offered", detail: `${tool.name}: ${swapped.instead} is offered instead` });
+      continue;
+    }
     if (tool.unusable) {
       reasons.push({ rule: "not offered", detail: `${tool.name}: ${tool.unusable}` });
       continue;
@@ -98,7 +110,7 @@ export function decideToolsOffered(input: {
     }
     offered.push(tool);
   }
-  const hidden = input.tools.length - offered.length;
+  const hidden = input.tools.length - offered.length - (swapped ? 1 : 0);
   reasons.unshift({
     rule: hidden > 0 ? "offered, but for those denied outright" : "all offered",
     detail: offered.map((tool) => tool.name).join(", ") || "none",
@@ -108,7 +120,7 @@ export function decideToolsOffered(input: {
     offered,
     decision: {
       seat: "context.tools",
-      holder: hidden > 0 ? holder : "code",
+      holder,
       answer: offered.map((t) => t.name),
       reasons,
     },
@@ -148,4 +160,20 @@ function nativeRefusal(
     detail: `${tool.name}: web:search is ${answer.answer === "deny" ? "denied" : "not allowed outright (it asks)"}, and the provider runs each search before anyone could be asked`,
     ...(decisive?.source ? { source: decisive.source } : {}),
   };
+}
+
+/**
+ * The one of edit and apply_patch not offered, and why: the one not chosen, when the chosen one is
+ * there; when only one of them is there, it is offered whatever the choice (an agent narrowed its tools).
+ */
+function editToolLeftOut(
+  tools: readonly Tool[],
+  choice: EditToolChoice | undefined,
+): { tool: Tool; instead: string; reason: Reason; holder: Holder } | undefined {
+  if (!choice) return undefined;
+  const builtin = (name: string) => tools.find((t) => t.name === name && t.kind === "edit");
+  const chosen = builtin(choice.tool);
+  const other = builtin(EDIT_TOOLS.find((name) => name !== choice.tool) as string);
+  if (!chosen || !other) return undefined;
+  return { tool: other, instead: chosen.name, reason: choice.reason, holder: choice.holder };
 }

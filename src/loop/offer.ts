@@ -1,3 +1,4 @@
+import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool } from "../contracts/tools.js";
 import { nativeSearchKind, nativeSearchTool, toolTermsOf } from "../model/native-search.js";
@@ -14,6 +15,7 @@ export async function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
     policy: deps.gate().policy.rules,
     modeRunsTools: deps.offerTools,
     ...toolTermsOf(deps.model),
+    editTool: chooseEditTool(deps.model, deps.config),
   });
   // A provider's own web search goes as the provider's tool, not as one bosun runs.
   const nativeKind = nativeSearchKind(deps.model);

@@ -13,6 +13,8 @@ export interface ModelInfo {
   output?: number;
   tools?: boolean;
   images?: boolean;
+  /** How the model changes part of a file (seat context.tools): unset, chosen by its id. */
+  edit_tool?: "edit" | "apply_patch";
   /** US dollars per million tokens. */
   price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }

@@ -395,7 +395,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     opened: { mode: target?.mode ?? "new", ...(target?.mode === "fork" ? { parent: target.from } : {}) },
     // The inputs runTurn judges them on: the same pure decider, so the two cannot disagree.
     offeredTools: () =>
-      offeredNames(started.toolsNow().tools, gate.current(), MODES[prepared.authority.mode.name].tools, model),
+      offeredNames(started.toolsNow().tools, gate.current(), MODES[prepared.authority.mode.name].tools, model, config),
     usage: life.usage,
     record,
     preCompact: lifecycleDeps(() => gate.current()).preCompact,

@@ -1,6 +1,8 @@
 import { toolMatches } from "../agents/delegation.js";
 import { taskTool } from "../agents/task.js";
+import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
+import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool } from "../contracts/tools.js";
@@ -55,8 +57,16 @@ export function offeredNames(
   tools: readonly Tool[],
   gate: Pick<GateDeps, "authority" | "policy">,
   modeRunsTools: boolean,
-  model: Pick<ResolvedModel, "provider" | "info">,
+  model: Pick<ResolvedModel, "provider" | "info" | "modelId">,
+  config: Pick<LoadedConfig, "origins">,
 ): string[] {
-  const terms = { tools, authority: gate.authority, policy: gate.policy.rules, modeRunsTools, ...toolTermsOf(model) };
+  const terms = {
+    tools,
+    authority: gate.authority,
+    policy: gate.policy.rules,
+    modeRunsTools,
+    ...toolTermsOf(model),
+    editTool: chooseEditTool(model, config),
+  };
   return decideToolsOffered(terms).offered.map((tool) => tool.name);
 }

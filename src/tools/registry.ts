@@ -1,4 +1,5 @@
 import type { Tool } from "../contracts/tools.js";
+import { applyPatchTool } from "./apply-patch.js";
 import { editTool } from "./edit.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
@@ -19,6 +20,7 @@ export function builtinTools(search?: SearchConfig): Tool[] {
     globTool,
     grepTool,
     editTool,
+    applyPatchTool,
     writeTool,
     shellTool,
     shellOutputTool,

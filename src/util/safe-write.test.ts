@@ -23,6 +23,7 @@ import {
   PathChangedError,
   readFileAt,
   realLocation,
+  removeFileAt,
   useDescriptorPaths,
   writeFileAt,
   writeFileAtomic,
@@ -295,5 +296,22 @@ describe("writes racing a process that swaps links in", () => {
     }, 1500);
     assert.deepEqual(leaks, [], "no read returned the outside file");
     assert.ok(result.counts.written + result.counts.changed > 0);
+  });
+});
+
+describe("removeFileAt", () => {
+  it("removes a regular file where it was judged; never a link at the name, a folder, or a missing file", () => {
+    const file = temp.put("gone.txt", "x");
+    removeFileAt(file);
+    assert.deepEqual(readFileAt(file), { kind: "none" });
+    const target = temp.put("kept.txt", "kept");
+    const link = join(temp.path, "link.txt");
+    symlinkSync(target, link);
+    assert.throws(() => removeFileAt(link), PathChangedError);
+    assert.equal(readFileSync(target, "utf8"), "kept");
+    assert.ok(lstatSync(link).isSymbolicLink());
+    mkdirSync(join(temp.path, "folder"));
+    assert.throws(() => removeFileAt(join(temp.path, "folder")), { code: "EISDIR" });
+    assert.throws(() => removeFileAt(join(temp.path, "missing.txt")), { code: "ENOENT" });
   });
 });

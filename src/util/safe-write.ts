@@ -168,6 +168,28 @@ export function readFileAt(target: string): Existing {
 }
 
 /**
+ * Removes the file at `target` (absolute, links resolved) through the verified folder: never a
+ * link put at the name (PathChangedError), never a folder or anything but a regular file.
+ */
+export function removeFileAt(target: string): void {
+  const path = checked(target);
+  const name = basename(path);
+  const folder = openFolder(dirname(path), path, false);
+  try {
+    const existing = lstatSync(folder.at(name));
+    if (existing.isSymbolicLink()) throw new PathChangedError(path, leadsTo(path));
+    if (existing.isDirectory()) throw fsError("EISDIR", `${path} is a folder`);
+    if (!existing.isFile()) throw fsError("EINVAL", `${path} is not a regular file`);
+    unlinkSync(folder.at(name));
+    folder.sync();
+  } catch (error) {
+    throw folder.explain(error);
+  } finally {
+    folder.close();
+  }
+}
+
+/**
  * Appends `text` to `target` (absolute, links resolved) through the verified folder, creating it
  * with `mode` (exactly) when missing, never through a link at the name. An append is already
  * whole per write for a reader of lines, so no temporary file: O_APPEND|O_NOFOLLOW on the
