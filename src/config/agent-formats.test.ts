@@ -98,7 +98,20 @@ describe("agent files of other tools, mapped", () => {
       description: "Writes docs",
       model: "anthropic/claude-sonnet-4-5",
       max_steps: 9,
-      tools: ["read", "list", "glob", "grep", "edit", "apply_patch", "todo", "websearch", "skill", "task", "question", "mcp__*"],
+      tools: [
+        "read",
+        "list",
+        "glob",
+        "grep",
+        "edit",
+        "apply_patch",
+        "todo",
+        "websearch",
+        "skill",
+        "task",
+        "question",
+        "mcp__*",
+      ],
     });
     assert.equal((mapped.entry as Record<string, unknown>).mode, undefined);
     assert.deepEqual(mapped.skipped, [

@@ -29,7 +29,10 @@ describe("system prompt", () => {
     // With edit (most models) and with apply_patch (OpenAI's): a model is sent one of them.
     for (const editTool of ["edit", "apply_patch"] as const) {
       const { prompt, tools } = promptAndToolsSize(editTool);
-      assert.ok(prompt + tools < 7_000, `${editTool}: prompt ${prompt} + tools ${tools} = ${prompt + tools} characters`);
+      assert.ok(
+        prompt + tools < 7_000,
+        `${editTool}: prompt ${prompt} + tools ${tools} = ${prompt + tools} characters`,
+      );
     }
   });
 

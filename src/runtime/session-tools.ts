@@ -1,8 +1,8 @@
 import { toolMatches } from "../agents/delegation.js";
 import { taskTool } from "../agents/task.js";
+import type { LoadedConfig } from "../config/load.js";
 import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
-import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool } from "../contracts/tools.js";

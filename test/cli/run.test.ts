@@ -218,7 +218,10 @@ describe("bosun run: broken and odd tool calls", () => {
           .map((m) => m.text)
           .join("\n") ?? "";
       assert.match(sent, /Invalid arguments for read:[\s\S]*path/);
-      assert.match(sent, /Unknown tool "browse"\. Available tools: read, list, glob, grep, edit, apply_patch, write, shell/);
+      assert.match(
+        sent,
+        /Unknown tool "browse"\. Available tools: read, list, glob, grep, edit, apply_patch, write, shell/,
+      );
       expectDecision(s.latest().decisions, "call.validate", "code", "invalid arguments");
       expectDecision(s.latest().decisions, "call.validate", "code", "unknown tool");
     } finally {
