@@ -394,6 +394,15 @@ export const SEATS: readonly Seat[] = [
     config: ["permission"],
   },
   {
+    id: "web.redirect",
+    question: "Does a web fetch follow the redirect its server answered with?",
+    holders: ["code", "config", "person", "policy"],
+    default:
+      "to the same host, yes (code), its address checked again (web.address); to another host only when the rules allow web:<host> outright (held by whoever allowed it); a deny refuses; one that would ask is handed back to the model as a new URL to fetch, judged and asked like any call; not a URL, not http(s), or more than 5 redirects: refused (code)",
+    fail: "closed",
+    config: ["permission"],
+  },
+  {
     id: "exec.truncate",
     question: "Is a tool result too long to send whole, and what is kept?",
     holders: ["config"],

@@ -120,6 +120,8 @@ describe("webfetch, driving the real binary", () => {
       expectDecision(decisions, "web.address", "config", "allowed");
       const refused = expectDecision(decisions, "web.address", "code", "refused");
       assert.equal(refused.subject?.address, "169.254.169.254");
+      // The redirect itself was followed (every host allowed); the address it led to was not reached.
+      expectDecision(decisions, "web.redirect", "config", "followed");
     } finally {
       await s.close();
     }
@@ -136,6 +138,32 @@ describe("webfetch, driving the real binary", () => {
       assert.match(text, /redirected to http:\/\/localhost:\d+\/docs, not followed: .*web:localhost is a new request/);
       assert.match(text, /call webfetch with that URL/);
       assert.doesNotMatch(text, /# Install/);
+      // Its own decision on record: the rules would ask about localhost, so nobody was asked mid-fetch.
+      const handed = s.latest().decisions.find((d) => d.seat === "web.redirect");
+      assert.equal(handed?.answer, "handed back");
+      assert.deepEqual(handed?.subject, {
+        from: `${base()}/away`,
+        location: `http://localhost:${port}/docs`,
+        call: "c1",
+        step: 1,
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a redirect to another host a rule allows is followed, held by config and recorded as seat web.redirect", async () => {
+    const s = await startScenario(calling("webfetch", { url: `${base()}/away` }), {
+      global: { permission: { web: { "127.0.0.1": "allow", localhost: "allow" } } },
+    });
+    try {
+      const result = await s.run(["run", "fetch it"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(shown(s), /# Install/);
+      const followed = expectDecision(s.latest().decisions, "web.redirect", "config", "followed");
+      assert.match(followed.reasons[0]?.detail ?? "", /web:localhost is a new request, allowed outright/);
+      // The new host's address is checked too, and passes: localhost is named by a rule.
+      assert.equal(s.latest().decisions.filter((d) => d.seat === "web.address" && d.answer === "allowed").length, 2);
     } finally {
       await s.close();
     }

@@ -7,6 +7,7 @@ import type { Decision } from "../../contracts/decisions.js";
 import type { WebReach, WebVerdict } from "../../contracts/tools.js";
 import { decideAddress } from "./address-check.js";
 import { follow, MAX_REDIRECTS } from "./follow.js";
+import { decideRedirect } from "./redirect.js";
 
 /** Rules as a table: resource → verdict; anything else asks. */
 function reach(rules: Record<string, "allow" | "deny">, named: string[] = []): WebReach & { decisions: Decision[] } {
@@ -69,6 +70,52 @@ describe("seat web.address (decideAddress)", () => {
   });
 });
 
+describe("seat web.redirect (decideRedirect)", () => {
+  const from = new URL("https://docs.test/a");
+  const decide = (location: string, rules: Record<string, "allow" | "deny"> = {}, followed = 0) =>
+    decideRedirect({ from, status: 302, location, followed, judge: reach(rules).judge });
+
+  it("the same host is followed by code; a relative location resolves against the page", () => {
+    const same = decide("/b");
+    assert.equal(same.kind, "follow");
+    assert.equal(same.kind === "follow" && same.next.href, "https://docs.test/b");
+    assert.deepEqual(
+      [same.decision.seat, same.decision.holder, same.decision.answer],
+      ["web.redirect", "code", "followed"],
+    );
+  });
+
+  it("another host: followed when allowed outright (its rule's holder), refused when denied, handed back when it would ask", () => {
+    const allowed = decide("https://cdn.test/b", { "cdn.test": "allow" });
+    assert.deepEqual(
+      [allowed.kind, allowed.decision.holder, allowed.decision.answer],
+      ["follow", "config", "followed"],
+    );
+    const denied = decide("https://cdn.test/b", { "cdn.test": "deny" });
+    assert.deepEqual([denied.kind, denied.decision.answer], ["refused", "refused"]);
+    assert.match(denied.kind === "refused" ? denied.reason : "", /web:cdn\.test is a new request, denied/);
+    const asks = decide("https://cdn.test/b");
+    assert.deepEqual([asks.kind, asks.decision.answer], ["hand back", "handed back"]);
+    assert.equal(asks.kind === "hand back" && asks.next.host, "cdn.test");
+    // Rules name hosts, not ports: another port on the same host is the same request.
+    assert.equal(decide("https://docs.test:8443/b").kind, "follow");
+  });
+
+  it("no URL, another scheme, or too many redirects: refused by code, whatever the rules", () => {
+    for (const [location, why] of [
+      ["http://[::1", /which is no URL/],
+      ["file:///etc/passwd", /only http and https/],
+      ["javascript:alert(1)", /only http and https/],
+    ] as const) {
+      const got = decide(location, { "*": "allow" });
+      assert.deepEqual([got.kind, got.decision.holder], ["refused", "code"], location);
+      assert.match(got.kind === "refused" ? got.reason : "", why);
+    }
+    const many = decide("/b", { "*": "allow" }, MAX_REDIRECTS);
+    assert.match(many.kind === "refused" ? many.reason : "", /more than 5 redirects/);
+  });
+});
+
 describe("following redirects", () => {
   let server: Server;
   let port = 0;
@@ -113,6 +160,7 @@ describe("following redirects", () => {
       web.decisions.map((d) => [d.seat, d.answer, d.subject?.address]),
       [
         ["web.address", "allowed", "127.0.0.1"],
+        ["web.redirect", "followed", undefined],
         ["web.address", "allowed", "127.0.0.1"],
       ],
     );
@@ -165,7 +213,7 @@ describe("following redirects", () => {
   it("stops after MAX_REDIRECTS, and never follows a redirect to another scheme", async () => {
     const web = reach({ "127.0.0.1": "allow" }, ["127.0.0.1"]);
     const loop = await follow(url("/loop"), limits(), { web });
-    assert.equal(loop.kind, "failed");
+    assert.equal(loop.kind, "refused");
     assert.equal(loop.hops.length, MAX_REDIRECTS + 1);
     const file = await follow(url("/file"), limits(), { web });
     assert.equal(file.kind, "refused");

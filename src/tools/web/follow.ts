@@ -1,9 +1,7 @@
 import type { WebReach, WebVerdict } from "../../contracts/tools.js";
 import { decideAddress, type Resolved } from "./address-check.js";
 import { fetchHop, type HopLimits, type HopResult, resolveHost } from "./hop.js";
-
-/** Redirects followed before the fetch gives up. */
-export const MAX_REDIRECTS = 5;
+import { decideRedirect, hostOf } from "./redirect.js";
 
 export interface FollowDeps {
   /** The rules for what the fetch meets; absent, nothing but public addresses of the judged host is reached. */
@@ -19,19 +17,16 @@ export type Followed =
   | { kind: "refused"; url: URL; reason: string; hops: string[] }
   | { kind: "failed"; url: URL; reason: string; hops: string[] };
 
-/** `web:` names a host without the brackets of an IPv6 literal. */
-export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, "$1");
-}
+export { hostOf, MAX_REDIRECTS } from "./redirect.js";
 
 const NOBODY: WebVerdict = { effect: "ask", holder: "code", named: false, reason: "no rules to ask (fail closed)" };
 
 /**
  * Fetches `start` (whose host the gate judged), following redirects by hand: every hop's address
- * is checked again (seat web.address, recorded), and a redirect to another host is the request
- * `web:<host>` judged anew — followed only when the rules allow it outright, else handed back to
- * the model as a new URL to fetch (and so to be judged, and asked about, like any call). Bounded:
- * at most MAX_REDIRECTS redirects, only to http(s).
+ * is checked again (seat web.address, recorded), and every redirect is seat web.redirect
+ * (redirect.ts, recorded): another host is the request `web:<host>` judged anew — followed only
+ * when the rules allow it outright, else handed back to the model as a new URL to fetch (and so to
+ * be judged, and asked about, like any call). Bounded: at most MAX_REDIRECTS, only to http(s).
  */
 export async function follow(start: URL, limits: HopLimits, deps: FollowDeps = {}): Promise<Followed> {
   const judge = (resource: string) => deps.web?.judge(resource) ?? NOBODY;
@@ -53,27 +48,11 @@ export async function follow(start: URL, limits: HopLimits, deps: FollowDeps = {
     if (response.status < 300 || response.status >= 400 || response.status === 304 || !location) {
       return { kind: "response", url, address: checked.pinned.address, hops, response };
     }
-    let next: URL;
-    try {
-      next = new URL(location, url);
-    } catch {
-      return { kind: "failed", url, reason: `redirected (${response.status}) to "${location}", which is no URL`, hops };
-    }
-    if (next.protocol !== "http:" && next.protocol !== "https:") {
-      return { kind: "refused", url, reason: `redirected to ${next.protocol} (only http and https are fetched)`, hops };
-    }
-    if (redirects >= MAX_REDIRECTS) {
-      return { kind: "failed", url, reason: `more than ${MAX_REDIRECTS} redirects (last to ${next.href})`, hops };
-    }
-    if (hostOf(next) !== host) {
-      const verdict = judge(hostOf(next));
-      if (verdict.effect !== "allow") {
-        const what = `redirected to ${next.href}: web:${hostOf(next)} is a new request`;
-        if (verdict.effect === "deny")
-          return { kind: "refused", url, reason: `${what}, denied — ${verdict.reason}`, hops };
-        return { kind: "redirect", url, to: next, reason: `${what}, not allowed outright — ${verdict.reason}`, hops };
-      }
-    }
-    url = next;
+    const redirect = decideRedirect({ from: url, status: response.status, location, followed: redirects, judge });
+    deps.web?.record(redirect.decision);
+    if (redirect.kind === "refused") return { kind: "refused", url, reason: redirect.reason, hops };
+    if (redirect.kind === "hand back")
+      return { kind: "redirect", url, to: redirect.next, reason: redirect.reason, hops };
+    url = redirect.next;
   }
 }
