@@ -2,6 +2,7 @@ import { chooseEditTool } from "../context/edit-tool.js";
 import { decideToolsOffered } from "../context/tools-offered.js";
 import type { Tool } from "../contracts/tools.js";
 import { nativeSearchKind, nativeSearchTool, toolTermsOf } from "../model/native-search.js";
+import { judgeWeb } from "../permission/gate/web-reach.js";
 import { toModelTools } from "./model-tools.js";
 import { stepSystem } from "./step-context.js";
 import type { TurnDeps } from "./turn.js";
@@ -28,10 +29,15 @@ export async function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
     deps.context,
     offered.offered.map((t) => t.name),
   );
+  // Why the provider may search on its own, for the record of each search it runs (step.ts).
+  const gate = deps.gate();
+  const providerRuns =
+    native.length > 0 ? judgeWeb({ authority: gate.authority, policy: gate.policy, auto: false }, "search") : undefined;
   return {
     decision: offered.decision,
     sent: {
       ...(offered.offered.length > 0 ? { modelTools } : {}),
+      ...(providerRuns ? { providerRuns } : {}),
       system,
       fixedChars: system.length + JSON.stringify(modelTools).length,
     },

@@ -3,7 +3,8 @@ import type { CallPipeline } from "../calls/pipeline.js";
 import type { EnvironmentWatch } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
 import type { Decision } from "../contracts/decisions.js";
-import type { BackgroundJob, Tool } from "../contracts/tools.js";
+import type { ModelToolCall } from "../contracts/tool-calls.js";
+import type { BackgroundJob, Tool, WebVerdict } from "../contracts/tools.js";
 import { type RequestResult, requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
@@ -28,6 +29,8 @@ export interface TurnRun {
   modelTools?: ToolSet;
   system: string;
   fixedChars: number;
+  /** The rule that let the provider's own web search be sent (allowed outright), when it was. */
+  providerRuns?: WebVerdict;
   /** Which version of the tool set the step's requests offer, and how calls are given a new one. */
   tools: { version: number; set(tools: readonly Tool[]): void };
   /** The session's log in memory, followed as it grows (one read of the whole log a turn). */
@@ -94,9 +97,11 @@ async function refreshTools(run: TurnRun, step: number): Promise<void> {
   const now = run.deps.toolsNow?.();
   if (!now || now.version === run.tools.version) return;
   const offer = await offerTools(run.deps, now.tools);
-  const { modelTools, system, fixedChars } = { modelTools: undefined, ...offer.sent };
+  const { modelTools, system, fixedChars, providerRuns } = { modelTools: undefined, ...offer.sent };
   if (modelTools) run.modelTools = modelTools;
   else delete run.modelTools;
+  if (providerRuns) run.providerRuns = providerRuns;
+  else delete run.providerRuns;
   Object.assign(run, { system, fixedChars });
   run.tools.version = now.version;
   run.tools.set(now.tools);
@@ -174,12 +179,36 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     record: (decision) => run.recorder.decision(decision),
     onEvent: (event) => {
       if (event.type === "text") deps.emit({ type: "text", text: event.text });
+      if (event.type === "provider_call") recordProviderCall(run, step, event.call);
     },
     onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
     onUsage: (used, usage) => {
       const cost = run.recorder.usage(used, usage);
       deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
     },
+  });
+}
+
+/**
+ * A search the provider ran itself, before bosun saw it: nothing is left to judge, so the record
+ * says what was run and which rule allowed it outright when the search tool was sent (seat
+ * call.permission, held by that rule's holder).
+ */
+function recordProviderCall(run: TurnRun, step: number, call: ModelToolCall): void {
+  const allowed = run.providerRuns;
+  const input = JSON.stringify(call.input ?? {});
+  run.recorder.decision({
+    seat: "call.permission",
+    holder: allowed?.holder ?? "code",
+    answer: "allow",
+    reasons: [
+      {
+        rule: "run by the provider",
+        detail: `${call.name} ${input.length > 200 ? `${input.slice(0, 200)}…` : input}: the model's provider ran it itself; sent because ${allowed?.reason ?? "web:search is allowed outright"}`,
+        decisive: true,
+      },
+    ],
+    subject: { step, call: call.id, tool: call.name },
   });
 }
 

@@ -4,7 +4,11 @@ import { type ClassifiedError, classifyError } from "./errors.js";
 import { fromSdkUsage, type Usage } from "./usage.js";
 
 /** What the person sees as it arrives. */
-export type ModelEvent = { type: "text"; text: string } | { type: "tool_call"; call: ModelToolCall };
+export type ModelEvent =
+  | { type: "text"; text: string }
+  | { type: "tool_call"; call: ModelToolCall }
+  /** A call the provider ran itself (its web search), for the record: bosun runs nothing for it. */
+  | { type: "provider_call"; call: ModelToolCall };
 
 export interface AttemptInput {
   model: LanguageModel;
@@ -73,7 +77,13 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
           break;
         case "tool-call": {
           // One the provider ran itself (its web search): its result is in the text that follows, not bosun's to run.
-          if ((part as { providerExecuted?: boolean }).providerExecuted) break;
+          if ((part as { providerExecuted?: boolean }).providerExecuted) {
+            input.onEvent?.({
+              type: "provider_call",
+              call: { id: part.toolCallId, name: part.toolName, input: part.input },
+            });
+            break;
+          }
           const call: ModelToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
           if ("invalid" in part && part.invalid) {
             call.invalid = true;

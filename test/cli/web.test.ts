@@ -307,6 +307,38 @@ describe("websearch, driving the real binary", () => {
     }
   });
 
+  it("native: each search the provider ran is on record (call.permission), held by the rule that let it be sent", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            reply: {
+              providerSearches: [
+                { query: "bosun release notes", results: [{ url: "https://example.com/notes", title: "Notes" }] },
+              ],
+              text: "Version 2 is out.",
+            },
+          },
+        ],
+      },
+      { protocol: "anthropic" },
+    );
+    try {
+      s.setUserConfig({ web: { search: { provider: "native" } }, permission: { web: { search: "allow" } } });
+      const result = await s.run(["run", "what is new in bosun?"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Version 2 is out\./);
+      const ran = expectDecision(s.latest().decisions, "call.permission", "config", "allow");
+      assert.equal(ran.reasons[0]?.rule, "run by the provider");
+      assert.match(ran.reasons[0]?.detail ?? "", /websearch \{"query":"bosun release notes"\}: the model's provider ran it itself/);
+      assert.match(ran.reasons[0]?.detail ?? "", /web:search/);
+      // bosun ran nothing for it: no tool result went back, and one request answered the turn.
+      assert.equal(s.server.requests.length, 1);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("native: not sent when web:search asks (nobody could be asked before the provider searches), nor to a model without one", async () => {
     for (const protocol of ["anthropic", "openai-compatible"] as const) {
       const s = await startScenario(

@@ -17,8 +17,28 @@ function inputObject(args: string): unknown {
   }
 }
 
+/** A search the provider ran: the server tool's call, then its results, as two content blocks. */
+function searchBlocks(
+  search: PlannedReply["providerSearches"][number],
+): [Record<string, unknown>, Record<string, unknown>] {
+  return [
+    { type: "server_tool_use", id: search.id, name: "web_search", input: { query: search.query } },
+    {
+      type: "web_search_tool_result",
+      tool_use_id: search.id,
+      content: search.results.map((r) => ({
+        type: "web_search_result",
+        url: r.url,
+        title: r.title,
+        encrypted_content: "scripted",
+        page_age: null,
+      })),
+    },
+  ];
+}
+
 function json(plan: PlannedReply): unknown {
-  const content: unknown[] = [];
+  const content: unknown[] = plan.providerSearches.flatMap(searchBlocks);
   if (plan.text !== "") content.push({ type: "text", text: plan.text });
   for (const call of plan.toolCalls) {
     content.push({ type: "tool_use", id: call.id, name: call.name, input: inputObject(call.arguments) });
@@ -63,6 +83,20 @@ function events(plan: PlannedReply): string[] {
   });
   event({ type: "ping" });
   let index = 0;
+  for (const search of plan.providerSearches) {
+    const [call, result] = searchBlocks(search);
+    event({ type: "content_block_start", index, content_block: { ...call, input: {} } });
+    event({
+      type: "content_block_delta",
+      index,
+      delta: { type: "input_json_delta", partial_json: JSON.stringify(call.input) },
+    });
+    event({ type: "content_block_stop", index });
+    index++;
+    event({ type: "content_block_start", index, content_block: result });
+    event({ type: "content_block_stop", index });
+    index++;
+  }
   if (plan.text !== "") {
     event({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
     for (const piece of textPieces(plan.text)) {

@@ -36,6 +36,8 @@ export interface PlannedReply {
   created: number;
   text: string;
   toolCalls: PlannedToolCall[];
+  /** Searches the provider ran itself (Anthropic's server tools), shown before the text. */
+  providerSearches: { id: string; query: string; results: { url: string; title: string }[] }[];
   finish: Finish;
   usage: PlannedUsage;
 }
@@ -75,6 +77,11 @@ export function planReply(
     created: Math.floor(Date.now() / 1000),
     text,
     toolCalls,
+    providerSearches: (reply.providerSearches ?? []).map((search, index) => ({
+      id: `srvtoolu_scripted_${number}_${index}`,
+      query: search.query,
+      results: search.results ?? [],
+    })),
     finish: reply.finish ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
     usage: {
       input: reply.usage?.input ?? Math.max(estimateTokens(rawBodyLength), cacheRead + cacheWrite),

@@ -79,6 +79,18 @@ const ReplySchema = z
     hang: z.literal(true).optional(),
     /** Answer 200 with these bytes instead of the protocol's body (no SSE, no JSON). */
     garbage: z.string().min(1).optional(),
+    /**
+     * Web searches the provider ran itself, before the text: Anthropic's `server_tool_use` and
+     * `web_search_tool_result` blocks (the anthropic protocol only; others refuse the rule).
+     */
+    providerSearches: z
+      .array(
+        z.strictObject({
+          query: z.string().min(1),
+          results: z.array(z.strictObject({ url: z.string().min(1), title: z.string() })).optional(),
+        }),
+      )
+      .optional(),
   })
   .superRefine((reply, ctx) => {
     const only = (kind: "hang" | "garbage") => {

@@ -191,6 +191,10 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
       `${where}: rule ${pick.rule} reply ${pick.reply} calls ${unadvertised}`,
     );
   }
+  if (pick.value.providerSearches && admitted.route.protocol !== "anthropic") {
+    const why = `${where}: rule ${pick.rule} reply ${pick.reply} scripts providerSearches, which only the anthropic protocol sends`;
+    return fail(encoder, SCRIPT_FAILURE_STATUS, why);
+  }
   await answer(state, record, res, { route: admitted.route, json: admitted.json, normalized }, pick.value, signal);
 }
 
