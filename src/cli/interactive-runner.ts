@@ -24,7 +24,7 @@ import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import { jobsText } from "./jobs-text.js";
-import { mcpCommandText } from "./mcp-command.js";
+import { mcpCommandText, recordMcpRefusal } from "./mcp-command.js";
 import { sessionChoices } from "./session-choices.js";
 import { SessionSlot } from "./session-slot.js";
 import { ledgerText, unknownSeatMessage } from "./why-text.js";
@@ -101,6 +101,7 @@ export function interactiveRunner(input: {
     },
     compact: () => compactNow(slot, signal),
     mcp: (args) => mcpCommandText(slot, args),
+    mcpRefused: (server, problem) => recordMcpRefusal(slot, server, problem),
     command: (name, args) => sessionCommand(slot, cwd, name, args),
     close: async () => {
       await slot.live?.close();

@@ -88,3 +88,19 @@ export function reconnectAnswer(server: string, outcome: ConnectOutcome, refused
     ],
   };
 }
+
+/**
+ * Seat mcp.connect when the person's /mcp reconnect was refused (a turn runs, a server never
+ * approved, none by that name): nothing was started, and the ledger says why — as the answer to
+ * the person's request, like a reconnect that ran.
+ */
+export function reconnectRefusal(rule: string, problem: string): Answer<string> {
+  return {
+    holder: "person",
+    answer: "refused",
+    reasons: [
+      { rule: "reconnect", detail: "the person asked to start it again (/mcp reconnect)" },
+      { rule, detail: problem, decisive: true },
+    ],
+  };
+}

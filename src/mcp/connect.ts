@@ -8,13 +8,13 @@ import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool, ToolVersion } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
-import { connectAnswer, failureText, relistAnswer } from "./connect-answer.js";
+import { connectAnswer, failureText, reconnectRefusal, relistAnswer } from "./connect-answer.js";
 import { runAuthFor } from "./oauth.js";
 import type { McpPrompt } from "./prompts.js";
-import { type ReconnectOutcome, reconnectServer } from "./reconnect.js";
+import { decideReconnect, type ReconnectOutcome, reconnectServer } from "./reconnect.js";
 import { loadMcpSdk } from "./sdk.js";
 import { McpServerSet, refusedOf, type ServerConfig, type ServerEntry } from "./server-set.js";
-import { type ServerStatus, serverStatuses } from "./status.js";
+import { type ServerStatus, serverStatuses, type Untrusted } from "./status.js";
 
 export interface McpConnections {
   tools: Tool[];
@@ -41,6 +41,8 @@ export interface McpConnections {
 export interface ConnectHooks {
   /** `mcp.<name>` keys not to start (not approved: seat project.command). */
   skip?: ReadonlySet<string>;
+  /** Why each of those, and the servers an untrusted repository's config left out whole: /mcp lists them as needing trust. */
+  untrusted?: Untrusted;
   /** A repository's servers, by key, and how each is confined (seat exec.sandbox; undefined: shell.sandbox off). */
   confinements?: ReadonlyMap<string, Confinement | undefined>;
   record?: (decision: Decision) => void;
@@ -71,7 +73,8 @@ export async function connectMcpServers(
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
-  if (servers.length === 0) return idle(config, skip);
+  const untrusted = hooks.untrusted ?? {};
+  if (servers.length === 0) return idle(config, skip, untrusted, hooks.record);
   const sdk = await loadMcpSdk();
   const authFor = hooks.authFor ?? runAuthFor(dataDir());
   const set = new McpServerSet(sdk, cwd, { ...hooks, authFor }, (relisted) => {
@@ -101,13 +104,23 @@ export async function connectMcpServers(
     getPrompt,
     close: () => set.close(),
     now: () => set.now(),
-    status: () => serverStatuses(config, skip, set.all(), set.refusals()),
-    reconnect: (name) => reconnectServer(set, { config, skip, ...hooks }, name),
+    status: () => serverStatuses(config, skip, set.all(), set.refusals(), untrusted),
+    reconnect: (name) =>
+      reconnectServer(
+        set,
+        { config, skip, ...(untrusted.leftOut ? { leftOut: untrusted.leftOut } : {}), ...hooks },
+        name,
+      ),
   };
 }
 
 /** No server to start: nothing offered, /mcp still says why each configured one is not there. */
-function idle(config: LoadedConfig, skip: ReadonlySet<string>): McpConnections {
+function idle(
+  config: LoadedConfig,
+  skip: ReadonlySet<string>,
+  untrusted: Untrusted,
+  record?: (decision: Decision) => void,
+): McpConnections {
   return {
     tools: [],
     instructions: [],
@@ -115,11 +128,13 @@ function idle(config: LoadedConfig, skip: ReadonlySet<string>): McpConnections {
     getPrompt: async () => ({ ok: false, problem: "no MCP server is connected" }),
     close: async () => {},
     now: () => ({ version: 0, tools: [] }),
-    status: () => serverStatuses(config, skip, [], new Map()),
-    reconnect: async (name) => ({
-      ok: false,
-      problem: `MCP server ${name} was not started (disabled or not approved)`,
-    }),
+    status: () => serverStatuses(config, skip, [], new Map(), untrusted),
+    reconnect: async (name) => {
+      const problem =
+        decideReconnect(config, skip, name, false, untrusted.leftOut) ?? `MCP server ${name} was not started`;
+      record?.({ seat: "mcp.connect", subject: { server: name }, ...reconnectRefusal("not started again", problem) });
+      return { ok: false, problem };
+    },
   };
 }
 

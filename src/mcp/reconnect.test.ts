@@ -14,5 +14,11 @@ describe("/mcp reconnect", () => {
     assert.match(decideReconnect(config, new Set(["mcp.repo"]), "repo", false) ?? "", /not approved.*project\.command/);
     assert.match(decideReconnect(config, new Set(), "docs", false) ?? "", /disabled/);
     assert.match(decideReconnect(config, new Set(), "nope", false) ?? "", /no MCP server is named nope/);
+    // Left out of the config whole by an untrusted repository: it needs trust, it is not unknown.
+    const leftOut = new Map([["refs", "its args reads {env:HOME}, and the repository's config is not trusted"]]);
+    assert.match(
+      decideReconnect(config, new Set(), "refs", false, leftOut) ?? "",
+      /^MCP server refs needs trust: its args/,
+    );
   });
 });

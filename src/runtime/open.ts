@@ -10,6 +10,7 @@ import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
+import { leftOutServers } from "../mcp/left-out.js";
 import type { McpPrompt } from "../mcp/prompts.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
@@ -31,6 +32,7 @@ import {
   gateDeps,
   judgedHooks,
   judgeModel,
+  type ProjectCommandsAllowed,
   prepareAuthority,
   type RunAuthority,
   settleTrust,
@@ -163,6 +165,8 @@ export interface Opening {
   /** Where the model and mode were chosen: the launch's flags, or a command typed in the session. */
   choiceFace: Face;
   warn: (text: string) => void;
+  /** The repository's MCP servers an untrusted config left out whole, with why (/mcp lists them). */
+  mcpLeftOut?: Map<string, string>;
 }
 
 async function settleOpening(input: OpenInput): Promise<Opening> {
@@ -215,7 +219,8 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
         ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
         face: choiceFace,
       });
-      return { store, config, agentChoice, prepared, choiceFace, warn };
+      const mcpLeftOut = trusted.leftOut ? leftOutServers(loaded, config, trusted.leftOut) : undefined;
+      return { store, config, agentChoice, prepared, choiceFace, warn, ...(mcpLeftOut ? { mcpLeftOut } : {}) };
     };
     // Config's {file:} references, read before the rules existed, are read again under them (a
     // repository's `{file:.env}` stays unresolved), and the run is settled on what that leaves.
@@ -314,7 +319,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   // The person's questions (a server's form, the question tool) tell the notification hooks first.
   const question = input.question ? notifyingQuestionPrompt(() => gate.current(), input.question) : undefined;
   const mcp = await connectMcpServers(config, input.cwd, {
-    skip: allowed.skipped,
+    ...untrustedServers(allowed, opening),
     confinements: allowed.confinements,
     record,
     warn: opening.warn,
@@ -369,6 +374,12 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     mcp,
     delegation,
   };
+}
+
+/** The repository's servers not to start, and why each (or its config left out): /mcp lists them as needing trust. */
+function untrustedServers(allowed: ProjectCommandsAllowed, opening: Opening) {
+  const leftOut = opening.mcpLeftOut ? { leftOut: opening.mcpLeftOut } : {};
+  return { skip: allowed.skipped, untrusted: { judged: allowed.why, ...leftOut } };
 }
 
 /** The face's handle on the started session: turns, spans, what is offered and spent, and closing. */

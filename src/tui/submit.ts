@@ -71,9 +71,12 @@ export function submitter(deps: SubmitDeps) {
   /** `/mcp` while a turn runs: how the servers stand shows at once; a reconnect is refused, not queued. */
   const mcpDuringTurn = (parsed: ParsedInput): boolean => {
     if (!inTurn.current || parsed.kind !== "builtin" || parsed.name !== "mcp") return false;
-    const refusal = refuseWhileBusy(parseMcpCommand(parsed.args), true);
-    if (refusal) add({ kind: "notice", text: refusal });
-    else {
+    const command = parseMcpCommand(parsed.args);
+    const refusal = refuseWhileBusy(command, true);
+    if (refusal && command.kind === "reconnect") {
+      add({ kind: "notice", text: refusal });
+      runner.mcpRefused?.(command.server, refusal);
+    } else {
       void runner.noteInput?.(parsed).catch(() => {});
       void deps.builtin(parsed.name, parsed.args);
     }
