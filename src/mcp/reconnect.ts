@@ -54,6 +54,8 @@ export async function reconnectServer(
   if (!restarted) return { ok: false, problem: `MCP server ${name} was not started` };
   const { entry, refused } = restarted;
   const answer = reconnectAnswer(name, entry.outcome, refusedOf(entry, refused));
+  // Its prompts were listed anew with it: the person's slash commands from now.
+  if (entry.prompts.length > 0) answer.reasons.push({ rule: "prompts", detail: `${entry.prompts.length} prompts` });
   io.record?.({ seat: "mcp.connect", subject: { server: name }, ...answer });
   if (!entry.outcome.ok) io.warn?.(failureText(name, entry.outcome, false));
   return { ok: true, entry };

@@ -42,6 +42,7 @@ import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
 import { carryOverJobs } from "./earlier-jobs.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
+import { followServerInstructions } from "./server-context.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { type SessionLife, sessionLife } from "./session-life.js";
@@ -90,8 +91,8 @@ export interface Runtime {
    * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
    */
   runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
-  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
-  mcpPrompts: readonly McpPrompt[];
+  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`: as they stand (list_changed, a reconnect). */
+  mcpPrompts: () => readonly McpPrompt[];
   /** One MCP prompt as the message to send, for the person's words (split as a shell splits them); or why not. */
   mcpPrompt: McpConnections["getPrompt"];
   /** Every configured MCP server as things stand: connected, failed, disabled or skipped, and its tools (/mcp). */
@@ -255,7 +256,7 @@ export interface Started {
   target?: TargetAnswer;
   record: (decision: Decision) => void;
   /** The MCP servers' prompts, and how to get one. */
-  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect">;
+  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect" | "instructions" | "now">;
   /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
   delegation: {
     host: DelegationHost;
@@ -338,7 +339,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     store,
     sessionId: session.id,
     check: gate.readCheck,
-    serverInstructions: mcp.instructions,
+    serverInstructions: mcp.instructions(),
   });
   // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
   const output = savedOutputs(config, session.id);
@@ -367,7 +368,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     gate,
     tools,
     toolsNow: toolsNow(tools, mcp, agentChoice.agent.tools),
-    runContext: runContext.context,
+    runContext: followServerInstructions(runContext.context, mcp),
     output,
     ...(target ? { target } : {}),
     record,
@@ -412,7 +413,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
-    ...mcpHandles(started.mcp),
+    ...mcpHandles(started.mcp, record),
     jobs: () => life.jobs.list(),
     async turn(message, io) {
       turns++;

@@ -9,7 +9,11 @@ import type { WorkState } from "./use-work.js";
 
 export interface SubmitDeps {
   runner: InteractiveRunner;
-  customs: CustomCommand[];
+  /**
+   * The commands as they stand when a line is sent: an MCP server's prompts may have changed
+   * since the last draw (a line typed in one go is sent before the next).
+   */
+  customs: () => CustomCommand[];
   /** Where each typed line is kept (the input's history). */
   keep: (line: string) => void;
   pending: ReturnType<typeof usePending>;
@@ -85,7 +89,7 @@ export function submitter(deps: SubmitDeps) {
 
   const submit = async (line: string, typed = true) => {
     if (typed) deps.keep(line);
-    const parsed = parseInput(line, deps.customs);
+    const parsed = parseInput(line, deps.customs());
     if (busyRef.current) {
       if (mcpDuringTurn(parsed)) return;
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
