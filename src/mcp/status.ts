@@ -45,7 +45,7 @@ export interface Untrusted {
 }
 
 /** In the interactive session each is asked again as a new session opens; --trust-project trusts the config for a run. */
-const ASK_AGAIN = "/new asks again (a lasting yes is saved), or a rule of your own config allows its command";
+const ASK_AGAIN = "/new asks again (allow always keeps the yes), or allow its command in your own config's rules";
 const TRUST_AGAIN = "/new asks again, or start bosun with --trust-project";
 
 /**
