@@ -13,6 +13,7 @@ import {
 } from "../input/custom-commands.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
+import type { McpPrompt } from "../mcp/prompts.js";
 import { describeUsage, summarizeUsage } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
@@ -24,7 +25,7 @@ import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
 import { jobsText } from "./jobs-text.js";
-import { mcpCommandText } from "./mcp-command.js";
+import { mcpCommandText, recordMcpRefusal } from "./mcp-command.js";
 import { sessionChoices } from "./session-choices.js";
 import { SessionSlot } from "./session-slot.js";
 import { ledgerText, unknownSeatMessage } from "./why-text.js";
@@ -48,6 +49,7 @@ export function interactiveRunner(input: {
 }): { runner: InteractiveRunner; expand: typeof expand; live: () => Runtime | undefined } {
   const { cwd, openWith, customs, signal } = input;
   const slot = new SessionSlot(input.first, input.options, openWith);
+  const served = promptCommands();
 
   /** Your own commands' spans run as you; a repository's are judged like any shell call first. */
   async function expand(
@@ -73,7 +75,7 @@ export function interactiveRunner(input: {
 
   const runner: InteractiveRunner = {
     ready: slot.ready,
-    mcpCommands: () => (slot.live?.mcpPrompts ?? []).map(mcpPromptCommand),
+    mcpCommands: () => served.of(slot.live?.mcpPrompts() ?? NO_PROMPTS),
     ...readouts(slot, cwd),
     async noteInput(parsed: ParsedInput, expansion?: Expansion) {
       if (slot.blockedNow) return;
@@ -101,6 +103,7 @@ export function interactiveRunner(input: {
     },
     compact: () => compactNow(slot, signal),
     mcp: (args) => mcpCommandText(slot, args),
+    mcpRefused: (server, problem) => recordMcpRefusal(slot, server, problem),
     command: (name, args) => sessionCommand(slot, cwd, name, args),
     close: async () => {
       await slot.live?.close();
@@ -384,6 +387,26 @@ export function commandChoice(command: CustomCommand, session: Runtime): Command
       file: command.file,
       ...(agent !== undefined ? { agent } : {}),
       ...(model !== undefined ? { model } : {}),
+    },
+  };
+}
+
+const NO_PROMPTS: readonly McpPrompt[] = [];
+
+/**
+ * The MCP prompts as commands, made again only when the servers' prompts changed (their list is
+ * the same array until then): the face asks at every draw, and keeps its menu while they stand.
+ */
+function promptCommands() {
+  let from: readonly McpPrompt[] | undefined;
+  let made: CustomCommand[] = [];
+  return {
+    of(prompts: readonly McpPrompt[]): CustomCommand[] {
+      if (prompts !== from) {
+        from = prompts;
+        made = prompts.map(mcpPromptCommand);
+      }
+      return made;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { parseMcpCommand } from "../input/mcp-command.js";
+import { reconnectRefusal } from "../mcp/connect-answer.js";
 import { serverLines, statusText } from "../mcp/status-text.js";
 import type { SessionSlot } from "./session-slot.js";
 
@@ -20,4 +21,12 @@ export async function mcpCommandText(slot: SessionSlot, args: string): Promise<s
     : `started ${command.server} again: it failed, its tools stay missing`;
   const now = live.mcpStatus().find((server) => server.name === command.server);
   return [line, ...(now ? serverLines(now) : [])].join("\n");
+}
+
+/**
+ * A reconnect refused while a turn runs, on record (seat mcp.connect, holder person, "refused"):
+ * the turn's session is open then, so it is recorded at once; there is nothing to record in none.
+ */
+export function recordMcpRefusal(slot: SessionSlot, server: string, problem: string): void {
+  slot.live?.record({ seat: "mcp.connect", subject: { server }, ...reconnectRefusal("turn running", problem) });
 }

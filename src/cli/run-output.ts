@@ -2,6 +2,7 @@ import type { BosunError } from "../errors.js";
 import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
+import { progressShown } from "./progress-line.js";
 
 /** The version of `--format json`'s stream: `v` on every line; schema/run-stream.v1.json documents it. */
 export const STREAM_VERSION = 1;
@@ -30,7 +31,8 @@ export interface RunEnd {
 
 /**
  * How a run shows itself. Text: the assistant's words on stdout, one line per tool call and
- * result on stderr, errors on stderr. JSON: one event per line on stdout, for scripts — `session`
+ * result on stderr, a running call's progress there too (bounded: progress-line.ts), errors on
+ * stderr. JSON: one event per line on stdout, for scripts — `session`
  * first, then `text`, `tool_call`, `tool_result`, `decision`, `usage`, `error`, and `done` last
  * (schema/run-stream.v1.json).
  */
@@ -45,7 +47,14 @@ export interface RunPrinter {
 
 export function textPrinter(): RunPrinter {
   let midLine = false;
+  // A call's progress on stderr, bounded; wiped (at a terminal) before anything else is written.
+  const progress = progressShown({
+    write: (text) => process.stderr.write(text),
+    tty: process.stderr.isTTY === true,
+    ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+  });
   const endLine = () => {
+    progress.clear();
     if (midLine) process.stdout.write("\n");
     midLine = false;
   };
@@ -59,6 +68,7 @@ export function textPrinter(): RunPrinter {
     event(event) {
       switch (event.type) {
         case "text":
+          progress.clear();
           process.stdout.write(event.text);
           midLine = !event.text.endsWith("\n");
           break;
@@ -66,7 +76,12 @@ export function textPrinter(): RunPrinter {
           endLine();
           process.stderr.write(`→ ${event.name} ${preview(event.input)}\n`);
           break;
+        case "tool_progress":
+          progress.show(event);
+          break;
         case "tool_result":
+          progress.clear();
+          progress.done(event.id);
           process.stderr.write(`  ${event.isError ? "✗" : "✓"} ${event.summary}\n`);
           break;
         case "error":
@@ -85,6 +100,7 @@ export function textPrinter(): RunPrinter {
             event.decision.answer === "deny" &&
             event.decision.holder === "code"
           ) {
+            progress.clear();
             process.stderr.write(
               `  ! ${event.decision.reasons[0]?.detail ?? "denied"}: ${approvalAdvice(event.decision.reasons)}\n`,
             );

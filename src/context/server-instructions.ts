@@ -1,3 +1,4 @@
+import type { Decision } from "../contracts/decisions.js";
 import type { InstructionFile } from "./instructions.js";
 
 /** A server's instructions beyond this are cut: each server gets a share of the prompt, not all of it. */
@@ -28,4 +29,29 @@ export function serverInstructionFiles(given: readonly ServerInstructions[]): In
         ...(cut ? { note: `cut at ${SERVER_INSTRUCTION_CHARS} of ${text.length} chars` } : {}),
       };
     });
+}
+
+/**
+ * Seat context.instructions when a server started again (/mcp reconnect) says something else of
+ * how to use it: what the system prompt holds of it from the next step (its file, or nothing
+ * when it now says nothing), or undefined when it said the same — nothing the model sees changed.
+ */
+export function serverInstructionsChange(
+  server: string,
+  before: string | undefined,
+  after: string | undefined,
+): Decision<string[]> | undefined {
+  const was = serverInstructionFiles(before ? [{ server, text: before }] : [])[0];
+  const now = serverInstructionFiles(after ? [{ server, text: after }] : [])[0];
+  if (was?.content === now?.content) return undefined;
+  const detail = now
+    ? `MCP server ${server} was started again and its instructions changed (${now.content.length} chars${now.note ? `, ${now.note}` : ""}${was ? `, were ${was.content.length}` : ", were none"}): in the system prompt from the next step`
+    : `MCP server ${server} was started again and gives no instructions now (were ${was?.content.length ?? 0} chars): gone from the system prompt from the next step`;
+  return {
+    seat: "context.instructions",
+    holder: "code",
+    answer: now ? [now.path] : [],
+    reasons: [{ rule: "server instructions changed", detail, source: `MCP server ${server}`, decisive: true }],
+    subject: { server },
+  };
 }

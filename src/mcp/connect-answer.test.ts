@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { connectAnswer, failureText } from "./connect-answer.js";
+import { connectAnswer, failureText, reconnectRefusal } from "./connect-answer.js";
 import { listAllTools } from "./list-tools.js";
 import { STDERR_LINES, StderrTail } from "./stderr-tail.js";
 import { transportKinds } from "./transport-kinds.js";
@@ -80,5 +80,15 @@ describe("mcp.connect", () => {
     assert.deepEqual(transportKinds({ command: "x" }), ["stdio"]);
     assert.deepEqual(transportKinds({ url: "http://h/mcp" }), ["http", "sse"]);
     assert.deepEqual(transportKinds({ url: "http://h/mcp", type: "sse" }), ["sse"]);
+  });
+
+  it("a refused reconnect is the person's request answered refused, the refusal decisive", () => {
+    const answer = reconnectRefusal("turn running", "not while a turn runs");
+    assert.equal(answer.holder, "person");
+    assert.equal(answer.answer, "refused");
+    assert.deepEqual(
+      answer.reasons.filter((r) => r.decisive),
+      [{ rule: "turn running", detail: "not while a turn runs", decisive: true }],
+    );
   });
 });

@@ -72,6 +72,24 @@ export function relistAnswer(tools: number, version: number, refused: readonly s
 }
 
 /**
+ * Seat mcp.connect when a running server's prompts changed (prompts/list_changed): "relisted ·
+ * N prompts", the person's slash commands from now on (the model is not offered prompts).
+ */
+export function promptsRelistAnswer(prompts: number): Answer<string> {
+  return {
+    holder: "code",
+    answer: `relisted · ${prompts} prompt${prompts === 1 ? "" : "s"}`,
+    reasons: [
+      {
+        rule: "prompts/list_changed",
+        detail: "the server changed its prompts: its slash commands are the new ones from now",
+        decisive: true,
+      },
+    ],
+  };
+}
+
+/**
  * Seat mcp.connect when the person started a server again (/mcp reconnect): its outcome as at
  * start, but never stopping the session (a required server that fails now leaves its tools
  * missing, said so), with who asked first among the reasons.
@@ -85,6 +103,22 @@ export function reconnectAnswer(server: string, outcome: ConnectOutcome, refused
       { rule: "reconnect", detail: "the person asked to start it again (/mcp reconnect)", decisive: true },
       ...answer.reasons.map((reason) => ({ ...reason, decisive: false })),
       ...refused.map((why) => ({ rule: "refused", detail: why })),
+    ],
+  };
+}
+
+/**
+ * Seat mcp.connect when the person's /mcp reconnect was refused (a turn runs, a server never
+ * approved, none by that name): nothing was started, and the ledger says why — as the answer to
+ * the person's request, like a reconnect that ran.
+ */
+export function reconnectRefusal(rule: string, problem: string): Answer<string> {
+  return {
+    holder: "person",
+    answer: "refused",
+    reasons: [
+      { rule: "reconnect", detail: "the person asked to start it again (/mcp reconnect)" },
+      { rule, detail: problem, decisive: true },
     ],
   };
 }

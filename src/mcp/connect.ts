@@ -8,20 +8,23 @@ import type { Decision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { Tool, ToolVersion } from "../contracts/tools.js";
 import { BosunError } from "../errors.js";
-import { connectAnswer, failureText, relistAnswer } from "./connect-answer.js";
+import { connectAnswer, failureText, promptsRelistAnswer, reconnectRefusal, relistAnswer } from "./connect-answer.js";
 import { runAuthFor } from "./oauth.js";
 import type { McpPrompt } from "./prompts.js";
-import { type ReconnectOutcome, reconnectServer } from "./reconnect.js";
+import { decideReconnect, type ReconnectOutcome, reconnectServer } from "./reconnect.js";
 import { loadMcpSdk } from "./sdk.js";
 import { McpServerSet, refusedOf, type ServerConfig, type ServerEntry } from "./server-set.js";
-import { type ServerStatus, serverStatuses } from "./status.js";
+import { type ServerStatus, serverStatuses, type Untrusted } from "./status.js";
 
 export interface McpConnections {
   tools: Tool[];
-  /** What each connected server said of how to use it, for the system prompt (seat context.instructions). */
-  instructions: Array<{ server: string; text: string }>;
-  /** The servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
-  prompts: McpPrompt[];
+  /**
+   * What each connected server said of how to use it, for the system prompt (seat
+   * context.instructions), as things stand: a server started again may say something else.
+   */
+  instructions(): Array<{ server: string; text: string }>;
+  /** The servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`: the same array until one server's change. */
+  prompts(): readonly McpPrompt[];
   /** One prompt's messages as the text to send, for the person's words; or why not. */
   getPrompt(
     prompt: McpPrompt,
@@ -41,6 +44,8 @@ export interface McpConnections {
 export interface ConnectHooks {
   /** `mcp.<name>` keys not to start (not approved: seat project.command). */
   skip?: ReadonlySet<string>;
+  /** Why each of those, and the servers an untrusted repository's config left out whole: /mcp lists them as needing trust. */
+  untrusted?: Untrusted;
   /** A repository's servers, by key, and how each is confined (seat exec.sandbox; undefined: shell.sandbox off). */
   confinements?: ReadonlyMap<string, Confinement | undefined>;
   record?: (decision: Decision) => void;
@@ -71,16 +76,25 @@ export async function connectMcpServers(
   const servers = Object.entries(config.config.mcp ?? {}).filter(
     ([name, server]) => (server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled) && !skip.has(`mcp.${name}`),
   );
-  if (servers.length === 0) return idle(config, skip);
+  const untrusted = hooks.untrusted ?? {};
+  if (servers.length === 0) return idle(config, skip, untrusted, hooks.record);
   const sdk = await loadMcpSdk();
   const authFor = hooks.authFor ?? runAuthFor(dataDir());
   const set = new McpServerSet(sdk, cwd, { ...hooks, authFor }, (relisted) => {
     if ("error" in relisted) {
-      hooks.warn?.(`MCP server "${relisted.name}" changed its tools but could not list them: ${relisted.error}`);
+      hooks.warn?.(
+        `MCP server "${relisted.name}" changed its ${relisted.what} but could not list them: ${relisted.error}`,
+      );
       return;
     }
-    const mine = refusedOf(relisted.entry, relisted.refused);
-    const answer = relistAnswer(relisted.entry.started?.infos.length ?? 0, relisted.version, mine);
+    const answer =
+      relisted.what === "prompts"
+        ? promptsRelistAnswer(relisted.entry.prompts.length)
+        : relistAnswer(
+            relisted.entry.started?.infos.length ?? 0,
+            relisted.version,
+            refusedOf(relisted.entry, relisted.refused),
+          );
     hooks.record?.({ seat: "mcp.connect", subject: { server: relisted.entry.name }, ...answer });
   });
   const entries = await set.startAll(servers);
@@ -90,36 +104,46 @@ export async function connectMcpServers(
     await set.close();
     throw stop;
   }
-  const instructions = entries.flatMap(({ name, started }) =>
-    started?.instructions ? [{ server: name, text: started.instructions }] : [],
-  );
-  const { prompts, getPrompt } = await sdk.prompting.serverPrompts(promptServers(set), hooks.warn);
   return {
     tools: [...set.now().tools],
-    instructions,
-    prompts,
-    getPrompt,
+    instructions: () => set.instructions(),
+    prompts: () => set.prompts(),
+    // The server's client as it stands when asked: a restart replaces it.
+    getPrompt: (prompt, words, signal) =>
+      sdk.prompting.fetchPrompt(promptClient(set, prompt.server), prompt, words, signal),
     close: () => set.close(),
     now: () => set.now(),
-    status: () => serverStatuses(config, skip, set.all(), set.refusals()),
-    reconnect: (name) => reconnectServer(set, { config, skip, ...hooks }, name),
+    status: () => serverStatuses(config, skip, set.all(), set.refusals(), untrusted),
+    reconnect: (name) =>
+      reconnectServer(
+        set,
+        { config, skip, ...(untrusted.leftOut ? { leftOut: untrusted.leftOut } : {}), ...hooks },
+        name,
+      ),
   };
 }
 
 /** No server to start: nothing offered, /mcp still says why each configured one is not there. */
-function idle(config: LoadedConfig, skip: ReadonlySet<string>): McpConnections {
+function idle(
+  config: LoadedConfig,
+  skip: ReadonlySet<string>,
+  untrusted: Untrusted,
+  record?: (decision: Decision) => void,
+): McpConnections {
   return {
     tools: [],
-    instructions: [],
-    prompts: [],
+    instructions: () => [],
+    prompts: () => [],
     getPrompt: async () => ({ ok: false, problem: "no MCP server is connected" }),
     close: async () => {},
     now: () => ({ version: 0, tools: [] }),
-    status: () => serverStatuses(config, skip, [], new Map()),
-    reconnect: async (name) => ({
-      ok: false,
-      problem: `MCP server ${name} was not started (disabled or not approved)`,
-    }),
+    status: () => serverStatuses(config, skip, [], new Map(), untrusted),
+    reconnect: async (name) => {
+      const problem =
+        decideReconnect(config, skip, name, false, untrusted.leftOut) ?? `MCP server ${name} was not started`;
+      record?.({ seat: "mcp.connect", subject: { server: name }, ...reconnectRefusal("not started again", problem) });
+      return { ok: false, problem };
+    },
   };
 }
 
@@ -145,23 +169,11 @@ function recordStarts(
   return stop;
 }
 
-/** The servers that offer prompts, each reached through its client as it now stands (a restart replaces it). */
-function promptServers(set: McpServerSet) {
-  return set.all().flatMap(({ name, server, started }) =>
-    started?.client.getServerCapabilities()?.prompts
-      ? [
-          {
-            name,
-            get client() {
-              const now = set.get(name)?.started?.client;
-              if (!now) throw new Error("it is not connected");
-              return now;
-            },
-            timeout: server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms,
-          },
-        ]
-      : [],
-  );
+/** The client a server's prompt is asked of, as the server now stands; undefined when it is not connected. */
+function promptClient(set: McpServerSet, name: string) {
+  const entry = set.get(name);
+  if (!entry?.started) return undefined;
+  return { client: entry.started.client, timeout: entry.server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms };
 }
 
 function requirement(config: LoadedConfig, name: string, server: ServerConfig) {

@@ -125,44 +125,30 @@ export function promptText(result: unknown): string {
     : text;
 }
 
-type PromptOutcome = { ok: true; text: string } | { ok: false; problem: string };
+export type PromptOutcome = { ok: true; text: string } | { ok: false; problem: string };
 
 /**
- * The prompts of the servers that offer them, and how to get one. A server whose prompts cannot
- * be listed keeps its tools; its prompts are missing, and the person is told.
+ * One prompt's messages as the text to send, for the person's words: asked of the server's
+ * client as it stands now (`client` undefined: it is not connected — failed, or restarted and
+ * failed), its arguments checked before anything is asked.
  */
-export async function serverPrompts(
-  served: ReadonlyArray<{ name: string; client: McpPromptClient; timeout: number }>,
-  warn?: (text: string) => void,
-): Promise<{
-  prompts: McpPrompt[];
-  getPrompt(prompt: McpPrompt, words: readonly string[], signal: AbortSignal): Promise<PromptOutcome>;
-}> {
-  const lists = await Promise.all(
-    served.map((s) =>
-      listPrompts(s.name, s.client, s.timeout).catch((error: Error) => {
-        warn?.(`MCP server ${s.name}: its prompts could not be listed: ${error.message}`);
-        return [];
-      }),
-    ),
-  );
-  return {
-    prompts: lists.flat(),
-    async getPrompt(prompt, words, signal) {
-      const at = served.find((s) => s.name === prompt.server);
-      if (!at) return { ok: false, problem: `MCP server ${prompt.server} is not connected` };
-      const args = promptArguments(prompt, words);
-      if (!args.ok) return args;
-      try {
-        const result = await at.client.getPrompt(
-          { name: prompt.name, arguments: args.values },
-          { signal, timeout: at.timeout },
-        );
-        return { ok: true, text: promptText(result) };
-      } catch (error) {
-        const why = (error as Error).message;
-        return { ok: false, problem: `MCP server ${prompt.server} failed the prompt ${prompt.name}: ${why}` };
-      }
-    },
-  };
+export async function fetchPrompt(
+  at: { client: McpPromptClient; timeout: number } | undefined,
+  prompt: McpPrompt,
+  words: readonly string[],
+  signal: AbortSignal,
+): Promise<PromptOutcome> {
+  if (!at) return { ok: false, problem: `MCP server ${prompt.server} is not connected` };
+  const args = promptArguments(prompt, words);
+  if (!args.ok) return args;
+  try {
+    const result = await at.client.getPrompt(
+      { name: prompt.name, arguments: args.values },
+      { signal, timeout: at.timeout },
+    );
+    return { ok: true, text: promptText(result) };
+  } catch (error) {
+    const why = (error as Error).message;
+    return { ok: false, problem: `MCP server ${prompt.server} failed the prompt ${prompt.name}: ${why}` };
+  }
 }

@@ -9,6 +9,7 @@ import type { Tool, ToolVersion } from "../contracts/tools.js";
 import { decideCollisions } from "./collisions.js";
 import type { ConnectOutcome } from "./connect-answer.js";
 import { listAllTools } from "./list-tools.js";
+import type { McpPrompt } from "./prompts.js";
 import type { McpSdk } from "./sdk.js";
 import { type StartedServer, startServer } from "./start-server.js";
 import type { McpToolInfo } from "./tool.js";
@@ -34,6 +35,8 @@ export interface ServerEntry {
   outcome: ConnectOutcome;
   started?: StartedServer;
   candidates: Candidate[];
+  /** Its prompts (slash commands), as last listed: at its start, on prompts/list_changed. */
+  prompts: McpPrompt[];
 }
 
 /** What the set needs besides the SDK: how servers are reached, and where it records and warns. */
@@ -48,10 +51,26 @@ export interface ServerSetHooks {
 
 /** A server's tools listed again: the set as it now stands, and the names refused in it. */
 export interface Relisted {
+  what: "tools";
   entry: ServerEntry;
   refused: ReadonlyMap<string, string>;
   version: number;
 }
+
+/** A server's prompts listed again (prompts/list_changed): `entry.prompts` as they now stand. */
+export interface PromptsRelisted {
+  what: "prompts";
+  entry: ServerEntry;
+}
+
+/** A server said a list changed, and listing it again failed: what it offered before stays. */
+export interface RelistFailed {
+  what: "tools" | "prompts";
+  name: string;
+  error: string;
+}
+
+type ListKind = "tools" | "prompts";
 
 /**
  * The session's MCP servers while it runs: each one's client and tools, and the tool set they
@@ -62,16 +81,18 @@ export class McpServerSet {
   private readonly entries = new Map<string, ServerEntry>();
   private current: ToolVersion = { version: 0, tools: [] };
   private refused: ReadonlyMap<string, string> = new Map();
-  /** Servers that announced a change before every server was up: listed again once they are. */
-  private readonly early = new Map<string, Client>();
+  /** Every server's prompts together, made again only when one's change: the face reads it as often as it draws. */
+  private promptList: readonly McpPrompt[] = [];
+  /** Servers that announced a change before every server was up (by list and name): listed again once they are. */
+  private readonly early = new Map<string, { what: ListKind; name: string; client: Client }>();
   private up = false;
 
   constructor(
     private readonly sdk: McpSdk,
     private readonly cwd: string,
     private readonly hooks: ServerSetHooks,
-    /** Told of each server whose tools/list_changed was listed again (or could not be). */
-    private readonly onRelisted: (relisted: Relisted | { name: string; error: string }) => void,
+    /** Told of each server whose tools or prompts list_changed was listed again (or could not be). */
+    private readonly onRelisted: (relisted: Relisted | PromptsRelisted | RelistFailed) => void,
   ) {}
 
   /** Starts every server at once, each bounded; the set is version 0. */
@@ -81,13 +102,25 @@ export class McpServerSet {
     this.assemble();
     this.up = true;
     // Announced between a server's first listing and the others' being up: listed again now, not lost.
-    for (const [name, client] of this.early) void this.relist(name, client);
+    for (const { what, name, client } of this.early.values()) void this.relist(what, name, client);
     this.early.clear();
     return started;
   }
 
   now(): ToolVersion {
     return this.current;
+  }
+
+  /** The servers' prompts as they stand: the same array until one server's prompts change. */
+  prompts(): readonly McpPrompt[] {
+    return this.promptList;
+  }
+
+  /** What each connected server said of how to use it, as they stand (a restart may change it). */
+  instructions(): Array<{ server: string; text: string }> {
+    return this.all().flatMap(({ name, started }) =>
+      started?.instructions ? [{ server: name, text: started.instructions }] : [],
+    );
   }
 
   /** The names refused for a collision, with why, as the set now stands. */
@@ -112,7 +145,7 @@ export class McpServerSet {
     this.entries.set(name, entry);
     this.assemble();
     this.bump();
-    return { entry, refused: this.refused, version: this.current.version };
+    return { what: "tools", entry, refused: this.refused, version: this.current.version };
   }
 
   async close(): Promise<void> {
@@ -135,15 +168,28 @@ export class McpServerSet {
     const candidates = result.started
       ? this.candidatesOf(name, server, result.started.client, result.started.infos)
       : [];
-    return { name, server, ...result, candidates };
+    const prompts = result.started ? await this.promptsOf(name, server, result.started.client) : [];
+    return { name, server, ...result, candidates, prompts };
+  }
+
+  /** A server's prompts, every page; one whose prompts cannot be listed keeps its tools, and the person is told. */
+  private async promptsOf(name: string, server: ServerConfig, client: Client): Promise<McpPrompt[]> {
+    if (!client.getServerCapabilities()?.prompts) return [];
+    const timeout = server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
+    return this.sdk.prompting.listPrompts(name, client, timeout).catch((error: Error) => {
+      this.hooks.warn?.(`MCP server ${name}: its prompts could not be listed: ${error.message}`);
+      return [];
+    });
   }
 
   /** Each client answers its server's forms through the person's face, and hears its tools change. */
   private newClient(name: string): () => Client {
     return () => {
+      // Listed again here (every page), not taken from the SDK's one-page refresh. Resources
+      // need nothing: the model lists them when it calls list_resources, never from a copy.
       const listChanged = {
-        // Listed again here (every page), not taken from the SDK's one-page refresh.
-        tools: { autoRefresh: false, onChanged: () => void this.relist(name, client) },
+        tools: { autoRefresh: false, onChanged: () => void this.relist("tools", name, client) },
+        prompts: { autoRefresh: false, onChanged: () => void this.relist("prompts", name, client) },
       };
       const client = new this.sdk.Client(
         { name: "bosun", version: "0" },
@@ -175,14 +221,18 @@ export class McpServerSet {
     return out;
   }
 
-  /** A server said its tools changed: listed again, offered from the next step. A stale client's word is ignored. */
-  private async relist(name: string, client: Client): Promise<void> {
+  /**
+   * A server said its tools (or prompts) changed: listed again — tools offered from the next
+   * step, prompts the person's commands from now. A stale client's word is ignored.
+   */
+  private async relist(what: ListKind, name: string, client: Client): Promise<void> {
     if (!this.up) {
-      this.early.set(name, client);
+      this.early.set(`${what} ${name}`, { what, name, client });
       return;
     }
     const entry = this.entries.get(name);
     if (!entry?.started || entry.started.client !== client) return;
+    if (what === "prompts") return this.relistPrompts(entry, client);
     try {
       const infos = await listAllTools(client, CONNECT_TIMEOUT_MS);
       entry.started.infos = infos;
@@ -190,9 +240,23 @@ export class McpServerSet {
       entry.outcome = { ok: true, tools: infos.length, transport: entry.outcome.transport };
       this.assemble();
       this.bump();
-      this.onRelisted({ entry, refused: this.refused, version: this.current.version });
+      this.onRelisted({ what: "tools", entry, refused: this.refused, version: this.current.version });
     } catch (error) {
-      this.onRelisted({ name, error: (error as Error).message });
+      this.onRelisted({ what, name, error: (error as Error).message });
+    }
+  }
+
+  private async relistPrompts(entry: ServerEntry, client: Client): Promise<void> {
+    const timeout = entry.server.timeout_ms ?? ENTRY_DEFAULTS.mcp_server.timeout_ms;
+    try {
+      const prompts = await this.sdk.prompting.listPrompts(entry.name, client, timeout);
+      // Restarted meanwhile: the new process's prompts are the ones that stand.
+      if (entry.started?.client !== client || this.entries.get(entry.name) !== entry) return;
+      entry.prompts = prompts;
+      this.promptList = this.all().flatMap((e) => e.prompts);
+      this.onRelisted({ what: "prompts", entry });
+    } catch (error) {
+      this.onRelisted({ what: "prompts", name: entry.name, error: (error as Error).message });
     }
   }
 
@@ -208,6 +272,7 @@ export class McpServerSet {
       new Set(this.hooks.reserved),
     );
     this.current = { version: this.current.version, tools };
+    this.promptList = this.all().flatMap((entry) => entry.prompts);
   }
 
   private bump(): void {

@@ -19,7 +19,15 @@ describe("/mcp's block", () => {
       { name: "bad", state: "failed", transport: "stdio bad", tools: [], error: "Connection closed", stderr: ["boom"] },
       { name: "auth", state: "needs sign-in", transport: "http https://x.example/mcp", tools: [], stderr: [] },
       { name: "off", state: "disabled", tools: [], error: "mcp.off.enabled is false", stderr: [] },
-      { name: "repo", state: "skipped", tools: [], error: "not approved", stderr: [] },
+      { name: "repo", state: "skipped", tools: [], error: "not started", stderr: [] },
+      {
+        name: "theirs",
+        state: "needs trust",
+        tools: [],
+        error: "not run: nobody approved it (seat project.command)",
+        approve: "/new asks again",
+        stderr: [],
+      },
     ]);
     assert.match(text, /^ {2}docs {2}connected · 3 tools \(stdio docs-server\)$/m);
     assert.match(text, /^ {4}search {2}read-only · open world$/m);
@@ -28,7 +36,11 @@ describe("/mcp's block", () => {
     assert.match(text, /^ {2}bad {2}failed \(stdio bad\): Connection closed\n {4}stderr:\n {6}boom$/m);
     assert.match(text, /^ {2}auth {2}needs sign-in \(http https:\/\/x\.example\/mcp\): bosun mcp login auth, then/m);
     assert.match(text, /^ {2}off {2}disabled: mcp\.off\.enabled is false$/m);
-    assert.match(text, /^ {2}repo {2}skipped: not approved$/m);
+    assert.match(text, /^ {2}repo {2}skipped: not started$/m);
+    assert.match(
+      text,
+      /^ {2}theirs {2}needs trust: not run: nobody approved it \(seat project\.command\)\n {4}to let it run: \/new asks again$/m,
+    );
   });
 
   it("says when no server is configured", () => {

@@ -36,6 +36,11 @@ export function serverLines(server: ServerStatus): string[] {
       return [
         `  ${server.name}  needs sign-in${via}: bosun mcp login ${server.name}, then /mcp reconnect ${server.name}`,
       ];
+    case "needs trust":
+      return [
+        `  ${server.name}  needs trust: ${server.error ?? "not approved"}`,
+        `    to let it run: ${server.approve ?? ""}`,
+      ];
     case "failed": {
       const tail = server.stderr.slice(-STDERR_SHOWN).map((line) => `      ${line}`);
       return [

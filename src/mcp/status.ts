@@ -13,8 +13,12 @@ export interface ToolStatus {
 /** What /mcp says of one configured server. */
 export interface ServerStatus {
   name: string;
-  /** `skipped`: a repository's server seat project.command did not let run. */
-  state: "connected" | "failed" | "needs sign-in" | "disabled" | "skipped";
+  /**
+   * `needs trust`: a repository's server left out until the person trusts it — seat
+   * project.command did not let it run, or seat project.trust left the repository's config's
+   * server out whole (it reads your environment or files). `skipped`: not started otherwise.
+   */
+  state: "connected" | "failed" | "needs sign-in" | "disabled" | "needs trust" | "skipped";
   transport?: string;
   /** How many tools a connected server listed (as the ledger's "connected · N tools" says). */
   listed?: number;
@@ -22,30 +26,56 @@ export interface ServerStatus {
   tools: ToolStatus[];
   /** Why it failed, or why it was never started. */
   error?: string;
+  /** For one that needs trust: how the person lets it run. */
+  approve?: string;
   /** The last lines it wrote to stderr (at failure, or as they stand now). */
   stderr: readonly string[];
 }
 
 /**
+ * The repository's servers the session left out until trusted, and why each: seat
+ * project.command's answer by `mcp.<name>` key, and the servers seat project.trust left out of
+ * the config whole, by name (they are not in the config the session runs on).
+ */
+export interface Untrusted {
+  /** `mcp.<name>` → why seat project.command did not let it run. */
+  judged?: ReadonlyMap<string, string>;
+  /** Name → why the untrusted repository's config left it out (seat project.trust). */
+  leftOut?: ReadonlyMap<string, string>;
+}
+
+/** In the interactive session each is asked again as a new session opens; --trust-project trusts the config for a run. */
+const ASK_AGAIN = "/new asks again (allow always keeps the yes), or allow its command in your own config's rules";
+const TRUST_AGAIN = "/new asks again, or start bosun with --trust-project";
+
+/**
  * Every server the config names, in its order, as things stand: started ones by how their
- * start (or last restart) ended, the others by why they were never started.
+ * start (or last restart) ended, the others by why they were never started — then the
+ * repository's servers an untrusted config left out, as needing trust.
  */
 export function serverStatuses(
   config: LoadedConfig,
   skip: ReadonlySet<string>,
   entries: readonly ServerEntry[],
   refused: ReadonlyMap<string, string>,
+  untrusted: Untrusted = {},
 ): ServerStatus[] {
-  return Object.entries(config.config.mcp ?? {}).map(([name, server]) => {
+  const configured = Object.entries(config.config.mcp ?? {}).map(([name, server]): ServerStatus => {
     const entry = entries.find((e) => e.name === name);
     if (!entry) {
       if (!(server.enabled ?? ENTRY_DEFAULTS.mcp_server.enabled)) {
         return { name, state: "disabled", tools: [], error: `mcp.${name}.enabled is false`, stderr: [] };
       }
-      const why = skip.has(`mcp.${name}`)
-        ? "a repository's server not approved to run (seat project.command)"
-        : "not started";
-      return { name, state: "skipped", tools: [], error: why, stderr: [] };
+      if (!skip.has(`mcp.${name}`)) return { name, state: "skipped", tools: [], error: "not started", stderr: [] };
+      const why = untrusted.judged?.get(`mcp.${name}`) ?? "not approved to run";
+      return {
+        name,
+        state: "needs trust",
+        tools: [],
+        error: `${why} (seat project.command)`,
+        approve: ASK_AGAIN,
+        stderr: [],
+      };
     }
     const { outcome } = entry;
     if (!outcome.ok) {
@@ -70,4 +100,17 @@ export function serverStatuses(
     const stderr = entry.started?.stderr() ?? [];
     return { name, state: "connected", transport: outcome.transport, listed: outcome.tools, tools, stderr };
   });
+  const leftOut = [...(untrusted.leftOut ?? [])]
+    .filter(([name]) => !config.config.mcp?.[name])
+    .map(
+      ([name, why]): ServerStatus => ({
+        name,
+        state: "needs trust",
+        tools: [],
+        error: why,
+        approve: TRUST_AGAIN,
+        stderr: [],
+      }),
+    );
+  return [...configured, ...leftOut];
 }

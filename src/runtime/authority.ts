@@ -294,6 +294,8 @@ export function judgedHooks(hooks: readonly Hook[], allowed: ProjectCommandsAllo
 export interface ProjectCommandsAllowed {
   /** Those that must not run: `mcp.<name>`, or a hook's `hookId` (its file and key). */
   skipped: Set<string>;
+  /** Why each of those was not let run (the decisive reason recorded): what /mcp says of a server. */
+  why: Map<string, string>;
   /** Who let each of the others run (its hook's confinement is made from it at every run). */
   grants: Map<string, RepositoryGrant>;
   /** Each MCP server's confinement, made once, as it starts (undefined: shell.sandbox off). */
@@ -312,7 +314,12 @@ export async function trustProjectCommands(
   record: (decision: Decision) => void,
   warn: (text: string) => void = warnOnStderr,
 ): Promise<ProjectCommandsAllowed> {
-  const allowed: ProjectCommandsAllowed = { skipped: new Set(), grants: new Map(), confinements: new Map() };
+  const allowed: ProjectCommandsAllowed = {
+    skipped: new Set(),
+    why: new Map(),
+    grants: new Map(),
+    confinements: new Map(),
+  };
   for (const command of projectCommands(config, current().hooks)) {
     const gate = current();
     const { grant, ...answer } = await judgeProjectCommand(command, {
@@ -340,6 +347,7 @@ export async function trustProjectCommands(
       why = sandbox.reasons[0]?.detail ?? "it cannot be confined here";
     }
     allowed.skipped.add(command.id);
+    allowed.why.set(command.id, why);
     warn(`not running ${command.key} from ${command.source} (${why})`);
   }
   return allowed;

@@ -10,6 +10,7 @@ import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
+import { leftOutServers } from "../mcp/left-out.js";
 import type { McpPrompt } from "../mcp/prompts.js";
 import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
@@ -31,6 +32,7 @@ import {
   gateDeps,
   judgedHooks,
   judgeModel,
+  type ProjectCommandsAllowed,
   prepareAuthority,
   type RunAuthority,
   settleTrust,
@@ -40,6 +42,7 @@ import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
 import { carryOverJobs } from "./earlier-jobs.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
+import { followServerInstructions } from "./server-context.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { type SessionLife, sessionLife } from "./session-life.js";
@@ -88,8 +91,8 @@ export interface Runtime {
    * call pipeline as theirs: on record before it runs, post-tool hooks after it, output bounded.
    */
   runCall(call: PersonCall, io: { signal: AbortSignal; prompt?: ApprovalPrompt }): Promise<PersonOutcome>;
-  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`. */
-  mcpPrompts: readonly McpPrompt[];
+  /** The connected MCP servers' prompts, offered as slash commands `/mcp:<server>:<prompt>`: as they stand (list_changed, a reconnect). */
+  mcpPrompts: () => readonly McpPrompt[];
   /** One MCP prompt as the message to send, for the person's words (split as a shell splits them); or why not. */
   mcpPrompt: McpConnections["getPrompt"];
   /** Every configured MCP server as things stand: connected, failed, disabled or skipped, and its tools (/mcp). */
@@ -163,6 +166,8 @@ export interface Opening {
   /** Where the model and mode were chosen: the launch's flags, or a command typed in the session. */
   choiceFace: Face;
   warn: (text: string) => void;
+  /** The repository's MCP servers an untrusted config left out whole, with why (/mcp lists them). */
+  mcpLeftOut?: Map<string, string>;
 }
 
 async function settleOpening(input: OpenInput): Promise<Opening> {
@@ -215,7 +220,8 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
         ...(trusted.leftOut ? { leftOut: trusted.leftOut } : {}),
         face: choiceFace,
       });
-      return { store, config, agentChoice, prepared, choiceFace, warn };
+      const mcpLeftOut = trusted.leftOut ? leftOutServers(loaded, config, trusted.leftOut) : undefined;
+      return { store, config, agentChoice, prepared, choiceFace, warn, ...(mcpLeftOut ? { mcpLeftOut } : {}) };
     };
     // Config's {file:} references, read before the rules existed, are read again under them (a
     // repository's `{file:.env}` stays unresolved), and the run is settled on what that leaves.
@@ -250,7 +256,7 @@ export interface Started {
   target?: TargetAnswer;
   record: (decision: Decision) => void;
   /** The MCP servers' prompts, and how to get one. */
-  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect">;
+  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect" | "instructions" | "now">;
   /** The session's side of delegation: the host its task tool runs delegates from, and the turn it runs them in. */
   delegation: {
     host: DelegationHost;
@@ -314,7 +320,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
   // The person's questions (a server's form, the question tool) tell the notification hooks first.
   const question = input.question ? notifyingQuestionPrompt(() => gate.current(), input.question) : undefined;
   const mcp = await connectMcpServers(config, input.cwd, {
-    skip: allowed.skipped,
+    ...untrustedServers(allowed, opening),
     confinements: allowed.confinements,
     record,
     warn: opening.warn,
@@ -333,7 +339,7 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     store,
     sessionId: session.id,
     check: gate.readCheck,
-    serverInstructions: mcp.instructions,
+    serverInstructions: mcp.instructions(),
   });
   // bosun's saved outputs past their age go now (seat storage.cleanup, recorded when any did).
   const output = savedOutputs(config, session.id);
@@ -362,13 +368,19 @@ async function startSession(input: OpenInput, opening: Opening, life: SessionLif
     gate,
     tools,
     toolsNow: toolsNow(tools, mcp, agentChoice.agent.tools),
-    runContext: runContext.context,
+    runContext: followServerInstructions(runContext.context, mcp),
     output,
     ...(target ? { target } : {}),
     record,
     mcp,
     delegation,
   };
+}
+
+/** The repository's servers not to start, and why each (or its config left out): /mcp lists them as needing trust. */
+function untrustedServers(allowed: ProjectCommandsAllowed, opening: Opening) {
+  const leftOut = opening.mcpLeftOut ? { leftOut: opening.mcpLeftOut } : {};
+  return { skip: allowed.skipped, untrusted: { judged: allowed.why, ...leftOut } };
 }
 
 /** The face's handle on the started session: turns, spans, what is offered and spent, and closing. */
@@ -401,7 +413,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
     preCompact: lifecycleDeps(() => gate.current()).preCompact,
     runSpan,
     runCall,
-    ...mcpHandles(started.mcp),
+    ...mcpHandles(started.mcp, record),
     jobs: () => life.jobs.list(),
     async turn(message, io) {
       turns++;

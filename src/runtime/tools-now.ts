@@ -1,6 +1,8 @@
 import { toolMatches } from "../agents/delegation.js";
+import type { Decision } from "../contracts/decisions.js";
 import type { Tool, ToolVersion } from "../contracts/tools.js";
 import type { McpConnections } from "../mcp/connect.js";
+import { reconnectFollowed } from "./server-context.js";
 
 /**
  * The session's tools as they stand, read at each step: bosun's own as they were, with the MCP
@@ -20,7 +22,18 @@ export function toolsNow(
   };
 }
 
-/** The face's handles on the session's MCP servers: their prompts, how they stand, and a restart. */
-export function mcpHandles(mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect">) {
-  return { mcpPrompts: mcp.prompts, mcpPrompt: mcp.getPrompt, mcpStatus: mcp.status, mcpReconnect: mcp.reconnect };
+/**
+ * The face's handles on the session's MCP servers: their prompts, how they stand, and a restart
+ * (which records a change of what the server tells the model, seat context.instructions).
+ */
+export function mcpHandles(
+  mcp: Pick<McpConnections, "prompts" | "getPrompt" | "status" | "reconnect" | "instructions" | "now">,
+  record: (decision: Decision) => void,
+) {
+  return {
+    mcpPrompts: mcp.prompts,
+    mcpPrompt: mcp.getPrompt,
+    mcpStatus: mcp.status,
+    mcpReconnect: reconnectFollowed(mcp, record),
+  };
 }

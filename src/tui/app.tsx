@@ -71,11 +71,10 @@ export function App({
   // Effects run in the order written: the session's past is drawn (on its opening) before the
   // launch's own lines are sent (useOpeningLines), as both wait for the same opening.
   const opened = useSessionOpening(runner, person, transcript, dialogs, exit);
-  // The MCP servers' prompts join the commands once the session (and so its servers) is open.
-  const customs = useMemo(
-    () => [...commands.commands, ...(opened ? (runner.mcpCommands?.() ?? []) : [])],
-    [commands, opened, runner],
-  );
+  // The MCP servers' prompts join the commands once the session (and so its servers) is open;
+  // asked at each draw (the same array until a server's prompts change), so a new one is there.
+  const served = opened ? runner.mcpCommands?.() : undefined;
+  const customs = useMemo(() => [...commands.commands, ...(served ?? [])], [commands, served]);
   const menu = useMemo(() => menuEntries(customs), [customs]);
   const pending = usePending();
   const work = useWork(runner, transcript, wait.set, waitClock);
@@ -87,7 +86,19 @@ export function App({
     saved?.keep(line);
   };
   const prompt: ApprovalPrompt = { ask: dialogs.ask };
-  const { submit, sendNext } = submitter({ runner, customs, keep, pending, work, transcript, prompt, expand, builtin });
+  // Asked again as a line is sent: a server's prompts may have changed since this draw.
+  const customsNow = () => [...commands.commands, ...((opened && runner.mcpCommands?.()) || [])];
+  const { submit, sendNext } = submitter({
+    runner,
+    customs: customsNow,
+    keep,
+    pending,
+    work,
+    transcript,
+    prompt,
+    expand,
+    builtin,
+  });
   useOpeningLines(runner, opening, submit);
   const keys = useKeys({ runner, work, pending, transcript, dialogOpen: dialogs.open, exit, sendNext });
 

@@ -59,6 +59,8 @@ export interface InteractiveRunner {
   bang(command: string, signal?: AbortSignal): Promise<{ output: string; exitCode: number | null }>;
   /** `/mcp [reconnect <name>]`: how the MCP servers stand, or one started again; a block of lines. */
   mcp?(args: string): Promise<string>;
+  /** A `/mcp reconnect <name>` refused while a turn runs: put on record (seat mcp.connect), never lost. */
+  mcpRefused?(server: string, problem: string): void;
   /** /cost: the session's tokens (in, cached, out, requests) and cost so far. */
   cost?(): string;
   /**

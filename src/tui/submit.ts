@@ -9,7 +9,11 @@ import type { WorkState } from "./use-work.js";
 
 export interface SubmitDeps {
   runner: InteractiveRunner;
-  customs: CustomCommand[];
+  /**
+   * The commands as they stand when a line is sent: an MCP server's prompts may have changed
+   * since the last draw (a line typed in one go is sent before the next).
+   */
+  customs: () => CustomCommand[];
   /** Where each typed line is kept (the input's history). */
   keep: (line: string) => void;
   pending: ReturnType<typeof usePending>;
@@ -71,9 +75,12 @@ export function submitter(deps: SubmitDeps) {
   /** `/mcp` while a turn runs: how the servers stand shows at once; a reconnect is refused, not queued. */
   const mcpDuringTurn = (parsed: ParsedInput): boolean => {
     if (!inTurn.current || parsed.kind !== "builtin" || parsed.name !== "mcp") return false;
-    const refusal = refuseWhileBusy(parseMcpCommand(parsed.args), true);
-    if (refusal) add({ kind: "notice", text: refusal });
-    else {
+    const command = parseMcpCommand(parsed.args);
+    const refusal = refuseWhileBusy(command, true);
+    if (refusal && command.kind === "reconnect") {
+      add({ kind: "notice", text: refusal });
+      runner.mcpRefused?.(command.server, refusal);
+    } else {
       void runner.noteInput?.(parsed).catch(() => {});
       void deps.builtin(parsed.name, parsed.args);
     }
@@ -82,7 +89,7 @@ export function submitter(deps: SubmitDeps) {
 
   const submit = async (line: string, typed = true) => {
     if (typed) deps.keep(line);
-    const parsed = parseInput(line, deps.customs);
+    const parsed = parseInput(line, deps.customs());
     if (busyRef.current) {
       if (mcpDuringTurn(parsed)) return;
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end

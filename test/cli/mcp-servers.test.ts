@@ -49,6 +49,15 @@ describe("real MCP servers", () => {
       const sent = sentText(s);
       assert.match(sent, /\[resource \S+\/2 \(text\/plain\)\]\nResource 2: This is a plaintext resource/);
       assert.match(sent, /Long running operation completed\. Duration: 3 seconds, Steps: 6\./);
+      // Its progress in plain text: on stderr, bounded (into a pipe, one line per call every 5 s:
+      // the first of six reports over 3 s), never on stdout with the answer.
+      const progress = result.stderr.split("\n").filter((line) => line.startsWith("  … "));
+      assert.deepEqual(
+        progress.map((line) => line.replace(/ · .*$/, "")),
+        ["  … mcp__everything__trigger-long-running-operation 1/6"],
+        result.stderr,
+      );
+      assert.doesNotMatch(result.stdout, /…|trigger-long-running/);
       const { decisions } = s.latest();
       expectDecision(decisions, "mcp.connect", "code");
       // The first is its start; it may list its tools again after (it adds some once it knows the client's capabilities).

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { expectDecision } from "../support/ledger.js";
@@ -14,6 +16,7 @@ import { startTmux, type TmuxSession } from "../support/tmux.js";
 const EVERYTHING = fileURLToPath(
   new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
 );
+const SHIFTY = fileURLToPath(new URL("../support/mcp-shifty-server.mjs", import.meta.url));
 const terminalEnv = (env: NodeJS.ProcessEnv) => ({ ...env, AI_SDK_LOG_WARNINGS: "false", CI: "true" });
 
 async function exit(term: TmuxSession) {
@@ -21,6 +24,12 @@ async function exit(term: TmuxSession) {
   const until = Date.now() + 10_000;
   while (!term.exited() && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   assert.ok(term.exited(), term.screen());
+}
+
+async function until(check: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(check(), "it never happened");
 }
 
 describe("MCP prompts as slash commands (tmux)", () => {
@@ -48,6 +57,67 @@ describe("MCP prompts as slash commands (tmux)", () => {
       assert.ok(used, JSON.stringify(decided));
       assert.match(JSON.stringify(used.reasons), /MCP server everything/);
       expectDecision(s.latest().decisions, "mcp.connect", "code");
+      await exit(term);
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
+
+  it("prompts follow prompts/list_changed and a reconnect; the server's new instructions reach the system prompt, recorded", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "add a prompt" },
+          reply: { toolCalls: [{ id: "add", name: "mcp__shifty__add_prompt", arguments: { name: "farewell" } }] },
+        },
+        { match: { lastMessage: "added farewell" }, reply: { text: "Added it." } },
+        { match: { lastMessage: "prompt farewell from shifty" }, reply: { text: "Said farewell." } },
+        { match: { lastMessage: "prompt again from shifty" }, reply: { text: "Said again." } },
+        { reply: { text: "unexpected" } },
+      ],
+    });
+    const folder = join(s.ws.home, "shifty");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "instructions.txt"), "Say SHIFTY-ONE.");
+    writeFileSync(join(folder, "prompts.txt"), "greet\n");
+    s.setUserConfig({ mcp: { shifty: { command: process.execPath, args: [SHIFTY, folder] } } });
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    try {
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("add a prompt");
+      await term.waitFor(/Added it\./);
+      // Listed again on the server's word (after the SDK's debounce): the new prompt is a command now.
+      await until(() => s.latest().decisions.some((d) => d.answer === "relisted · 2 prompts"));
+      term.type("/mcp:shifty:farewell");
+      await term.waitFor(/Said farewell\./);
+      expectDecision(s.latest().decisions, "mcp.connect", "code", "relisted · 2 prompts");
+
+      // Started again with other instructions and prompts: both follow.
+      writeFileSync(join(folder, "instructions.txt"), "Say SHIFTY-TWO.");
+      writeFileSync(join(folder, "prompts.txt"), "greet\nagain\n");
+      term.type("/mcp reconnect shifty");
+      await term.waitFor(/started shifty again: connected · 1 tool/);
+      // The prompt added to the old process is gone with it: no longer a command.
+      term.type("/mcp:shifty:farewell");
+      await term.waitFor(/\/mcp:shifty:farewell is not a command/);
+      await term.waitFor(/unexpected/);
+      term.type("/mcp:shifty:again");
+      await term.waitFor(/Said again\./);
+      const systems = s.server.requests.map((r) => r.normalized?.system ?? "");
+      assert.match(systems[0] ?? "", /Instructions from MCP server shifty:\nSay SHIFTY-ONE\./);
+      const last = systems.at(-1) ?? "";
+      assert.match(last, /Instructions from MCP server shifty:\nSay SHIFTY-TWO\./);
+      assert.doesNotMatch(last, /SHIFTY-ONE/);
+      const { decisions } = s.latest();
+      const changed = decisions.find(
+        (d) => d.seat === "context.instructions" && d.reasons.some((r) => r.rule === "server instructions changed"),
+      );
+      assert.ok(changed, "the change of what the model is told is on record");
+      assert.deepEqual(changed.answer, ["MCP server shifty"]);
+      assert.equal(changed.subject?.server, "shifty");
+      const reconnected = expectDecision(decisions, "mcp.connect", "person", "connected · 1 tool");
+      assert.ok(reconnected.reasons.some((r) => r.rule === "prompts" && r.detail === "2 prompts"));
       await exit(term);
     } finally {
       term.kill();

@@ -69,6 +69,13 @@ describe("/mcp (tmux)", () => {
       term.type("/mcp reconnect flaky");
       await term.waitFor(/\/mcp reconnect flaky: not while a turn runs/);
       await term.waitFor(/Waited it out\./, 20_000);
+      // Refused, and on record all the same: the person asked, nothing was started.
+      const refused = expectDecision(s.latest().decisions, "mcp.connect", "person", "refused");
+      assert.equal(refused.subject?.server, "flaky");
+      assert.deepEqual(
+        refused.reasons.filter((r) => r.decisive).map((r) => r.rule),
+        ["turn running"],
+      );
 
       writeFileSync(flag, "ready");
       term.type("/mcp reconnect flaky");
@@ -81,6 +88,44 @@ describe("/mcp (tmux)", () => {
       expectDecision(decisions, "mcp.connect", "person", "connected · 1 tool");
       const failed = decisions.find((d) => d.seat === "mcp.connect" && d.subject?.server === "flaky");
       assert.equal(failed?.answer, "failed");
+      await exit(term);
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
+
+  it("lists a repository's servers left out until trusted, with how to let each run; a reconnect of one is refused, recorded", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { text: "unexpected" } }] },
+      {
+        config: {
+          mcp: {
+            // Judged (seat project.command) and denied by the person.
+            theirs: { command: process.execPath, args: ["theirs.mjs"] },
+            // Reads your environment: left out whole while the repository's config is not trusted.
+            refs: { command: process.execPath, args: ["refs.mjs", "{env:HOME}"] },
+          },
+        },
+      },
+    );
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
+    try {
+      await term.waitFor(/n no — ask as my own config says/);
+      term.type("n", false);
+      await term.waitFor(/d deny/);
+      term.type("d", false);
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("/mcp");
+      await term.waitFor(/refs {2}needs trust: /);
+      const shown = term.screen().replace(/│/g, " ");
+      assert.match(shown, /theirs {2}needs trust: [^\n]*\(seat project\.command\)/);
+      assert.match(shown, /refs {2}needs trust: its args reads \{env:HOME\}, and the repository's config is not/);
+      assert.match(shown, /to let it run: \/new asks again, or start bosun with --trust-project/);
+      term.type("/mcp reconnect theirs");
+      await term.waitFor(/\/mcp reconnect: MCP server theirs was not approved to run/);
+      const refused = expectDecision(s.latest().decisions, "mcp.connect", "person", "refused");
+      assert.equal(refused.subject?.server, "theirs");
       await exit(term);
     } finally {
       term.kill();
