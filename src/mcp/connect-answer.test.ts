@@ -82,9 +82,9 @@ describe("mcp.connect", () => {
     assert.deepEqual(transportKinds({ url: "http://h/mcp", type: "sse" }), ["sse"]);
   });
 
-  it("a refused reconnect is the person's request answered refused, the refusal decisive", () => {
+  it("a refused reconnect is the person's request answered refused by code's rule, the refusal decisive", () => {
     const answer = reconnectRefusal("turn running", "not while a turn runs");
-    assert.equal(answer.holder, "person");
+    assert.equal(answer.holder, "code");
     assert.equal(answer.answer, "refused");
     assert.deepEqual(
       answer.reasons.filter((r) => r.decisive),

@@ -113,8 +113,9 @@ export function reconnectAnswer(server: string, outcome: ConnectOutcome, refused
  * the person's request, like a reconnect that ran.
  */
 export function reconnectRefusal(rule: string, problem: string): Answer<string> {
+  // The person asked; code's rule refused (a turn runs, the server was never let run): code holds it.
   return {
-    holder: "person",
+    holder: "code",
     answer: "refused",
     reasons: [
       { rule: "reconnect", detail: "the person asked to start it again (/mcp reconnect)" },

@@ -24,7 +24,7 @@ describe("/mcp reconnect", () => {
     );
   });
 
-  it("a refused reconnect is recorded (seat mcp.connect, person, refused) and nothing is started", async () => {
+  it("a refused reconnect is recorded (seat mcp.connect, code, refused) and nothing is started", async () => {
     let restarted = 0;
     const set = {
       get: () => undefined,
@@ -40,7 +40,7 @@ describe("/mcp reconnect", () => {
     assert.equal(restarted, 0);
     assert.deepEqual(
       recorded.map((d) => [d.seat, d.holder, d.answer, d.subject?.server]),
-      [["mcp.connect", "person", "refused", "repo"]],
+      [["mcp.connect", "code", "refused", "repo"]],
     );
     assert.match(recorded[0]?.reasons.find((r) => r.decisive)?.detail ?? "", /not approved to run/);
   });

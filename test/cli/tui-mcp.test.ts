@@ -70,7 +70,7 @@ describe("/mcp (tmux)", () => {
       await term.waitFor(/\/mcp reconnect flaky: not while a turn runs/);
       await term.waitFor(/Waited it out\./, 20_000);
       // Refused, and on record all the same: the person asked, nothing was started.
-      const refused = expectDecision(s.latest().decisions, "mcp.connect", "person", "refused");
+      const refused = expectDecision(s.latest().decisions, "mcp.connect", "code", "refused");
       assert.equal(refused.subject?.server, "flaky");
       assert.deepEqual(
         refused.reasons.filter((r) => r.decisive).map((r) => r.rule),
@@ -124,7 +124,7 @@ describe("/mcp (tmux)", () => {
       assert.match(shown, /to let it run: \/new asks again, or start bosun with --trust-project/);
       term.type("/mcp reconnect theirs");
       await term.waitFor(/\/mcp reconnect: MCP server theirs was not approved to run/);
-      const refused = expectDecision(s.latest().decisions, "mcp.connect", "person", "refused");
+      const refused = expectDecision(s.latest().decisions, "mcp.connect", "code", "refused");
       assert.equal(refused.subject?.server, "theirs");
       await exit(term);
     } finally {
