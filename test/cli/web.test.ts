@@ -330,7 +330,10 @@ describe("websearch, driving the real binary", () => {
       assert.match(result.stdout, /Version 2 is out\./);
       const ran = expectDecision(s.latest().decisions, "call.permission", "config", "allow");
       assert.equal(ran.reasons[0]?.rule, "run by the provider");
-      assert.match(ran.reasons[0]?.detail ?? "", /websearch \{"query":"bosun release notes"\}: the model's provider ran it itself/);
+      assert.match(
+        ran.reasons[0]?.detail ?? "",
+        /websearch \{"query":"bosun release notes"\}: the model's provider ran it itself/,
+      );
       assert.match(ran.reasons[0]?.detail ?? "", /web:search/);
       // bosun ran nothing for it: no tool result went back, and one request answered the turn.
       assert.equal(s.server.requests.length, 1);
