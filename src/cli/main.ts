@@ -239,6 +239,14 @@ program
   .action(async (ref, options) => (await import("./commands/why.js")).why(ref, options));
 
 program
+  .command("serve")
+  .description("the HTTP API on this machine (every request needs the token it prints on first start)")
+  .option("--port <n>", "port (default 4747; 0: any free port)")
+  .option("--host <host>", "address to bind (default 127.0.0.1)")
+  .option("--expose", "allow a --host beyond this machine (every request still needs the token)")
+  .action(async (options) => (await import("./commands/serve.js")).serve(options));
+
+program
   .command("doctor")
   .description(
     "check the session database, the data folder, the sandbox, ripgrep and each provider; exit 1 on a problem",

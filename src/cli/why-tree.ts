@@ -1,7 +1,5 @@
-import { seatGlob } from "../seats/glob.js";
-import { readDecisions } from "../seats/record.js";
+import { decisionsJson } from "../session/decisions-json.js";
 import { type Delegate, delegateOf, delegateStatus, delegatesOf } from "../session/delegates.js";
-import { forkOrigin } from "../session/ledger.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { shorten, textWidth, wrapWords } from "../util/wrap.js";
 import { delegateLabel } from "./delegate-text.js";
@@ -83,24 +81,6 @@ function headingText(
   const tail = ` · ${session.id}`;
   const label = `delegate ${delegateLabel(delegate, session.title, status)}`;
   return `${shorten(label, Math.max(12, width - textWidth(tail)))}${tail}`;
-}
-
-/** One decision as `bosun why --json` prints it: public contract. */
-export function decisionsJson(store: SessionStore, sessionId: string, seat: string | undefined) {
-  const matches = seat ? seatGlob(seat) : () => true;
-  const copiedFrom = forkOrigin(store, sessionId);
-  return readDecisions(store, sessionId)
-    .filter((d) => matches(d.seat))
-    .map((d) => ({
-      seq: d.seq,
-      seat: d.seat,
-      holder: d.holder,
-      answer: d.answer,
-      reasons: d.reasons,
-      subject: d.subject ?? null,
-      at: d.at,
-      copiedFrom: copiedFrom(d.seq),
-    }));
 }
 
 export interface WhyTreeJson {

@@ -1,8 +1,8 @@
+import { sessionJson } from "../../session/json.js";
 import { openSession } from "../../session/open.js";
 import type { SessionInfo } from "../../store/session-store.js";
 import { json, out } from "../output.js";
 import { loadForCommand } from "./config.js";
-import { sessionJson } from "./sessions.js";
 import { withStore } from "./store.js";
 
 /** `bosun sessions new` and `fork`: the only session commands that load config (and record decisions). */

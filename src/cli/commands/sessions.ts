@@ -1,12 +1,7 @@
 import { UsageError } from "../../errors.js";
-import {
-  type Delegate,
-  type DelegateStatus,
-  delegateOf,
-  delegateStatus,
-  delegatesOf,
-} from "../../session/delegates.js";
+import { type Delegate, delegatesOf } from "../../session/delegates.js";
 import { homesOf } from "../../session/home.js";
+import { delegateFacts, sessionJson } from "../../session/json.js";
 import { leaseHolder } from "../../store/lease.js";
 import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../../store/session-store.js";
@@ -22,39 +17,6 @@ import { READ_ONLY, withStore } from "./store.js";
  * (zod, the seat catalog) live in session-transfer.ts, new and fork (the config loader) in
  * session-open.ts, each imported only when its command runs.
  */
-
-/** What the listing knows of a delegate (a session a parent's `task` call started); null for any other. */
-export interface DelegateFacts {
-  delegate: Delegate | null;
-  status: DelegateStatus | null;
-}
-
-const NOT_A_DELEGATE: DelegateFacts = { delegate: null, status: null };
-
-/**
- * The JSON shape of a session in listings: public contract. `delegate` ({agent, description?,
- * call, depth}) and `status` (its last turn's end, or running, unfinished) are a delegate's;
- * null for every other session (a fork has `parent` but no `delegate`).
- */
-export function sessionJson(s: SessionInfo, facts: DelegateFacts = NOT_A_DELEGATE) {
-  return {
-    id: s.id,
-    title: s.title,
-    directory: s.directory,
-    parent: s.parentId,
-    delegate: facts.delegate,
-    status: facts.status,
-    created: isoTime(s.created),
-    updated: isoTime(s.updated),
-  };
-}
-
-/** A session's delegate facts, read from its log (only a session with a parent can be one). */
-export function delegateFacts(store: SessionStore, session: SessionInfo): DelegateFacts {
-  const delegate = session.parentId ? delegateOf(store, session.id) : undefined;
-  if (!delegate) return NOT_A_DELEGATE;
-  return { delegate, status: delegateStatus(store, session.id) ?? null };
-}
 
 /** A parent shows this many of its delegates (the latest) unless --children: see sessionTree. main.ts's help and the README say 5. */
 export const CHILD_ROWS = 5;

@@ -1,5 +1,6 @@
 import { UsageError } from "../../errors.js";
 import { namesASeat } from "../../seats/seat-names.js";
+import { decisionsJson } from "../../session/decisions-json.js";
 import { sessionHome } from "../../session/home.js";
 import { latestSessionHere } from "../../session/open.js";
 import { findSession } from "../../store/lookup.js";
@@ -7,7 +8,7 @@ import type { SessionInfo, SessionStore } from "../../store/session-store.js";
 import { colorOn, outputWidth } from "../../util/terminal.js";
 import { json, out } from "../output.js";
 import { unknownSeatMessage } from "../why-text.js";
-import { decisionsJson, whyText, whyTreeJson } from "../why-tree.js";
+import { whyText, whyTreeJson } from "../why-tree.js";
 import { READ_ONLY, withStore } from "./store.js";
 
 export interface WhyOptions {

@@ -1,0 +1,74 @@
+import { dataDir } from "../../config/paths.js";
+import { UsageError } from "../../errors.js";
+import { DEFAULT_HOST, decideBind } from "../../server/bind.js";
+import { SessionStore } from "../../store/session-store.js";
+import { ownVersion } from "../../util/own-files.js";
+import { out, warn } from "../output.js";
+
+export interface ServeOptions {
+  port?: string;
+  host?: string;
+  expose?: boolean;
+}
+
+/** The port bosun serve listens on unless told: opencode's is 4096, so another. */
+export const DEFAULT_PORT = 4747;
+
+/**
+ * `bosun serve [--port n] [--host h] [--expose]`: the HTTP API in the foreground until SIGINT
+ * or SIGTERM. Every request needs the token: made on first start, kept owner-only under the data
+ * folder, and printed that once. A host beyond loopback needs --expose.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const port = options.port === undefined ? DEFAULT_PORT : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a port number (0-65535), not "${options.port}"`);
+  }
+  const host = options.host ?? DEFAULT_HOST;
+  const bind = decideBind(host, options.expose === true);
+  if (!bind.ok) throw new UsageError(bind.reason);
+
+  const [{ serverApp }, { serverToken }, { serve: listen }] = await Promise.all([
+    import("../../server/app.js"),
+    import("../../server/token.js"),
+    import("@hono/node-server"),
+  ]);
+  const token = serverToken(dataDir());
+  const store = SessionStore.open();
+  const app = serverApp({ store, token: token.token, version: ownVersion() });
+  const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
+    const started = listen({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
+    started.once("error", reject);
+  }).catch((error: NodeJS.ErrnoException) => {
+    store.close();
+    const why = error.code === "EADDRINUSE" ? "the port is taken (choose another with --port)" : error.message;
+    throw new UsageError(`cannot listen on ${host}:${port}: ${why}`);
+  });
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  out(`bosun serve: listening on http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
+  if (token.created) out(`token (shown this once, kept in ${token.file}): ${token.token}`);
+  else out(`token: in ${token.file} (owner-only)`);
+  out("every request needs Authorization: Bearer <token>; the API is described at /openapi.json");
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  // Bounded: a client holding a connection open does not keep bosun from exiting.
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2_000);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+  });
+  store.close();
+  warn("bosun serve: stopped");
+}

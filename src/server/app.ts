@@ -1,0 +1,146 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { decisionsJson } from "../session/decisions-json.js";
+import { delegateFacts, sessionJson } from "../session/json.js";
+import type { SessionStore } from "../store/session-store.js";
+import { bearerMatches } from "./token.js";
+
+/*
+ * bosun's HTTP API. Every route, the OpenAPI document included, needs the token: a request
+ * without it, or with another, is 401 before any route runs. Errors are JSON `{error}`, never a
+ * stack; a bad parameter is 400 naming the field; an unknown session is 404.
+ */
+
+const ErrorBody = z.object({ error: z.string() }).openapi("Error");
+
+const Session = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    directory: z.string(),
+    parent: z.string().nullable(),
+    delegate: z.unknown().nullable(),
+    status: z.string().nullable(),
+    created: z.string(),
+    updated: z.string(),
+  })
+  .openapi("Session");
+
+const Decision = z
+  .object({
+    seq: z.number().int(),
+    seat: z.string(),
+    holder: z.string(),
+    answer: z.unknown(),
+    reasons: z.array(z.object({ rule: z.string(), detail: z.string().optional() }).passthrough()),
+    subject: z.record(z.string(), z.unknown()).nullable(),
+    at: z.string(),
+    copiedFrom: z.string().nullable(),
+  })
+  .openapi("Decision");
+
+const SessionId = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9A-Za-z]{26}$/, "a session id (26 letters and digits)")
+    .openapi({ param: { name: "id", in: "path" }, example: "01M8XZDZWEZX9XDZFQS5W9B4P4" }),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+const unauthorized = json(ErrorBody, "no token, or not this server's");
+const notFound = json(ErrorBody, "no session with that id");
+const badRequest = json(ErrorBody, "a parameter is not valid; the error names it");
+
+const listSessions = createRoute({
+  method: "get",
+  path: "/sessions",
+  summary: "The sessions, newest first",
+  request: {
+    query: z.object({
+      directory: z.string().min(1).optional().openapi({ description: "only the sessions started in this folder" }),
+    }),
+  },
+  responses: { 200: json(z.array(Session), "the sessions"), 400: badRequest, 401: unauthorized },
+});
+
+const getSession = createRoute({
+  method: "get",
+  path: "/sessions/{id}",
+  summary: "One session",
+  request: { params: SessionId },
+  responses: { 200: json(Session, "the session"), 400: badRequest, 401: unauthorized, 404: notFound },
+});
+
+const sessionDecisions = createRoute({
+  method: "get",
+  path: "/sessions/{id}/decisions",
+  summary: "The session's ledger: every decision, who held it and why (bosun why --json)",
+  request: {
+    params: SessionId,
+    query: z.object({ seat: z.string().min(1).optional().openapi({ description: "a seat id or glob (call.*)" }) }),
+  },
+  responses: {
+    200: json(z.array(Decision), "the decisions, oldest first"),
+    400: badRequest,
+    401: unauthorized,
+    404: notFound,
+  },
+});
+
+export interface ServerDeps {
+  store: SessionStore;
+  token: string;
+  version: string;
+}
+
+/** The API as a Hono app: `fetch`-shaped, served by @hono/node-server or called directly in tests. */
+export function serverApp(deps: ServerDeps): OpenAPIHono {
+  const app = new OpenAPIHono({
+    // A parameter that fails its schema: 400 with the field and what it must be.
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const field = issue?.path.join(".") || "request";
+      return c.json({ error: `${field}: ${issue?.message ?? "not valid"}` }, 400);
+    },
+  });
+  app.use("*", async (c, next) => {
+    if (!bearerMatches(c.req.header("authorization"), deps.token)) {
+      c.header("WWW-Authenticate", 'Bearer realm="bosun"');
+      return c.json({ error: "unauthorized: send Authorization: Bearer <token> (bosun serve printed it)" }, 401);
+    }
+    await next();
+  });
+  const { store } = deps;
+  const found = (id: string) => store.get(id.toUpperCase());
+
+  app.openapi(listSessions, (c) => {
+    const { directory } = c.req.valid("query");
+    const sessions = store.list(directory).map((s) => sessionJson(s, delegateFacts(store, s)));
+    return c.json(sessions as z.infer<typeof Session>[], 200);
+  });
+  app.openapi(getSession, (c) => {
+    const session = found(c.req.valid("param").id);
+    if (!session) return c.json({ error: "no such session" }, 404);
+    return c.json(sessionJson(session, delegateFacts(store, session)) as z.infer<typeof Session>, 200);
+  });
+  app.openapi(sessionDecisions, (c) => {
+    const session = found(c.req.valid("param").id);
+    if (!session) return c.json({ error: "no such session" }, 404);
+    const decisions = decisionsJson(store, session.id, c.req.valid("query").seat);
+    return c.json(decisions as z.infer<typeof Decision>[], 200);
+  });
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "bosun", version: deps.version, description: "bosun's HTTP API (bosun serve)" },
+    security: [{ bearer: [] }],
+  });
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  // Whatever went wrong inside, the client gets a line, never a stack.
+  app.onError((error, c) => c.json({ error: `internal error: ${error.message.split("\n")[0]}` }, 500));
+  return app;
+}

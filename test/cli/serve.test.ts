@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
+
+/** Starts `bosun serve --port 0` in the scenario's home; resolves once it prints where it listens. */
+async function startServe(s: Scenario) {
+  const { child, result } = s.spawn(["serve", "--port", "0"]);
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const base = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 15_000);
+  await waitFor(() => (/every request needs/.test(stdout) ? true : undefined));
+  return { child, result, base, stdout: () => stdout };
+}
+
+async function stopServe(child: ChildProcess, result: Promise<{ code: number | null }>) {
+  child.kill("SIGTERM");
+  return result;
+}
+
+const ROUTES = [
+  "/sessions",
+  "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4",
+  "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/decisions",
+  "/openapi.json",
+  "/nowhere",
+];
+
+describe("bosun serve: the HTTP API behind a token", () => {
+  it("refuses every route without the token or with another, and answers with it: sessions, one session, its ledger", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      const run = await s.run(["run", "say done"]);
+      assert.equal(run.code, 0, run.stderr);
+      const serve = await startServe(s);
+      try {
+        const token = /token \(shown this once, kept in (.+)\): (\S+)/.exec(serve.stdout());
+        assert.ok(token, serve.stdout());
+        const [, file, secret] = token as unknown as [string, string, string];
+        assert.equal(file, join(s.ws.home, "data", "server", "token"));
+        assert.equal(statSync(file).mode & 0o777, 0o600);
+        for (const path of ROUTES) {
+          const wrong: Record<string, string>[] = [
+            {},
+            { authorization: "Bearer wrong" },
+            { authorization: `Bearer ${secret}x` },
+            { authorization: secret },
+          ];
+          for (const headers of wrong) {
+            const answer = await fetch(`${serve.base}${path}`, { headers });
+            assert.equal(answer.status, 401, `${path} ${JSON.stringify(headers)}`);
+            assert.match(answer.headers.get("www-authenticate") ?? "", /^Bearer/);
+            assert.match(((await answer.json()) as { error: string }).error, /unauthorized/);
+          }
+        }
+        const auth = { authorization: `Bearer ${secret}` };
+        const get = async (path: string) => {
+          const answer = await fetch(`${serve.base}${path}`, { headers: auth });
+          return { status: answer.status, body: (await answer.json()) as unknown };
+        };
+        const sessions = await get("/sessions");
+        assert.equal(sessions.status, 200);
+        const [session] = sessions.body as Array<{ id: string; directory: string }>;
+        assert.equal(session?.id, s.latest().id);
+        const one = await get(`/sessions/${session?.id.toLowerCase()}`);
+        assert.equal((one.body as { id: string }).id, session?.id);
+        const ledger = await get(`/sessions/${session?.id}/decisions?seat=session.*`);
+        assert.equal(ledger.status, 200);
+        const seats = (ledger.body as Array<{ seat: string; holder: string }>).map((d) => d.seat);
+        assert.ok(seats.length > 0 && seats.every((seat) => seat.startsWith("session.")), seats.join(","));
+        // Bad input: 400 naming the field; an unknown session or route: 404; never a stack.
+        const bad = await get("/sessions/not-an-id");
+        assert.equal(bad.status, 400);
+        assert.match((bad.body as { error: string }).error, /^id: a session id/);
+        assert.equal((await get("/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4")).status, 404);
+        const nowhere = await get("/nowhere");
+        assert.equal(nowhere.status, 404);
+        assert.doesNotMatch(JSON.stringify(nowhere.body), /\n\s+at /);
+      } finally {
+        await stopServe(serve.child, serve.result);
+      }
+      // A second start keeps the token and does not print it again.
+      const again = await startServe(s);
+      try {
+        assert.doesNotMatch(again.stdout(), /shown this once/);
+        assert.match(again.stdout(), /token: in .*server\/token \(owner-only\)/);
+      } finally {
+        await stopServe(again.child, again.result);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("serves an OpenAPI document of its routes, with the bearer scheme on all of them", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      const serve = await startServe(s);
+      try {
+        const secret = /: (\S+)$/m.exec(
+          serve
+            .stdout()
+            .split("\n")
+            .find((l) => l.startsWith("token")) ?? "",
+        )?.[1];
+        const answer = await fetch(`${serve.base}/openapi.json`, { headers: { authorization: `Bearer ${secret}` } });
+        assert.equal(answer.status, 200);
+        const doc = (await answer.json()) as {
+          openapi: string;
+          paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+          security: unknown;
+          components: { securitySchemes: Record<string, { scheme: string }> };
+        };
+        assert.equal(doc.openapi, "3.1.0");
+        assert.deepEqual(Object.keys(doc.paths).sort(), ["/sessions", "/sessions/{id}", "/sessions/{id}/decisions"]);
+        assert.deepEqual(doc.security, [{ bearer: [] }]);
+        assert.equal(doc.components.securitySchemes.bearer?.scheme, "bearer");
+        for (const [path, methods] of Object.entries(doc.paths)) {
+          for (const operation of Object.values(methods)) assert.ok("401" in operation.responses, path);
+        }
+      } finally {
+        await stopServe(serve.child, serve.result);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("binds beyond this machine only with --expose; a bad port is usage, exit 2", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      const wide = await s.run(["serve", "--host", "0.0.0.0", "--port", "0"]);
+      assert.equal(wide.code, 2);
+      assert.match(wide.stderr, /--host 0\.0\.0\.0 reaches beyond this machine: add --expose/);
+      const port = await s.run(["serve", "--port", "http"]);
+      assert.equal(port.code, 2);
+      assert.match(port.stderr, /--port must be a port number/);
+      assert.doesNotMatch(wide.stderr + port.stderr, /\n\s+at /);
+    } finally {
+      await s.close();
+    }
+  });
+});
