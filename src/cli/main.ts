@@ -244,6 +244,7 @@ program
   .option("--port <n>", "port (default 4747; 0: any free port)")
   .option("--host <host>", "address to bind (default 127.0.0.1)")
   .option("--expose", "allow a --host beyond this machine (every request still needs the token)")
+  .option("--mode <mode>", "permission mode of the sessions it creates that name none (approve, smart, auto, chat)")
   .action(async (options) => (await import("./commands/serve.js")).serve(options));
 
 program

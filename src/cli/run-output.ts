@@ -2,10 +2,10 @@ import type { BosunError } from "../errors.js";
 import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
+import { STREAM_VERSION, streamShape } from "../runtime/stream-event.js";
 import { progressShown } from "./progress-line.js";
 
-/** The version of `--format json`'s stream: `v` on every line; schema/run-stream.v1.json documents it. */
-export const STREAM_VERSION = 1;
+export { STREAM_VERSION };
 
 /** What the `session` event says: the session the run opened and what it runs with. */
 export interface RunStart {
@@ -169,23 +169,8 @@ export function jsonPrinter(options: JsonPrinterOptions = {}): RunPrinter {
     write(`${JSON.stringify({ v: STREAM_VERSION, seq, type, ...(session ? { session } : {}), ...fields })}\n`);
   };
   const show = (event: RunEvent) => {
-    switch (event.type) {
-      // The wait is the interactive session's display; scripts get the decisions and the error.
-      case "model_wait":
-        return;
-      case "decision": {
-        if (options.decisions === false) return;
-        // The stream's `seq` is the line's; the decision's place in the ledger is `ledgerSeq`.
-        const { seq: ledgerSeq, ...decision } = event.decision;
-        return line("decision", { ...decision, ledgerSeq });
-      }
-      case "usage":
-        return line("usage", { step: event.step, model: event.model, usage: event.usage, cost: event.cost ?? null });
-      default: {
-        const { type, ...fields } = event;
-        return line(type, fields);
-      }
-    }
+    const shaped = streamShape(event, { decisions: options.decisions !== false });
+    if (shaped) line(shaped.type, shaped.fields);
   };
   const durationMs = () => Math.max(0, Math.round(now() - began));
   return {

@@ -2,7 +2,10 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { decisionsJson } from "../session/decisions-json.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { Hub } from "./hub.js";
+import { Decision, ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
 import { bearerMatches } from "./token.js";
+import { turnRoutes } from "./turn-routes.js";
 
 /*
  * bosun's HTTP API. Every route, the OpenAPI document included, needs the token: a request
@@ -10,46 +13,6 @@ import { bearerMatches } from "./token.js";
  * stack; a bad parameter is 400 naming the field; an unknown session is 404.
  */
 
-const ErrorBody = z.object({ error: z.string() }).openapi("Error");
-
-const Session = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    directory: z.string(),
-    parent: z.string().nullable(),
-    delegate: z.unknown().nullable(),
-    status: z.string().nullable(),
-    created: z.string(),
-    updated: z.string(),
-  })
-  .openapi("Session");
-
-const Decision = z
-  .object({
-    seq: z.number().int(),
-    seat: z.string(),
-    holder: z.string(),
-    answer: z.unknown(),
-    reasons: z.array(z.object({ rule: z.string(), detail: z.string().optional() }).passthrough()),
-    subject: z.record(z.string(), z.unknown()).nullable(),
-    at: z.string(),
-    copiedFrom: z.string().nullable(),
-  })
-  .openapi("Decision");
-
-const SessionId = z.object({
-  id: z
-    .string()
-    .regex(/^[0-9A-Za-z]{26}$/, "a session id (26 letters and digits)")
-    .openapi({ param: { name: "id", in: "path" }, example: "01M8XZDZWEZX9XDZFQS5W9B4P4" }),
-});
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { "application/json": { schema } },
-  description,
-});
-const unauthorized = json(ErrorBody, "no token, or not this server's");
 const notFound = json(ErrorBody, "no session with that id");
 const badRequest = json(ErrorBody, "a parameter is not valid; the error names it");
 
@@ -93,6 +56,8 @@ export interface ServerDeps {
   store: SessionStore;
   token: string;
   version: string;
+  /** The sessions this server drives; absent, the API only reads. */
+  hub?: Hub;
 }
 
 /** The API as a Hono app: `fetch`-shaped, served by @hono/node-server or called directly in tests. */
@@ -132,6 +97,8 @@ export function serverApp(deps: ServerDeps): OpenAPIHono {
     const decisions = decisionsJson(store, session.id, c.req.valid("query").seat);
     return c.json(decisions as z.infer<typeof Decision>[], 200);
   });
+
+  if (deps.hub) turnRoutes(app, { store, hub: deps.hub });
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", { type: "http", scheme: "bearer" });
   app.doc31("/openapi.json", {

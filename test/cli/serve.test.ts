@@ -26,6 +26,8 @@ const ROUTES = [
   "/sessions",
   "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4",
   "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/decisions",
+  "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/events",
+  "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/asks",
   "/openapi.json",
   "/nowhere",
 ];
@@ -116,7 +118,17 @@ describe("bosun serve: the HTTP API behind a token", () => {
           components: { securitySchemes: Record<string, { scheme: string }> };
         };
         assert.equal(doc.openapi, "3.1.0");
-        assert.deepEqual(Object.keys(doc.paths).sort(), ["/sessions", "/sessions/{id}", "/sessions/{id}/decisions"]);
+        assert.deepEqual(Object.keys(doc.paths).sort(), [
+          "/sessions",
+          "/sessions/{id}",
+          "/sessions/{id}/asks",
+          "/sessions/{id}/asks/{ask}",
+          "/sessions/{id}/cancel",
+          "/sessions/{id}/decisions",
+          "/sessions/{id}/events",
+          "/sessions/{id}/messages",
+        ]);
+        assert.deepEqual(Object.keys(doc.paths["/sessions"] ?? {}).sort(), ["get", "post"]);
         assert.deepEqual(doc.security, [{ bearer: [] }]);
         assert.equal(doc.components.securitySchemes.bearer?.scheme, "bearer");
         for (const [path, methods] of Object.entries(doc.paths)) {

@@ -9,7 +9,11 @@ export interface ServeOptions {
   port?: string;
   host?: string;
   expose?: boolean;
+  /** The permission mode of the sessions it creates that name none. */
+  mode?: string;
 }
+
+const MODES = ["approve", "smart", "auto", "chat"];
 
 /** The port bosun serve listens on unless told: opencode's is 4096, so another. */
 export const DEFAULT_PORT = 4747;
@@ -24,18 +28,38 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a port number (0-65535), not "${options.port}"`);
   }
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${options.mode}"`);
+  }
   const host = options.host ?? DEFAULT_HOST;
   const bind = decideBind(host, options.expose === true);
   if (!bind.ok) throw new UsageError(bind.reason);
 
-  const [{ serverApp }, { serverToken }, { serve: listen }] = await Promise.all([
+  const [{ serverApp }, { serverToken }, { serve: listen }, { Hub }, { openRuntime }] = await Promise.all([
     import("../../server/app.js"),
     import("../../server/token.js"),
     import("@hono/node-server"),
+    import("../../server/hub.js"),
+    import("../../runtime/open.js"),
   ]);
   const token = serverToken(dataDir());
   const store = SessionStore.open();
-  const app = serverApp({ store, token: token.token, version: ownVersion() });
+  // Sessions open as `bosun run` opens them: nobody at a terminal; asks go to the client.
+  const hub = new Hub(
+    (input) =>
+      openRuntime({
+        cwd: input.cwd,
+        options: { ...(options.mode ? { mode: options.mode } : {}), ...input.options },
+        interactive: false,
+        // No prompt while opening: nobody could see an ask yet (a repository's command is left out, as headless).
+        onDecision: input.onDecision,
+        onLeaseLost: input.onLeaseLost,
+        signal: input.signal,
+        warn: input.warn,
+      }),
+    `the server (bosun serve on ${host})`,
+  );
+  const app = serverApp({ store, token: token.token, version: ownVersion(), hub });
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
     const started = listen({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
     started.once("error", reject);
@@ -50,6 +74,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (token.created) out(`token (shown this once, kept in ${token.file}): ${token.token}`);
   else out(`token: in ${token.file} (owner-only)`);
   out("every request needs Authorization: Bearer <token>; the API is described at /openapi.json");
+  if (options.mode === "auto") out("--mode auto: every session this server creates allows every call that would ask");
 
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -69,6 +94,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     });
     (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
   });
+  await hub.close();
   store.close();
   warn("bosun serve: stopped");
 }

@@ -21,12 +21,18 @@ export interface ApprovalRequest {
   from?: { agent: string; description?: string; session: string };
 }
 
-export type PersonReply =
+export type PersonReply = (
   | { kind: "once" }
   | { kind: "always"; option: AlwaysOption }
   | { kind: "deny"; message?: string }
   /** The person left the prompt (Ctrl-C, Esc): the call is denied and the turn stops. */
-  | { kind: "cancel" };
+  | { kind: "cancel" }
+  /** Nobody answered (a client disconnected, the wait ran out): denied by code, the turn goes on. */
+  | { kind: "unanswered"; why: string }
+) & {
+  /** The surface the answer came through when not this terminal (a server's client, an editor), for the record. */
+  via?: string;
+};
 
 /**
  * Asks a person. The terminal's adapter is prompt-terminal.ts; the TUI and editors bring their
@@ -36,8 +42,14 @@ export interface ApprovalPrompt {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<PersonReply>;
 }
 
-/** Seat `call.approval` with a person at the prompt: whatever they answered, recorded as theirs. */
+/** Seat `call.approval` with a person at the prompt: whatever they answered, recorded as theirs (and where it came from). */
 export function approvalFromReply(reply: PersonReply): Answer<Approval> {
+  const answer = answerOf(reply);
+  if (!reply.via) return answer;
+  return { ...answer, reasons: [...answer.reasons, { rule: "answered through", detail: reply.via }] };
+}
+
+function answerOf(reply: PersonReply): Answer<Approval> {
   switch (reply.kind) {
     case "once":
       return {
@@ -65,6 +77,12 @@ export function approvalFromReply(reply: PersonReply): Answer<Approval> {
             reasons: [{ rule: "the person denied it", detail: reply.message, decisive: true }],
           }
         : { holder: "person", answer: "deny", reasons: [{ rule: "the person denied it", decisive: true }] };
+    case "unanswered":
+      return {
+        holder: "code",
+        answer: "deny",
+        reasons: [{ rule: "nobody answered", detail: reply.why, decisive: true }],
+      };
     case "cancel":
       return {
         holder: "person",

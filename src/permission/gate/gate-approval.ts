@@ -71,6 +71,14 @@ export async function approve(
         unapproved: true,
       };
     }
+    if (reply.kind === "unanswered") {
+      return {
+        run: false,
+        output: `Denied: this call needed approval and nobody answered (${reply.why}). Do not retry it; finish with what you can do without it, and say what needs approval.`,
+        summary: `${call.tool.name}: denied (nobody answered)`,
+        unapproved: true,
+      };
+    }
     if (reply.kind === "cancel") {
       return {
         run: false,

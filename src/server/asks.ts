@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
+
+/** How long an ask waits for a client's answer before it is a deny. */
+export const ASK_TIMEOUT_MS = 10 * 60_000;
+
+/** What a client is shown of an ask: the call, its requests with the rules' answers, what "always" would save. */
+export interface AskView {
+  ask: string;
+  tool: string;
+  call: string;
+  input: Record<string, unknown>;
+  requests: Array<{ action: string; resource: string; effect: string }>;
+  problem: string | null;
+  preview: string | null;
+  always: string[];
+  alwaysUnavailable: string | null;
+  from: { agent: string; description?: string; session: string } | null;
+}
+
+/** A client's answer: allow once, always (one of the offered options, by index), or deny (with a message). */
+export type ClientReply =
+  | { reply: "once" }
+  | { reply: "always"; option?: number }
+  | { reply: "deny"; message?: string };
+
+interface Pending {
+  view: AskView;
+  request: ApprovalRequest;
+  settle: (reply: PersonReply) => void;
+}
+
+/**
+ * A session's asks, put to whoever drives it over HTTP. Each waits for an answer (POST), and is a
+ * deny when nobody can give one: the turn is cancelled, the last client watching the session's
+ * events leaves, or ASK_TIMEOUT_MS passes. Every answer is the person's, through `via`.
+ */
+export class Asks {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly via: string,
+    private readonly announce: (view: AskView) => void,
+    private readonly timeoutMs = ASK_TIMEOUT_MS,
+  ) {}
+
+  readonly prompt: ApprovalPrompt = {
+    ask: (request, signal) =>
+      new Promise<PersonReply>((resolve) => {
+        const id = randomUUID();
+        const view = viewOf(id, request);
+        const settle = (reply: PersonReply) => {
+          if (!this.pending.delete(id)) return;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          resolve(reply);
+        };
+        const onAbort = () => settle({ kind: "cancel", via: this.via });
+        const timer = setTimeout(
+          () =>
+            settle({
+              kind: "unanswered",
+              why: `no answer within ${Math.round(this.timeoutMs / 1000)} s`,
+              via: this.via,
+            }),
+          this.timeoutMs,
+        );
+        timer.unref?.();
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.pending.set(id, { view, request, settle });
+        this.announce(view);
+      }),
+  };
+
+  list(): AskView[] {
+    return [...this.pending.values()].map((p) => p.view);
+  }
+
+  /** Answers ask `id`; false when there is no such ask pending, or the option is not one offered. */
+  answer(id: string, reply: ClientReply): "answered" | "unknown" | "bad option" {
+    const pending = this.pending.get(id);
+    if (!pending) return "unknown";
+    if (reply.reply === "always") {
+      const option = pending.request.always.options[reply.option ?? 0];
+      if (!option) return "bad option";
+      pending.settle({ kind: "always", option, via: this.via });
+    } else if (reply.reply === "deny") {
+      pending.settle({ kind: "deny", ...(reply.message ? { message: reply.message } : {}), via: this.via });
+    } else {
+      pending.settle({ kind: "once", via: this.via });
+    }
+    return "answered";
+  }
+
+  /** Every pending ask is a deny by code: nobody is left to answer (the client disconnected). */
+  denyAll(why: string): void {
+    for (const pending of [...this.pending.values()]) pending.settle({ kind: "unanswered", why, via: this.via });
+  }
+}
+
+function viewOf(id: string, request: ApprovalRequest): AskView {
+  return {
+    ask: id,
+    tool: request.tool,
+    call: request.callId,
+    input: request.input,
+    requests: request.outcomes.map((o) => ({
+      action: o.request.action,
+      resource: o.request.resource,
+      effect: o.effect,
+    })),
+    problem: request.problem ?? null,
+    preview: request.preview ?? null,
+    always: request.always.options.map((o) => o.label),
+    alwaysUnavailable: request.always.unavailable ?? null,
+    from: request.from ?? null,
+  };
+}

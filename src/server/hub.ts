@@ -1,0 +1,156 @@
+import type { RecordedDecision } from "../contracts/decisions.js";
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { Runtime, SessionOptions } from "../runtime/open.js";
+import { streamShape } from "../runtime/stream-event.js";
+import { Asks } from "./asks.js";
+import { EventLog } from "./event-log.js";
+
+/** How the server opens a session: the runtime's own opening, so the server's sessions are the terminal's. */
+export type OpenSession = (input: {
+  cwd: string;
+  options: SessionOptions;
+  onDecision: (decision: RecordedDecision) => void;
+  warn: (text: string) => void;
+  onLeaseLost: () => void;
+  signal: AbortSignal;
+}) => Promise<Runtime>;
+
+/** A session this server holds: its runtime (and lease), its event stream, its asks, its turn. */
+export interface Held {
+  runtime: Runtime;
+  events: EventLog;
+  asks: Asks;
+  turn?: { controller: AbortController; done: Promise<TurnOutcome | undefined> };
+  closed: AbortController;
+}
+
+export type SendAnswer = { started: true } | { started: false; reason: string };
+
+/**
+ * The sessions the server holds. Each is opened once through the runtime (so it has the lease
+ * the terminal would) and kept until the server stops; a session's turns run one at a time, as
+ * at the terminal. Events go to the session's log (the same shapes as `--format json`).
+ */
+export class Hub {
+  private readonly held = new Map<string, Held>();
+
+  constructor(
+    private readonly open: OpenSession,
+    /** The surface answers come through, for the record: "the server (bosun serve)". */
+    private readonly via: string,
+  ) {}
+
+  get(id: string): Held | undefined {
+    return this.held.get(id);
+  }
+
+  /** Opens a session (new, or an existing one by id) and holds it; the opening's decisions start its stream. */
+  async hold(cwd: string, options: SessionOptions): Promise<Held> {
+    const events = new EventLog();
+    const asks = new Asks(this.via, (view) => events.push("ask", { ...view }));
+    // The last client watching leaves while asks wait: nobody can answer them now.
+    events.onEmpty = () => asks.denyAll("the client watching this session disconnected");
+    const closed = new AbortController();
+    // The opening's decisions wait for the session event, which always comes first (as in --format json).
+    let early: Shaped[] | undefined = [];
+    const emit = (shaped: Shaped | undefined) => {
+      if (!shaped) return;
+      if (early) early.push(shaped);
+      else events.push(shaped.type, shaped.fields);
+    };
+    const runtime = await this.open({
+      cwd,
+      options,
+      onDecision: (decision) => emit(streamShape({ type: "decision", decision })),
+      // A warning of the opening (a server that failed to start) is an event of its own.
+      warn: (text) => emit({ type: "warning", fields: { message: text } }),
+      onLeaseLost: () =>
+        this.held.get(runtime.session.id)?.turn?.controller.abort(new Error("another run took over this session")),
+      signal: closed.signal,
+    });
+    const held: Held = { runtime, events, asks, closed };
+    const existing = this.held.get(runtime.session.id);
+    if (existing) {
+      await runtime.close();
+      return existing;
+    }
+    this.held.set(runtime.session.id, held);
+    events.push("session", {
+      session: runtime.session.id,
+      opened: runtime.opened.mode,
+      model: runtime.model.ref,
+      agent: runtime.agent,
+      mode: runtime.mode,
+      cwd,
+      tools: runtime.offeredTools(),
+      maxSteps: runtime.maxSteps,
+      // Said on every session that runs so: nobody is asked about anything in it.
+      ...(runtime.mode === "auto"
+        ? { warning: "mode auto: every call that would ask is allowed, nobody is asked" }
+        : {}),
+    });
+    const opening = early;
+    early = undefined;
+    for (const shaped of opening) events.push(shaped.type, shaped.fields);
+    return held;
+  }
+
+  /** Starts a turn with `text`; refused while one runs, as the terminal refuses a second run. */
+  send(held: Held, text: string): SendAnswer {
+    if (held.turn)
+      return { started: false, reason: "a turn is running in this session: wait for its done event, or cancel it" };
+    const controller = new AbortController();
+    const done = held.runtime
+      .turn(
+        { text },
+        { emit: (event) => push(held.events, event), signal: controller.signal, prompt: held.asks.prompt },
+      )
+      .then(
+        (outcome) => {
+          held.events.push("done", {
+            status: outcome.status === "done" && outcome.denied > 0 ? "denied" : outcome.status,
+            steps: outcome.steps,
+            denied: outcome.denied,
+            result: outcome.lastText ?? "",
+            ...(outcome.message ? { message: outcome.message } : {}),
+          });
+          return outcome;
+        },
+        (error: unknown) => {
+          held.events.push("error", { message: error instanceof Error ? error.message.split("\n")[0] : String(error) });
+          held.events.push("done", { status: "error" });
+          return undefined;
+        },
+      )
+      .finally(() => {
+        held.turn = undefined;
+      });
+    held.turn = { controller, done };
+    return { started: true };
+  }
+
+  /** Cancels the running turn, if there is one. */
+  cancel(held: Held): boolean {
+    if (!held.turn) return false;
+    held.turn.controller.abort(new Error("cancelled through the server"));
+    return true;
+  }
+
+  /** Stops every turn and lets every session go (its lease released). */
+  async close(): Promise<void> {
+    for (const held of this.held.values()) {
+      held.turn?.controller.abort(new Error("the server is stopping"));
+      await held.turn?.done;
+      held.closed.abort();
+      await held.runtime.close().catch(() => undefined);
+    }
+    this.held.clear();
+  }
+}
+
+type Shaped = NonNullable<ReturnType<typeof streamShape>>;
+
+function push(events: EventLog, event: RunEvent): void {
+  const shaped = streamShape(event);
+  if (shaped) events.push(shaped.type, shaped.fields);
+}

@@ -1,0 +1,277 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
+
+/** `bosun serve --port 0` in the scenario's home: where it listens and its token. */
+async function startServe(s: Scenario, flags: string[] = []) {
+  const { child, result } = s.spawn(["serve", "--port", "0", ...flags]);
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const base = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 15_000);
+  const token = await waitFor(() => /: (\S{43})$/m.exec(stdout)?.[1]);
+  const stop = async () => {
+    child.kill("SIGTERM");
+    return result;
+  };
+  return { base, token, stop };
+}
+
+interface SseEvent {
+  id?: string;
+  event?: string;
+  data: Record<string, unknown> & { type: string; seq?: number };
+}
+
+/** Follows an SSE stream: every event so far, and a way to wait for one. */
+function follow(url: string, token: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const seen: SseEvent[] = [];
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (lastEventId) headers["last-event-id"] = lastEventId;
+  const done = (async () => {
+    const response = await fetch(url, { headers, signal: controller.signal });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: Partial<SseEvent> = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith("id: ")) event.id = line.slice(4);
+          else if (line.startsWith("event: ")) event.event = line.slice(7);
+          else if (line.startsWith("data: ")) event.data = JSON.parse(line.slice(6));
+        }
+        if (event.data) seen.push(event as SseEvent);
+      }
+    }
+  })().catch((error: unknown) => {
+    if (!controller.signal.aborted) throw error;
+  });
+  return {
+    seen,
+    next: (type: string, after = 0) => waitFor(() => seen.find((e, i) => i >= after && e.data.type === type), 20_000),
+    close: async () => {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+const writing = (path: string, content: string) => ({
+  toolCalls: [{ id: `w-${path}`, name: "write", arguments: { path, content } }],
+});
+
+describe("bosun serve drives a session: a whole task over HTTP", () => {
+  it("create, message, events, an ask answered over HTTP, the file written, the ledger naming the person through the server; resume by Last-Event-ID; a second turn refused", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "write hello" }, reply: writing("hello.txt", "hello\n"), times: 1 },
+        { reply: { text: "Done." } },
+      ],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const post = async (path: string, body: unknown) => {
+      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      for (const path of ["/sessions", "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/messages"]) {
+        const refused = await fetch(`${serve.base}${path}`, { method: "POST", body: "{}" });
+        assert.equal(refused.status, 401, path);
+      }
+      assert.equal((await post("/sessions", { directory: "relative/path" })).status, 400);
+      assert.match(String((await post("/sessions", { mode: "auto" })).body.error), /^directory:/);
+      const created = await post("/sessions", { directory: s.ws.dir, title: "over http" });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = String(created.body.id);
+      assert.equal(created.body.title, "over http");
+
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      const opened = await stream.next("session");
+      assert.equal(opened.data.session, id);
+      assert.equal(opened.data.v, 1);
+
+      assert.equal((await post(`/sessions/${id}/messages`, { text: "write hello" })).status, 202);
+      const busy = await post(`/sessions/${id}/messages`, { text: "again" });
+      assert.equal(busy.status, 409);
+      assert.match(String(busy.body.error), /a turn is running/);
+
+      const ask = await stream.next("ask");
+      assert.equal(ask.data.tool, "write");
+      assert.deepEqual(
+        (ask.data.requests as Array<{ action: string }>).map((r) => r.action),
+        ["edit"],
+      );
+      const pending = await fetch(`${serve.base}/sessions/${id}/asks`, { headers: auth });
+      assert.deepEqual(
+        ((await pending.json()) as Array<{ ask: string }>).map((a) => a.ask),
+        [ask.data.ask],
+      );
+      assert.equal((await post(`/sessions/${id}/asks/${ask.data.ask}`, { reply: "sometimes" })).status, 400);
+      assert.equal((await post(`/sessions/${id}/asks/nope`, { reply: "once" })).status, 404);
+      assert.equal((await post(`/sessions/${id}/asks/${ask.data.ask}`, { reply: "once" })).status, 200);
+
+      const done = await stream.next("done");
+      assert.equal(done.data.status, "done");
+      assert.equal(done.data.result, "Done.");
+      assert.equal(readFileSync(join(s.ws.dir, "hello.txt"), "utf8"), "hello\n");
+      // Every event in order, numbered as the stream numbers them.
+      const ids = stream.seen.map((e) => Number(e.id));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
+      assert.ok(stream.seen.every((e) => e.data.seq === Number(e.id) && e.event === e.data.type));
+
+      const ledger = await fetch(`${serve.base}/sessions/${id}/decisions?seat=call.approval`, { headers: auth });
+      const [approval] = (await ledger.json()) as Array<{
+        holder: string;
+        answer: string;
+        reasons: Array<{ rule: string; detail?: string }>;
+      }>;
+      assert.equal(approval?.holder, "person");
+      assert.equal(approval?.answer, "allow-once");
+      assert.match(JSON.stringify(approval?.reasons), /answered through.*the server \(bosun serve on 127\.0\.0\.1\)/);
+
+      // A client that reconnects with Last-Event-ID gets what came after, nothing before.
+      const resumed = follow(`${serve.base}/sessions/${id}/events`, serve.token, String(ask.id));
+      await resumed.next("done");
+      assert.equal(Number(resumed.seen[0]?.id), Number(ask.id) + 1);
+      await resumed.close();
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+
+  it("a client that disconnects mid-ask is a deny, by code, and the file is not written", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "write secret" }, reply: writing("secret.txt", "x\n"), times: 1 },
+        { reply: { text: "Could not write it." } },
+      ],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    try {
+      const created = await fetch(`${serve.base}/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ directory: s.ws.dir }),
+      });
+      const id = ((await created.json()) as { id: string }).id;
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      await stream.next("session");
+      await fetch(`${serve.base}/sessions/${id}/messages`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ text: "write secret" }),
+      });
+      await stream.next("ask");
+      await stream.close();
+      const watcher = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      const done = await watcher.next("done");
+      assert.equal(done.data.status, "denied");
+      await watcher.close();
+      assert.equal(existsSync(join(s.ws.dir, "secret.txt")), false);
+      const ledger = await fetch(`${serve.base}/sessions/${id}/decisions?seat=call.approval`, { headers: auth });
+      const [approval] = (await ledger.json()) as Array<{
+        holder: string;
+        answer: string;
+        reasons: Array<{ rule: string; detail?: string }>;
+      }>;
+      assert.equal(approval?.holder, "code");
+      assert.equal(approval?.answer, "deny");
+      assert.match(approval?.reasons[0]?.detail ?? "", /disconnected/);
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+
+  it("cancel stops a turn waiting on the model; twenty sessions stream their turns at once", async () => {
+    const s = await startScenario({
+      rules: [{ match: { lastMessage: "hang" }, reply: { hang: true } }, { reply: { text: "Done." } }],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const post = async (path: string, body: unknown) => {
+      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      const hung = String((await post("/sessions", { directory: s.ws.dir })).body.id);
+      const stream = follow(`${serve.base}/sessions/${hung}/events`, serve.token);
+      assert.equal((await post(`/sessions/${hung}/messages`, { text: "hang" })).status, 202);
+      await waitFor(() => (s.server.requests.length > 0 ? true : undefined));
+      assert.deepEqual((await post(`/sessions/${hung}/cancel`, {})).body, { cancelled: true });
+      assert.equal((await stream.next("done")).data.status, "cancelled");
+      assert.deepEqual((await post(`/sessions/${hung}/cancel`, {})).body, { cancelled: false });
+      await stream.close();
+
+      const ids = await Promise.all(
+        Array.from({ length: 20 }, async () => String((await post("/sessions", { directory: s.ws.dir })).body.id)),
+      );
+      assert.equal(new Set(ids).size, 20);
+      const streams = ids.map((id) => follow(`${serve.base}/sessions/${id}/events`, serve.token));
+      await Promise.all(streams.map((st) => st.next("session")));
+      const sent = await Promise.all(ids.map((id, n) => post(`/sessions/${id}/messages`, { text: `task ${n}` })));
+      assert.ok(sent.every((r) => r.status === 202));
+      const dones = await Promise.all(streams.map((st) => st.next("done")));
+      assert.ok(dones.every((d) => d.data.status === "done" && d.data.result === "Done."));
+      assert.ok(dones.every((d, n) => d.data.session === ids[n]));
+      await Promise.all(streams.map((st) => st.close()));
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+
+  it("a server started with --mode auto says so on every session it creates, and nobody is asked", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "write it" }, reply: writing("auto.txt", "auto\n"), times: 1 },
+        { reply: { text: "Done." } },
+      ],
+    });
+    const serve = await startServe(s, ["--mode", "auto"]);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    try {
+      const created = await fetch(`${serve.base}/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ directory: s.ws.dir }),
+      });
+      const id = ((await created.json()) as { id: string }).id;
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      const opened = await stream.next("session");
+      assert.equal(opened.data.mode, "auto");
+      assert.match(String(opened.data.warning), /every call that would ask is allowed/);
+      await fetch(`${serve.base}/sessions/${id}/messages`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ text: "write it" }),
+      });
+      assert.equal((await stream.next("done")).data.status, "done");
+      assert.equal(stream.seen.filter((e) => e.data.type === "ask").length, 0);
+      assert.equal(readFileSync(join(s.ws.dir, "auto.txt"), "utf8"), "auto\n");
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+});
