@@ -65,7 +65,6 @@ export class Asks {
             }),
           this.timeoutMs,
         );
-        timer.unref?.();
         signal.addEventListener("abort", onAbort, { once: true });
         this.pending.set(id, { view, request, settle });
         this.announce(view);
