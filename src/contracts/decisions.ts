@@ -49,6 +49,15 @@ export interface Answer<T = unknown> {
   reasons: Reason[];
 }
 
+/**
+ * An answer the person gave through another surface than this terminal (a server's client, an
+ * editor), with a reason saying which: the ledger keeps where every answer came from.
+ */
+export function answeredThrough<T extends Answer<unknown>>(answer: T, via: string | undefined): T {
+  if (!via) return answer;
+  return { ...answer, reasons: [...answer.reasons, { rule: "answered through", detail: via }] };
+}
+
 export interface Decision<T = unknown> extends Answer<T> {
   seat: string;
   subject?: Subject;

@@ -35,10 +35,14 @@ export interface PersonQuestion {
 }
 
 /** The person's answer: the values given, a no, or walking away from the question. */
-export type QuestionReply =
+export type QuestionReply = (
   | { action: "accept"; values: Record<string, string | number | boolean | string[]> }
   | { action: "decline" }
-  | { action: "cancel" };
+  | { action: "cancel" }
+) & {
+  /** The surface the answer came through when not this terminal (a server's client, an editor), for the record. */
+  via?: string;
+};
 
 /** A face that can put a question to the person. */
 export interface QuestionPrompt {

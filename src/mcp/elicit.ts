@@ -1,4 +1,4 @@
-import type { Answer } from "../contracts/decisions.js";
+import { type Answer, answeredThrough } from "../contracts/decisions.js";
 import type { PersonQuestion, QuestionField, QuestionReply } from "../contracts/question.js";
 
 /**
@@ -169,14 +169,21 @@ export function checkAnswer(
  * What the client answers the server (seat mcp.elicit): the person's reply, checked; a form that
  * cannot be drawn is declined (code); with nobody there it is declined, saying so (code).
  */
-export function decideElicitation(input: {
+export function decideElicitation(input: ElicitationInput): Answer<ElicitResult["action"]> & { result: ElicitResult } {
+  const decided = decide(input);
+  return decided.holder === "person" ? answeredThrough(decided, input.reply?.via) : decided;
+}
+
+interface ElicitationInput {
   server: string;
   asked: ReturnType<typeof questionFromElicitation>;
   /** The person's reply; undefined when nobody can answer. */
   reply?: QuestionReply;
   /** Why nobody can answer (no terminal, a background run). */
   nobody?: string;
-}): Answer<ElicitResult["action"]> & { result: ElicitResult } {
+}
+
+function decide(input: ElicitationInput): Answer<ElicitResult["action"]> & { result: ElicitResult } {
   const rule = `MCP server ${input.server} asks the person`;
   if (!input.asked.ok)
     return {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { PersonQuestion, QuestionPrompt, QuestionReply } from "../contracts/question.js";
 import type { ApprovalPrompt, ApprovalRequest, PersonReply } from "../permission/gate/approval.js";
 
 /** How long an ask waits for a client's answer before it is a deny. */
@@ -24,6 +25,16 @@ export type ClientReply =
   | { reply: "always"; option?: number }
   | { reply: "deny"; message?: string };
 
+/** A question for the person (the question tool, an MCP server's form), as a client is shown it. */
+export interface QuestionView extends PersonQuestion {
+  question: string;
+}
+
+/** A client's answer to a question: the values (checked by the asker), or a no. */
+export type ClientAnswer =
+  | { action: "accept"; values: Record<string, string | number | boolean | string[]> }
+  | { action: "decline" };
+
 interface Pending {
   view: AskView;
   request: ApprovalRequest;
@@ -37,12 +48,46 @@ interface Pending {
  */
 export class Asks {
   private readonly pending = new Map<string, Pending>();
+  private readonly questions = new Map<string, { view: QuestionView; settle: (reply: QuestionReply) => void }>();
 
   constructor(
     private readonly via: string,
     private readonly announce: (view: AskView) => void,
     private readonly timeoutMs = ASK_TIMEOUT_MS,
+    private readonly announceQuestion: (view: QuestionView) => void = () => undefined,
   ) {}
+
+  /** Questions go to the client the same way: answered, declined, or left when nobody can answer. */
+  readonly question: QuestionPrompt = {
+    askQuestion: (question, signal) =>
+      new Promise<QuestionReply>((resolve) => {
+        const id = randomUUID();
+        const view: QuestionView = { question: id, ...question };
+        const settle = (reply: QuestionReply) => {
+          if (!this.questions.delete(id)) return;
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          resolve({ ...reply, via: this.via });
+        };
+        const onAbort = () => settle({ action: "cancel" });
+        const timer = setTimeout(() => settle({ action: "cancel" }), this.timeoutMs);
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.questions.set(id, { view, settle });
+        this.announceQuestion(view);
+      }),
+  };
+
+  listQuestions(): QuestionView[] {
+    return [...this.questions.values()].map((q) => q.view);
+  }
+
+  /** Answers question `id`; false when no such question waits. */
+  answerQuestion(id: string, answer: ClientAnswer): boolean {
+    const pending = this.questions.get(id);
+    if (!pending) return false;
+    pending.settle(answer);
+    return true;
+  }
 
   readonly prompt: ApprovalPrompt = {
     ask: (request, signal) =>
@@ -94,6 +139,8 @@ export class Asks {
   /** Every pending ask is a deny by code: nobody is left to answer (the client disconnected). */
   denyAll(why: string): void {
     for (const pending of [...this.pending.values()]) pending.settle({ kind: "unanswered", why, via: this.via });
+    // A question nobody is left to answer is left unanswered.
+    for (const question of [...this.questions.values()]) question.settle({ action: "cancel" });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { RecordedDecision } from "../contracts/decisions.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
 import { streamShape } from "../runtime/stream-event.js";
@@ -9,6 +10,8 @@ import { EventLog } from "./event-log.js";
 export type OpenSession = (input: {
   cwd: string;
   options: SessionOptions;
+  /** Where the session's questions go (the question tool, MCP servers' forms): its clients. */
+  question: QuestionPrompt;
   onDecision: (decision: RecordedDecision) => void;
   warn: (text: string) => void;
   onLeaseLost: () => void;
@@ -47,7 +50,12 @@ export class Hub {
   /** Opens a session (new, or an existing one by id) and holds it; the opening's decisions start its stream. */
   async hold(cwd: string, options: SessionOptions): Promise<Held> {
     const events = new EventLog();
-    const asks = new Asks(this.via, (view) => events.push("ask", { ...view }));
+    const asks = new Asks(
+      this.via,
+      (view) => events.push("ask", { ...view }),
+      undefined,
+      (view) => events.push("question", { ...view }),
+    );
     // The last client watching leaves while asks wait: nobody can answer them now.
     events.onEmpty = () => asks.denyAll("the client watching this session disconnected");
     const closed = new AbortController();
@@ -61,6 +69,7 @@ export class Hub {
     const runtime = await this.open({
       cwd,
       options,
+      question: asks.question,
       onDecision: (decision) => emit(streamShape({ type: "decision", decision })),
       // A warning of the opening (a server that failed to start) is an event of its own.
       warn: (text) => emit({ type: "warning", fields: { message: text } }),

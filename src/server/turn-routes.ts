@@ -37,6 +37,24 @@ const AskAnswer = z
   ])
   .openapi("AskAnswer");
 
+const QuestionAnswer = z
+  .discriminatedUnion("action", [
+    z.object({
+      action: z.literal("accept"),
+      values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
+    }),
+    z.object({ action: z.literal("decline") }),
+  ])
+  .openapi("QuestionAnswer");
+
+const QuestionParams = SessionId.extend({
+  question: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: "question", in: "path" } }),
+});
+
 const AskParams = SessionId.extend({
   ask: z
     .string()
@@ -127,6 +145,32 @@ const answerAsk = createRoute({
   },
 });
 
+const listQuestions = createRoute({
+  method: "get",
+  path: "/sessions/{id}/questions",
+  summary: "The questions waiting for the person (the question tool, an MCP server's form)",
+  request: { params: SessionId },
+  responses: {
+    200: json(z.array(z.record(z.string(), z.unknown())), "the pending questions"),
+    400: badRequest,
+    401: unauthorized,
+    404: notFound,
+  },
+});
+
+const answerQuestion = createRoute({
+  method: "post",
+  path: "/sessions/{id}/questions/{question}",
+  summary: "Answer a question with values for its fields (checked by whoever asked), or decline it",
+  request: { params: QuestionParams, ...body(QuestionAnswer) },
+  responses: {
+    200: json(z.object({ answered: z.literal(true) }), "answered"),
+    400: badRequest,
+    401: unauthorized,
+    404: notFound,
+  },
+});
+
 /** Seconds between keep-alive comments on an idle event stream (proxies drop silent ones). */
 const KEEPALIVE_MS = 15_000;
 
@@ -188,6 +232,19 @@ export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: H
     const answered = mine?.asks.answer(ask, c.req.valid("json"));
     if (answered === "bad option") return c.json({ error: "option: not one of the ask's always options" }, 400);
     if (answered !== "answered") return c.json({ error: "no such ask waiting" }, 404);
+    return c.json({ answered: true as const }, 200);
+  });
+
+  app.openapi(listQuestions, (c) => {
+    const id = c.req.valid("param").id.toUpperCase();
+    if (!store.get(id)) return c.json({ error: "no such session" }, 404);
+    return c.json((hub.get(id)?.asks.listQuestions() ?? []) as unknown as Record<string, unknown>[], 200);
+  });
+
+  app.openapi(answerQuestion, (c) => {
+    const { id, question } = c.req.valid("param");
+    const answered = hub.get(id.toUpperCase())?.asks.answerQuestion(question, c.req.valid("json"));
+    if (!answered) return c.json({ error: "no such question waiting" }, 404);
     return c.json({ answered: true as const }, 200);
   });
 

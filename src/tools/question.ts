@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Answer, Decision } from "../contracts/decisions.js";
+import { type Answer, answeredThrough, type Decision } from "../contracts/decisions.js";
 import type { PersonQuestion, QuestionField, QuestionPrompt, QuestionReply } from "../contracts/question.js";
 import type { Tool } from "../contracts/tools.js";
 
@@ -49,6 +49,11 @@ export function personQuestion(input: QuestionInput, from = "The agent"): Person
 export function judgeQuestionReply(
   reply: QuestionReply | undefined,
 ): Answer<QuestionAnswer> & { output: string; isError: boolean } {
+  const judged = judgeReply(reply);
+  return reply ? answeredThrough(judged, reply.via) : judged;
+}
+
+function judgeReply(reply: QuestionReply | undefined): Answer<QuestionAnswer> & { output: string; isError: boolean } {
   if (!reply)
     return {
       holder: "code",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
+import { type Scenario, sentText, startScenario, waitFor } from "../support/scenario.js";
 
 /** `bosun serve --port 0` in the scenario's home: where it listens and its token. */
 async function startServe(s: Scenario, flags: string[] = []) {
@@ -268,6 +268,65 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       assert.equal((await stream.next("done")).data.status, "done");
       assert.equal(stream.seen.filter((e) => e.data.type === "ask").length, 0);
       assert.equal(readFileSync(join(s.ws.dir, "auto.txt"), "utf8"), "auto\n");
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+
+  it("the question tool asks the client: the answer reaches the model, recorded as the person's through the server", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "pick" },
+          reply: {
+            toolCalls: [
+              { id: "q1", name: "question", arguments: { question: "Which colour?", options: ["red", "blue"] } },
+            ],
+          },
+          times: 1,
+        },
+        { reply: { text: "Blue it is." } },
+      ],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const post = async (path: string, body: unknown) => {
+      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      const id = String((await post("/sessions", { directory: s.ws.dir })).body.id);
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      await post(`/sessions/${id}/messages`, { text: "pick" });
+      const question = await stream.next("question");
+      assert.equal(question.data.message, "Which colour?");
+      const listed = (await (
+        await fetch(`${serve.base}/sessions/${id}/questions`, { headers: auth })
+      ).json()) as Array<{
+        question: string;
+      }>;
+      assert.deepEqual(
+        listed.map((q) => q.question),
+        [question.data.question],
+      );
+      assert.equal((await post(`/sessions/${id}/questions/nope`, { action: "decline" })).status, 404);
+      assert.equal(
+        (await post(`/sessions/${id}/questions/${question.data.question}`, { action: "maybe" })).status,
+        400,
+      );
+      const answered = await post(`/sessions/${id}/questions/${question.data.question}`, {
+        action: "accept",
+        values: { choice: "blue" },
+      });
+      assert.equal(answered.status, 200);
+      assert.equal((await stream.next("done")).data.status, "done");
+      assert.match(sentText(s, 2), /The person chose: blue/);
+      const ledger = await fetch(`${serve.base}/sessions/${id}/decisions?seat=call.question`, { headers: auth });
+      const [recorded] = (await ledger.json()) as Array<{ holder: string; answer: string; reasons: unknown[] }>;
+      assert.deepEqual([recorded?.holder, recorded?.answer], ["person", "answered"]);
+      assert.match(JSON.stringify(recorded?.reasons), /answered through.*the server/);
       await stream.close();
     } finally {
       await serve.stop();

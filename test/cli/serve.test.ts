@@ -127,6 +127,8 @@ describe("bosun serve: the HTTP API behind a token", () => {
           "/sessions/{id}/decisions",
           "/sessions/{id}/events",
           "/sessions/{id}/messages",
+          "/sessions/{id}/questions",
+          "/sessions/{id}/questions/{question}",
         ]);
         assert.deepEqual(Object.keys(doc.paths["/sessions"] ?? {}).sort(), ["get", "post"]);
         assert.deepEqual(doc.security, [{ bearer: [] }]);

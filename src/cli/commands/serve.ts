@@ -52,6 +52,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         options: { ...(options.mode ? { mode: options.mode } : {}), ...input.options },
         interactive: false,
         // No prompt while opening: nobody could see an ask yet (a repository's command is left out, as headless).
+        question: input.question,
         onDecision: input.onDecision,
         onLeaseLost: input.onLeaseLost,
         signal: input.signal,

@@ -1,4 +1,4 @@
-import type { Answer, Reason } from "../../contracts/decisions.js";
+import { type Answer, answeredThrough, type Reason } from "../../contracts/decisions.js";
 import type { Face } from "../../util/face.js";
 import { type AlwaysOffer, type AlwaysOption, formatAlwaysRule } from "../rules/always.js";
 import type { Judged } from "./authorize.js";
@@ -44,9 +44,7 @@ export interface ApprovalPrompt {
 
 /** Seat `call.approval` with a person at the prompt: whatever they answered, recorded as theirs (and where it came from). */
 export function approvalFromReply(reply: PersonReply): Answer<Approval> {
-  const answer = answerOf(reply);
-  if (!reply.via) return answer;
-  return { ...answer, reasons: [...answer.reasons, { rule: "answered through", detail: reply.via }] };
+  return answeredThrough(answerOf(reply), reply.via);
 }
 
 function answerOf(reply: PersonReply): Answer<Approval> {
