@@ -145,6 +145,16 @@ export class Hub {
     return true;
   }
 
+  /** Lets one idle session go (its lease released); false while a turn runs in it. */
+  async release(held: Held): Promise<boolean> {
+    if (held.turn) return false;
+    this.held.delete(held.runtime.session.id);
+    held.asks.denyAll("the session was let go");
+    held.closed.abort();
+    await held.runtime.close().catch(() => undefined);
+    return true;
+  }
+
   /** Stops every turn and lets every session go (its lease released). */
   async close(): Promise<void> {
     for (const held of this.held.values()) {

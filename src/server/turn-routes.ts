@@ -1,13 +1,26 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { OpenAPIHono, z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { BosunError } from "../errors.js";
 import { STREAM_VERSION } from "../runtime/stream-event.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
+import { leaseHolder } from "../store/lease.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { Held, Hub } from "./hub.js";
-import { ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
+import {
+  answerAsk,
+  answerQuestion,
+  cancelTurn,
+  createSession,
+  deleteSession,
+  forkSession,
+  listAsks,
+  listQuestions,
+  sendMessage,
+  sessionEvents,
+} from "./route-specs.js";
+import type { Session } from "./schemas.js";
 
 /*
  * The routes that drive a session: create one, send it a message (a turn), cancel, follow its
@@ -15,169 +28,22 @@ import { ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js"
  * through this server; the ledger says so.
  */
 
-const MODES = ["approve", "smart", "auto", "chat"] as const;
-
-const NewSession = z
-  .object({
-    directory: z.string().min(1).openapi({ description: "the folder to work in (absolute; it must exist)" }),
-    agent: z.string().min(1).optional(),
-    model: z.string().min(1).optional().openapi({ description: "provider/model" }),
-    mode: z.enum(MODES).optional(),
-    title: z.string().min(1).max(200).optional(),
-  })
-  .openapi("NewSession");
-
-const Message = z.object({ text: z.string().min(1).max(1_000_000) }).openapi("Message");
-
-const AskAnswer = z
-  .discriminatedUnion("reply", [
-    z.object({ reply: z.literal("once") }),
-    z.object({ reply: z.literal("always"), option: z.number().int().min(0).optional() }),
-    z.object({ reply: z.literal("deny"), message: z.string().max(10_000).optional() }),
-  ])
-  .openapi("AskAnswer");
-
-const QuestionAnswer = z
-  .discriminatedUnion("action", [
-    z.object({
-      action: z.literal("accept"),
-      values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])),
-    }),
-    z.object({ action: z.literal("decline") }),
-  ])
-  .openapi("QuestionAnswer");
-
-const QuestionParams = SessionId.extend({
-  question: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "question", in: "path" } }),
-});
-
-const AskParams = SessionId.extend({
-  ask: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: "ask", in: "path" } }),
-});
-
-const conflict = json(ErrorBody, "the session is busy, or held by another run");
-const notFound = json(ErrorBody, "no such session (or ask)");
-const badRequest = json(ErrorBody, "the body or a parameter is not valid; the error names it");
-const body = <T extends z.ZodType>(schema: T) => ({
-  body: { content: { "application/json": { schema } }, required: true },
-});
-
-const createSession = createRoute({
-  method: "post",
-  path: "/sessions",
-  summary: "Open a new session in a folder (it is held by this server until it stops)",
-  request: body(NewSession),
-  responses: { 201: json(Session, "the session"), 400: badRequest, 401: unauthorized },
-});
-
-const sendMessage = createRoute({
-  method: "post",
-  path: "/sessions/{id}/messages",
-  summary: "Send a message: starts a turn; its events follow on the session's event stream",
-  request: { params: SessionId, ...body(Message) },
-  responses: {
-    202: json(z.object({ started: z.literal(true) }), "the turn started"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-    409: conflict,
-  },
-});
-
-const cancelTurn = createRoute({
-  method: "post",
-  path: "/sessions/{id}/cancel",
-  summary: "Cancel the running turn",
-  request: { params: SessionId },
-  responses: {
-    200: json(z.object({ cancelled: z.boolean() }), "whether a turn was running"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
-const sessionEvents = createRoute({
-  method: "get",
-  path: "/sessions/{id}/events",
-  summary:
-    "The session's events as Server-Sent Events, each `data` one object of `bosun run --format json`'s stream (its seq the event id); Last-Event-ID resumes",
-  request: { params: SessionId },
-  responses: {
-    200: { content: { "text/event-stream": { schema: z.string() } }, description: "the event stream" },
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
-const listAsks = createRoute({
-  method: "get",
-  path: "/sessions/{id}/asks",
-  summary: "The calls waiting for an answer",
-  request: { params: SessionId },
-  responses: {
-    200: json(z.array(z.record(z.string(), z.unknown())), "the pending asks"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
-const answerAsk = createRoute({
-  method: "post",
-  path: "/sessions/{id}/asks/{ask}",
-  summary: "Answer an ask: allow once, always (an offered option), or deny (with a message for the model)",
-  request: { params: AskParams, ...body(AskAnswer) },
-  responses: {
-    200: json(z.object({ answered: z.literal(true) }), "answered"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
-const listQuestions = createRoute({
-  method: "get",
-  path: "/sessions/{id}/questions",
-  summary: "The questions waiting for the person (the question tool, an MCP server's form)",
-  request: { params: SessionId },
-  responses: {
-    200: json(z.array(z.record(z.string(), z.unknown())), "the pending questions"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
-const answerQuestion = createRoute({
-  method: "post",
-  path: "/sessions/{id}/questions/{question}",
-  summary: "Answer a question with values for its fields (checked by whoever asked), or decline it",
-  request: { params: QuestionParams, ...body(QuestionAnswer) },
-  responses: {
-    200: json(z.object({ answered: z.literal(true) }), "answered"),
-    400: badRequest,
-    401: unauthorized,
-    404: notFound,
-  },
-});
-
 /** Seconds between keep-alive comments on an idle event stream (proxies drop silent ones). */
 const KEEPALIVE_MS = 15_000;
 
-export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: Hub }): void {
-  const { store, hub } = deps;
-  /** The session held here, opened (resumed) now when it is not yet: 404 unknown, 409 held elsewhere. */
-  const held = async (id: string): Promise<Held | { status: 404 | 409; error: string }> => {
+type Deps = { store: SessionStore; hub: Hub };
+
+export function turnRoutes(app: OpenAPIHono, deps: Deps): void {
+  const held = heldBy(deps);
+  sessionRoutes(app, deps);
+  messageRoutes(app, deps, held);
+  answerRoutes(app, deps);
+  streamRoute(app, held);
+}
+
+/** The session held here, opened (resumed) now when it is not yet: 404 unknown, 409 held elsewhere. */
+function heldBy({ store, hub }: Deps) {
+  return async (id: string): Promise<Held | { status: 404 | 409; error: string }> => {
     const session = store.get(id.toUpperCase());
     if (!session) return { status: 404, error: "no such session" };
     const mine = hub.get(session.id);
@@ -188,7 +54,11 @@ export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: H
       return { status: 409, error: oneLine(error) };
     }
   };
+}
 
+type HeldBy = ReturnType<typeof heldBy>;
+
+function sessionRoutes(app: OpenAPIHono, { store, hub }: Deps): void {
   app.openapi(createSession, async (c) => {
     const request = c.req.valid("json");
     if (!isAbsolute(request.directory) || !isFolder(request.directory)) {
@@ -205,6 +75,39 @@ export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: H
     }
   });
 
+  app.openapi(deleteSession, async (c) => {
+    const session = store.get(c.req.valid("param").id.toUpperCase());
+    if (!session) return c.json({ error: "no such session" }, 404);
+    const mine = hub.get(session.id);
+    if (mine && !(await hub.release(mine))) {
+      return c.json({ error: "a turn is running in this session: cancel it first" }, 409);
+    }
+    mine?.events.push("deleted", {});
+    const refused = store.atomically(() => {
+      // A session a live run holds is not pulled from under it.
+      const holder = leaseHolder(store, session.id);
+      if (holder?.alive) return `in use by bosun pid ${holder.pid}`;
+      store.delete(session.id);
+      return undefined;
+    });
+    if (refused) return c.json({ error: `session ${session.id} is ${refused}; nothing deleted` }, 409);
+    return c.json({ deleted: session.id }, 200);
+  });
+
+  app.openapi(forkSession, async (c) => {
+    const session = store.get(c.req.valid("param").id.toUpperCase());
+    if (!session) return c.json({ error: "no such session" }, 404);
+    try {
+      const forked = await hub.hold(session.directory, { session: session.id, fork: true });
+      const copy = forked.runtime.session;
+      return c.json(sessionJson(copy, delegateFacts(store, copy)) as z.infer<typeof Session>, 201);
+    } catch (error) {
+      return c.json({ error: oneLine(error) }, 409);
+    }
+  });
+}
+
+function messageRoutes(app: OpenAPIHono, { store, hub }: Deps, held: HeldBy): void {
   app.openapi(sendMessage, async (c) => {
     const found = await held(c.req.valid("param").id);
     if ("error" in found) return c.json({ error: found.error }, found.status);
@@ -219,7 +122,9 @@ export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: H
     const mine = hub.get(id);
     return c.json({ cancelled: mine ? hub.cancel(mine) : false }, 200);
   });
+}
 
+function answerRoutes(app: OpenAPIHono, { store, hub }: Deps): void {
   app.openapi(listAsks, (c) => {
     const id = c.req.valid("param").id.toUpperCase();
     if (!store.get(id)) return c.json({ error: "no such session" }, 404);
@@ -247,7 +152,9 @@ export function turnRoutes(app: OpenAPIHono, deps: { store: SessionStore; hub: H
     if (!answered) return c.json({ error: "no such question waiting" }, 404);
     return c.json({ answered: true as const }, 200);
   });
+}
 
+function streamRoute(app: OpenAPIHono, held: HeldBy): void {
   app.openapi(sessionEvents, async (c) => {
     const found = await held(c.req.valid("param").id);
     if ("error" in found) return c.json({ error: found.error }, found.status === 409 ? 404 : found.status);

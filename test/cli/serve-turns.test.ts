@@ -333,4 +333,47 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       await s.close();
     }
   });
+
+  it("fork copies a session into a new one; delete is refused while a turn runs, then removes it", async () => {
+    const s = await startScenario({
+      rules: [{ match: { lastMessage: "hang" }, reply: { hang: true } }, { reply: { text: "Done." } }],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${serve.base}${path}`, {
+        method,
+        headers: auth,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      const id = String((await call("POST", "/sessions", { directory: s.ws.dir })).body.id);
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      await call("POST", `/sessions/${id}/messages`, { text: "first" });
+      await stream.next("done");
+      const fork = await call("POST", `/sessions/${id}/fork`);
+      assert.equal(fork.status, 201, JSON.stringify(fork.body));
+      assert.notEqual(fork.body.id, id);
+      assert.equal(fork.body.parent, id);
+
+      await call("POST", `/sessions/${id}/messages`, { text: "hang" });
+      await waitFor(() => (s.server.requests.length >= 2 ? true : undefined));
+      const busy = await call("DELETE", `/sessions/${id}`);
+      assert.equal(busy.status, 409);
+      assert.match(String(busy.body.error), /a turn is running/);
+      await call("POST", `/sessions/${id}/cancel`);
+      await stream.next("done", stream.seen.findIndex((e) => e.data.type === "done") + 1);
+      const deleted = await call("DELETE", `/sessions/${id}`);
+      assert.deepEqual([deleted.status, deleted.body.deleted], [200, id]);
+      assert.equal((await call("GET", `/sessions/${id}`)).status, 404);
+      assert.equal((await call("DELETE", `/sessions/${id}`)).status, 404);
+      assert.equal((await call("GET", `/sessions/${String(fork.body.id)}`)).status, 200);
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
 });

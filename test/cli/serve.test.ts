@@ -126,6 +126,7 @@ describe("bosun serve: the HTTP API behind a token", () => {
           "/sessions/{id}/cancel",
           "/sessions/{id}/decisions",
           "/sessions/{id}/events",
+          "/sessions/{id}/fork",
           "/sessions/{id}/messages",
           "/sessions/{id}/questions",
           "/sessions/{id}/questions/{question}",
