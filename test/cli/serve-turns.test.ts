@@ -56,14 +56,17 @@ function follow(url: string, token: string, lastEventId?: string) {
       }
     }
   })().catch((error: unknown) => {
-    if (!controller.signal.aborted) throw error;
+    // Kept for close(), not thrown unhandled: a stream the server ended (it stopped) is no failure of a test that is done.
+    if (!controller.signal.aborted) failure = error;
   });
+  let failure: unknown;
   return {
     seen,
     next: (type: string, after = 0) => waitFor(() => seen.find((e, i) => i >= after && e.data.type === type), 20_000),
     close: async () => {
       controller.abort();
       await done;
+      if (failure) throw failure;
     },
   };
 }
@@ -182,6 +185,14 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       });
       await stream.next("ask");
       await stream.close();
+      // The server notices the client left, and nobody is left to answer: the ask is gone, denied.
+      let waiting: unknown[] = [];
+      for (let i = 0; i < 100; i++) {
+        waiting = (await (await fetch(`${serve.base}/sessions/${id}/asks`, { headers: auth })).json()) as unknown[];
+        if (waiting.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(waiting, [], "the ask was denied once the client left");
       const watcher = follow(`${serve.base}/sessions/${id}/events`, serve.token);
       const done = await watcher.next("done");
       assert.equal(done.data.status, "denied");
