@@ -248,6 +248,13 @@ program
   .action(async (options) => (await import("./commands/serve.js")).serve(options));
 
 program
+  .command("attach <url>")
+  .description("the interactive session, driving a session a bosun server holds (a new one here unless --session)")
+  .option("--session <id>", "a session the server has")
+  .option("--token <token>", "the server's token (default: BOSUN_SERVER_TOKEN, else this machine's server's)")
+  .action(async (url, options) => (await import("./commands/attach.js")).attach(url, options));
+
+program
   .command("doctor")
   .description(
     "check the session database, the data folder, the sandbox, ripgrep and each provider; exit 1 on a problem",

@@ -27,7 +27,8 @@ export interface Held {
   closed: AbortController;
 }
 
-export type SendAnswer = { started: true } | { started: false; reason: string };
+/** `after`: the last event before the turn's first, so a client tells this turn's events from earlier ones. */
+export type SendAnswer = { started: true; after: number } | { started: false; reason: string };
 
 /**
  * The sessions the server holds. Each is opened once through the runtime (so it has the lease
@@ -109,6 +110,7 @@ export class Hub {
     if (held.turn)
       return { started: false, reason: "a turn is running in this session: wait for its done event, or cancel it" };
     const controller = new AbortController();
+    const after = held.events.lastId;
     const done = held.runtime
       .turn(
         { text },
@@ -135,7 +137,7 @@ export class Hub {
         held.turn = undefined;
       });
     held.turn = { controller, done };
-    return { started: true };
+    return { started: true, after };
   }
 
   /** Cancels the running turn, if there is one. */

@@ -72,7 +72,13 @@ export const sendMessage = createRoute({
   summary: "Send a message: starts a turn; its events follow on the session's event stream",
   request: { params: SessionId, ...body(Message) },
   responses: {
-    202: json(z.object({ started: z.literal(true) }), "the turn started"),
+    202: json(
+      z.object({
+        started: z.literal(true),
+        after: z.number().int().openapi({ description: "the last event id before this turn's first" }),
+      }),
+      "the turn started",
+    ),
     400: badRequest,
     401: unauthorized,
     404: notFound,

@@ -113,7 +113,7 @@ function messageRoutes(app: OpenAPIHono, { store, hub }: Deps, held: HeldBy): vo
     if ("error" in found) return c.json({ error: found.error }, found.status);
     const sent = hub.send(found, c.req.valid("json").text);
     if (!sent.started) return c.json({ error: sent.reason }, 409);
-    return c.json({ started: true as const }, 202);
+    return c.json({ started: true as const, after: sent.after }, 202);
   });
 
   app.openapi(cancelTurn, (c) => {
