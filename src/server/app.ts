@@ -1,4 +1,6 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
 import { decisionsJson } from "../session/decisions-json.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -52,6 +54,9 @@ const sessionDecisions = createRoute({
   },
 });
 
+/** The largest request body the server reads: a message's text (1 MB) with room for its JSON. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 export interface ServerDeps {
   store: SessionStore;
   token: string;
@@ -78,6 +83,19 @@ export function serverApp(deps: ServerDeps): OpenAPIHono {
     }
     await next();
   });
+  // A body past this is refused before it is read whole (a message is at most 1 MB of text).
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is not read: the connection ends with this answer, not reused half-read.
+        c.header("Connection", "close");
+        return c.json({ error: "the body is too large" }, 413);
+      },
+    }),
+  );
+
   const { store } = deps;
   const found = (id: string) => store.get(id.toUpperCase());
 
@@ -108,6 +126,12 @@ export function serverApp(deps: ServerDeps): OpenAPIHono {
   });
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   // Whatever went wrong inside, the client gets a line, never a stack.
-  app.onError((error, c) => c.json({ error: `internal error: ${error.message.split("\n")[0]}` }, 500));
+  app.onError((error, c) => {
+    // A request the framework refused itself (a body that is not JSON): its status, said as JSON.
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: `the request: ${error.message.split("\n")[0] || "not valid"}` }, error.status);
+    }
+    return c.json({ error: `internal error: ${error.message.split("\n")[0]}` }, 500);
+  });
   return app;
 }

@@ -95,6 +95,19 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
         assert.equal(refused.status, 401, path);
       }
       assert.equal((await post("/sessions", { directory: "relative/path" })).status, 400);
+      const garbled = await fetch(`${serve.base}/sessions`, { method: "POST", headers: auth, body: "{not json" });
+      assert.equal(garbled.status, 400);
+      assert.match(((await garbled.json()) as { error: string }).error, /./);
+      // A body past the limit is refused (413), or the connection cut while it is still sent; the server lives on.
+      const huge = await fetch(`${serve.base}/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: "x".repeat(3 * 1024 * 1024),
+      }).then(
+        (answer) => answer.status,
+        () => "cut",
+      );
+      assert.ok(huge === 413 || huge === "cut", String(huge));
       assert.match(String((await post("/sessions", { mode: "auto" })).body.error), /^directory:/);
       const created = await post("/sessions", { directory: s.ws.dir, title: "over http" });
       assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -381,6 +394,42 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       assert.equal((await call("GET", `/sessions/${id}`)).status, 404);
       assert.equal((await call("DELETE", `/sessions/${id}`)).status, 404);
       assert.equal((await call("GET", `/sessions/${String(fork.body.id)}`)).status, 200);
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
+
+  it("allow always through the server is saved as the terminal saves it: the next such call runs unasked", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "first" }, reply: writing("same.txt", "one\n"), times: 1 },
+        { match: { lastMessage: "second" }, reply: writing("same.txt", "two\n"), times: 1 },
+        { reply: { text: "Done." } },
+      ],
+    });
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const post = async (path: string, body: unknown) => {
+      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    try {
+      const id = String((await post("/sessions", { directory: s.ws.dir })).body.id);
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      await post(`/sessions/${id}/messages`, { text: "first" });
+      const ask = await stream.next("ask");
+      assert.ok((ask.data.always as string[]).length > 0, "always is offered");
+      assert.equal((await post(`/sessions/${id}/asks/${ask.data.ask}`, { reply: "always", option: 0 })).status, 200);
+      await stream.next("done");
+      const firstDone = stream.seen.length;
+      await post(`/sessions/${id}/messages`, { text: "second" });
+      await stream.next("done", firstDone);
+      assert.equal(stream.seen.filter((e) => e.data.type === "ask").length, 1, "the second write was not asked about");
+      assert.equal(readFileSync(join(s.ws.dir, "same.txt"), "utf8"), "two\n");
+      const listed = await s.run(["permissions", "list", "--json"]);
+      assert.match(listed.stdout, /same\.txt/);
       await stream.close();
     } finally {
       await serve.stop();
