@@ -37,6 +37,7 @@ export type SendAnswer = { started: true; after: number } | { started: false; re
  */
 export class Hub {
   private readonly held = new Map<string, Held>();
+  private readonly opening = new Map<string, Promise<Held>>();
 
   constructor(
     private readonly open: OpenSession,
@@ -49,7 +50,21 @@ export class Hub {
   }
 
   /** Opens a session (new, or an existing one by id) and holds it; the opening's decisions start its stream. */
-  async hold(cwd: string, options: SessionOptions): Promise<Held> {
+  hold(cwd: string, options: SessionOptions): Promise<Held> {
+    // Two requests resuming the same session at once open it once: the second waits for the first.
+    const key = options.session && !options.fork ? options.session : undefined;
+    const inFlight = key ? this.opening.get(key) : undefined;
+    if (inFlight) return inFlight;
+    const opened = this.openHeld(cwd, options);
+    if (key) {
+      this.opening.set(key, opened);
+      const forget = () => this.opening.delete(key);
+      opened.then(forget, forget);
+    }
+    return opened;
+  }
+
+  private async openHeld(cwd: string, options: SessionOptions): Promise<Held> {
     const events = new EventLog();
     const asks = new Asks(
       this.via,

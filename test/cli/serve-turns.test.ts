@@ -436,4 +436,38 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       await s.close();
     }
   });
+
+  it("an earlier session is resumed once however many requests reach it at once: one turn runs, the others are told it runs", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: "slow" }, reply: { text: "Slow done.", delayMs: 500 } },
+        { reply: { text: "Done." } },
+      ],
+    });
+    const earlier = await s.run(["run", "before the server"]);
+    assert.equal(earlier.code, 0, earlier.stderr);
+    const id = s.latest().id;
+    const serve = await startServe(s);
+    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          fetch(`${serve.base}/sessions/${id}/messages`, {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify({ text: "slow" }),
+          }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error?: string } })),
+        ),
+      );
+      assert.deepEqual(answers.map((a) => a.status).sort(), [202, 409, 409, 409, 409]);
+      for (const refused of answers.filter((a) => a.status === 409))
+        assert.match(refused.body.error ?? "", /a turn is running/);
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      assert.equal((await stream.next("done")).data.result, "Slow done.");
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
 });
