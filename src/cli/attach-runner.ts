@@ -115,8 +115,22 @@ export function attachRunner(input: {
     async bang() {
       return { output: "`!` commands run where bosun runs the session: not through bosun attach.", exitCode: null };
     },
-    why() {
-      return `the ledger: bosun why ${session.slice(0, 10)} on the server's machine, or GET ${client.base}/sessions/${session}/decisions`;
+    // `/why [--all] [seat glob]`: the server renders its ledger as `bosun why` would, to this width.
+    async why(args, view) {
+      const words = (args ?? "").split(/\s+/).filter(Boolean);
+      const seat = words.filter((w) => w !== "--all").join(" ");
+      const query = new URLSearchParams({
+        width: String(Math.max(40, Math.min(400, view.width))),
+        color: String(view.color),
+        all: String(words.includes("--all")),
+        ...(seat ? { seat } : {}),
+      });
+      try {
+        const text = await client.text(`/sessions/${session}/ledger?${query}`);
+        return text.replace(/\n$/, "");
+      } catch (error) {
+        return `/why: the server: ${(error as Error).message}`;
+      }
     },
     async compact() {
       return "/compact runs where the session is held: not through bosun attach yet.";

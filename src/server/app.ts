@@ -1,8 +1,10 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { namesASeat } from "../seats/seat-names.js";
 import { decisionsJson } from "../session/decisions-json.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
+import { ledgerText } from "../session/ledger-text.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { Hub } from "./hub.js";
 import { Decision, ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
@@ -56,6 +58,27 @@ const sessionDecisions = createRoute({
 
 /** The largest request body the server reads: a message's text (1 MB) with room for its JSON. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+const ledgerRoute = createRoute({
+  method: "get",
+  path: "/sessions/{id}/ledger",
+  summary: "The session's ledger as `bosun why` prints it, by turn and step, fitted to a width",
+  request: {
+    params: SessionId,
+    query: z.object({
+      seat: z.string().min(1).optional().openapi({ description: "a seat id or glob (call.*)" }),
+      width: z.coerce.number().int().min(40).max(400).optional().openapi({ description: "columns (default 100)" }),
+      color: z.enum(["true", "false"]).optional(),
+      all: z.enum(["true", "false"]).optional().openapi({ description: "every set-up decision in full" }),
+    }),
+  },
+  responses: {
+    200: { content: { "text/plain": { schema: z.string() } }, description: "the ledger" },
+    400: badRequest,
+    401: unauthorized,
+    404: notFound,
+  },
+});
 
 export interface ServerDeps {
   store: SessionStore;
@@ -114,6 +137,20 @@ export function serverApp(deps: ServerDeps): OpenAPIHono {
     if (!session) return c.json({ error: "no such session" }, 404);
     const decisions = decisionsJson(store, session.id, c.req.valid("query").seat);
     return c.json(decisions as z.infer<typeof Decision>[], 200);
+  });
+
+  app.openapi(ledgerRoute, (c) => {
+    const session = found(c.req.valid("param").id);
+    if (!session) return c.json({ error: "no such session" }, 404);
+    const { seat, width, color, all } = c.req.valid("query");
+    if (seat !== undefined && !namesASeat(seat)) return c.json({ error: `seat: no seat matches "${seat}"` }, 400);
+    const text = ledgerText(store, session.id, {
+      width: width ?? 100,
+      color: color === "true",
+      seat,
+      all: all === "true",
+    });
+    return c.text(`${text}\n`, 200);
   });
 
   if (deps.hub) turnRoutes(app, { store, hub: deps.hub });

@@ -69,7 +69,7 @@ export function builtins(deps: {
       case "why":
         add({
           kind: "notice",
-          text: runner.why(args || undefined, { width: process.stdout.columns || 80, color: true }),
+          text: await runner.why(args || undefined, { width: process.stdout.columns || 80, color: true }),
         });
         return;
       case "compact":

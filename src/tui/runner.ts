@@ -67,7 +67,7 @@ export interface InteractiveRunner {
    * `/why [--all] [seat glob]`: the ledger as `bosun why` prints it, fitted to `view.width`
    * (the terminal's), coloured when `view.color`.
    */
-  why(args: string | undefined, view: { width: number; color: boolean }): string;
+  why(args: string | undefined, view: { width: number; color: boolean }): string | Promise<string>;
   /**
    * The session-level slash commands (/model, /agent, /mode, /new, /sessions, /resume): a line
    * saying what happened; the session may be reopened with the change.

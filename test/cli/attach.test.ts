@@ -48,6 +48,9 @@ describe("bosun attach: the TUI driving a session the server holds", () => {
       term.type("o", false);
       await term.waitFor(/Wrote notes\.txt on the server\./);
       assert.equal(readFileSync(join(s.ws.dir, "notes.txt"), "utf8"), "remote\n");
+      // /why is the server's ledger, as bosun why prints it.
+      term.type("/why call.approval");
+      await term.waitFor(/call\.approval\s+person\s+allow-once/);
       term.keys("C-c");
       await waitFor(() => (term.exited() ? true : undefined));
       assert.match(term.screen(), /session \w+ stays on http:\/\/127\.0\.0\.1:\d+/);

@@ -70,6 +70,11 @@ describe("bosun serve: the HTTP API behind a token", () => {
         assert.equal(session?.id, s.latest().id);
         const one = await get(`/sessions/${session?.id.toLowerCase()}`);
         assert.equal((one.body as { id: string }).id, session?.id);
+        const text = await fetch(`${serve.base}/sessions/${session?.id}/ledger?width=80`, { headers: auth });
+        assert.equal(text.status, 200);
+        assert.match(await text.text(), /turn 1 · say done\n {2}step 1\n {4}context\.tools {2}code/);
+        const typo = await get(`/sessions/${session?.id}/ledger?seat=nope.seat`);
+        assert.equal(typo.status, 400);
         const ledger = await get(`/sessions/${session?.id}/decisions?seat=session.*`);
         assert.equal(ledger.status, 200);
         const seats = (ledger.body as Array<{ seat: string; holder: string }>).map((d) => d.seat);
@@ -127,6 +132,7 @@ describe("bosun serve: the HTTP API behind a token", () => {
           "/sessions/{id}/decisions",
           "/sessions/{id}/events",
           "/sessions/{id}/fork",
+          "/sessions/{id}/ledger",
           "/sessions/{id}/messages",
           "/sessions/{id}/questions",
           "/sessions/{id}/questions/{question}",

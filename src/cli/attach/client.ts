@@ -32,6 +32,23 @@ export class ServerClient {
     return { status: response.status, body: parsed };
   }
 
+  /** A text answer (the ledger as `bosun why` prints it); a JSON error's message is thrown. */
+  async text(path: string): Promise<string> {
+    const response = await fetch(`${this.base}${path}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const body = await response.text();
+    if (response.status === 200) return body;
+    let message = `answered ${response.status}`;
+    try {
+      message = (JSON.parse(body) as { error?: string }).error ?? message;
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    throw new Error(message);
+  }
+
   /**
    * Follows a session's events until `signal` aborts, from after `lastId`; a dropped stream is
    * followed again from the last event seen (Last-Event-ID), at most `retries` times in a row.
