@@ -2,10 +2,8 @@ import type { BosunError } from "../errors.js";
 import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
-import { STREAM_VERSION, streamShape } from "../runtime/stream-event.js";
+import { doneFields, endedAs, STREAM_VERSION, streamShape } from "../runtime/stream-event.js";
 import { progressShown } from "./progress-line.js";
-
-export { STREAM_VERSION };
 
 /** What the `session` event says: the session the run opened and what it runs with. */
 export interface RunStart {
@@ -196,28 +194,7 @@ export function jsonPrinter(options: JsonPrinterOptions = {}): RunPrinter {
       else show(event);
     },
     done(outcome, end) {
-      // The event keeps its name (scripts wait for it); its status says how the run ended.
-      const usage = end.usage;
-      line("done", {
-        status: endedAs(outcome),
-        exitCode: end.exitCode,
-        steps: outcome.steps,
-        denied: outcome.denied,
-        result: outcome.lastText ?? "",
-        durationMs: durationMs(),
-        usage: usage
-          ? {
-              input: usage.input,
-              output: usage.output,
-              cacheRead: usage.cacheRead,
-              cacheWrite: usage.cacheWrite,
-              requests: usage.requests,
-            }
-          : null,
-        // A sum that leaves out a request of unknown price would understate: none rather than a wrong one.
-        cost: usage && usage.costUnknown === 0 ? usage.cost : null,
-        ...(outcome.status !== "done" && outcome.message ? { message: outcome.message } : {}),
-      });
+      line("done", doneFields(outcome, { exitCode: end.exitCode, durationMs: durationMs(), usage: end.usage }));
     },
     failed(error) {
       // What waited for a session that never opened is left out: `bosun why` has what was recorded.
@@ -226,14 +203,6 @@ export function jsonPrinter(options: JsonPrinterOptions = {}): RunPrinter {
       line("done", { status: "error", exitCode: error.exitCode, message: error.message, durationMs: durationMs() });
     },
   };
-}
-
-/**
- * How the run ended, as its last line and the `done` event's status say it: a turn the model
- * finished with a call denied is "denied" (exit 3), never "done"; a limit is "limit".
- */
-export function endedAs(outcome: TurnOutcome): string {
-  return outcome.status === "done" && outcome.denied > 0 ? "denied" : outcome.status;
 }
 
 function preview(input: unknown): string {

@@ -46,6 +46,11 @@ export class EventLog {
     return this.subscribers.size;
   }
 
+  /** The oldest event still kept (the next one's id when none is). */
+  get firstKept(): number {
+    return this.kept[0]?.id ?? this.next;
+  }
+
   get lastId(): number {
     return this.next - 1;
   }

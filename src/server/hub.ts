@@ -2,7 +2,7 @@ import type { RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
-import { streamShape } from "../runtime/stream-event.js";
+import { doneFields, exitCodeOf, streamShape } from "../runtime/stream-event.js";
 import { Asks } from "./asks.js";
 import { EventLog } from "./event-log.js";
 
@@ -43,6 +43,8 @@ export class Hub {
     private readonly open: OpenSession,
     /** The surface answers come through, for the record: "the server (bosun serve)". */
     private readonly via: string,
+    /** bosun's version, for each session event (as `--format json` says it). */
+    private readonly version = "",
   ) {}
 
   get(id: string): Held | undefined {
@@ -103,12 +105,14 @@ export class Hub {
     events.push("session", {
       session: runtime.session.id,
       opened: runtime.opened.mode,
+      parent: runtime.opened.parent ?? null,
       model: runtime.model.ref,
       agent: runtime.agent,
       mode: runtime.mode,
       cwd,
       tools: runtime.offeredTools(),
       maxSteps: runtime.maxSteps,
+      version: this.version,
       // Said on every session that runs so: nobody is asked about anything in it.
       ...(runtime.mode === "auto"
         ? { warning: "mode auto: every call that would ask is allowed, nobody is asked" }
@@ -126,6 +130,7 @@ export class Hub {
       return { started: false, reason: "a turn is running in this session: wait for its done event, or cancel it" };
     const controller = new AbortController();
     const after = held.events.lastId;
+    const began = Date.now();
     const done = held.runtime
       .turn(
         { text },
@@ -133,18 +138,14 @@ export class Hub {
       )
       .then(
         (outcome) => {
-          held.events.push("done", {
-            status: outcome.status === "done" && outcome.denied > 0 ? "denied" : outcome.status,
-            steps: outcome.steps,
-            denied: outcome.denied,
-            result: outcome.lastText ?? "",
-            ...(outcome.message ? { message: outcome.message } : {}),
-          });
+          const end = { exitCode: exitCodeOf(outcome), durationMs: Date.now() - began, usage: held.runtime.usage() };
+          held.events.push("done", doneFields(outcome, end));
           return outcome;
         },
         (error: unknown) => {
-          held.events.push("error", { message: error instanceof Error ? error.message.split("\n")[0] : String(error) });
-          held.events.push("done", { status: "error" });
+          const message = (error instanceof Error ? error.message.split("\n")[0] : String(error)) || "error";
+          held.events.push("error", { message });
+          held.events.push("done", { status: "error", exitCode: 1, message, durationMs: Date.now() - began });
           return undefined;
         },
       )

@@ -188,7 +188,8 @@ function streamRoute(app: OpenAPIHono, held: HeldBy): void {
       if (gap)
         await stream.writeSSE({
           event: "gap",
-          data: JSON.stringify({ v: STREAM_VERSION, type: "gap", session, after: sent }),
+          // Its seq: the last event dropped, so the stream's ids still only grow.
+          data: JSON.stringify({ v: STREAM_VERSION, seq: found.events.firstKept - 1, type: "gap", session }),
         });
       for (const event of events) enqueue(event);
       const keepalive = setInterval(() => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { checkedStream } from "../support/run-stream.js";
 import { type Scenario, sentText, startScenario, waitFor } from "../support/scenario.js";
 
 /** `bosun serve --port 0` in the scenario's home: where it listens and its token. */
@@ -150,6 +151,8 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
         [...ids].sort((a, b) => a - b),
       );
       assert.ok(stream.seen.every((e) => e.data.seq === Number(e.id) && e.event === e.data.type));
+      // Each event's data is a line of `--format json`'s documented stream (schema/run-stream.v1.json), seq 1, 2, 3…
+      checkedStream(stream.seen.map((e) => JSON.stringify(e.data)).join("\n"));
 
       const ledger = await fetch(`${serve.base}/sessions/${id}/decisions?seat=call.approval`, { headers: auth });
       const [approval] = (await ledger.json()) as Array<{
@@ -351,6 +354,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       const [recorded] = (await ledger.json()) as Array<{ holder: string; answer: string; reasons: unknown[] }>;
       assert.deepEqual([recorded?.holder, recorded?.answer], ["person", "answered"]);
       assert.match(JSON.stringify(recorded?.reasons), /answered through.*the server/);
+      checkedStream(stream.seen.map((e) => JSON.stringify(e.data)).join("\n"));
       await stream.close();
     } finally {
       await serve.stop();

@@ -1,9 +1,10 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { BosunError, UsageError } from "../../errors.js";
-import type { TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { openRuntime, type SessionOptions } from "../../runtime/open.js";
+import { exitCodeOf } from "../../runtime/stream-event.js";
 import { ownVersion } from "../../util/own-files.js";
+
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
@@ -16,22 +17,6 @@ export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
   decisions?: boolean;
-}
-
-/** Exit codes: 0 done; 1 runtime failure; 2 usage or config (thrown); 3 stopped by a limit or a denied approval; 130 cancelled. */
-export function exitCodeOf(outcome: TurnOutcome): number {
-  switch (outcome.status) {
-    case "done":
-      return outcome.denied > 0 ? 3 : 0;
-    case "limit":
-    case "repeat":
-    case "blocked":
-      return 3;
-    case "cancelled":
-      return 130;
-    default:
-      return 1;
-  }
 }
 
 /**

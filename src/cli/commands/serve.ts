@@ -59,6 +59,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         warn: input.warn,
       }),
     `the server (bosun serve on ${host})`,
+    ownVersion(),
   );
   const app = serverApp({ store, token: token.token, version: ownVersion(), hub });
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
