@@ -176,6 +176,8 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
     signal: deps.signal,
     step,
+    // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).
+    cache: { key: deps.session.id },
     record: (decision) => run.recorder.decision(decision),
     onEvent: (event) => {
       if (event.type === "text") deps.emit({ type: "text", text: event.text });

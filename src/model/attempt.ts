@@ -1,5 +1,6 @@
-import type { FinishReason, LanguageModel, ModelMessage, ToolSet } from "ai";
+import type { FinishReason, JSONValue, LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
+import { type CacheKind, cacheOptions, withCachePoints } from "./cache-plan.js";
 import { type ClassifiedError, classifyError } from "./errors.js";
 import { fromSdkUsage, type Usage } from "./usage.js";
 
@@ -18,6 +19,8 @@ export interface AttemptInput {
   maxOutputTokens?: number;
   signal?: AbortSignal;
   onEvent?: (event: ModelEvent) => void;
+  /** How the provider caches the prompt (cache-plan.ts), and the key of the session's requests. */
+  cache?: { kind?: CacheKind; key?: string };
 }
 
 export type AttemptOutcome =
@@ -55,17 +58,18 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     ...(usage ? { usage } : {}),
   });
   try {
+    const prompt = withCachePoints(input.cache?.kind, input.system, input.messages);
     const result = streamText({
       model: input.model,
-      ...(input.system ? { system: input.system } : {}),
-      ...sentUnchecked(input.messages),
+      ...(prompt.system ? { system: prompt.system } : {}),
+      ...sentUnchecked(prompt.messages),
       ...(input.tools ? { tools: input.tools } : {}),
       ...(input.maxOutputTokens ? { maxOutputTokens: input.maxOutputTokens } : {}),
       ...(input.signal ? { abortSignal: input.signal } : {}),
       // bosun owns retries (seat model.retry), so the SDK must not retry behind its back.
       maxRetries: 0,
       // The conversation lives in bosun's session store; it is not also kept at OpenAI.
-      providerOptions: { openai: { store: false } },
+      providerOptions: mergeOptions({ openai: { store: false } }, cacheOptions(input.cache?.kind, input.cache?.key)),
       // Failures reach bosun as error parts and are classified there; the SDK must not dump them.
       onError: () => {},
     });
@@ -156,4 +160,12 @@ export function notAModelReply(
   if (step.usage?.inputTokens !== undefined || step.usage?.outputTokens !== undefined) return undefined;
   const type = step.response?.headers?.["content-type"];
   return `the provider answered without a model reply${type ? ` (content-type ${type.split(";")[0]})` : ""}`;
+}
+
+type ProviderOptions = Record<string, Record<string, JSONValue>>;
+
+function mergeOptions(base: ProviderOptions, extra: ProviderOptions): ProviderOptions {
+  const merged: ProviderOptions = { ...base };
+  for (const [provider, options] of Object.entries(extra)) merged[provider] = { ...merged[provider], ...options };
+  return merged;
 }

@@ -4,6 +4,7 @@ import type { Decision } from "../contracts/decisions.js";
 import { BASE_DELAY_MS } from "../contracts/retry.js";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
 import { type AttemptInput, streamAttempt } from "./attempt.js";
+import { cacheKindOf } from "./cache-plan.js";
 import { createLanguageModel } from "./create.js";
 import type { ClassifiedError } from "./errors.js";
 import { decideFallback } from "./fallback.js";
@@ -84,6 +85,9 @@ export async function requestModel(options: RequestOptions): Promise<RequestResu
       const outcome = await streamAttempt({
         ...options,
         model: languageModel,
+        // Only a session's steps are cached (a one-off request would pay the cache write for nothing);
+        // the model answering now says how its provider caches (a fallback may be another provider).
+        ...(options.cache ? { cache: { ...options.cache, kind: cacheKindOf(current.provider) } } : {}),
         onEvent: (event) => {
           endWait();
           options.onEvent?.(event);
