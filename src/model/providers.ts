@@ -7,6 +7,8 @@ export interface Provider {
   type?: ProviderType;
   api?: "responses" | "chat";
   baseURL?: string;
+  /** Where `baseURL` came from: the config key and file, or the environment variable the provider's SDK reads. */
+  baseURLSource?: string;
   headers?: Record<string, string>;
   apiKey?: string;
   credentials: Credentials;
@@ -62,7 +64,11 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   };
   if (type) provider.type = type;
   if (fromConfig?.api) provider.api = fromConfig.api;
-  if (fromConfig?.baseURL) provider.baseURL = fromConfig.baseURL;
+  const endpoint = endpointOf(name, type, loaded, env);
+  if (endpoint) {
+    provider.baseURL = endpoint.url;
+    provider.baseURLSource = endpoint.source;
+  }
   if (fromConfig?.headers) provider.headers = fromConfig.headers;
   // A configured key that did not resolve is missing — never replaced by the usual variable,
   // which may be a different account's key.
@@ -78,6 +84,35 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
     provider.problem = `provider "${name}" is openai-compatible but has no baseURL: set provider.${name}.baseURL`;
   }
   return provider;
+}
+
+/** The variables the AI SDK's provider packages read for their base URL when none is given. */
+const BASE_URL_VARIABLES: Partial<Record<ProviderType, string>> = {
+  anthropic: "ANTHROPIC_BASE_URL",
+  openai: "OPENAI_BASE_URL",
+};
+
+/**
+ * Where the provider's requests go, and who said so: its config, else the variable its SDK would
+ * read on its own (ANTHROPIC_BASE_URL, OPENAI_BASE_URL) — read here instead, so the endpoint a key
+ * is sent to is never chosen silently (it is shown by `bosun models` and recorded in model.select).
+ */
+function endpointOf(
+  name: string,
+  type: ProviderType | undefined,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+): { url: string; source: string } | undefined {
+  const configured = loaded.config.provider?.[name]?.baseURL;
+  if (configured) {
+    const key = `provider.${name}.baseURL`;
+    const origin = loaded.origins.get(key);
+    const where = origin?.file ? `${origin.file}${origin.line ? `:${origin.line}` : ""}` : (origin?.source ?? "config");
+    return { url: configured, source: `${key} (${where})` };
+  }
+  const variable = type ? BASE_URL_VARIABLES[type] : undefined;
+  const fromEnv = variable ? env[variable]?.trim() : undefined;
+  return variable && fromEnv ? { url: fromEnv, source: `environment variable ${variable}` } : undefined;
 }
 
 function findCredentials(

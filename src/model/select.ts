@@ -176,7 +176,10 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
 
 /** Where the model's key comes from (never the key): part of why this model can run. */
 function credentialsReason(model: ResolvedModel): Reason {
-  return { rule: "credentials", detail: model.provider.credentials.source };
+  const { baseURL, baseURLSource } = model.provider;
+  // Where the key goes matters as much as where it comes from: a base URL is named with its source.
+  const endpoint = baseURL ? `; requests go to ${baseURL} (${baseURLSource ?? "config"})` : "";
+  return { rule: "credentials", detail: `${model.provider.credentials.source}${endpoint}` };
 }
 
 function limitsReason(model: ResolvedModel): Reason {

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { expectDecision } from "../support/ledger.js";
+import { startScenario } from "../support/scenario.js";
 import { createWorkspace, type RunResult, type Workspace } from "../support/workspace.js";
 
 const SECRETS = { ANTHROPIC_API_KEY: "sk-ant-models-test-111", LOCAL_KEY: "sk-local-models-test-222" };
@@ -76,7 +78,7 @@ describe("bosun models", () => {
     assert.equal(lines[0], "selected: anthropic/claude-haiku-4-5 (person: --model flag)");
     assert.ok(
       lines.some((l) =>
-        /^local \(openai-compatible, http:\/\/127\.0\.0\.1:11434\/v1\) — ready: provider\.local\.apiKey \{env:LOCAL_KEY\}/.test(
+        /^local \(openai-compatible, http:\/\/127\.0\.0\.1:11434\/v1 from provider\.local\.baseURL \(.*bosun\.json:1\)\) — ready: provider\.local\.apiKey \{env:LOCAL_KEY\}/.test(
           l,
         ),
       ),
@@ -96,5 +98,32 @@ describe("bosun models", () => {
       data.selected.error ?? "",
       /model openai\/gpt-5 \(chosen by --model flag\) cannot be used: provider "openai" has no API key/,
     );
+  });
+});
+
+describe("a base URL the provider's SDK would read from the environment", () => {
+  it("ANTHROPIC_BASE_URL is where requests go, said by bosun models and recorded in model.select", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Reached through the variable." } }] });
+    try {
+      s.setUserConfig({ model: "anthropic/claude-haiku-4-5" });
+      const env = { ANTHROPIC_API_KEY: "sk-ant-env-test", ANTHROPIC_BASE_URL: s.server.baseURL };
+      const run = await s.run(["run", "hello"], { env });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Reached through the variable\./);
+      const select = expectDecision(s.latest().decisions, "model.select", "config", "anthropic/claude-haiku-4-5");
+      const credentials = select.reasons.find((r) => r.rule === "credentials")?.detail ?? "";
+      assert.match(
+        credentials,
+        /requests go to http:\/\/127\.0\.0\.1:\d+\/v1 \(environment variable ANTHROPIC_BASE_URL\)/,
+      );
+      const listed = await s.run(["models"], { env });
+      assert.match(
+        listed.stdout,
+        /^anthropic \(anthropic, http:\/\/127\.0\.0\.1:\d+\/v1 from environment variable ANTHROPIC_BASE_URL\)/m,
+      );
+      assert.ok(!listed.stdout.includes("sk-ant-env-test"));
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -26,7 +26,7 @@ export function listModels(options: { json?: boolean; model?: string }): void {
   const rows = providers.map((p) => ({
     provider: p.name,
     type: p.type ?? null,
-    ...(p.baseURL ? { baseURL: p.baseURL } : {}),
+    ...(p.baseURL ? { baseURL: p.baseURL, baseURLSource: p.baseURLSource ?? null } : {}),
     credentials: { present: p.credentials.present, needed: p.credentials.needed, source: p.credentials.source },
     usable: usable(p),
     ...(p.problem ? { problem: p.problem } : {}),
@@ -45,7 +45,7 @@ export function listModels(options: { json?: boolean; model?: string }): void {
   for (const p of rows) {
     const state = p.usable ? "ready" : p.problem ? "unusable" : "no key";
     out(
-      `\n${p.provider} (${p.type ?? "no type"}${p.baseURL ? `, ${p.baseURL}` : ""}) — ${state}: ${p.problem ?? p.credentials.source}`,
+      `\n${p.provider} (${p.type ?? "no type"}${p.baseURL ? `, ${p.baseURL} from ${p.baseURLSource ?? "config"}` : ""}) — ${state}: ${p.problem ?? p.credentials.source}`,
     );
     if (p.models.length === 0) {
       out("  no models listed: any model id can be used, with unknown limits");
