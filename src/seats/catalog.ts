@@ -317,7 +317,7 @@ export const SEATS: readonly Seat[] = [
     question: "The model asks the person a question (the question tool): what does it get back?",
     holders: ["person", "code"],
     default:
-      "the question goes to the person's face (the TUI's dialog, the terminal's prompt) with its options and room for their own words: answered, declined or dismissed (person); with nobody there the model gets an error result saying nobody can answer (code). The ledger says how many options were picked and whether words were typed, never the words",
+      "the question goes to the person's face (the TUI's dialog, the terminal's prompt) with its options and room for their own words: answered, declined or dismissed (person); with nobody there the model gets an error result saying nobody can answer, and an answer naming a choice never offered (or several where one was asked for) is unfit, never told to the model as chosen (code). The ledger says how many options were picked and whether words were typed, never the words",
     fail: "closed",
     config: [],
   },

@@ -67,7 +67,7 @@ export class Asks {
           if (!this.questions.delete(id)) return;
           clearTimeout(timer);
           signal.removeEventListener("abort", onAbort);
-          resolve({ ...reply, via: this.via });
+          resolve({ via: this.via, ...reply });
         };
         const onAbort = () => settle({ action: "cancel" });
         const timer = setTimeout(() => settle({ action: "cancel" }), this.timeoutMs);
@@ -82,11 +82,16 @@ export class Asks {
   }
 
   /** Answers question `id`; false when no such question waits. */
-  answerQuestion(id: string, answer: ClientAnswer): boolean {
+  answerQuestion(id: string, answer: ClientAnswer, client?: string): boolean {
     const pending = this.questions.get(id);
     if (!pending) return false;
-    pending.settle(answer);
+    pending.settle({ ...answer, via: this.through(client) });
     return true;
+  }
+
+  /** The surface, and the client's address when known: on a server bound beyond loopback it matters who answered. */
+  private through(client: string | undefined): string {
+    return client ? `${this.via}, from ${client}` : this.via;
   }
 
   readonly prompt: ApprovalPrompt = {
@@ -121,17 +126,18 @@ export class Asks {
   }
 
   /** Answers ask `id`; false when there is no such ask pending, or the option is not one offered. */
-  answer(id: string, reply: ClientReply): "answered" | "unknown" | "bad option" {
+  answer(id: string, reply: ClientReply, client?: string): "answered" | "unknown" | "bad option" {
     const pending = this.pending.get(id);
     if (!pending) return "unknown";
+    const via = this.through(client);
     if (reply.reply === "always") {
       const option = pending.request.always.options[reply.option ?? 0];
       if (!option) return "bad option";
-      pending.settle({ kind: "always", option, via: this.via });
+      pending.settle({ kind: "always", option, via });
     } else if (reply.reply === "deny") {
-      pending.settle({ kind: "deny", ...(reply.message ? { message: reply.message } : {}), via: this.via });
+      pending.settle({ kind: "deny", ...(reply.message ? { message: reply.message } : {}), via });
     } else {
-      pending.settle({ kind: "once", via: this.via });
+      pending.settle({ kind: "once", via });
     }
     return "answered";
   }

@@ -25,7 +25,18 @@ export interface Held {
   asks: Asks;
   turn?: { controller: AbortController; done: Promise<TurnOutcome | undefined> };
   closed: AbortController;
+  /** Worked in through this server (created here, or a turn ran): kept a while when idle, for clients to come back. */
+  used: boolean;
+  /** Lets it go once idle for IDLE_RELEASE_MS. */
+  idle?: NodeJS.Timeout;
 }
+
+/**
+ * How long a session worked in through the server stays held with no turn and nobody watching,
+ * so a client that reconnects finds its events; one opened only to be watched is let go at once.
+ * Held, the terminal cannot take it (its lease).
+ */
+export const IDLE_RELEASE_MS = 5 * 60_000;
 
 /** `after`: the last event before the turn's first, so a client tells this turn's events from earlier ones. */
 export type SendAnswer = { started: true; after: number } | { started: false; reason: string };
@@ -74,8 +85,13 @@ export class Hub {
       undefined,
       (view) => events.push("question", { ...view }),
     );
-    // The last client watching leaves while asks wait: nobody can answer them now.
-    events.onEmpty = () => asks.denyAll("the client watching this session disconnected");
+    // The last client watching leaves while asks wait: nobody can answer them now; and a session
+    // nobody uses any more is let go (its lease with it).
+    let self: Held | undefined;
+    events.onEmpty = () => {
+      asks.denyAll("the client watching this session disconnected");
+      if (self) this.releaseWhenIdle(self);
+    };
     const closed = new AbortController();
     // The opening's decisions wait for the session event, which always comes first (as in --format json).
     let early: Shaped[] | undefined = [];
@@ -95,7 +111,9 @@ export class Hub {
         this.held.get(runtime.session.id)?.turn?.controller.abort(new Error("another run took over this session")),
       signal: closed.signal,
     });
-    const held: Held = { runtime, events, asks, closed };
+    // A session the server created is worked in here; one it resumed is, once a turn runs.
+    const held: Held = { runtime, events, asks, closed, used: options.session === undefined || options.fork === true };
+    self = held;
     const existing = this.held.get(runtime.session.id);
     if (existing) {
       await runtime.close();
@@ -130,6 +148,8 @@ export class Hub {
       return { started: false, reason: "a turn is running in this session: wait for its done event, or cancel it" };
     const controller = new AbortController();
     const after = held.events.lastId;
+    held.used = true;
+    clearTimeout(held.idle);
     const began = Date.now();
     const done = held.runtime
       .turn(
@@ -151,6 +171,7 @@ export class Hub {
       )
       .finally(() => {
         held.turn = undefined;
+        this.releaseWhenIdle(held);
       });
     held.turn = { controller, done };
     return { started: true, after };
@@ -163,9 +184,28 @@ export class Hub {
     return true;
   }
 
+  /**
+   * Lets a session go once nobody uses it: no turn and nobody watching — at once when it was only
+   * watched, after IDLE_RELEASE_MS when it was worked in (a client may come back for its events).
+   */
+  private releaseWhenIdle(held: Held): void {
+    clearTimeout(held.idle);
+    const idle = () => !held.turn && held.events.watchers === 0 && this.held.get(held.runtime.session.id) === held;
+    if (!idle()) return;
+    if (!held.used) {
+      void this.release(held);
+      return;
+    }
+    held.idle = setTimeout(() => {
+      if (idle()) void this.release(held);
+    }, IDLE_RELEASE_MS);
+    held.idle.unref();
+  }
+
   /** Lets one idle session go (its lease released); false while a turn runs in it. */
   async release(held: Held): Promise<boolean> {
     if (held.turn) return false;
+    clearTimeout(held.idle);
     this.held.delete(held.runtime.session.id);
     held.asks.denyAll("the session was let go");
     held.closed.abort();

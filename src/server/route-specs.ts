@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { hasControls } from "../util/printable.js";
 import { ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
 
 /** The routes that drive a session, as OpenAPI describes them: what each takes and gives. */
@@ -11,7 +12,12 @@ export const NewSession = z
     agent: z.string().min(1).optional(),
     model: z.string().min(1).optional().openapi({ description: "provider/model" }),
     mode: z.enum(MODES).optional(),
-    title: z.string().min(1).max(200).optional(),
+    title: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((title) => !hasControls(title), "no control characters (escapes, newlines)")
+      .optional(),
   })
   .openapi("NewSession");
 

@@ -7,6 +7,7 @@ import { STREAM_VERSION } from "../runtime/stream-event.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
 import { leaseHolder } from "../store/lease.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { LoggedEvent } from "./event-log.js";
 import type { Held, Hub } from "./hub.js";
 import {
   answerAsk,
@@ -134,7 +135,7 @@ function answerRoutes(app: OpenAPIHono, { store, hub }: Deps): void {
   app.openapi(answerAsk, (c) => {
     const { id, ask } = c.req.valid("param");
     const mine = hub.get(id.toUpperCase());
-    const answered = mine?.asks.answer(ask, c.req.valid("json"));
+    const answered = mine?.asks.answer(ask, c.req.valid("json"), clientOf(c));
     if (answered === "bad option") return c.json({ error: "option: not one of the ask's always options" }, 400);
     if (answered !== "answered") return c.json({ error: "no such ask waiting" }, 404);
     return c.json({ answered: true as const }, 200);
@@ -148,7 +149,7 @@ function answerRoutes(app: OpenAPIHono, { store, hub }: Deps): void {
 
   app.openapi(answerQuestion, (c) => {
     const { id, question } = c.req.valid("param");
-    const answered = hub.get(id.toUpperCase())?.asks.answerQuestion(question, c.req.valid("json"));
+    const answered = hub.get(id.toUpperCase())?.asks.answerQuestion(question, c.req.valid("json"), clientOf(c));
     if (!answered) return c.json({ error: "no such question waiting" }, 404);
     return c.json({ answered: true as const }, 200);
   });
@@ -157,21 +158,27 @@ function answerRoutes(app: OpenAPIHono, { store, hub }: Deps): void {
 function streamRoute(app: OpenAPIHono, held: HeldBy): void {
   app.openapi(sessionEvents, async (c) => {
     const found = await held(c.req.valid("param").id);
-    if ("error" in found) return c.json({ error: found.error }, found.status === 409 ? 404 : found.status);
-    const after = Number(c.req.header("last-event-id") ?? 0);
+    if ("error" in found) return c.json({ error: found.error }, found.status);
     const session = found.runtime.session.id;
+    // Resumes after an id this stream gave; anything else (not a plain id, or past the last) from the start.
+    const after = resumeAfter(c.req.header("last-event-id"), found.events.lastId);
     return streamSSE(c, async (stream) => {
-      const send = (event: { id: number; type: string; data: Record<string, unknown> }) =>
+      const send = (event: LoggedEvent) =>
         stream.writeSSE({
           id: String(event.id),
           event: event.type,
           data: JSON.stringify({ v: STREAM_VERSION, seq: event.id, type: event.type, session, ...event.data }),
         });
+      let finish: () => void = () => undefined;
+      const finished = new Promise<void>((resolve) => {
+        finish = resolve;
+        stream.onAbort(resolve);
+      });
       // Subscribed before the backlog is sent, so nothing falls between the two; ids dedupe.
-      let sent = Number.isInteger(after) && after > 0 ? after : 0;
-      const queue: Array<{ id: number; type: string; data: Record<string, unknown> }> = [];
+      let sent = after;
+      const queue: LoggedEvent[] = [];
       let draining = Promise.resolve();
-      const enqueue = (event: (typeof queue)[number]) => {
+      const enqueue = (event: LoggedEvent) => {
         queue.push(event);
         draining = draining.then(async () => {
           for (;;) {
@@ -180,10 +187,14 @@ function streamRoute(app: OpenAPIHono, held: HeldBy): void {
             if (next.id <= sent) continue;
             sent = next.id;
             await send(next);
+            // A deleted session says so last; its stream ends with it.
+            if (next.type === "deleted") finish();
           }
         });
       };
       const unsubscribe = found.events.subscribe(enqueue);
+      // Watched again: not let go while someone is here.
+      clearTimeout(found.idle);
       const { events, gap } = found.events.since(sent);
       if (gap)
         await stream.writeSSE({
@@ -195,11 +206,25 @@ function streamRoute(app: OpenAPIHono, held: HeldBy): void {
       const keepalive = setInterval(() => {
         void stream.write(": keep-alive\n\n");
       }, KEEPALIVE_MS);
-      await new Promise<void>((resolve) => stream.onAbort(resolve));
+      await finished;
       clearInterval(keepalive);
       unsubscribe();
     });
   });
+}
+
+/** The event a stream resumes after: a plain decimal id it could have given (at most the last), else 0. */
+export function resumeAfter(header: string | undefined, lastId: number): number {
+  if (header === undefined || !/^\d{1,15}$/.test(header.trim())) return 0;
+  const id = Number(header.trim());
+  return id <= lastId ? id : 0;
+}
+
+/** The client's address, as the connection has it (@hono/node-server puts the request's socket in env). */
+function clientOf(c: { env: unknown }): string | undefined {
+  const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string; remotePort?: number } } })?.incoming
+    ?.socket;
+  return socket?.remoteAddress;
 }
 
 function isFolder(path: string): boolean {

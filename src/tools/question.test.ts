@@ -30,6 +30,18 @@ describe("question tool", () => {
     assert.equal(judgeQuestionReply({ action: "decline" }).answer, "declined");
     assert.equal(judgeQuestionReply({ action: "cancel" }).answer, "dismissed");
     assert.equal(judgeQuestionReply({ action: "accept", values: {} }).output, "The person gave an empty answer.");
+    // A choice never offered, or two where one was asked: unfit, held by code, never "chosen".
+    const asked = { options: ["red", "blue"], multiple: false };
+    const strange = judgeQuestionReply({ action: "accept", values: { choice: ["green", "rm -rf /"] } }, asked);
+    assert.deepEqual([strange.holder, strange.answer, strange.isError], ["code", "unfit", true]);
+    assert.doesNotMatch(strange.output, /green|rm -rf/);
+    assert.equal(judgeQuestionReply({ action: "accept", values: { choice: ["red", "blue"] } }, asked).answer, "unfit");
+    assert.equal(judgeQuestionReply({ action: "accept", values: { choice: "blue" } }, asked).answer, "answered");
+    assert.equal(
+      judgeQuestionReply({ action: "accept", values: { choice: ["red", "blue"] } }, { ...asked, multiple: true })
+        .answer,
+      "answered",
+    );
   });
 
   it("asks for nothing the rules could not judge: one request, question:person", async () => {

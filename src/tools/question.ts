@@ -14,7 +14,7 @@ const schema = z.strictObject({
 
 export type QuestionInput = z.infer<typeof schema>;
 
-export type QuestionAnswer = "answered" | "declined" | "dismissed" | "nobody";
+export type QuestionAnswer = "answered" | "declined" | "dismissed" | "nobody" | "unfit";
 
 const CHOICE = "choice";
 const OWN = "own_words";
@@ -48,9 +48,42 @@ export function personQuestion(input: QuestionInput, from = "The agent"): Person
  */
 export function judgeQuestionReply(
   reply: QuestionReply | undefined,
+  asked?: Pick<QuestionInput, "options" | "multiple">,
 ): Answer<QuestionAnswer> & { output: string; isError: boolean } {
+  const unfit = reply ? unfitChoice(reply, asked) : undefined;
+  if (unfit) return unfit;
   const judged = judgeReply(reply);
   return reply ? answeredThrough(judged, reply.via) : judged;
+}
+
+/**
+ * A choice that was never offered (or several where one was asked for) is not the person's answer
+ * to this question — a face that did not check it, a client's hand-made reply — so it does not
+ * reach the model as chosen (code).
+ */
+function unfitChoice(
+  reply: QuestionReply,
+  asked: Pick<QuestionInput, "options" | "multiple"> | undefined,
+): (Answer<QuestionAnswer> & { output: string; isError: boolean }) | undefined {
+  if (reply.action !== "accept" || !asked) return undefined;
+  const picked = reply.values[CHOICE];
+  if (picked === undefined) return undefined;
+  const chosen = Array.isArray(picked) ? picked : [picked];
+  const offered = asked.options ?? [];
+  const strange = chosen.filter((c) => typeof c !== "string" || !offered.includes(c));
+  const tooMany = !asked.multiple && chosen.length > 1;
+  if (strange.length === 0 && !tooMany) return undefined;
+  const detail = tooMany
+    ? `${chosen.length} choices where one was asked for`
+    : `${strange.length} choice(s) never offered`;
+  return {
+    holder: "code",
+    answer: "unfit",
+    reasons: [{ rule: "the answer did not fit", detail, decisive: true }],
+    output:
+      "The answer that came back did not fit the question (a choice that was not offered). Ask again if you still need it.",
+    isError: true,
+  };
 }
 
 function judgeReply(reply: QuestionReply | undefined): Answer<QuestionAnswer> & { output: string; isError: boolean } {
@@ -119,7 +152,7 @@ export function questionTool(io: {
             .askQuestion(personQuestion(input, io.from), context.signal)
             .catch((): QuestionReply => ({ action: "cancel" }))
         : undefined;
-      const { output, isError, ...answer } = judgeQuestionReply(reply);
+      const { output, isError, ...answer } = judgeQuestionReply(reply, input);
       io.record({ seat: "call.question", ...answer, subject: { call: context.callId } });
       return { output, isError, summary: `question (${answer.answer})` };
     },

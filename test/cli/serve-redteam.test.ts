@@ -279,7 +279,7 @@ describe("bosun serve red team: authentication", () => {
 });
 
 describe("bosun serve red team: the token on disk", () => {
-  it("HOLE: a symlink planted at the token path, to a file whose token someone knows, is not taken as the server's token", async () => {
+  it("a symlink planted at the token path, to a file whose token someone knows, is not taken as the server's token", async () => {
     const s = await startScenario({ rules: [] });
     try {
       const folder = join(s.ws.home, "data", "server");
@@ -299,7 +299,7 @@ describe("bosun serve red team: the token on disk", () => {
     }
   });
 
-  it("HOLE: a token folder left open to others (0777) is narrowed to 0700, or the server refuses to start", async () => {
+  it("a token folder left open to others (0777) is narrowed to 0700, or the server refuses to start", async () => {
     const s = await startScenario({ rules: [] });
     try {
       const folder = join(s.ws.home, "data", "server");
@@ -366,7 +366,7 @@ describe("bosun serve red team: the token on disk", () => {
     });
   });
 
-  it("HOLE: bosun attach never sends this machine's server token to a loopback port it was not told the token for", async () => {
+  it("bosun attach never sends this machine's server token to a loopback port it was not told the token for", async () => {
     const s = await startScenario({ rules: [] });
     const seen: string[] = [];
     // Another local user's listener on a loopback port (or one squatting 4747 before bosun serve starts).
@@ -792,7 +792,7 @@ describe("bosun serve red team: asks and questions", () => {
     }
   });
 
-  it("HOLE: a question's choice is one of the options offered: a value never offered is refused, not told to the model as chosen", async () => {
+  it("a question's choice is one of the options offered: a value never offered is refused, not told to the model as chosen", async () => {
     await withServe(
       {
         rules: [
@@ -828,11 +828,15 @@ describe("bosun serve red team: asks and questions", () => {
 });
 
 describe("bosun serve red team: what a client sets is shown safely", () => {
-  it("HOLE: a title with terminal escapes set over HTTP does not reach the person's terminal raw (bosun sessions)", async () => {
-    await withServe({ rules: [] }, async (s, serve) => {
+  it("a title with terminal escapes set over HTTP does not reach the person's terminal raw (bosun sessions)", async () => {
+    await withServe({ rules: [{ reply: { text: "Done." } }] }, async (s, serve) => {
       const title = "\u001b]0;owned\u0007\u001b[2J\u001b[31mred\rfake line";
+      // Refused over HTTP, naming the field; a title with escapes from elsewhere (a terminal's -t) is shown harmless.
       const created = await serve.call("POST", "/sessions", { directory: s.ws.dir, title });
-      assert.equal(created.status, 201, created.text);
+      assert.equal(created.status, 400, created.text);
+      assert.match(created.text, /title: no control characters/);
+      const run = await s.run(["run", "-t", title, "hello"]);
+      assert.equal(run.code, 0, run.stderr);
       const listed = await s.run(["sessions"]);
       assert.equal(listed.code, 0, listed.stderr);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the escapes are what is looked for
@@ -842,7 +846,7 @@ describe("bosun serve red team: what a client sets is shown safely", () => {
 });
 
 describe("bosun serve red team: the event stream", () => {
-  it("HOLE: a Last-Event-ID that is not a plain decimal id (-1, 1e309, NaN, 0x10, 0b11, 1e3, a float) replays from the start, not read as a number", async () => {
+  it("a Last-Event-ID that is not a plain decimal id (-1, 1e309, NaN, 0x10, 0b11, 1e3, a float) replays from the start, not read as a number", async () => {
     await withServe({ rules: [] }, async (s, serve) => {
       const id = await newSession(serve, s);
       const silenced: string[] = [];
@@ -870,7 +874,7 @@ describe("bosun serve red team: the event stream", () => {
     });
   });
 
-  it("HOLE: a Last-Event-ID beyond the last event does not silence the stream: the client still gets the next turn's events", async () => {
+  it("a Last-Event-ID beyond the last event does not silence the stream: the client still gets the next turn's events", async () => {
     await withServe({ rules: [{ reply: { text: "Done." } }] }, async (s, serve) => {
       const id = await newSession(serve, s);
       const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token, "9007199254740991");
@@ -898,7 +902,7 @@ describe("bosun serve red team: the event stream", () => {
     });
   });
 
-  it("HOLE: deleting a session ends its open event streams", async () => {
+  it("deleting a session ends its open event streams", async () => {
     await withServe({ rules: [] }, async (s, serve) => {
       const id = await newSession(serve, s);
       const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
@@ -959,7 +963,7 @@ describe("bosun serve red team: races", () => {
     );
   });
 
-  it("HOLE: five POST /messages at once on a session the server has not opened yet (an earlier one): one turn, and no 409 naming the server's own pid as another run", async () => {
+  it("five POST /messages at once on a session the server has not opened yet (an earlier one): one turn, and no 409 naming the server's own pid as another run", async () => {
     const s = await startScenario({
       rules: [{ match: { lastMessage: "m" }, reply: { hang: true } }, { reply: { text: "Done." } }],
     });
@@ -993,7 +997,7 @@ describe("bosun serve red team: races", () => {
     }
   });
 
-  it("HOLE: opening the event stream while a message resumes the session is not a 404 for a session that exists", async () => {
+  it("opening the event stream while a message resumes the session is not a 404 for a session that exists", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
       const run = await s.run(["run", "first"]);
@@ -1119,7 +1123,7 @@ describe("bosun serve red team: the lease", () => {
     });
   });
 
-  it("HOLE: following an earlier session's events (a read) does not keep the terminal out of it once the stream is closed", async () => {
+  it("following an earlier session's events (a read) does not keep the terminal out of it once the stream is closed", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
       const run = await s.run(["run", "first"]);
@@ -1218,7 +1222,7 @@ describe("bosun serve red team: errors and the record", () => {
     });
   });
 
-  it("HOLE: the mode, model and agent a client chose (POST /sessions) are recorded as chosen through the server, not as terminal flags nobody typed", async () => {
+  it("the mode, model and agent a client chose (POST /sessions) are recorded as chosen through the server, not as terminal flags nobody typed", async () => {
     await withServe({ rules: [] }, async (s, serve) => {
       const created = await serve.call("POST", "/sessions", {
         directory: s.ws.dir,

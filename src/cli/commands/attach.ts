@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { dataDir } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
-import { isLoopback } from "../../server/bind.js";
+import { listeningNow } from "../../server/address.js";
 import { tokenFile } from "../../server/token.js";
 import { openInteractiveUi } from "../../tui/open-ui.js";
 import { personBridge } from "../../tui/person-bridge.js";
@@ -68,15 +68,20 @@ export async function attach(url: string, options: AttachOptions): Promise<void>
 function tokenFor(base: URL, given: string | undefined): string {
   const token = given ?? process.env.BOSUN_SERVER_TOKEN;
   if (token) return token;
-  // This machine's own server: its token is in our data folder, owner-only.
-  if (isLoopback(base.hostname)) {
+  // This machine's own server, at exactly the origin it said it listens on: its token is in our
+  // data folder. Any other port gets nothing — whatever listens there could be anyone's.
+  const listening = listeningNow(dataDir());
+  if (listening && listening.origin === base.origin) {
     try {
       return readFileSync(tokenFile(dataDir()), "utf8").trim();
     } catch {
       // Fall through to the usage error.
     }
   }
-  throw new UsageError("no token: give --token, or set BOSUN_SERVER_TOKEN (bosun serve printed it on its first start)");
+  const where = listening ? ` (this machine's bosun serve listens on ${listening.origin})` : "";
+  throw new UsageError(
+    `no token for ${base.origin}${where}: give --token, or set BOSUN_SERVER_TOKEN (bosun serve printed it on its first start)`,
+  );
 }
 
 /** The session to drive: the one named (it must be on the server), or a new one in this folder. */

@@ -1,5 +1,6 @@
 import { dataDir } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
+import { forgetAddress, recordAddress } from "../../server/address.js";
 import { DEFAULT_HOST, decideBind } from "../../server/bind.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
@@ -72,7 +73,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   });
   const address = server.address();
   const bound = typeof address === "object" && address ? address.port : port;
-  out(`bosun serve: listening on http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  // bosun attach sends this machine's token to this origin only (not to whatever holds a port).
+  recordAddress(dataDir(), origin);
+  out(`bosun serve: listening on ${origin}`);
   if (token.created) out(`token (shown this once, kept in ${token.file}): ${token.token}`);
   else out(`token: in ${token.file} (owner-only)`);
   out("every request needs Authorization: Bearer <token>; the API is described at /openapi.json");
@@ -97,6 +101,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
   });
   await hub.close();
+  forgetAddress(dataDir());
   store.close();
   warn("bosun serve: stopped");
 }

@@ -5,6 +5,7 @@ import { delegateFacts, sessionJson } from "../../session/json.js";
 import { leaseHolder } from "../../store/lease.js";
 import { matchSession } from "../../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../../store/session-store.js";
+import { printableLine } from "../../util/printable.js";
 import { formatTable } from "../../util/table.js";
 import { age, localTime } from "../../util/time.js";
 import { delegateLabel } from "../delegate-text.js";
@@ -50,7 +51,7 @@ export function listSessions(options: { all?: boolean; json?: boolean; children?
       }
       const { session: s, delegate } = row;
       const status = facts.get(s.id)?.status ?? undefined;
-      const title = delegate ? delegateLabel(delegate, s.title, status) : s.title || "(untitled)";
+      const title = printableLine(delegate ? delegateLabel(delegate, s.title, status) : s.title || "(untitled)");
       return [
         `${branch(row.depth)}${s.id}`,
         localTime(s.updated),
@@ -114,7 +115,7 @@ export async function showSession(ref: string, options: { json?: boolean }): Pro
     out(
       [
         `id         ${session.id}`,
-        `title      ${session.title || "(untitled)"}`,
+        `title      ${printableLine(session.title || "(untitled)")}`,
         `directory  ${session.directory}`,
         `parent     ${session.parentId ?? "-"}`,
         ...delegateLines,
@@ -160,5 +161,5 @@ export function deleteSession(ref: string, options: { yes?: boolean } = {}): voi
 }
 
 function describe(session: SessionInfo): string {
-  return `${session.id}${session.title ? ` (${session.title})` : ""}`;
+  return `${session.id}${session.title ? ` (${printableLine(session.title)})` : ""}`;
 }

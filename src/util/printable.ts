@@ -1,0 +1,21 @@
+/** C0 and C1 control characters and DEL: what drives a terminal (escapes, bells, carriage returns). */
+// Built from code points: the pattern names control characters on purpose (what it removes).
+const CONTROLS = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`,
+  "g",
+);
+
+/**
+ * Text from elsewhere (a session's title, set by a client or taken from a message) as one line
+ * that cannot drive the person's terminal: every control character becomes a space, so an escape
+ * sequence is shown as harmless text, never run.
+ */
+export function printableLine(text: string): string {
+  return text.replace(CONTROLS, " ");
+}
+
+/** Whether text holds a control character (a title a client sends with one is refused). */
+export function hasControls(text: string): boolean {
+  CONTROLS.lastIndex = 0;
+  return CONTROLS.test(text);
+}
