@@ -136,6 +136,11 @@ export interface OpenInput {
   cwdChoice?: "switch" | "stay";
   /** Why nobody was asked, when a session started elsewhere opens without an answer (default: not interactive). */
   cwdUnasked?: string;
+  /**
+   * Settings a face brings as the person's own, a layer as flags are: an editor's MCP servers
+   * (bosun acp's session/new), named by where they came from.
+   */
+  configFlags?: readonly FlagValue[];
   signal: AbortSignal;
 }
 
@@ -177,6 +182,7 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
+    ...(input.configFlags ?? []),
   ];
   const loaded = loadConfig({ cwd, flags });
   // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
