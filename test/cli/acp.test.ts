@@ -2,12 +2,21 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { methods, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { readDecisions } from "../../src/seats/record.js";
 import { SessionStore } from "../../src/store/session-store.js";
 import { startAcp } from "../support/acp-client.js";
 import { expectDecision } from "../support/ledger.js";
 import { startScenario, waitFor } from "../support/scenario.js";
+
+const NOTES_SERVER = fileURLToPath(new URL("../support/mcp-notes-server.mjs", import.meta.url));
+
+const writing = (id: string, path: string) => ({
+  match: { lastMessage: `write ${path}`, tool: "write" },
+  reply: { toolCalls: [{ id, name: "write", arguments: { path, content: `${path}\n` } }] },
+  times: 1,
+});
 
 const calls = (...list: Array<{ id: string; name: string; arguments: Record<string, unknown> }>) => ({
   toolCalls: list,
@@ -166,6 +175,81 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
         assert.ok(again.updates.every((n) => n.sessionId === sessionId));
       } finally {
         assert.equal(await again.close(), 0, again.stderr());
+      }
+    } finally {
+      editor.child.kill();
+      await s.close();
+    }
+  });
+
+  it("the editor's MCP server is the session's; set_mode is the person's; allow always is saved; a disconnect mid-ask is a deny by code", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "list notes", tool: "mcp__notes__notes_list" },
+          reply: calls({ id: "n-1", name: "mcp__notes__notes_list", arguments: {} }),
+          times: 1,
+        },
+        writing("w-auto", "auto.txt"),
+        writing("w-always", "always.txt"),
+        { ...writing("w-again", "always.txt"), match: { lastMessage: "write again", tool: "write" } },
+        writing("w-late", "late.txt"),
+        { reply: { text: "Done." } },
+      ],
+    });
+    const editor = startAcp(s);
+    let sessionId = "";
+    try {
+      await editor.agent.request(methods.agent.initialize, { protocolVersion: 1 });
+      const created = await editor.agent.request(methods.agent.session.new, {
+        cwd: s.ws.dir,
+        mcpServers: [{ name: "notes", command: process.execPath, args: [NOTES_SERVER], env: [] }],
+      });
+      sessionId = created.sessionId;
+      const prompt = (text: string) =>
+        editor.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+
+      assert.equal((await prompt("list notes")).stopReason, "end_turn");
+      const listed = ofKind(editor.updates, "tool_call_update").find((u) => u.toolCallId === "n-1");
+      assert.equal(listed?.status, "completed", JSON.stringify(listed));
+
+      // The person picks auto in the editor: nobody is asked about the write.
+      await editor.agent.request(methods.agent.session.setMode, { sessionId, modeId: "auto" });
+      assert.equal(ofKind(editor.updates, "current_mode_update").at(-1)?.currentModeId, "auto");
+      assert.equal((await prompt("write auto.txt")).stopReason, "end_turn");
+      assert.equal(readFileSync(join(s.ws.dir, "auto.txt"), "utf8"), "auto.txt\n");
+      assert.equal(editor.asked.length, 0);
+
+      // Back to approve; "always" for the file is saved as the terminal saves it: the next write does not ask.
+      await editor.agent.request(methods.agent.session.setMode, { sessionId, modeId: "approve" });
+      editor.answer = () => ({ outcome: { outcome: "selected", optionId: "allow-always-0" } });
+      await prompt("write always.txt");
+      assert.equal(editor.asked.length, 1);
+      await prompt("write again");
+      assert.equal(editor.asked.length, 1);
+      assert.equal(readFileSync(join(s.ws.dir, "always.txt"), "utf8"), "always.txt\n");
+
+      // The editor goes away while an ask waits: nobody answered, a deny by code.
+      editor.answer = () => {
+        editor.child.stdin?.end();
+        return new Promise(() => {});
+      };
+      await prompt("write late.txt").catch(() => undefined);
+      assert.equal(await editor.close(), 0, editor.stderr());
+      assert.equal(existsSync(join(s.ws.dir, "late.txt")), false);
+
+      const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
+      try {
+        const decisions = readDecisions(store, sessionId);
+        expectDecision(decisions, "permission.mode", "person", "auto");
+        const always = expectDecision(decisions, "call.approval", "person", "allow-always");
+        assert.match(JSON.stringify(always.reasons), /the editor \(ACP\)/);
+        const late = decisions.filter((d) => d.seat === "call.approval").at(-1);
+        assert.equal(late?.holder, "code");
+        assert.equal(late?.answer, "deny");
+        assert.match(JSON.stringify(late?.reasons), /the editor disconnected/);
+      } finally {
+        store.close();
       }
     } finally {
       editor.child.kill();
