@@ -16,6 +16,7 @@ import { editorPrompt } from "./asker.js";
 import type { Held, HeldSessions } from "./held.js";
 import { editorServers } from "./mcp-servers.js";
 import { isMode, modeState } from "./modes.js";
+import { VIA_EDITOR } from "./permission.js";
 import { messageOf } from "./prompt.js";
 import { REPLAY_TYPES, replayUpdates } from "./replay.js";
 import { turnEnd } from "./stop-reason.js";
@@ -91,7 +92,9 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       const held =
         sessions.get(known.id) ??
         (await opened(() =>
-          sessions.hold(cwd, { session: known.id }, servers.flags, "the editor (ACP) named the folder in session/load"),
+          sessions.hold(cwd, { session: known.id }, servers.flags, {
+            cwdUnasked: "the editor (ACP) named the folder in session/load",
+          }),
         ));
       // The history first, then the answer: ACP's order, so the editor's thread is whole when load returns.
       const events = sqliteJournal(store, known.id).eventsAfter(0, REPLAY_TYPES);
@@ -105,7 +108,9 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       if (held.turn) throw RequestError.invalidRequest(undefined, "a turn is running: change the mode after it");
       if (held.runtime.mode === params.modeId) return {};
       // The person's choice, as --mode is (seat permission.mode): the session opens again in that mode.
-      const again = await opened(() => sessions.reopen(held, { mode: params.modeId }));
+      const again = await opened(() =>
+        sessions.reopen(held, { mode: params.modeId }, { rule: "session/set_mode", source: VIA_EDITOR }),
+      );
       await notify(client, params.sessionId, {
         sessionUpdate: "current_mode_update",
         currentModeId: again.runtime.mode,

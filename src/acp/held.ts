@@ -1,4 +1,5 @@
 import type { FlagValue } from "../config/load.js";
+import type { ModeChoice } from "../permission/rules/modes.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
 
 /** How the agent opens a session: the runtime's own opening, so the editor's sessions are the terminal's. */
@@ -9,6 +10,8 @@ export type OpenSession = (input: {
   configFlags: readonly FlagValue[];
   /** Why the folder was not asked about, when a loaded session was started in another (seat session.cwd). */
   cwdUnasked?: string;
+  /** Where the person chose the mode, when in the editor (session/set_mode). */
+  modeChoice?: ModeChoice;
   onLeaseLost: () => void;
   signal: AbortSignal;
 }) => Promise<Runtime>;
@@ -19,6 +22,7 @@ export interface Held {
   cwd: string;
   options: SessionOptions;
   flags: readonly FlagValue[];
+  modeChoice?: ModeChoice;
   turn?: { controller: AbortController; done: Promise<unknown> };
 }
 
@@ -38,19 +42,24 @@ export class HeldSessions {
   }
 
   /** Opens a session (new, or an earlier one by id) and holds it. */
-  async hold(cwd: string, options: SessionOptions, flags: readonly FlagValue[], cwdUnasked?: string): Promise<Held> {
+  async hold(
+    cwd: string,
+    options: SessionOptions,
+    flags: readonly FlagValue[],
+    how: { cwdUnasked?: string; modeChoice?: ModeChoice } = {},
+  ): Promise<Held> {
     let id: string | undefined;
     const runtime = await this.open({
       cwd,
       options,
       configFlags: flags,
-      ...(cwdUnasked ? { cwdUnasked } : {}),
+      ...how,
       onLeaseLost: () =>
         (id ? this.held.get(id) : undefined)?.turn?.controller.abort(new Error("another run took over this session")),
       signal: this.closed.signal,
     });
     id = runtime.session.id;
-    const held: Held = { runtime, cwd, options, flags };
+    const held: Held = { runtime, cwd, options, flags, ...(how.modeChoice ? { modeChoice: how.modeChoice } : {}) };
     this.held.set(id, held);
     return held;
   }
@@ -59,15 +68,15 @@ export class HeldSessions {
    * The session opened again with other options (a mode the person chose): closed first, its
    * lease released. If it will not open so, it opens again as it was, and the error is thrown.
    */
-  async reopen(held: Held, change: SessionOptions): Promise<Held> {
+  async reopen(held: Held, change: SessionOptions, modeChoice?: ModeChoice): Promise<Held> {
     const id = held.runtime.session.id;
     const base = { ...held.options, session: id, continue: false, fork: false };
     this.held.delete(id);
     await held.runtime.close();
     try {
-      return await this.hold(held.cwd, { ...base, ...change }, held.flags);
+      return await this.hold(held.cwd, { ...base, ...change }, held.flags, modeChoice ? { modeChoice } : {});
     } catch (error) {
-      await this.hold(held.cwd, base, held.flags);
+      await this.hold(held.cwd, base, held.flags, held.modeChoice ? { modeChoice: held.modeChoice } : {});
       throw error;
     }
   }

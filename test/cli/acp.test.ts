@@ -241,7 +241,8 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
       const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
       try {
         const decisions = readDecisions(store, sessionId);
-        expectDecision(decisions, "permission.mode", "person", "auto");
+        const mode = expectDecision(decisions, "permission.mode", "person", "auto");
+        assert.deepEqual([mode.reasons[0]?.rule, mode.reasons[0]?.source], ["session/set_mode", "the editor (ACP)"]);
         const always = expectDecision(decisions, "call.approval", "person", "allow-always");
         assert.match(JSON.stringify(always.reasons), /the editor \(ACP\)/);
         const late = decisions.filter((d) => d.seat === "call.approval").at(-1);

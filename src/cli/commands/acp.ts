@@ -35,6 +35,7 @@ export async function acp(options: AcpOptions): Promise<void> {
       configFlags: input.configFlags,
       interactive: false,
       ...(input.cwdUnasked ? { cwdUnasked: input.cwdUnasked } : {}),
+      ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
       onDecision: () => {},
       onLeaseLost: input.onLeaseLost,
       signal: input.signal,
