@@ -1,7 +1,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { RunEvent } from "../loop/turn.js";
 import { planOf } from "./plan.js";
-import { type ToolCallView, toolCallView, toolResultUpdate } from "./tool-call.js";
+import { type ToolCallView, textContent, toolCallView, toolResultUpdate } from "./tool-call.js";
 
 /** What a turn's events become for the editor, call by call: it remembers each call's view for its end. */
 export interface TurnUpdates {
@@ -12,7 +12,7 @@ export interface TurnUpdates {
 /**
  * The updates of one turn. `before` reads a file a write would replace (null: none), so its
  * diff shows the whole change; the caller owns the disk. Decisions are the ledger's (`bosun
- * why`), not the editor's thread; a delegate's own events stay under its task call's result.
+ * why`), not the editor's thread: only the person's allowing a call shows, as the call running.
  */
 export function turnUpdates(cwd: string, before: (path: string) => string | null | undefined): TurnUpdates {
   const calls = new Map<string, { name: string; input: unknown; view: ToolCallView }>();
@@ -39,6 +39,26 @@ export function turnUpdates(cwd: string, before: (path: string) => string | null
           const plan = event.name === "todo" && !event.isError ? planOf(call?.input) : undefined;
           if (plan) updates.push({ sessionUpdate: "plan", entries: plan });
           return updates;
+        }
+        case "decision": {
+          // The person allowed it in the editor: it runs now.
+          const { seat, answer, subject } = event.decision;
+          if (seat !== "call.approval" || !subject?.call || !calls.has(subject.call)) return [];
+          if (answer !== "allow-once" && answer !== "allow-always") return [];
+          return [{ sessionUpdate: "tool_call_update", toolCallId: subject.call, status: "in_progress" }];
+        }
+        case "delegate": {
+          // A delegate's own events are its session's (bosun why --tree); the editor sees where it stands.
+          if (event.state === "event" || !calls.has(event.call)) return [];
+          const what = `${event.agent}${event.description ? ` (${event.description})` : ""}: ${event.state}`;
+          return [
+            {
+              sessionUpdate: "tool_call_update",
+              toolCallId: event.call,
+              ...(event.state === "running" ? { status: "in_progress" as const } : {}),
+              content: [textContent(what)],
+            },
+          ];
         }
         case "error":
           return [

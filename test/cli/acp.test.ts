@@ -98,8 +98,12 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
           oldText: null,
           newText: "hello\n",
         });
-        const ended = ofKind(editor.updates, "tool_call_update").find((u) => u.toolCallId === "w-hello");
-        assert.equal(ended?.status, "completed");
+        // Allowed in the editor, it runs, then it is done.
+        const ends = ofKind(editor.updates, "tool_call_update").filter((u) => u.toolCallId === "w-hello");
+        assert.deepEqual(
+          ends.map((u) => u.status),
+          ["in_progress", "completed"],
+        );
         assert.deepEqual(ofKind(editor.updates, "plan").at(-1)?.entries, [
           { content: "write hello.txt", priority: "medium", status: "in_progress" },
         ]);
@@ -193,6 +197,7 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
         writing("w-auto", "auto.txt"),
         writing("w-always", "always.txt"),
         { ...writing("w-again", "always.txt"), match: { lastMessage: "write again", tool: "write" } },
+        writing("w-cancel", "cancel.txt"),
         writing("w-late", "late.txt"),
         { reply: { text: "Done." } },
       ],
@@ -229,6 +234,14 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
       assert.equal(editor.asked.length, 1);
       assert.equal(readFileSync(join(s.ws.dir, "always.txt"), "utf8"), "always.txt\n");
 
+      // The person cancels while the ask waits: the editor answers it cancelled, the turn stops.
+      editor.answer = async () => {
+        await editor.agent.notify(methods.agent.session.cancel, { sessionId });
+        return { outcome: { outcome: "cancelled" } };
+      };
+      assert.equal((await prompt("write cancel.txt")).stopReason, "cancelled");
+      assert.equal(existsSync(join(s.ws.dir, "cancel.txt")), false);
+
       // The editor goes away while an ask waits: nobody answered, a deny by code.
       editor.answer = () => {
         editor.child.stdin?.end();
@@ -245,7 +258,11 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
         assert.deepEqual([mode.reasons[0]?.rule, mode.reasons[0]?.source], ["session/set_mode", "the editor (ACP)"]);
         const always = expectDecision(decisions, "call.approval", "person", "allow-always");
         assert.match(JSON.stringify(always.reasons), /the editor \(ACP\)/);
-        const late = decisions.filter((d) => d.seat === "call.approval").at(-1);
+        const approvals = decisions.filter((d) => d.seat === "call.approval");
+        const cancelled = approvals.find((d) => d.subject?.call === "w-cancel");
+        assert.equal(cancelled?.holder, "person");
+        assert.equal(cancelled?.answer, "deny");
+        const late = approvals.at(-1);
         assert.equal(late?.holder, "code");
         assert.equal(late?.answer, "deny");
         assert.match(JSON.stringify(late?.reasons), /the editor disconnected/);
