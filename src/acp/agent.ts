@@ -122,13 +122,14 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       if (held.turn) throw RequestError.invalidRequest(undefined, "a turn is running in this session");
       const id = held.runtime.session.id;
       const controller = new AbortController();
-      const updates = turnUpdates(held.cwd, (path) => before(resolve(held.cwd, path)));
+      const read = (path: string) => before(resolve(held.cwd, path));
+      const updates = turnUpdates(held.cwd, read);
       const turn = held.runtime.turn(messageOf(params.prompt), {
         emit: (event) => {
           for (const update of updates.of(event)) void notify(client, id, update);
         },
         signal: controller.signal,
-        prompt: editorPrompt(client, id, held.cwd, gone),
+        prompt: editorPrompt(client, id, held.cwd, gone, read),
       });
       held.turn = { controller, done: turn };
       try {

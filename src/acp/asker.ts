@@ -15,10 +15,14 @@ export function editorPrompt(
   cwd: string,
   /** Aborted when the editor is gone (the connection closed): then nobody is left to answer. */
   gone: AbortSignal,
+  /** What a file holds before a write replaces it (null: none), for the ask's diff. */
+  before: (path: string) => string | null | undefined,
 ): ApprovalPrompt {
   return {
     async ask(request, signal): Promise<PersonReply> {
-      const view = toolCallView(request.tool, request.input, cwd);
+      const path = request.input.path;
+      const old = request.tool === "write" && typeof path === "string" ? before(path) : undefined;
+      const view = toolCallView(request.tool, request.input, cwd, old);
       const text = askText(request);
       const title = request.from ? `${request.from.agent}: ${view.title}` : view.title;
       try {

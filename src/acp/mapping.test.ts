@@ -41,6 +41,11 @@ describe("acp mapping", () => {
     assert.deepEqual(edit.content, [{ type: "diff", path: "/w/src/a.ts", oldText: "a", newText: "b" }]);
     const write = toolCallView("write", { path: "/abs/b.txt", content: "new" }, "/w", "old");
     assert.deepEqual(write.content, [{ type: "diff", path: "/abs/b.txt", oldText: "old", newText: "new" }]);
+    assert.deepEqual(toolCallView("write", { path: "n.txt", content: "new" }, "/w", null).content, [
+      { type: "diff", path: "/w/n.txt", oldText: null, newText: "new" },
+    ]);
+    // Not known what the file held: no diff, rather than one saying the file is new.
+    assert.equal(toolCallView("write", { path: "n.txt", content: "new" }, "/w").content, undefined);
     assert.deepEqual(toolCallView("read", { path: "a.ts", offset: 40 }, "/w").locations, [
       { path: "/w/a.ts", line: 40 },
     ]);

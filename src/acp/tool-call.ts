@@ -11,7 +11,8 @@ const TITLE_MAX = 120;
 /**
  * A call as the editor shows it. `cwd` makes its paths absolute (ACP wants absolute paths);
  * `before` is a written file's content before the call (undefined: not read, null: no such
- * file), so a write shows as a diff of the whole file. Pure: the caller reads the file.
+ * file), so a write shows as a diff of the whole file — and none when it is not known. Pure:
+ * the caller reads the file.
  */
 export function toolCallView(name: string, input: unknown, cwd: string, before?: string | null): ToolCallView {
   const args = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
@@ -81,8 +82,10 @@ function diffOf(
   before: string | null | undefined,
 ): ToolCallContent[] {
   if (!path) return [];
-  if (name === "write" && typeof args.content === "string") {
-    return [{ type: "diff", path, oldText: before ?? null, newText: args.content }];
+  // A write's diff needs what the file held: without it (not read, too big, a replay) the
+  // editor would be told the file is new.
+  if (name === "write" && typeof args.content === "string" && before !== undefined) {
+    return [{ type: "diff", path, oldText: before, newText: args.content }];
   }
   if (name === "edit" && typeof args.old_string === "string" && typeof args.new_string === "string") {
     // The part replaced, not the whole file: the editor shows the change in place.

@@ -82,6 +82,12 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
         const [ask] = editor.asked;
         assert.equal(ask?.toolCall.toolCallId, "w-hello");
         assert.equal(ask?.toolCall.kind, "edit");
+        assert.deepEqual(ask?.toolCall.content?.[0], {
+          type: "diff",
+          path: join(s.ws.dir, "hello.txt"),
+          oldText: null,
+          newText: "hello\n",
+        });
         // The terminal's "always" options (this file, its folder), then reject.
         assert.deepEqual(
           ask?.options.map((o) => o.kind),
