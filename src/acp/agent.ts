@@ -10,6 +10,8 @@ import {
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { BosunError } from "../errors.js";
+import { delegateOf } from "../session/delegates.js";
+import { homesOf } from "../session/home.js";
 import { sqliteJournal } from "../session/journal.js";
 import type { SessionStore } from "../store/session-store.js";
 import { editorPrompt } from "./asker.js";
@@ -19,6 +21,7 @@ import { isMode, modeState } from "./modes.js";
 import { VIA_EDITOR } from "./permission.js";
 import { messageOf } from "./prompt.js";
 import { REPLAY_TYPES, replayUpdates } from "./replay.js";
+import { sessionPage } from "./session-list.js";
 import { turnEnd } from "./stop-reason.js";
 import { turnUpdates } from "./updates.js";
 
@@ -68,6 +71,7 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
         loadSession: true,
         promptCapabilities: { image: true, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {} },
       },
       agentInfo: { name: "bosun", version: deps.version },
       authMethods: [],
@@ -101,6 +105,12 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       for (const update of replayUpdates(events, cwd)) void notify(client, known.id, update);
       await sending;
       return { modes: modeState(held.runtime.mode) };
+    })
+    .onRequest(methods.agent.session.list, ({ params }) => {
+      // The folder's sessions as `bosun sessions` finds them (the repository's, from any of its folders).
+      const listed = store.list(params.cwd ? homesOf(folder(params.cwd)) : undefined);
+      const own = listed.filter((s) => s.parentId === null || delegateOf(store, s.id) === undefined);
+      return sessionPage(own, params.cursor);
     })
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
       const held = find(params.sessionId);

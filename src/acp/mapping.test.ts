@@ -6,6 +6,7 @@ import { modeState } from "./modes.js";
 import { permissionOptions, replyOf, VIA_EDITOR } from "./permission.js";
 import { planOf } from "./plan.js";
 import { messageOf } from "./prompt.js";
+import { sessionPage } from "./session-list.js";
 import { turnEnd } from "./stop-reason.js";
 import { toolCallView, toolResultUpdate } from "./tool-call.js";
 import { toolKind } from "./tool-kind.js";
@@ -167,6 +168,29 @@ describe("acp mapping", () => {
       { path: "/w/b.ts", content: "const b = 1;" },
       { path: "image-2", content: "", image: { mediaType: "image/png", data: "AAAA" } },
     ]);
+  });
+
+  it("pages the editor's session history by cursor", () => {
+    const sessions = Array.from({ length: 60 }, (_, n) => ({
+      id: `S${n}`,
+      title: `t${n}`,
+      directory: "/w",
+      parentId: null,
+      created: 0,
+      updated: Date.UTC(2026, 0, 1),
+    }));
+    const first = sessionPage(sessions);
+    assert.equal(first.sessions.length, 50);
+    assert.deepEqual(first.sessions[0], {
+      sessionId: "S0",
+      cwd: "/w",
+      title: "t0",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    });
+    const second = sessionPage(sessions, first.nextCursor);
+    assert.equal(second.sessions.length, 10);
+    assert.equal(second.nextCursor, undefined);
+    assert.equal(sessionPage(sessions, "nonsense").sessions[0]?.sessionId, "S0");
   });
 
   it("offers bosun's four modes, the session's selected", () => {

@@ -167,6 +167,11 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
           mcpServers: [],
         });
         assert.equal(loaded?.modes?.currentModeId, "approve");
+        const listed = await again.agent.request(methods.agent.session.list, { cwd: s.ws.dir });
+        assert.deepEqual(
+          listed.sessions.map((l) => l.sessionId),
+          [sessionId],
+        );
         const said = ofKind(again.updates, "user_message_chunk").map((u) =>
           u.content.type === "text" ? u.content.text : "",
         );
