@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import {
   type AgentApp,
   type AgentContext,
@@ -14,19 +14,14 @@ import { delegateOf } from "../session/delegates.js";
 import { homesOf } from "../session/home.js";
 import { sqliteJournal } from "../session/journal.js";
 import type { SessionStore } from "../store/session-store.js";
-import { editorPrompt } from "./asker.js";
 import type { Held, HeldSessions } from "./held.js";
 import { editorServers } from "./mcp-servers.js";
 import { isMode, modeState } from "./modes.js";
 import { VIA_EDITOR } from "./permission.js";
-import { messageOf } from "./prompt.js";
+import { editorQuestions } from "./questioner.js";
 import { REPLAY_TYPES, replayUpdates } from "./replay.js";
 import { sessionPage } from "./session-list.js";
-import { turnEnd } from "./stop-reason.js";
-import { turnUpdates } from "./updates.js";
-
-/** Largest file read for a write's "before" in its diff: beyond it the diff shows the new content only. */
-const BEFORE_MAX_BYTES = 512 * 1024;
+import { promptTurn } from "./turn.js";
 
 export interface AgentDeps {
   sessions: HeldSessions;
@@ -65,17 +60,21 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
     .onConnect((connection) => {
       gone = connection.signal;
     })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: true, embeddedContext: true },
-        mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
-      },
-      agentInfo: { name: "bosun", version: deps.version },
-      authMethods: [],
-    }))
+    .onRequest(methods.agent.initialize, ({ params, client }) => {
+      // Questions go to the editor only if it draws forms; else nobody is asked, and that is said.
+      if (params.clientCapabilities?.elicitation?.form) sessions.questions = (id) => editorQuestions(client, id);
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: "bosun", version: deps.version },
+        authMethods: [],
+      };
+    })
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const cwd = folder(params.cwd);
       const servers = editorServers(params.mcpServers);
@@ -127,37 +126,14 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       });
       return {};
     })
-    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
-      const held = find(params.sessionId);
-      if (held.turn) throw RequestError.invalidRequest(undefined, "a turn is running in this session");
-      const id = held.runtime.session.id;
-      const controller = new AbortController();
-      const read = (path: string) => before(resolve(held.cwd, path));
-      const updates = turnUpdates(held.cwd, read);
-      const turn = held.runtime.turn(messageOf(params.prompt), {
-        emit: (event) => {
-          for (const update of updates.of(event)) void notify(client, id, update);
-        },
-        signal: controller.signal,
-        prompt: editorPrompt(client, id, held.cwd, gone, read),
-      });
-      held.turn = { controller, done: turn };
-      try {
-        const outcome = await turn;
-        await sending;
-        const end = turnEnd(outcome, controller.signal.aborted);
-        if ("error" in end) throw new RequestError(-32603, end.error);
-        return { stopReason: end.stopReason };
-      } catch (error) {
-        await sending;
-        // ACP: a cancelled turn answers cancelled, whatever the cancel broke on its way.
-        if (controller.signal.aborted) return { stopReason: "cancelled" as const };
-        if (error instanceof RequestError) throw error;
-        throw new RequestError(-32603, oneLine(error));
-      } finally {
-        held.turn = undefined;
-      }
-    })
+    .onRequest(methods.agent.session.prompt, ({ params, client }) =>
+      promptTurn(find(params.sessionId), params.prompt, {
+        client,
+        gone,
+        send: (update) => void notify(client, params.sessionId, update),
+        flushed: () => sending,
+      }),
+    )
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.controller.abort(new Error("cancelled by the editor (session/cancel)"));
     });
@@ -182,16 +158,6 @@ async function opened<T>(open: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof BosunError) throw new RequestError(-32603, oneLine(error));
     throw error;
-  }
-}
-
-/** A file's content before a write replaces it: null when there is none, undefined when too big or unreadable. */
-function before(path: string): string | null | undefined {
-  try {
-    if (statSync(path).size > BEFORE_MAX_BYTES) return undefined;
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
   }
 }
 

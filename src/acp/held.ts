@@ -1,4 +1,5 @@
 import type { FlagValue } from "../config/load.js";
+import type { QuestionPrompt } from "../contracts/question.js";
 import type { ModeChoice } from "../permission/rules/modes.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
 
@@ -12,6 +13,8 @@ export type OpenSession = (input: {
   cwdUnasked?: string;
   /** Where the person chose the mode, when in the editor (session/set_mode). */
   modeChoice?: ModeChoice;
+  /** Puts the person's questions to the editor, when it takes forms. */
+  question?: QuestionPrompt;
   onLeaseLost: () => void;
   signal: AbortSignal;
 }) => Promise<Runtime>;
@@ -35,6 +38,12 @@ export class HeldSessions {
   /** Aborted when the connection ends: an opening in progress stops, and nothing new starts. */
   readonly closed = new AbortController();
 
+  /**
+   * How a session's questions reach the editor, set once it said it takes forms (initialize);
+   * given the session's id, known once it is open.
+   */
+  questions: ((sessionId: () => string | undefined) => QuestionPrompt) | undefined;
+
   constructor(private readonly open: OpenSession) {}
 
   get(id: string): Held | undefined {
@@ -54,6 +63,7 @@ export class HeldSessions {
       options,
       configFlags: flags,
       ...how,
+      ...(this.questions ? { question: this.questions(() => id) } : {}),
       onLeaseLost: () =>
         (id ? this.held.get(id) : undefined)?.turn?.controller.abort(new Error("another run took over this session")),
       signal: this.closed.signal,

@@ -6,6 +6,7 @@ import { modeState } from "./modes.js";
 import { permissionOptions, replyOf, VIA_EDITOR } from "./permission.js";
 import { planOf } from "./plan.js";
 import { messageOf } from "./prompt.js";
+import { formMessage, formOf, questionReplyOf } from "./question.js";
 import { sessionPage } from "./session-list.js";
 import { turnEnd } from "./stop-reason.js";
 import { toolCallView, toolResultUpdate } from "./tool-call.js";
@@ -191,6 +192,44 @@ describe("acp mapping", () => {
     assert.equal(second.sessions.length, 10);
     assert.equal(second.nextCursor, undefined);
     assert.equal(sessionPage(sessions, "nonsense").sessions[0]?.sessionId, "S0");
+  });
+
+  it("puts a question to the editor as a form, and takes back only the fields asked", () => {
+    const question = {
+      from: "The agent",
+      message: "Which colour?",
+      note: "Your answer goes to the model.",
+      fields: [
+        {
+          name: "choice",
+          label: "Pick one",
+          kind: "choice" as const,
+          options: [{ value: "red", label: "red" }],
+          required: false,
+        },
+        { name: "own_words", label: "Or in your own words", kind: "text" as const, required: true, max: 100 },
+        { name: "n", label: "How many", kind: "integer" as const, required: false, min: 1 },
+      ],
+    };
+    assert.deepEqual(formOf(question), {
+      type: "object",
+      properties: {
+        choice: { type: "string", title: "Pick one", oneOf: [{ const: "red", title: "red" }] },
+        own_words: { type: "string", title: "Or in your own words", maxLength: 100 },
+        n: { type: "integer", title: "How many", minimum: 1 },
+      },
+      required: ["own_words"],
+    });
+    assert.equal(formMessage(question), "The agent asks: Which colour?\n\nYour answer goes to the model.");
+    assert.deepEqual(
+      questionReplyOf(question, { action: "accept", content: { choice: "red", extra: "x", n: { a: 1 } } }),
+      {
+        action: "accept",
+        values: { choice: "red" },
+      },
+    );
+    assert.deepEqual(questionReplyOf(question, { action: "decline" }), { action: "decline" });
+    assert.deepEqual(questionReplyOf(question, { action: "cancel" }), { action: "cancel" });
   });
 
   it("offers bosun's four modes, the session's selected", () => {

@@ -285,4 +285,53 @@ describe("bosun acp: an editor drives a whole task over ACP", () => {
       await s.close();
     }
   });
+
+  it("an editor that draws forms is asked the question tool's questions: the answer goes to the model", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { lastMessage: "ask me", tool: "question" },
+          reply: calls({
+            id: "q-1",
+            name: "question",
+            arguments: { question: "Which colour?", options: ["red", "blue"] },
+          }),
+          times: 1,
+        },
+        { match: { lastMessage: "blue" }, reply: { text: "Blue it is." }, times: 1 },
+        { reply: { text: "Done." } },
+      ],
+    });
+    const editor = startAcp(s);
+    try {
+      await editor.agent.request(methods.agent.initialize, {
+        protocolVersion: 1,
+        clientCapabilities: { elicitation: { form: {} } },
+      });
+      const { sessionId } = await editor.agent.request(methods.agent.session.new, { cwd: s.ws.dir, mcpServers: [] });
+      editor.fill = () => ({ action: "accept", content: { choice: "blue" } });
+      const answered = await editor.agent.request(methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text: "ask me" }],
+      });
+      assert.equal(answered.stopReason, "end_turn");
+      const [form] = editor.forms;
+      assert.match(form?.message ?? "", /Which colour\?/);
+      assert.equal((form as { sessionId?: string } | undefined)?.sessionId, sessionId);
+      const said = ofKind(editor.updates, "agent_message_chunk")
+        .map((u) => (u.content.type === "text" ? u.content.text : ""))
+        .join("");
+      assert.match(said, /Blue it is\./);
+      assert.equal(await editor.close(), 0, editor.stderr());
+      const store = SessionStore.open(join(s.ws.home, "data", "bosun.db"));
+      try {
+        expectDecision(readDecisions(store, sessionId), "call.question", "person", "answered");
+      } finally {
+        store.close();
+      }
+    } finally {
+      editor.child.kill();
+      await s.close();
+    }
+  });
 });

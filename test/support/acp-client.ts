@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import {
   type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   methods,
   ndJsonStream,
@@ -22,6 +24,9 @@ export interface AcpEditor {
   asked: RequestPermissionRequest[];
   /** How the editor answers the next permission requests (the person's choice); default: reject. */
   answer: (request: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** Every form (elicitation) received, in order, and how the editor fills the next ones; default: decline. */
+  forms: CreateElicitationRequest[];
+  fill: (request: CreateElicitationRequest) => CreateElicitationResponse;
   stderr(): string;
   /** Closes stdin (the editor goes away) and waits for bosun to exit. */
   close(): Promise<number | null>;
@@ -43,6 +48,8 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     child,
     updates: [],
     asked: [],
+    forms: [],
+    fill: () => ({ action: "decline" }),
     answer: () => ({ outcome: { outcome: "selected", optionId: "reject" } }),
     stderr: () => stderr,
     agent: undefined as unknown as ClientContext,
@@ -58,6 +65,10 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     .onRequest(methods.client.session.requestPermission, ({ params }) => {
       editor.asked.push(params);
       return editor.answer(params);
+    })
+    .onRequest(methods.client.elicitation.create, ({ params }) => {
+      editor.forms.push(params);
+      return editor.fill(params);
     });
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,

@@ -36,6 +36,7 @@ export async function acp(options: AcpOptions): Promise<void> {
       interactive: false,
       ...(input.cwdUnasked ? { cwdUnasked: input.cwdUnasked } : {}),
       ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
+      ...(input.question ? { question: input.question } : {}),
       onDecision: () => {},
       onLeaseLost: input.onLeaseLost,
       signal: input.signal,
