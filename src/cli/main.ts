@@ -255,6 +255,12 @@ program
   .action(async (url, options) => (await import("./commands/attach.js")).attach(url, options));
 
 program
+  .command("acp")
+  .description("an ACP agent on stdin/stdout for editors (Zed's agent_servers): asks go to the editor")
+  .option("--mode <mode>", "permission mode of the sessions it creates (approve, smart, auto, chat)")
+  .action(async (options) => (await import("./commands/acp.js")).acp(options));
+
+program
   .command("doctor")
   .description(
     "check the session database, the data folder, the sandbox, ripgrep and each provider; exit 1 on a problem",

@@ -18,7 +18,7 @@ import {
   type SessionRuleFlags,
   withOwnFolder,
 } from "../permission/rules/layers.js";
-import { decideMode, MODES } from "../permission/rules/modes.js";
+import { decideMode, MODES, type ModeChoice } from "../permission/rules/modes.js";
 import { loadPolicy, type Policy } from "../permission/rules/policy.js";
 import { resolveRequestPath } from "../permission/rules/requests.js";
 import type { Rule } from "../permission/rules/rules.js";
@@ -115,6 +115,8 @@ export function prepareAuthority(input: {
   config: LoadedConfig;
   agent: Agent;
   modeFlag?: string;
+  /** Where the person chose modeFlag, when not at the command line. */
+  modeChoice?: ModeChoice;
   flags: SessionRuleFlags;
   store: SessionStore;
   cwd: string;
@@ -127,7 +129,7 @@ export function prepareAuthority(input: {
 }): RunAuthority {
   const policy = loadPolicy();
   const workspace = workspaceOf(input.cwd);
-  const mode = decideMode(input.modeFlag, input.agent, input.config, input.face);
+  const mode = decideMode(input.modeFlag, input.agent, input.config, input.face, input.modeChoice);
   const authority = buildAuthority({
     config: input.config,
     agent: input.agent,

@@ -16,7 +16,7 @@ import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage, type UsageSummary } from "../model/session-usage.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { readCheck, referenceReader } from "../permission/gate/read-check.js";
-import { MODES } from "../permission/rules/modes.js";
+import { MODES, type ModeChoice } from "../permission/rules/modes.js";
 import type { TrustPrompt } from "../permission/trust/project-trust.js";
 import { readDecisions, recordDecision } from "../seats/record.js";
 import type { UserMessage } from "../session/events.js";
@@ -136,6 +136,13 @@ export interface OpenInput {
   cwdChoice?: "switch" | "stay";
   /** Why nobody was asked, when a session started elsewhere opens without an answer (default: not interactive). */
   cwdUnasked?: string;
+  /**
+   * Settings a face brings as the person's own, a layer as flags are: an editor's MCP servers
+   * (bosun acp's session/new), named by where they came from.
+   */
+  configFlags?: readonly FlagValue[];
+  /** Where the person chose options.mode when not with --mode (an editor's session/set_mode), for the record. */
+  modeChoice?: ModeChoice;
   signal: AbortSignal;
 }
 
@@ -177,6 +184,7 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
   const flags: FlagValue[] = [
     ...(options.model !== undefined ? [{ flag: "--model", path: ["model"], value: options.model }] : []),
     ...(options.maxSteps !== undefined ? [{ flag: "--max-steps", path: ["max_steps"], value: options.maxSteps }] : []),
+    ...(input.configFlags ?? []),
   ];
   const loaded = loadConfig({ cwd, flags });
   // Pure and checked before the store is touched: an unknown agent or mode writes nothing.
@@ -209,6 +217,7 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
         config,
         agent: agentChoice.agent,
         ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
+        ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
         flags: {
           ...(options.allow ? { allow: options.allow } : {}),
           ...(options.ask ? { ask: options.ask } : {}),

@@ -82,6 +82,8 @@ export function decideMode(
   agent: { name: string; mode?: ModeName },
   config: LoadedConfig,
   face: Face = "cli",
+  /** Where the person chose `flag` when it was not the --mode flag (an editor's session/set_mode). */
+  chosen?: ModeChoice,
 ): Answer<ModeName> {
   if (flag !== undefined) {
     if (!isModeName(flag)) {
@@ -91,7 +93,9 @@ export function decideMode(
     return {
       holder: "person",
       answer: flag,
-      reasons: [{ rule: "--mode flag", detail: flag, source: "--mode", decisive: true }],
+      reasons: [
+        { rule: chosen?.rule ?? "--mode flag", detail: flag, source: chosen?.source ?? "--mode", decisive: true },
+      ],
     };
   }
   const fromConfig = (key: string, mode: ModeName, rule: string): Answer<ModeName> => {
@@ -117,6 +121,12 @@ export function decideMode(
     answer: DEFAULT_MODE,
     reasons: [{ rule: "default mode", detail: `${DEFAULT_MODE}: ${MODES[DEFAULT_MODE].summary}`, decisive: true }],
   };
+}
+
+/** Where the person chose a mode, for the record: the rule (`session/set_mode`) and the surface. */
+export interface ModeChoice {
+  rule: string;
+  source: string;
 }
 
 export function isModeName(value: string): value is ModeName {

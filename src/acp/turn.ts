@@ -1,0 +1,75 @@
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  type AgentContext,
+  type ContentBlock,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+} from "@agentclientprotocol/sdk";
+import { editorPrompt } from "./asker.js";
+import type { Held } from "./held.js";
+import { messageOf } from "./prompt.js";
+import { turnEnd } from "./stop-reason.js";
+import { turnUpdates } from "./updates.js";
+
+/** Largest file read for a write's "before" in its diff: beyond it the diff is left out. */
+const BEFORE_MAX_BYTES = 512 * 1024;
+
+/** What a prompt turn needs of the connection: the editor, whether it is gone, and the update queue. */
+export interface TurnIo {
+  client: AgentContext;
+  gone: AbortSignal;
+  send: (update: SessionUpdate) => void;
+  /** Settles once every update sent so far is written: the answer must come after them. */
+  flushed: () => Promise<unknown>;
+}
+
+/**
+ * One session/prompt: a bosun turn of the held session, its events streamed as updates, its asks
+ * put to the editor, its end the stop reason (turnEnd). One at a time, as at the terminal.
+ */
+export async function promptTurn(
+  held: Held,
+  prompt: readonly ContentBlock[],
+  io: TurnIo,
+): Promise<{ stopReason: StopReason }> {
+  if (held.turn) throw RequestError.invalidRequest(undefined, "a turn is running in this session");
+  const id = held.runtime.session.id;
+  const controller = new AbortController();
+  const read = (path: string) => before(resolve(held.cwd, path));
+  const updates = turnUpdates(held.cwd, read);
+  const turn = held.runtime.turn(messageOf(prompt), {
+    emit: (event) => {
+      for (const update of updates.of(event)) io.send(update);
+    },
+    signal: controller.signal,
+    prompt: editorPrompt(io.client, id, held.cwd, io.gone, read),
+  });
+  held.turn = { controller, done: turn };
+  try {
+    const outcome = await turn;
+    await io.flushed();
+    const end = turnEnd(outcome, controller.signal.aborted);
+    if ("error" in end) throw new RequestError(-32603, end.error);
+    return { stopReason: end.stopReason };
+  } catch (error) {
+    await io.flushed();
+    // ACP: a cancelled turn answers cancelled, whatever the cancel broke on its way.
+    if (controller.signal.aborted) return { stopReason: "cancelled" };
+    if (error instanceof RequestError) throw error;
+    throw new RequestError(-32603, (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "error");
+  } finally {
+    held.turn = undefined;
+  }
+}
+
+/** A file's content before a write replaces it: null when there is none, undefined when too big or unreadable. */
+function before(path: string): string | null | undefined {
+  try {
+    if (statSync(path).size > BEFORE_MAX_BYTES) return undefined;
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import { Readable, Writable } from "node:stream";
+import { UsageError } from "../../errors.js";
+import { SessionStore } from "../../store/session-store.js";
+import { ownVersion } from "../../util/own-files.js";
+
+export interface AcpOptions {
+  /** The permission mode of the sessions it creates; else config's, as at the terminal. */
+  mode?: string;
+}
+
+const MODES = ["approve", "smart", "auto", "chat"];
+
+/**
+ * `bosun acp`: an ACP agent on stdin/stdout for an editor (Zed's agent_servers) until the editor
+ * closes stdin. stdout is the protocol's alone: bosun's warnings go to stderr, which editors log.
+ * When the editor goes, every ask still waiting is a deny and every session is let go.
+ */
+export async function acp(options: AcpOptions): Promise<void> {
+  if (options.mode !== undefined && !MODES.includes(options.mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${options.mode}"`);
+  }
+  const [{ ndJsonStream }, { bosunAgent }, { HeldSessions }, { openRuntime }] = await Promise.all([
+    import("@agentclientprotocol/sdk"),
+    import("../../acp/agent.js"),
+    import("../../acp/held.js"),
+    import("../../runtime/open.js"),
+  ]);
+  const log = (text: string) => process.stderr.write(`bosun acp: ${text}\n`);
+  const store = SessionStore.open();
+  // Sessions open as bosun serve opens them: nobody at a terminal; asks go to the editor, per turn.
+  const sessions = new HeldSessions((input) =>
+    openRuntime({
+      cwd: input.cwd,
+      options: input.options,
+      configFlags: input.configFlags,
+      interactive: false,
+      ...(input.cwdUnasked ? { cwdUnasked: input.cwdUnasked } : {}),
+      ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
+      ...(input.question ? { question: input.question } : {}),
+      onDecision: () => {},
+      onLeaseLost: input.onLeaseLost,
+      signal: input.signal,
+      warn: log,
+    }),
+  );
+  if (options.mode === "auto") log("--mode auto: every session it creates allows every call that would ask");
+  const app = bosunAgent({
+    sessions,
+    store,
+    version: ownVersion(),
+    ...(options.mode ? { mode: options.mode } : {}),
+    log,
+  });
+  const stream = ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  const stop = () => connection.close();
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  await connection.closed.catch(() => undefined);
+  process.off("SIGTERM", stop);
+  process.off("SIGINT", stop);
+  await sessions.close("the editor disconnected");
+  store.close();
+}
