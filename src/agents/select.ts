@@ -25,6 +25,8 @@ export function decideAgent(
   flag: string | undefined,
   config: LoadedConfig,
   command?: { name: string; file: string; agent: string },
+  /** The surface the person chose it through, when not a terminal's flag (a server's client, an editor). */
+  through?: { rule: string; source: string },
 ): Answer<string> & { agent: Agent } {
   const configured = config.config.agent ?? {};
   const known = [...new Set([...Object.keys(BUILTIN_AGENTS), ...Object.keys(configured)])];
@@ -56,7 +58,12 @@ export function decideAgent(
       command
         ? { rule: `custom command /${command.name} agent`, detail: name, source: command.file, decisive: true }
         : flag
-          ? { rule: "--agent flag", detail: name, source: "--agent", decisive: true }
+          ? {
+              rule: through?.rule ?? "--agent flag",
+              detail: name,
+              source: through?.source ?? "--agent",
+              decisive: true,
+            }
           : { rule: "default agent", detail: DEFAULT_AGENT, decisive: true },
       ...(origin
         ? [{ rule: "agent settings", detail: settingKeys.join(", "), source: origin.file ?? origin.source }]

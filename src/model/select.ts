@@ -17,6 +17,8 @@ export interface SelectionInputs {
   env?: NodeJS.ProcessEnv;
   /** Where an error is read: the person's choice is `--model` at the command line, `/model` in the interactive session. */
   face?: Face;
+  /** The surface the person chose the model through, when not a terminal's flag (a server's client, an editor). */
+  through?: { rule: string; source: string };
 }
 
 /** A chosen model that does not resolve: names the chain that chose it and the fix. Exit 2. */
@@ -94,9 +96,9 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
         ]
       : []),
     {
-      rule: "--model flag",
+      rule: inputs.through?.rule ?? "--model flag",
       holder: "person",
-      ...(flagModel && top ? { model: flagModel, source: top.source } : {}),
+      ...(flagModel && top ? { model: flagModel, source: inputs.through?.source ?? top.source } : {}),
     },
     {
       rule: "the resumed session's own model",

@@ -143,6 +143,11 @@ export interface OpenInput {
   configFlags?: readonly FlagValue[];
   /** Where the person chose options.mode when not with --mode (an editor's session/set_mode), for the record. */
   modeChoice?: ModeChoice;
+  /**
+   * The surface the person chose the session's model, agent and mode through, when not a terminal's
+   * flags (a server's client): recorded so, never as a flag nobody typed.
+   */
+  chosenThrough?: ModeChoice;
   signal: AbortSignal;
 }
 
@@ -212,12 +217,13 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
       signal: input.signal,
     });
     const settle = (config: LoadedConfig) => {
-      const agentChoice = decideAgent(options.agent, config, commandAgent);
+      const agentChoice = decideAgent(options.agent, config, commandAgent, input.chosenThrough);
+      const modeChoice = input.modeChoice ?? input.chosenThrough;
       const prepared = prepareAuthority({
         config,
         agent: agentChoice.agent,
         ...(options.mode !== undefined ? { modeFlag: options.mode } : {}),
-        ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
+        ...(modeChoice ? { modeChoice } : {}),
         flags: {
           ...(options.allow ? { allow: options.allow } : {}),
           ...(options.ask ? { ask: options.ask } : {}),

@@ -32,6 +32,7 @@ export function setUp(
     cwdChoice?: "switch" | "stay";
     cwdUnasked?: string;
     face?: Face;
+    chosenThrough?: { rule: string; source: string };
     warn: (text: string) => void;
   },
   agentChoice: ReturnType<typeof decideAgent>,
@@ -75,6 +76,7 @@ export function setUp(
       const model = selectSessionModel(store, session, {
         config,
         ...(input.face ? { face: input.face } : {}),
+        ...(input.chosenThrough ? { through: input.chosenThrough } : {}),
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
         ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
       });

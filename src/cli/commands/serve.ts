@@ -51,6 +51,15 @@ export async function serve(options: ServeOptions): Promise<void> {
       openRuntime({
         cwd: input.cwd,
         options: { ...(options.mode ? { mode: options.mode } : {}), ...input.options },
+        // What a client asked for (POST /sessions) is the person's choice through the server, not a
+        // flag anyone typed; the mode this server was started with is its own --mode.
+        chosenThrough: {
+          rule: "chosen through the server's client (POST /sessions)",
+          source: `bosun serve on ${host}`,
+        },
+        ...(options.mode && input.options.mode === undefined
+          ? { modeChoice: { rule: "bosun serve --mode", source: "--mode" } }
+          : {}),
         interactive: false,
         // No prompt while opening: nobody could see an ask yet (a repository's command is left out, as headless).
         question: input.question,
