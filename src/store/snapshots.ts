@@ -1,0 +1,209 @@
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { dataDir } from "../config/paths.js";
+
+/**
+ * Snapshots of a work tree in a shadow git repository under bosun's data folder
+ * (`snapshots/<hash of the work tree's path>/`), never the user's `.git`: GIT_DIR points at the
+ * shadow repository, GIT_WORK_TREE at the work tree. Its index lives there too, so a snapshot
+ * costs what `git add -A` costs on an index that is already warm: files whose stat data did not
+ * change are not read again.
+ *
+ * What a snapshot holds: every file git would add in the work tree — the repository's
+ * .gitignore files and the user's global excludes are honoured, `.git` folders never taken —
+ * except files over `maxFileBytes`, which are left out and listed.
+ */
+
+export interface SnapshotOptions {
+  /** Files larger than this are left out of the snapshot (and listed). */
+  maxFileBytes: number;
+  /** The snapshot's git commands together may take this long; then it fails. */
+  timeoutMs: number;
+  /** Where the shadow repositories live; default `dataDir()/snapshots`. */
+  root?: string;
+}
+
+export type SnapshotResult = { ok: true; tree: string; leftOut: string[] } | { ok: false; error: string };
+
+/** The tree's change between two snapshots: one path, and whether it was added, modified or deleted. */
+export interface TreeChange {
+  path: string;
+  status: "added" | "modified" | "deleted";
+}
+
+/** The shadow repository of one work tree. */
+export function shadowDir(workTree: string, root = join(dataDir(), "snapshots")): string {
+  const hash = createHash("sha256").update(workTree).digest("hex").slice(0, 16);
+  return join(root, hash);
+}
+
+/** Runs git on the shadow repository of `workTree`; rejects with git's stderr on failure. */
+export function git(
+  gitDir: string,
+  workTree: string,
+  args: readonly string[],
+  options: { input?: string; timeoutMs: number; deadline?: number },
+): Promise<string> {
+  const timeout = options.deadline ? Math.max(1, options.deadline - Date.now()) : options.timeoutMs;
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      // Byte for byte: no line-ending conversion, no filters, no hooks, literal paths.
+      ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.quotePath=false", ...args],
+      {
+        cwd: workTree,
+        env: {
+          ...process.env,
+          GIT_DIR: gitDir,
+          GIT_WORK_TREE: workTree,
+          GIT_LITERAL_PATHSPECS: "1",
+          GIT_INDEX_FILE: join(gitDir, "index"),
+          GIT_OPTIONAL_LOCKS: "0",
+        },
+        timeout,
+        maxBuffer: 256 * 1024 * 1024,
+        encoding: "buffer",
+      },
+      (error, stdout, stderr) => {
+        if (error) {
+          const why = error.killed ? `timed out after ${timeout} ms` : String(stderr).trim() || error.message;
+          reject(new Error(`git ${args[0]}: ${why}`));
+        } else resolve(String(stdout));
+      },
+    );
+    child.stdin?.end(options.input ?? "");
+  });
+}
+
+/** Creates the shadow repository once: bare of hooks, every attribute that would rewrite content switched off. */
+async function ensureShadow(gitDir: string, workTree: string, deadline: number): Promise<void> {
+  try {
+    statSync(join(gitDir, "HEAD"));
+    return;
+  } catch {
+    // Not there yet.
+  }
+  mkdirSync(dirname(gitDir), { recursive: true, mode: 0o700 });
+  await git(gitDir, workTree, ["init", "-q"], { timeoutMs: 0, deadline });
+  rmSync(join(gitDir, "hooks"), { recursive: true, force: true });
+  // info/attributes outranks the repository's .gitattributes: no LFS or eol filter touches a snapshot.
+  mkdirSync(join(gitDir, "info"), { recursive: true });
+  writeFileSync(join(gitDir, "info", "attributes"), "* -text -eol -filter -ident -working-tree-encoding\n");
+}
+
+/**
+ * A snapshot of `workTree` now: its tree id in the shadow repository, and the files left out for
+ * their size. Never throws: a missing git, a timeout or a broken shadow repository is an error
+ * result, for the caller to record.
+ */
+export async function takeSnapshot(workTree: string, options: SnapshotOptions): Promise<SnapshotResult> {
+  const gitDir = shadowDir(workTree, options.root);
+  const deadline = Date.now() + options.timeoutMs;
+  const run = (args: string[], input?: string) =>
+    git(gitDir, workTree, args, { timeoutMs: options.timeoutMs, deadline, ...(input ? { input } : {}) });
+  try {
+    await ensureShadow(gitDir, workTree, deadline);
+    // What `git add -A` would take: untracked and not ignored, or tracked and changed. Only these are measured.
+    const changed = (await run(["ls-files", "-z", "--others", "--modified", "--exclude-standard"]))
+      .split("\0")
+      .filter(Boolean);
+    const leftOut = [...new Set(changed)].filter((path) => tooLarge(join(workTree, path), options.maxFileBytes));
+    await run(["add", "-A", "--ignore-errors", "--", "."]);
+    if (leftOut.length > 0) {
+      await run(
+        ["rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"],
+        `${leftOut.join("\0")}\0`,
+      );
+    }
+    const tree = (await run(["write-tree"])).trim();
+    return { ok: true, tree, leftOut: leftOut.sort() };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function tooLarge(path: string, max: number): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() && stat.size > max;
+  } catch {
+    return false;
+  }
+}
+
+/** The files that differ between two snapshot trees of `workTree`. */
+export async function treeChanges(
+  workTree: string,
+  from: string,
+  to: string,
+  options: Pick<SnapshotOptions, "timeoutMs" | "root">,
+): Promise<TreeChange[]> {
+  const out = await git(
+    shadowDir(workTree, options.root),
+    workTree,
+    ["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to],
+    options,
+  );
+  const parts = out.split("\0").filter(Boolean);
+  const changes: TreeChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const letter = parts[i] as string;
+    const status = letter === "A" ? "added" : letter === "D" ? "deleted" : "modified";
+    changes.push({ path: parts[i + 1] as string, status });
+  }
+  return changes;
+}
+
+/** The unified diff between two snapshot trees (optionally of some paths only). */
+export function treeDiff(
+  workTree: string,
+  from: string,
+  to: string,
+  options: Pick<SnapshotOptions, "timeoutMs" | "root">,
+): Promise<string> {
+  return git(shadowDir(workTree, options.root), workTree, ["diff", "--no-color", "--no-renames", from, to], options);
+}
+
+/**
+ * Puts `paths` of the work tree back as they are in snapshot `tree`: a path the tree holds is
+ * written from it (content and executable bit), a path it does not hold is deleted. Nothing
+ * else in the work tree is touched.
+ */
+export async function restorePaths(
+  workTree: string,
+  tree: string,
+  paths: readonly string[],
+  options: Pick<SnapshotOptions, "timeoutMs" | "root">,
+): Promise<void> {
+  if (paths.length === 0) return;
+  const gitDir = shadowDir(workTree, options.root);
+  const held = new Set(
+    (await git(gitDir, workTree, ["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths], options))
+      .split("\0")
+      .filter(Boolean),
+  );
+  const write = paths.filter((path) => held.has(path));
+  for (const path of paths.filter((p) => !held.has(p))) {
+    rmSync(join(workTree, path), { force: true });
+    removeEmptyParents(workTree, path);
+  }
+  if (write.length > 0) {
+    await git(gitDir, workTree, ["checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      ...options,
+      input: `${write.join("\0")}\0`,
+    });
+  }
+}
+
+/** Folders a deleted file leaves empty go too, up to the work tree (a created folder is undone whole). */
+function removeEmptyParents(workTree: string, path: string): void {
+  for (let dir = dirname(path); dir !== "." && dir !== "/"; dir = dirname(dir)) {
+    try {
+      rmdirSync(join(workTree, dir));
+    } catch {
+      return;
+    }
+  }
+}
