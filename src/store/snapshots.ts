@@ -73,6 +73,8 @@ export function git(
         } else resolve(String(stdout));
       },
     );
+    // A git that exits before reading its input (or needs none) closes the pipe: its exit status says what went wrong.
+    child.stdin?.on("error", () => {});
     child.stdin?.end(options.input ?? "");
   });
 }
