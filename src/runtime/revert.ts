@@ -111,7 +111,8 @@ function fileWords(file: FileMove): string {
 
 function refuse(deps: RevertDeps, reasons: Reason[]): Extract<RevertResult, { ok: false }> {
   deps.record({ seat: "session.revert", holder: "person", answer: "refuse", reasons });
-  const decisive = reasons.find((reason) => reason.decisive) ?? reasons[0];
+  // The refusal's own reason comes last, after the turns it would have taken.
+  const decisive = reasons.filter((reason) => reason.decisive).at(-1) ?? reasons.at(-1);
   const message = decisive ? `${decisive.rule}${decisive.detail ? `: ${decisive.detail}` : ""}` : "refused";
   return { ok: false, reasons, message };
 }
