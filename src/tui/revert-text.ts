@@ -6,7 +6,10 @@ export function revertText(action: "undo" | "redo" | "rewind", result: RevertRes
   const turns = result.turns.length === 1 ? `turn ${result.turns[0]}` : `turns ${result.turns.join(", ")}`;
   const verb = result.answer === "restore" ? "redid" : "undid";
   const files = result.files.map((file) => `  ${file.to === "removed" ? "removed " : "restored"} ${file.path}`);
-  return [`${verb} ${turns}; ${result.files.length} file(s) put back`, ...files].join("\n");
+  const kept = result.reasons
+    .filter((r) => r.rule === "files not snapshotted")
+    .map((r) => `  not put back: ${r.detail}`);
+  return [`${verb} ${turns}; ${result.files.length} file(s) put back`, ...files, ...kept].join("\n");
 }
 
 /** A turn's message as one line of the /rewind picker. */

@@ -181,4 +181,38 @@ describe("undo", () => {
       await s.close();
     }
   });
+
+  it("with undo.enabled false nothing is snapshotted, why is recorded once, and undo takes back the conversation only", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { request: 1 }, reply: calls(["write", { path: "one.txt", content: "1\n" }]) },
+          { match: { request: 2 }, reply: calls(["write", { path: "two.txt", content: "2\n" }]) },
+          { reply: { text: "Done." } },
+        ],
+      },
+      { config: { undo: { enabled: false } } },
+    );
+    try {
+      const run = await s.run(["run", "--auto", "write two files"]);
+      assert.equal(run.code, 0, run.stderr);
+      const { id, events } = s.latest();
+      assert.deepEqual(
+        events.filter((e) => e.type === "files.snapshot").map((e) => e.data),
+        [{ skipped: "undo.enabled is false", turn: 1 }],
+        "said once, not at every step",
+      );
+      const undone = await s.run(["undo", id]);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.match(
+        undone.stdout,
+        /undid turn 1; 0 file\(s\) put back\n {2}not put back: turn 1: undo\.enabled is false/,
+      );
+      assert.equal(bytes(s, "one.txt")?.toString(), "1\n", "its files stay");
+      const decision = expectDecision(s.latest().decisions, "session.revert", "person", "revert");
+      assert.match(JSON.stringify(decision.reasons), /files not snapshotted.*undo\.enabled is false; its files stay/);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { loadConfig } from "../../config/load.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { snapshotOptions } from "../../runtime/snapshots.js";
@@ -28,6 +29,8 @@ export async function diff(ref: string, options: { turn?: string }): Promise<voi
     const why = turn.skipped ? `no snapshot was taken (${turn.skipped})` : "it ran no call that could change files";
     throw new BosunError(`${session.id}: turn ${turn.turn} has no snapshots: ${why}`, 1);
   }
+  if (!existsSync(session.directory))
+    throw new UsageError(`${session.id} was started in ${session.directory}, which is gone`);
   const workspace = workspaceOf(session.directory);
   const text = await treeDiff(workspace, turn.before, turn.after, snapshotOptions(loadConfig({ cwd: workspace })));
   if (text !== "") out(text);

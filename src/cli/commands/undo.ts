@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { loadConfig } from "../../config/load.js";
 import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
@@ -45,6 +46,10 @@ export async function undo(ref: string, options: UndoOptions): Promise<void> {
       });
       throw error;
     }
+    if (!existsSync(session.directory))
+      throw new UsageError(
+        `${session.id} was started in ${session.directory}, which is gone: nothing to put back there`,
+      );
     const workspace = workspaceOf(session.directory);
     const result = await revertSession(
       { store, sessionId: session.id, workspace, config: loadConfig({ cwd: workspace }), record },
@@ -76,5 +81,9 @@ function report(id: string, result: RevertResult, asJson: boolean): void {
   }
   const turns = result.turns.length === 1 ? `turn ${result.turns[0]}` : `turns ${result.turns.join(", ")}`;
   const lines = result.files.map((file) => `  ${file.to === "removed" ? "removed " : "restored"} ${file.path}`);
-  out(`${id}: undid ${turns}; ${result.files.length} file(s) put back${lines.length ? `\n${lines.join("\n")}` : ""}`);
+  // Turns whose files were never snapshotted: the person is told their files stay as they are.
+  const kept = result.reasons
+    .filter((r) => r.rule === "files not snapshotted")
+    .map((r) => `  not put back: ${r.detail}`);
+  out([`${id}: undid ${turns}; ${result.files.length} file(s) put back`, ...lines, ...kept].join("\n"));
 }
