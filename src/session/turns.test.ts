@@ -63,6 +63,12 @@ describe("turns", () => {
     assert.ok(kept.some((e) => e.type === "message.user" && (e.data as { text: string }).text === "one"));
     assert.ok(!kept.some((e) => e.type === "message.user" && (e.data as { text: string }).text === "two"));
     assert.ok(kept.some((e) => e.type === "files.snapshot" && (e.data as { turn: number }).turn === 2));
+    const measured = log(...turn("one"), ...turn("two", undefined, undefined, 2), ["turn.reverted", { turns: [2] }]);
+    measured.splice(6, 0, { sessionId: "S", seq: 6.5, type: "model.usage", data: { input: 900 }, at: 0 });
+    assert.ok(
+      !withoutReverted(measured).some((e) => e.type === "model.usage"),
+      "an undone turn's measured tokens go with it",
+    );
     assert.deepEqual([...revertedTurns(events)], [2]);
     const restored = [...events, ...log(["turn.restored", { turns: [2] }]).map((e) => ({ ...e, seq: 99 }))];
     assert.equal(withoutReverted(restored).length, restored.length);

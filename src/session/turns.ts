@@ -1,6 +1,7 @@
 import type { StoredEvent } from "../store/session-store.js";
 import { EV, type EventMap } from "./events.js";
 import { isEvent } from "./journal.js";
+import { USAGE_EVENT } from "./usage.js";
 
 /**
  * The session's turns as undo sees them, projected from its events: where each turn's
@@ -27,8 +28,11 @@ export interface Turn {
   skipped?: string;
 }
 
-/** The event types of the conversation: only these are left out of a reverted turn. */
-const CONVERSATION: ReadonlySet<string> = new Set(Object.values(EV));
+/**
+ * What is left out of a reverted turn: its conversation, and its requests' measured tokens (the
+ * compaction trigger would otherwise count the undone turn as still in the window).
+ */
+const CONVERSATION: ReadonlySet<string> = new Set([...Object.values(EV), USAGE_EVENT]);
 
 /**
  * The turns: a turn opens at a person's message outside any turn (a message inside one steers
