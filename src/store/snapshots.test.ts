@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -63,11 +63,13 @@ describe("snapshots", () => {
     const crlf = "line one\r\nline two\r\n";
     writeFileSync(join(dir, "crlf.txt"), crlf);
     writeFileSync(join(dir, "gone.txt"), "keep me\n");
+    writeFileSync(join(dir, "run.sh"), "#!/bin/sh\n", { mode: 0o755 });
     const opts = { maxFileBytes: 100_000, timeoutMs: 10_000, root };
     const before = await takeSnapshot(dir, opts);
     assert.ok(before.ok);
     writeFileSync(join(dir, "crlf.txt"), "changed\n");
     rmSync(join(dir, "gone.txt"));
+    rmSync(join(dir, "run.sh"));
     mkdirSync(join(dir, "new"));
     writeFileSync(join(dir, "new", "made.txt"), "new\n");
     const afterShot = await takeSnapshot(dir, opts);
@@ -75,7 +77,7 @@ describe("snapshots", () => {
     const changes = await treeChanges(dir, before.tree, afterShot.tree, opts);
     assert.deepEqual(
       changes.map((c) => `${c.status} ${c.path}`).sort(),
-      ["deleted gone.txt", "modified crlf.txt", "added new/made.txt"].sort(),
+      ["deleted gone.txt", "deleted run.sh", "modified crlf.txt", "added new/made.txt"].sort(),
     );
     assert.match(await treeDiff(dir, before.tree, afterShot.tree, opts), /-line one/);
     await restorePaths(
@@ -87,6 +89,11 @@ describe("snapshots", () => {
     assert.equal(readFileSync(join(dir, "crlf.txt"), "utf8"), crlf);
     assert.equal(readFileSync(join(dir, "gone.txt"), "utf8"), "keep me\n");
     assert.equal(existsSync(join(dir, "new")), false);
+    assert.equal(statSync(join(dir, "run.sh")).mode & 0o111, 0o111, "the executable bit is back");
+    // Only the work tree was written: the shadow index still holds the latest snapshot.
+    const again = await takeSnapshot(dir, opts);
+    assert.ok(again.ok);
+    assert.equal(again.tree, before.tree);
   });
 
   it("fails as a result, not an exception, when git cannot run", async () => {

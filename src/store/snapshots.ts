@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { dataDir } from "../config/paths.js";
+import { writeFileAt } from "../util/safe-write.js";
 
 /**
  * Snapshots of a work tree in a shadow git repository under bosun's data folder
@@ -170,8 +171,9 @@ export function treeDiff(
 
 /**
  * Puts `paths` of the work tree back as they are in snapshot `tree`: a path the tree holds is
- * written from it (content and executable bit), a path it does not hold is deleted. Nothing
- * else in the work tree is touched.
+ * written from it — atomically (a temporary file renamed over it), with its executable bit; a
+ * link as a link — and a path it does not hold is deleted. Nothing else in the work tree, nor
+ * the shadow repository's index, is touched.
  */
 export async function restorePaths(
   workTree: string,
@@ -181,22 +183,71 @@ export async function restorePaths(
 ): Promise<void> {
   if (paths.length === 0) return;
   const gitDir = shadowDir(workTree, options.root);
-  const held = new Set(
-    (await git(gitDir, workTree, ["ls-tree", "-r", "-z", "--name-only", tree, "--", ...paths], options))
-      .split("\0")
-      .filter(Boolean),
-  );
-  const write = paths.filter((path) => held.has(path));
-  for (const path of paths.filter((p) => !held.has(p))) {
-    rmSync(join(workTree, path), { force: true });
-    removeEmptyParents(workTree, path);
+  // `<mode> blob <id>\t<path>`, NUL-terminated, for the paths the tree holds.
+  const held = new Map<string, { mode: string; id: string }>();
+  const listed = await git(gitDir, workTree, ["ls-tree", "-r", "-z", tree, "--", ...paths], options);
+  for (const entry of listed.split("\0").filter(Boolean)) {
+    const tab = entry.indexOf("\t");
+    const [mode, , id] = entry.slice(0, tab).split(" ");
+    if (mode && id) held.set(entry.slice(tab + 1), { mode, id });
   }
-  if (write.length > 0) {
-    await git(gitDir, workTree, ["checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"], {
-      ...options,
-      input: `${write.join("\0")}\0`,
-    });
+  for (const path of paths) {
+    const full = join(workTree, path);
+    const entry = held.get(path);
+    if (!entry) {
+      rmSync(full, { force: true });
+      removeEmptyParents(workTree, path);
+      continue;
+    }
+    const content = await gitBytes(gitDir, workTree, ["cat-file", "blob", entry.id], options);
+    if (entry.mode === "120000") {
+      // A link holds its target: put back as a link, not a file with the target's name in it.
+      rmSync(full, { force: true });
+      mkdirSync(dirname(full), { recursive: true });
+      symlinkSync(content.toString(), full);
+      continue;
+    }
+    rmIfNotFile(full);
+    writeFileAt(full, content, { parents: true });
+    // The executable bit as the snapshot had it; the other bits as the file has them (the umask's).
+    const mode = statSync(full).mode & 0o777;
+    chmodSync(full, entry.mode === "100755" ? mode | ((mode & 0o444) >> 2) : mode & ~0o111);
   }
+}
+
+/** A link or folder where a file goes is taken away first: the snapshot held a file there. */
+function rmIfNotFile(path: string): void {
+  try {
+    if (!lstatSync(path).isFile()) rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Nothing there.
+  }
+}
+
+/** Like `git`, but the output as bytes: a blob is not text. */
+function gitBytes(
+  gitDir: string,
+  workTree: string,
+  args: readonly string[],
+  options: { timeoutMs: number },
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "git",
+      args,
+      {
+        cwd: workTree,
+        env: { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: workTree },
+        timeout: options.timeoutMs,
+        maxBuffer: 1024 * 1024 * 1024,
+        encoding: "buffer",
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args[0]}: ${String(stderr).trim() || error.message}`));
+        else resolve(stdout);
+      },
+    ).stdin?.end();
+  });
 }
 
 /** Folders a deleted file leaves empty go too, up to the work tree (a created folder is undone whole). */

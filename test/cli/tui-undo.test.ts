@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
-import { sentText, startScenario } from "../support/scenario.js";
+import { sentText, startScenario, waitFor } from "../support/scenario.js";
 import { startTmux, type TmuxSession } from "../support/tmux.js";
 
 /**
@@ -35,6 +35,20 @@ describe("undo in the interactive session (tmux)", () => {
             reply: { toolCalls: [{ id: "s1", name: "shell", arguments: { command: "printf 'two\\n' > a.txt" } }] },
           },
           { match: { lastMessage: "third task" }, reply: { text: "Third done." } },
+          {
+            match: { lastMessage: "fourth task" },
+            reply: {
+              toolCalls: [
+                {
+                  id: "n1",
+                  name: "shell",
+                  // Waits until the test says so, however slow the machine: /undo is typed while it runs.
+                  arguments: { command: "for i in $(seq 600); do [ -f wake ] && exit 0; sleep 0.1; done" },
+                },
+              ],
+            },
+          },
+          { match: { lastMessage: "/n1/" }, reply: { text: "Fourth done." } },
           { match: { lastMessage: "/w1/" }, reply: { text: "First done." } },
           { match: { lastMessage: "/s1/" }, reply: { text: "Second done." } },
           { reply: { text: "unexpected" } },
@@ -46,13 +60,18 @@ describe("undo in the interactive session (tmux)", () => {
     const file = (path: string) =>
       existsSync(join(s.ws.dir, path)) ? readFileSync(join(s.ws.dir, path), "utf8") : undefined;
     s.ws.write("a.txt", "one\n");
+    // The reply shows before its turn has ended (its last snapshot, its end on record): /undo meanwhile is refused.
+    const ended = (n: number) =>
+      waitFor(() => (s.latest().events.filter((e) => e.type === "turn.ended").length >= n ? true : undefined));
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/scripted\/test-model · build/);
       term.type("first task");
       await term.waitFor(/First done\./);
+      await ended(1);
       term.type("second task");
       await term.waitFor(/Second done\./);
+      await ended(2);
       assert.equal(file("a.txt"), "two\n");
 
       term.type("/rewind");
@@ -87,7 +106,22 @@ describe("undo in the interactive session (tmux)", () => {
       const sent = sentText(s, s.server.requests.length);
       assert.match(sent, /first task/);
       assert.doesNotMatch(sent, /second task/);
+
+      term.type("fourth task");
+      await waitFor(() =>
+        s.latest().events.some((e) => e.type === "call.started" && (e.data as { id: string }).id === "n1")
+          ? true
+          : undefined,
+      );
+      term.type("/undo");
+      await term.waitFor(/\/undo: not done: a turn is running/);
+      s.ws.write("wake", "");
+      await term.waitFor(/Fourth done\./);
       const decisions = s.latest().decisions;
+      const running = decisions.filter(
+        (d) => d.seat === "session.revert" && JSON.stringify(d.reasons).includes("a turn is running"),
+      );
+      assert.equal(running.length, 1, "the refusal is recorded");
       expectDecision(decisions, "session.revert", "person", "restore");
       expectDecision(decisions, "session.revert", "person", "refuse");
       await exit(term);
