@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +48,13 @@ describe("snapshots", () => {
     const shot = await takeSnapshot(dir, { maxFileBytes: 1000, timeoutMs: 10_000, root });
     assert.ok(shot.ok);
     assert.deepEqual(shot.leftOut, ["big.bin"]);
+    // Never read into the shadow repository: its blob is not there.
+    const blob = gitOf(dir, "hash-object", "big.bin").trim();
+    const stored = spawnSync("git", ["cat-file", "-e", blob], {
+      cwd: dir,
+      env: { ...process.env, GIT_DIR: shadowDir(dir, root) },
+    });
+    assert.notEqual(stored.status, 0, "the big file's content was not stored");
     // A file that grows over the cap later is left out then too, not kept at its old content.
     writeFileSync(join(dir, "small.txt"), Buffer.alloc(5000, 2));
     const next = await takeSnapshot(dir, { maxFileBytes: 1000, timeoutMs: 10_000, root });

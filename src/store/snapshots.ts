@@ -10,7 +10,7 @@ import { writeFileAt } from "../util/safe-write.js";
  * (`snapshots/<hash of the work tree's path>/`), never the user's `.git`: GIT_DIR points at the
  * shadow repository, GIT_WORK_TREE at the work tree. Its index lives there too, so a snapshot
  * costs what `git add -A` costs on an index that is already warm: files whose stat data did not
- * change are not read again.
+ * change are not read again, and a file over the cap is never read at all.
  *
  * What a snapshot holds: every file git would add in the work tree — the repository's
  * .gitignore files and the user's global excludes are honoured, `.git` folders never taken —
@@ -112,14 +112,16 @@ export async function takeSnapshot(workTree: string, options: SnapshotOptions): 
     const changed = (await run(["ls-files", "-z", "--others", "--modified", "--exclude-standard"]))
       .split("\0")
       .filter(Boolean);
-    const leftOut = [...new Set(changed)].filter((path) => tooLarge(join(workTree, path), options.maxFileBytes));
-    await run(["add", "-A", "--ignore-errors", "--", "."]);
-    if (leftOut.length > 0) {
-      await run(
-        ["rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"],
-        `${leftOut.join("\0")}\0`,
-      );
-    }
+    const unique = [...new Set(changed)];
+    const leftOut = unique.filter((path) => tooLarge(join(workTree, path), options.maxFileBytes));
+    const skip = new Set(leftOut);
+    // Only what changed is hashed, and never a file over the cap (`git add -A` would read and store
+    // it before it could be taken out). A path gone from the work tree leaves the index (--remove);
+    // a nested repository (listed as `dir/`) is not taken.
+    const take = unique.filter((path) => !skip.has(path) && !path.endsWith("/"));
+    if (take.length > 0) await run(["update-index", "--add", "--remove", "-z", "--stdin"], `${take.join("\0")}\0`);
+    // One the index held before it grew over the cap goes out of it, whatever it holds now.
+    if (leftOut.length > 0) await run(["update-index", "--force-remove", "-z", "--stdin"], `${leftOut.join("\0")}\0`);
     const tree = (await run(["write-tree"])).trim();
     return { ok: true, tree, leftOut: leftOut.sort() };
   } catch (error) {
