@@ -10,7 +10,7 @@ import type { SnapshotResult } from "../store/snapshots.js";
  * session.
  */
 export interface TurnSnapshots {
-  /** Why the work tree is not snapshotted (undo.enabled false, not a git repository): recorded once. */
+  /** Why the work tree is not snapshotted (undo.enabled false, not a git repository, a snapshot failed): recorded once. */
   unsuitable?: string;
   /** Whether the reason snapshots are off is on record already (once a run, not every step). */
   noted: boolean;
@@ -42,12 +42,10 @@ export async function snapshotRecord(
     return { skipped: snapshots.unsuitable, turn };
   }
   const shot = await snapshots.take();
-  if (shot.ok) {
-    snapshots.noted = false;
-    return { tree: shot.tree, turn, step };
-  }
-  // A failed snapshot (git timed out, a broken shadow repository): said once, tried again next step.
-  if (snapshots.noted) return undefined;
+  if (shot.ok) return { tree: shot.tree, turn, step };
+  // A failed snapshot (git timed out on a huge tree, a broken shadow repository) is not tried
+  // again this run: each try could cost the whole timeout before every step.
+  snapshots.unsuitable = `the snapshot failed: ${shot.error}`;
   snapshots.noted = true;
-  return { skipped: `the snapshot failed: ${shot.error}`, turn };
+  return { skipped: snapshots.unsuitable, turn };
 }
