@@ -103,6 +103,23 @@ describe("snapshots", () => {
     assert.equal(again.tree, before.tree);
   });
 
+  it("waits for another session's snapshot holding the shadow index, within its deadline", async () => {
+    const { dir, root } = repo();
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    const opts = { maxFileBytes: 1000, timeoutMs: 10_000, root };
+    assert.ok((await takeSnapshot(dir, opts)).ok);
+    const lock = join(shadowDir(dir, root), "index.lock");
+    writeFileSync(lock, "");
+    setTimeout(() => rmSync(lock), 300);
+    writeFileSync(join(dir, "b.txt"), "b\n");
+    const shot = await takeSnapshot(dir, opts);
+    assert.ok(shot.ok, JSON.stringify(shot));
+    writeFileSync(lock, "");
+    const stuck = await takeSnapshot(dir, { ...opts, timeoutMs: 400 });
+    rmSync(lock);
+    assert.equal(stuck.ok, false, "a lock that stays is a failure, not a wait without end");
+  });
+
   it("fails as a result, not an exception, when git cannot run", async () => {
     const { dir, root } = repo();
     const path = process.env.PATH;

@@ -104,8 +104,22 @@ async function ensureShadow(gitDir: string, workTree: string, deadline: number):
 export async function takeSnapshot(workTree: string, options: SnapshotOptions): Promise<SnapshotResult> {
   const gitDir = shadowDir(workTree, options.root);
   const deadline = Date.now() + options.timeoutMs;
-  const run = (args: string[], input?: string) =>
-    git(gitDir, workTree, args, { timeoutMs: options.timeoutMs, deadline, ...(input ? { input } : {}) });
+  const run = async (args: string[], input?: string): Promise<string> => {
+    for (;;) {
+      try {
+        return await git(gitDir, workTree, args, {
+          timeoutMs: options.timeoutMs,
+          deadline,
+          ...(input ? { input } : {}),
+        });
+      } catch (error) {
+        // Two sessions in one work tree share its shadow repository: the other's snapshot holds
+        // the index a moment. Wait for it, within the deadline; any other failure stands.
+        if (!String(error).includes("index.lock") || Date.now() + 100 >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
   try {
     await ensureShadow(gitDir, workTree, deadline);
     // What `git add -A` would take: untracked and not ignored, or tracked and changed. Only these are measured.
