@@ -59,6 +59,14 @@ describe("seat session.revert: which turns", () => {
     const ranSince = [...undone, ...log(user("three"), ended).map((e, i) => ({ ...e, seq: 51 + i }))];
     assert.equal(pickTurns(ranSince, { ...ask, action: "redo" }).reasons[0]?.rule, "a turn ran since");
     assert.equal(pickTurns(twoTurns(), { ...ask, action: "redo" }).reasons[0]?.rule, "nothing to redo");
+    const compactedSince = [
+      ...undone,
+      ...log([
+        "compaction.checkpoint",
+        { summary: "s", keptFrom: 51, tokensBefore: 1, tokensAfter: 1, model: "p/m", reason: "manual" },
+      ]).map((e) => ({ ...e, seq: 52 })),
+    ];
+    assert.equal(pickTurns(compactedSince, { ...ask, action: "redo" }).reasons[0]?.rule, "compacted");
   });
 });
 

@@ -117,6 +117,20 @@ function pickRedo(
       ],
     };
   const taken = turns.filter((turn) => group.includes(turn.turn));
+  // Compacted since the undo: the summary was written without the turn, and would stand for it.
+  const kept = latestKeptFrom(events);
+  const start = taken[0]?.start;
+  if (kept !== undefined && start !== undefined && kept > start)
+    return {
+      answer: "refuse",
+      reasons: [
+        {
+          rule: "compacted",
+          detail: `the session was compacted after turn ${first} was undone (event ${kept}): its summary leaves the turn out`,
+          decisive: true,
+        },
+      ],
+    };
   return {
     answer: "restore",
     turns: taken,
