@@ -45,11 +45,17 @@ export async function revertSession(deps: RevertDeps, ask: RevertRequest): Promi
   const options = snapshotOptions(deps.config);
   const changes: TurnChange[] = [];
   const trees = new Map<number, { before: string; after: string }>();
-  for (const turn of picked.turns) {
-    if (!turn.before || !turn.after) continue;
-    trees.set(turn.turn, { before: turn.before, after: turn.after });
-    for (const change of await treeChanges(deps.workspace, turn.before, turn.after, options))
-      changes.push({ turn: turn.turn, path: change.path });
+  try {
+    for (const turn of picked.turns) {
+      if (!turn.before || !turn.after) continue;
+      trees.set(turn.turn, { before: turn.before, after: turn.after });
+      for (const change of await treeChanges(deps.workspace, turn.before, turn.after, options))
+        changes.push({ turn: turn.turn, path: change.path });
+    }
+  } catch (error) {
+    // The shadow repository was deleted or broken: nothing is put back, and the person is told why.
+    const detail = error instanceof Error ? error.message : String(error);
+    return refuse(deps, [...picked.reasons, { rule: "the snapshots cannot be read", detail, decisive: true }]);
   }
   const plan = restorePlan(picked.answer, changes, trees);
   let changedSince: string[] = [];
@@ -73,7 +79,14 @@ export async function revertSession(deps: RevertDeps, ask: RevertRequest): Promi
     const result = refuse(deps, [...picked.reasons, ...judged.reasons]);
     return { ...result, changedSince };
   }
-  const files = await putBack(deps, plan);
+  let files: FileMove[];
+  try {
+    files = await putBack(deps, plan);
+  } catch (error) {
+    // Part may be back already: said as it is, the turns left as they were on record.
+    const detail = `${error instanceof Error ? error.message : String(error)}; some files may have been put back`;
+    return refuse(deps, [...picked.reasons, { rule: "putting the files back failed", detail, decisive: true }]);
+  }
   const after = plan.size > 0 ? await takeSnapshot(deps.workspace, options) : undefined;
   const turns = picked.turns.map((turn) => turn.turn);
   const reasons: Reason[] = [

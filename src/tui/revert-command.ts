@@ -43,7 +43,7 @@ export function revertCommand(
       const answer = await dialogs.choose(
         `Changed since bosun's last snapshot: ${result.changedSince.join(", ")}. Overwrite them`,
         [
-          { value: "no", detail: `keep them; nothing is undone`, current: true },
+          { value: "no", detail: "keep them; nothing is undone" },
           { value: "overwrite", detail: "put the snapshot's version back over them" },
         ],
       );
