@@ -42,7 +42,16 @@ export async function snapshotRecord(
     return { skipped: snapshots.unsuitable, turn };
   }
   const shot = await snapshots.take();
-  if (shot.ok) return { tree: shot.tree, turn, step };
+  if (shot.ok) {
+    const named = shot.leftOut.slice(0, 100);
+    return {
+      tree: shot.tree,
+      turn,
+      step,
+      ...(named.length > 0 ? { leftOut: named } : {}),
+      ...(shot.leftOut.length > named.length ? { leftOutMore: true as const } : {}),
+    };
+  }
   // A failed snapshot (git timed out on a huge tree, a broken shadow repository) is not tried
   // again this run: each try could cost the whole timeout before every step.
   snapshots.unsuitable = `the snapshot failed: ${shot.error}`;

@@ -2,7 +2,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig } from "../config/load.js";
 import type { Decision, Reason } from "../contracts/decisions.js";
-import { judgeHandEdits, pickTurns, type RevertAsk, restorePlan, type TurnChange } from "../session/revert.js";
+import {
+  judgeHandEdits,
+  pickTurns,
+  type RevertAsk,
+  restorePlan,
+  type TurnChange,
+  type TurnTrees,
+} from "../session/revert.js";
 import { lastRecordedTree, revertedTurns, type Turn, turnsOf } from "../session/turns.js";
 import type { SessionStore } from "../store/session-store.js";
 import { restorePaths, takeSnapshot, treeChanges } from "../store/snapshots.js";
@@ -44,20 +51,26 @@ export async function revertSession(deps: RevertDeps, ask: RevertRequest): Promi
   if (picked.answer === "refuse") return refuse(deps, picked.reasons);
   const options = snapshotOptions(deps.config);
   const changes: TurnChange[] = [];
-  const trees = new Map<number, { before: string; after: string }>();
+  const trees = new Map<number, TurnTrees>();
   try {
     for (const turn of picked.turns) {
       if (!turn.before || !turn.after) continue;
-      trees.set(turn.turn, { before: turn.before, after: turn.after });
-      for (const change of await treeChanges(deps.workspace, turn.before, turn.after, options))
-        changes.push({ turn: turn.turn, path: change.path });
+      const { before, after, beforeLeftOut, afterLeftOut } = turn;
+      trees.set(turn.turn, {
+        before,
+        after,
+        ...(beforeLeftOut ? { beforeLeftOut } : {}),
+        ...(afterLeftOut ? { afterLeftOut } : {}),
+      });
+      for (const change of await treeChanges(deps.workspace, before, after, options))
+        changes.push({ turn: turn.turn, path: change.path, status: change.status });
     }
   } catch (error) {
     // The shadow repository was deleted or broken: nothing is put back, and the person is told why.
     const detail = error instanceof Error ? error.message : String(error);
     return refuse(deps, [...picked.reasons, { rule: "the snapshots cannot be read", detail, decisive: true }]);
   }
-  const plan = restorePlan(picked.answer, changes, trees);
+  const { plan, kept } = restorePlan(picked.answer, changes, trees);
   let changedSince: string[] = [];
   if (plan.size > 0) {
     const now = await takeSnapshot(deps.workspace, options);
@@ -93,6 +106,9 @@ export async function revertSession(deps: RevertDeps, ask: RevertRequest): Promi
     ...picked.reasons,
     ...judged.reasons,
     { rule: "files", detail: files.length === 0 ? "none changed" : files.map(fileWords).join(", ") },
+    ...(kept.length > 0
+      ? [{ rule: "too large to have been snapshotted, left as they are", detail: kept.join(", ") }]
+      : []),
   ];
   deps.store.atomically(() => {
     deps.record({ seat: "session.revert", holder: "person", answer: picked.answer, reasons });

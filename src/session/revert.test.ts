@@ -76,25 +76,36 @@ describe("seat session.revert: the files", () => {
     [2, { before: B, after: C }],
   ]);
   const changes = [
-    { turn: 1, path: "x" },
-    { turn: 2, path: "x" },
-    { turn: 2, path: "y" },
-  ];
+    { turn: 1, path: "x", status: "modified" },
+    { turn: 2, path: "x", status: "modified" },
+    { turn: 2, path: "y", status: "added" },
+  ] as const;
   it("undo puts a file back as before the earliest turn that changed it; redo as after the latest", () => {
     assert.deepEqual(
-      [...restorePlan("revert", changes, trees)],
+      [...restorePlan("revert", changes, trees).plan],
       [
         ["x", A],
         ["y", B],
       ],
     );
     assert.deepEqual(
-      [...restorePlan("restore", changes, trees)],
+      [...restorePlan("restore", changes, trees).plan],
       [
         ["x", C],
         ["y", C],
       ],
     );
+  });
+
+  it("a file the target snapshot left out for its size is kept, not removed as if the turn created it", () => {
+    const big = new Map([[2, { before: B, after: C, beforeLeftOut: ["y"] }]]);
+    const undone = restorePlan("revert", [{ turn: 2, path: "y", status: "added" }], big);
+    assert.deepEqual([...undone.plan], []);
+    assert.deepEqual(undone.kept, ["y"]);
+    const many = new Map([[2, { before: B, after: C, beforeLeftOut: "many" as const }]]);
+    assert.deepEqual(restorePlan("revert", [{ turn: 2, path: "z", status: "added" }], many).kept, ["z"]);
+    const other = restorePlan("revert", [{ turn: 2, path: "z", status: "added" }], big);
+    assert.deepEqual([...other.plan], [["z", B]], "a file the turn created is removed");
   });
 
   it("a file changed since the last snapshot is refused, listed, unless forced", () => {

@@ -157,26 +157,55 @@ function latestKeptFrom(events: readonly StoredEvent[]): number | undefined {
 export interface TurnChange {
   turn: number;
   path: string;
+  status: "added" | "modified" | "deleted";
+}
+
+/** A turn's snapshots: its trees, and what each left out for its size ("many": more than named). */
+export interface TurnTrees {
+  before: string;
+  after: string;
+  beforeLeftOut?: readonly string[] | "many";
+  afterLeftOut?: readonly string[] | "many";
 }
 
 /**
  * Where each file goes: undo puts a file back as it was before the earliest turn that changed
- * it; redo as it was after the latest. `trees` gives each turn's before and after.
+ * it; redo as it was after the latest. A file the target snapshot lacks is removed — unless that
+ * snapshot left it out for its size: then it existed, too large to keep, and stays as it is
+ * (`kept`) rather than be deleted for a file the turn created.
  */
 export function restorePlan(
   answer: "revert" | "restore",
   changes: readonly TurnChange[],
-  trees: ReadonlyMap<number, { before: string; after: string }>,
-): Map<string, string> {
-  const plan = new Map<string, { turn: number; tree: string }>();
+  trees: ReadonlyMap<number, TurnTrees>,
+): { plan: Map<string, string>; kept: string[] } {
+  const chosen = new Map<
+    string,
+    { turn: number; tree: string; removes: boolean; leftOut?: TurnTrees["beforeLeftOut"] }
+  >();
   for (const change of changes) {
-    const tree = trees.get(change.turn);
-    if (!tree) continue;
-    const held = plan.get(change.path);
+    const turn = trees.get(change.turn);
+    if (!turn) continue;
+    const held = chosen.get(change.path);
     const wins = !held || (answer === "revert" ? change.turn < held.turn : change.turn > held.turn);
-    if (wins) plan.set(change.path, { turn: change.turn, tree: answer === "revert" ? tree.before : tree.after });
+    if (!wins) continue;
+    const back = answer === "revert";
+    chosen.set(change.path, {
+      turn: change.turn,
+      tree: back ? turn.before : turn.after,
+      removes: change.status === (back ? "added" : "deleted"),
+      ...((back ? turn.beforeLeftOut : turn.afterLeftOut)
+        ? { leftOut: back ? turn.beforeLeftOut : turn.afterLeftOut }
+        : {}),
+    });
   }
-  return new Map([...plan].map(([path, { tree }]) => [path, tree]));
+  const plan = new Map<string, string>();
+  const kept: string[] = [];
+  for (const [path, { tree, removes, leftOut }] of chosen) {
+    if (removes && leftOut !== undefined && (leftOut === "many" || leftOut.includes(path))) kept.push(path);
+    else plan.set(path, tree);
+  }
+  return { plan, kept: kept.sort() };
 }
 
 /**

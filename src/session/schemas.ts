@@ -197,7 +197,15 @@ const fileSeen = z.union([
 // (recorded once a run): undo then cannot bring those turns' files back.
 const gitTree = z.string().regex(/^[0-9a-f]{40,64}$/, "must be a git tree id");
 const filesSnapshot = z.union([
-  z.strictObject({ tree: gitTree, turn: step, step: z.union([step, z.literal("end")]) }),
+  z.strictObject({
+    tree: gitTree,
+    turn: step,
+    step: z.union([step, z.literal("end")]),
+    // Files over undo.max_file_bytes, not in the tree (at most 100 named; leftOutMore: there were more).
+    // Undo must not take a file the tree lacks for one the turn created.
+    leftOut: z.array(cleanText).max(100).optional(),
+    leftOutMore: z.literal(true).optional(),
+  }),
   z.strictObject({ skipped: cleanText, turn: step }),
 ]);
 

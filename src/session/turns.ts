@@ -24,6 +24,9 @@ export interface Turn {
   /** Its snapshots' trees: before its first step that could change files, and at its end. */
   before?: string;
   after?: string;
+  /** What those two snapshots left out for its size ("many": more than they name). */
+  beforeLeftOut?: readonly string[] | "many";
+  afterLeftOut?: readonly string[] | "many";
   /** Why no snapshot was taken, when one was skipped in it. */
   skipped?: string;
 }
@@ -65,8 +68,14 @@ export function turnsOf(events: readonly StoredEvent[]): Turn[] {
       if ("tree" in event.data) {
         skipping = undefined;
         if (turn) delete turn.skipped;
-        if (turn && event.data.step === "end") turn.after = event.data.tree;
-        else if (turn) turn.before ??= event.data.tree;
+        const leftOut = event.data.leftOutMore ? "many" : event.data.leftOut;
+        if (turn && event.data.step === "end") {
+          turn.after = event.data.tree;
+          if (leftOut) turn.afterLeftOut = leftOut;
+        } else if (turn && turn.before === undefined) {
+          turn.before = event.data.tree;
+          if (leftOut) turn.beforeLeftOut = leftOut;
+        }
       } else {
         skipping = event.data.skipped;
         if (turn) turn.skipped = skipping;

@@ -215,4 +215,33 @@ describe("undo", () => {
       await s.close();
     }
   });
+
+  it("a file too large to snapshot before the turn is not deleted by its undo", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { request: 1 }, reply: calls(["shell", { command: "printf 'small\\n' > big.txt" }]) },
+          { reply: { text: "Done." } },
+        ],
+      },
+      { config: { undo: { max_file_bytes: 100 } } },
+    );
+    try {
+      s.ws.write("big.txt", "x".repeat(200));
+      const run = await s.run(["run", "--auto", "shrink it"]);
+      assert.equal(run.code, 0, run.stderr);
+      const first = s.latest().events.find((e) => e.type === "files.snapshot");
+      assert.deepEqual((first?.data as { leftOut?: string[] } | undefined)?.leftOut, ["big.txt"]);
+      const undone = await s.run(["undo", s.latest().id]);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.equal(bytes(s, "big.txt")?.toString(), "small\n", "kept as it is, not removed");
+      const decision = expectDecision(s.latest().decisions, "session.revert", "person", "revert");
+      assert.match(
+        JSON.stringify(decision.reasons),
+        /too large to have been snapshotted, left as they are","detail":"big\.txt/,
+      );
+    } finally {
+      await s.close();
+    }
+  });
 });
