@@ -102,6 +102,13 @@ export function interactiveRunner(input: {
       return shownOf(await (await slot.open()).runCall(bangCall(command, { cwd, signal: both }), { signal: both }));
     },
     compact: () => compactNow(slot, signal),
+    async revert(action, options) {
+      const blocked = slot.blockedNow;
+      if (blocked) return { ok: false, reasons: [], message: blocked };
+      const live = await slot.open();
+      return live.revert({ action: action === "rewind" || options.to !== undefined ? "rewind" : action, ...options });
+    },
+    turns: () => slot.live?.turns() ?? [],
     mcp: (args) => mcpCommandText(slot, args),
     mcpRefused: (server, problem) => recordMcpRefusal(slot, server, problem),
     command: (name, args) => sessionCommand(slot, cwd, name, args),

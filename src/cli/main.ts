@@ -141,6 +141,24 @@ program
   .action(async (ref, options) => (await import("./commands/compact.js")).compact(ref, options));
 
 program
+  .command("undo <session>")
+  .description(
+    "undo the session's last turn: its file changes and its conversation (--to: every turn from that one on)",
+  )
+  .option("--to <turn>", "rewind to before this turn")
+  .option("--force", "overwrite files changed since bosun's last snapshot")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/undo.js")).undo(ref, options));
+
+program
+  .command("diff <session>")
+  .description(
+    "a turn's file changes, as a unified diff of its snapshots (default: the latest turn that changed files)",
+  )
+  .option("--turn <n>", "the turn to show")
+  .action(async (ref, options) => (await import("./commands/diff.js")).diff(ref, options));
+
+program
   .command("models")
   .description("providers, models, limits, and whether credentials are present (never the keys)")
   .option("--json", "print JSON")

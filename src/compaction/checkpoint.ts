@@ -1,5 +1,6 @@
 import { EV, type EventMap, type UserMessage } from "../session/events.js";
 import { isEvent, type TypedEvent } from "../session/journal.js";
+import { withoutReverted } from "../session/turns.js";
 import type { StoredEvent } from "../store/session-store.js";
 
 /** The event a compaction appends. History before it is never deleted; the projection skips it. */
@@ -26,11 +27,13 @@ export function latestCheckpoint(events: readonly StoredEvent[]): TypedEvent<typ
 /**
  * The part of the history the model still reads verbatim — every event from the latest
  * checkpoint's keptFrom on (all of them when there is none) — and the synthetic user message
- * that stands for everything before it.
+ * that stands for everything before it. A turn undone (session/turns.ts) is not part of it: undo
+ * refuses a turn a checkpoint summarised, so leaving its events out is all it takes.
  */
-export function liveEvents(events: readonly StoredEvent[]): { summary?: StoredEvent; live: StoredEvent[] } {
+export function liveEvents(all: readonly StoredEvent[]): { summary?: StoredEvent; live: StoredEvent[] } {
+  const events = withoutReverted(all);
   const checkpoint = latestCheckpoint(events);
-  if (!checkpoint) return { live: [...events] };
+  if (!checkpoint) return { live: events };
   return {
     summary: summaryEvent(checkpoint),
     live: events.filter((event) => event.seq >= checkpoint.data.keptFrom),

@@ -1,6 +1,7 @@
 import type { Answer, Reason } from "../contracts/decisions.js";
 import { EV } from "../session/events.js";
 import { isEvent, type TypedEvent } from "../session/journal.js";
+import { withoutReverted } from "../session/turns.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { StoredEvent } from "../store/session-store.js";
 import { applyCheckpoint, latestCheckpoint } from "./checkpoint.js";
@@ -136,9 +137,11 @@ export function measureConversation(events: readonly StoredEvent[]): {
 } {
   const view = applyCheckpoint(events);
   const from = latestCheckpoint(events)?.seq ?? 0;
+  // An undone turn's requests measured a conversation the model no longer reads.
+  const live = withoutReverted(events);
   let measured: TypedEvent<typeof USAGE_EVENT> | undefined;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i] as StoredEvent;
+  for (let i = live.length - 1; i >= 0; i--) {
+    const event = live[i] as StoredEvent;
     if (event.seq <= from) break;
     if (isEvent(event, USAGE_EVENT) && event.data.for === undefined) {
       measured = event;

@@ -222,6 +222,22 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("bosun's own files under the data folder"),
+    undo: z
+      .strictObject({
+        enabled: z
+          .boolean()
+          .optional()
+          .describe(
+            "Snapshot the work tree before steps that may change files, so /undo and bosun undo can put them back",
+          ),
+        max_file_bytes: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Files larger than this are left out of snapshots: undo does not bring them back"),
+      })
+      .optional()
+      .describe("Undo: snapshots of the work tree in a shadow git repository under the data folder"),
     mode: ModeSchema.optional().describe(`Permission mode: ${modeList()}; --mode and an agent's mode override it`),
     permission: PermissionSchema.optional(),
     small_model: z

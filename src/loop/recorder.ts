@@ -3,6 +3,7 @@ import type { ResolvedModel } from "../model/resolve.js";
 import { recordUsage } from "../model/session-usage.js";
 import type { Usage } from "../model/usage.js";
 import { type AssistantMessage, EV, type UserMessage } from "../session/events.js";
+import type { FilesSnapshot } from "../session/turns.js";
 import type { SessionStore } from "../store/session-store.js";
 
 /**
@@ -17,6 +18,8 @@ export interface TurnRecorder extends CallRecorder {
   usage(model: ResolvedModel, usage: Usage): number | undefined;
   /** How the turn ended: waits for the disk. */
   ended(end: { status: string; steps: number; message?: string }): void;
+  /** A snapshot of the work tree taken for undo, or why none was. */
+  snapshot(snapshot: FilesSnapshot): void;
   /** Several records as one: all or none. */
   atomically(write: () => void): void;
 }
@@ -33,6 +36,9 @@ export function turnRecorder(store: SessionStore, sessionId: string, show: (even
     usage: (model, usage) => recordUsage(store, sessionId, model, usage),
     ended: (end) => {
       store.append(sessionId, EV.turnEnded, end, { durable: true });
+    },
+    snapshot: (snapshot) => {
+      store.append(sessionId, "files.snapshot", snapshot);
     },
     atomically: (write) => store.atomically(write),
   };

@@ -15,6 +15,7 @@ import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
 import { offerTools } from "./offer.js";
 import { admitSteering } from "./prompt.js";
 import type { TurnRecorder } from "./recorder.js";
+import { mayChangeFiles, snapshotRecord } from "./snapshot-step.js";
 import { environmentNotice } from "./step-context.js";
 import { afterStopHooks } from "./stop.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
@@ -32,7 +33,10 @@ export interface TurnRun {
   /** The rule that let the provider's own web search be sent (allowed outright), when it was. */
   providerRuns?: WebVerdict;
   /** Which version of the tool set the step's requests offer, and how calls are given a new one. */
-  tools: { version: number; set(tools: readonly Tool[]): void };
+  tools: { version: number; set(tools: readonly Tool[]): void; now(): readonly Tool[] };
+  /** This turn's number (session/turns.ts), for its snapshots; whether it took one (then its end takes one too). */
+  turn: number;
+  snapshotted: boolean;
   /** The session's log in memory, followed as it grows (one read of the whole log a turn). */
   log: EventTail;
   /** Where the agent works, asked of git again only when something may have changed it. */
@@ -247,9 +251,19 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     };
   }
   if (result.toolCalls.length === 0) return replyWithoutCalls(run, step, result);
+  await snapshotBefore(run, step, result.toolCalls);
   const outcome = await run.pipeline.run(result.toolCalls, step);
   run.denied += outcome.denied;
   return outcome.stop ? { status: outcome.stop.status, steps: step, message: outcome.stop.message } : undefined;
+}
+
+/** Undo's snapshot of the work tree, before calls that may change it run (loop/snapshot-step.ts). */
+async function snapshotBefore(run: TurnRun, step: number, calls: RequestResult["toolCalls"]): Promise<void> {
+  const snapshots = run.deps.snapshots;
+  if (!snapshots || !mayChangeFiles(calls, run.tools.now())) return;
+  const record = await snapshotRecord(snapshots, run.turn, step);
+  if (record && "tree" in record) run.snapshotted = true;
+  if (record) run.recorder.snapshot(record);
 }
 
 /** A reply without calls: continued when cut off at the output limit, asked again when empty, else the end. */

@@ -9,12 +9,14 @@ import type { ResolvedModel } from "../model/resolve.js";
 import type { Usage } from "../model/usage.js";
 import type { GateDeps } from "../permission/gate/gate.js";
 import type { UserMessage } from "../session/events.js";
+import { turnsOf } from "../session/turns.js";
 import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { checkingJournal } from "./journal-check.js";
 import { offerTools } from "./offer.js";
 import { admitPrompt, type PromptHooks } from "./prompt.js";
 import { turnRecorder } from "./recorder.js";
+import { snapshotRecord, type TurnSnapshots } from "./snapshot-step.js";
 import { type Ending, runStep, type TurnRun } from "./step.js";
 import { environmentNotice, noteNestedInstructions, type RunContext } from "./step-context.js";
 import type { StopHooks } from "./stop.js";
@@ -99,6 +101,8 @@ export interface TurnDeps {
   /** The session's stop hooks (seat turn.stop_hook), run when the model is done; a delegate's turn has none. */
   stopHooks?: StopHooks;
   overflowDir: string;
+  /** Undo's snapshots of the work tree (loop/snapshot-step.ts); a delegate's turn takes none (its parent's did). */
+  snapshots?: TurnSnapshots;
   toolContext: Omit<ToolContext, "callId" | "signal">;
 }
 
@@ -117,7 +121,7 @@ export async function runTurn(message: UserMessage, deps: TurnDeps): Promise<Tur
     for (let step = 1; ; step++) {
       const next = await runStep(run, step);
       if (next === "again") step--;
-      else if (next) return endTurn(run, next);
+      else if (next) return await endTurn(run, next);
     }
   } finally {
     ungroup();
@@ -177,7 +181,10 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     recorder,
     pipeline,
     ...offer.sent,
-    tools: { version: current.version, set: (tools) => (callable.tools = tools) },
+    tools: { version: current.version, set: (tools) => (callable.tools = tools), now: () => callable.tools },
+    // Counted once a turn, not each step: the turns so far, this one's message among them.
+    turn: deps.snapshots ? turnsOf(log.events()).length : 0,
+    snapshotted: false,
     log,
     where,
     model: deps.model,
@@ -192,9 +199,13 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
   };
 }
 
-/** The turn's end on record (and shown, when it is an error). */
-function endTurn(run: TurnRun, ended: Ending): TurnOutcome {
+/** The turn's end on record (and shown, when it is an error); after its snapshot, when it took any. */
+async function endTurn(run: TurnRun, ended: Ending): Promise<TurnOutcome> {
   const outcome: TurnOutcome = { ...ended, denied: run.denied, lastText: run.lastText };
+  if (run.snapshotted && run.deps.snapshots) {
+    const record = await snapshotRecord(run.deps.snapshots, run.turn, "end");
+    if (record) run.recorder.snapshot(record);
+  }
   run.recorder.ended({
     status: outcome.status,
     steps: outcome.steps,

@@ -27,6 +27,7 @@ import { createFileTracker } from "../tools/file-tracker.js";
 import { builtinTools } from "../tools/registry.js";
 import { type OutputFolder, startupCleanup } from "../tools/saved-output.js";
 import type { Face } from "../util/face.js";
+import { workspaceOf } from "../util/repo.js";
 import { setWithheldVariables } from "../util/withheld-env.js";
 import {
   gateDeps,
@@ -43,11 +44,13 @@ import { carryOverJobs } from "./earlier-jobs.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions } from "./options.js";
 import { followServerInstructions } from "./server-context.js";
+import { type RevertRequest, type RevertResult, revertHandles, type turnList } from "./revert.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { type SessionLife, sessionLife } from "./session-life.js";
 import { offeredNames, sessionTools } from "./session-tools.js";
 import { seenFiles, setUp } from "./set-up.js";
+import { turnSnapshots } from "./snapshots.js";
 import { mcpHandles, toolsNow } from "./tools-now.js";
 import { warnOnStderr } from "./warn.js";
 
@@ -103,6 +106,10 @@ export interface Runtime {
   jobs(): BackgroundJob[];
   /** One turn; approvals go to `prompt` (none: nobody can be asked). */
   turn(message: UserMessage, io: TurnIo): Promise<TurnOutcome>;
+  /** Undo, redo or rewind (seat session.revert): refused while a turn of this runtime runs. */
+  revert(ask: Omit<RevertRequest, "running">): Promise<RevertResult>;
+  /** The session's turns, for /rewind to pick from. */
+  turns(): ReturnType<typeof turnList>;
   close(): Promise<void>;
 }
 
@@ -403,13 +410,11 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
   const { store, config, prepared } = opening;
   const { session, model, gate, tools, output, record, target } = started;
   const { cwd, options } = input;
-  const files = createFileTracker({
-    cwd,
-    initial: seenFiles(store, session.id),
-    onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
-  });
-  const toolContext = { cwd, files, jobs: life.jobs, limits: toolLimits(config), output };
+  const toolContext = sessionToolContext(opening, life, started, cwd);
   let turns = 0;
+  let running = false;
+  // Undo's snapshots of the work tree: whether they can be taken is settled once a run.
+  const snapshots = turnSnapshots(config, cwd);
   const { runCall, runSpan } = personCalls(input, opening, started, toolContext);
   return {
     store,
@@ -449,9 +454,13 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
           delegatesDenied += denied;
         },
       };
-      const outcome = await started.delegation.during(turnParts, () => runTurn(message, deps));
+      running = true;
+      const outcome = await started.delegation
+        .during(turnParts, () => runTurn(message, deps))
+        .finally(() => (running = false));
       return { ...outcome, denied: outcome.denied + delegatesDenied };
     },
+    ...revertHandles({ store, sessionId: session.id, workspace: workspaceOf(cwd), config, record }, () => running),
     close: life.close,
   };
 
@@ -501,9 +510,22 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       // The repository's lifecycle hooks only once judged: the gate holds the hooks project.command let run.
       ...lifecycleDeps(() => gate.forTurn(parts)),
       overflowDir: output.path,
+      snapshots,
       toolContext,
     };
   }
+}
+
+/** What every call of the session's tools is handed: where, what it read, its jobs, limits and saved output. */
+function sessionToolContext(opening: Opening, life: SessionLife, started: Started, cwd: string) {
+  const { store, config } = opening;
+  const { session, output } = started;
+  const files = createFileTracker({
+    cwd,
+    initial: seenFiles(store, session.id),
+    onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
+  });
+  return { cwd, files, jobs: life.jobs, limits: toolLimits(config), output };
 }
 
 /** The person's commands (a `!cmd`, a custom command's spans) as calls of this session, through the pipeline. */

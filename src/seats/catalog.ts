@@ -181,6 +181,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "session.revert",
+    question: "Undo, redo or rewind: may the session's files and conversation go back (or forward) to a turn?",
+    holders: ["person"],
+    default:
+      "the person asks (/undo, /redo, /rewind, bosun undo); refused while a turn runs or another process holds the session, for a turn a compaction summarised, when there is nothing to undo or redo, and when a file to put back was changed since bosun's last snapshot (unless --force, or the person says so when asked); every answer recorded with the turns and files",
+    fail: "closed",
+    config: ["undo.enabled", "undo.max_file_bytes"],
+  },
+  {
     id: "turn.limit",
     question: "Has the turn used up its step budget?",
     holders: ["config"],

@@ -192,6 +192,27 @@ const fileSeen = z.union([
   z.strictObject({ path: absolutePath, gone: z.literal(true) }),
 ]);
 
+// A snapshot of the work tree (store/snapshots.ts): before a step whose calls may change files,
+// and at the end of such a turn. `tree` is the shadow repository's tree id. Or why none was taken
+// (recorded once a run): undo then cannot bring those turns' files back.
+const gitTree = z.string().regex(/^[0-9a-f]{40,64}$/, "must be a git tree id");
+const filesSnapshot = z.union([
+  z.strictObject({
+    tree: gitTree,
+    turn: step,
+    step: z.union([step, z.literal("end")]),
+    // Files over undo.max_file_bytes, not in the tree (at most 100 named; leftOutMore: there were more).
+    // Undo must not take a file the tree lacks for one the turn created.
+    leftOut: z.array(cleanText).max(100).optional(),
+    leftOutMore: z.literal(true).optional(),
+  }),
+  z.strictObject({ skipped: cleanText, turn: step }),
+]);
+
+// Undo and redo (runtime/revert.ts, seat session.revert): which turns, and the work tree's
+// snapshot once their files were put back (what a hand edit is told from afterwards).
+const turnsReverted = z.strictObject({ turns: z.array(step).min(1), tree: gitTree.optional() });
+
 /**
  * Event type -> the schema of its data. The names are the stored `type` column. This is where an
  * event type is declared: its data's type is inferred from it (events.ts EventMap), so the type
@@ -214,6 +235,10 @@ export const EVENT_SCHEMAS = {
   "compaction.checkpoint": checkpoint,
   // runtime/open.ts: what the file tracker saw, so a resumed session keeps its reads.
   "file.seen": fileSeen,
+  // session/turns.ts: the work tree's snapshots, and turns undone and redone.
+  "files.snapshot": filesSnapshot,
+  "turn.reverted": turnsReverted,
+  "turn.restored": turnsReverted,
 } as const satisfies Record<string, z.ZodType>;
 
 // A decision's data keeps the Decision type of contracts/ (seats/, below this layer, writes and

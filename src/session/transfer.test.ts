@@ -578,4 +578,7 @@ const VALID: Record<string, unknown> = {
     reason: "manual",
   },
   "file.seen": { path: "/work/repo/a", mtimeMs: 1, size: 3, hash: "ab", at: 2 },
+  "files.snapshot": { tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", turn: 1, step: 2 },
+  "turn.reverted": { turns: [1], tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904" },
+  "turn.restored": { turns: [1] },
 };

@@ -1,5 +1,6 @@
 import type { CustomCommandSet } from "../input/custom-commands.js";
 import { customsShadowedByBuiltin, helpText } from "../input/slash.js";
+import { revertCommand } from "./revert-command.js";
 import type { InteractiveRunner } from "./runner.js";
 import type { DialogState } from "./use-dialogs.js";
 import type { TranscriptState } from "./use-transcript.js";
@@ -54,8 +55,14 @@ export function builtins(deps: {
     });
   };
 
+  const revert = revertCommand(runner, dialogs, add);
+
   return async (name, args) => {
     switch (name) {
+      case "undo":
+      case "redo":
+      case "rewind":
+        return revert(name);
       case "exit":
         await runner.close();
         deps.exit();

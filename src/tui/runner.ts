@@ -3,6 +3,7 @@ import type { ParsedInput } from "../input/slash.js";
 import type { PendingMessage } from "../input/steer.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import type { RevertResult } from "../runtime/revert.js";
 import type { Status } from "./status-line.js";
 import type { TranscriptItem } from "./transcript.js";
 
@@ -73,6 +74,13 @@ export interface InteractiveRunner {
    * saying what happened; the session may be reopened with the change.
    */
   command?(name: string, args: string): Promise<string>;
+  /**
+   * /undo, /redo, /rewind (seat session.revert): files and conversation back to before a turn,
+   * or forward again; refused while a turn runs, and with the files changed by hand listed.
+   */
+  revert?(action: "undo" | "redo" | "rewind", options: { to?: number; force: boolean }): Promise<RevertResult>;
+  /** The session's turns for /rewind: number, the person's message, whether undone. */
+  turns?(): Array<{ turn: number; text: string; reverted: boolean }>;
   /** Summarises the older history now; a line saying what happened. */
   compact(): Promise<string>;
   close(): Promise<void>;

@@ -2,6 +2,7 @@ import type { CustomCommand, Expansion } from "../input/custom-commands.js";
 import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
 import { type ParsedInput, parseInput } from "../input/slash.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import { revertText } from "./revert-text.js";
 import type { InteractiveRunner } from "./runner.js";
 import type { usePending } from "./use-pending.js";
 import type { TranscriptState } from "./use-transcript.js";
@@ -87,11 +88,23 @@ export function submitter(deps: SubmitDeps) {
     return true;
   };
 
+  /** /undo, /redo, /rewind while a turn runs: refused at once (and recorded), not left to wait. */
+  const revertDuringTurn = (parsed: ParsedInput): boolean => {
+    if (!inTurn.current || parsed.kind !== "builtin" || !runner.revert) return false;
+    const action = parsed.name;
+    if (action !== "undo" && action !== "redo" && action !== "rewind") return false;
+    void runner
+      .revert(action, { force: false })
+      .then((result) => add({ kind: "notice", text: revertText(action, result) }))
+      .catch((error: unknown) => add({ kind: "notice", text: `/${action}: ${String(error)}` }));
+    return true;
+  };
+
   const submit = async (line: string, typed = true) => {
     if (typed) deps.keep(line);
     const parsed = parseInput(line, deps.customs());
     if (busyRef.current) {
-      if (mcpDuringTurn(parsed)) return;
+      if (mcpDuringTurn(parsed) || revertDuringTurn(parsed)) return;
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
       // instead); a command, or anything typed while no turn runs, waits for the end.
       const command = parsed.kind !== "text" || parsed.note !== undefined;

@@ -75,6 +75,8 @@ describe("the typed journal (session/schemas.ts)", () => {
       const compacted = await s.run(["compact", id]);
       assert.equal(compacted.code, 0, compacted.stderr);
       assert.equal((await s.run(["run", "-c", "last"])).code, 0);
+      const undone = await s.run(["undo", id]);
+      assert.equal(undone.code, 0, undone.stderr);
 
       const { events, decisions } = s.latest();
       const problems = events
@@ -84,7 +86,8 @@ describe("the typed journal (session/schemas.ts)", () => {
       // The run really stored what the schemas describe (a schema no run exercises proves nothing).
       const seen = new Set(events.map((e) => e.type));
       const expected = Object.keys(EVENT_SCHEMAS).filter(
-        (type) => type !== "call.interrupted" && type !== "call.cancelled",
+        // turn.restored: only the interactive session's /redo writes it (test/cli/tui-undo.test.ts).
+        (type) => type !== "call.interrupted" && type !== "call.cancelled" && type !== "turn.restored",
       );
       assert.deepEqual(
         expected.filter((type) => !seen.has(type)),
