@@ -73,38 +73,11 @@ export function submitter(deps: SubmitDeps) {
     });
   };
 
-  /** `/mcp` while a turn runs: how the servers stand shows at once; a reconnect is refused, not queued. */
-  const mcpDuringTurn = (parsed: ParsedInput): boolean => {
-    if (!inTurn.current || parsed.kind !== "builtin" || parsed.name !== "mcp") return false;
-    const command = parseMcpCommand(parsed.args);
-    const refusal = refuseWhileBusy(command, true);
-    if (refusal && command.kind === "reconnect") {
-      add({ kind: "notice", text: refusal });
-      runner.mcpRefused?.(command.server, refusal);
-    } else {
-      void runner.noteInput?.(parsed).catch(() => {});
-      void deps.builtin(parsed.name, parsed.args);
-    }
-    return true;
-  };
-
-  /** /undo, /redo, /rewind while a turn runs: refused at once (and recorded), not left to wait. */
-  const revertDuringTurn = (parsed: ParsedInput): boolean => {
-    if (!inTurn.current || parsed.kind !== "builtin" || !runner.revert) return false;
-    const action = parsed.name;
-    if (action !== "undo" && action !== "redo" && action !== "rewind") return false;
-    void runner
-      .revert(action, { force: false })
-      .then((result) => add({ kind: "notice", text: revertText(action, result) }))
-      .catch((error: unknown) => add({ kind: "notice", text: `/${action}: ${String(error)}` }));
-    return true;
-  };
-
   const submit = async (line: string, typed = true) => {
     if (typed) deps.keep(line);
     const parsed = parseInput(line, deps.customs());
     if (busyRef.current) {
-      if (mcpDuringTurn(parsed) || revertDuringTurn(parsed)) return;
+      if (answeredDuringTurn(deps, parsed)) return;
       // Typed while something runs: text steers a turn at its next step (Tab: waits for the end
       // instead); a command, or anything typed while no turn runs, waits for the end.
       const command = parsed.kind !== "text" || parsed.note !== undefined;
@@ -153,4 +126,34 @@ export function submitter(deps: SubmitDeps) {
   };
 
   return { submit, sendNext };
+}
+
+/**
+ * What a typed command does at once while a turn runs, instead of waiting for its end: `/mcp`
+ * shows how the servers stand (a reconnect is refused), and /undo, /redo, /rewind are refused —
+ * each recorded. True when the line was dealt with so.
+ */
+function answeredDuringTurn(deps: SubmitDeps, parsed: ParsedInput): boolean {
+  const { runner } = deps;
+  const { add } = deps.transcript;
+  if (!deps.work.inTurn.current || parsed.kind !== "builtin") return false;
+  if (parsed.name === "mcp") {
+    const command = parseMcpCommand(parsed.args);
+    const refusal = refuseWhileBusy(command, true);
+    if (refusal && command.kind === "reconnect") {
+      add({ kind: "notice", text: refusal });
+      runner.mcpRefused?.(command.server, refusal);
+    } else {
+      void runner.noteInput?.(parsed).catch(() => {});
+      void deps.builtin(parsed.name, parsed.args);
+    }
+    return true;
+  }
+  const action = parsed.name;
+  if (!runner.revert || (action !== "undo" && action !== "redo" && action !== "rewind")) return false;
+  void runner
+    .revert(action, { force: false })
+    .then((result) => add({ kind: "notice", text: revertText(action, result) }))
+    .catch((error: unknown) => add({ kind: "notice", text: `/${action}: ${String(error)}` }));
+  return true;
 }
