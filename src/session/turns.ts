@@ -103,11 +103,30 @@ export function revertedTurns(events: readonly StoredEvent[]): Set<number> {
  */
 export function withoutReverted(events: readonly StoredEvent[]): StoredEvent[] {
   if (!events.some((event) => event.type === "turn.reverted")) return [...events];
+  return dropReverted(events, revertedRanges(events));
+}
+
+/** The types turns and their reverts are told from: enough to find the reverted turns without a whole log. */
+export const TURN_SKELETON = [EV.user, EV.turnEnded, EV.notice, "turn.reverted", "turn.restored"] as const;
+
+/**
+ * The seq ranges of the turns reverted now, from the events of a session (its whole log, or
+ * just its TURN_SKELETON events in order — a window of later events can then be filtered).
+ */
+export function revertedRanges(events: readonly StoredEvent[]): ReadonlyArray<readonly [number, number]> {
   const reverted = revertedTurns(events);
-  if (reverted.size === 0) return [...events];
-  const ranges = turnsOf(events)
+  if (reverted.size === 0) return [];
+  return turnsOf(events)
     .filter((turn) => reverted.has(turn.turn))
     .map((turn) => [turn.start, turn.end ?? Number.POSITIVE_INFINITY] as const);
+}
+
+/** The events without the conversation of turns in `ranges` (their decisions and other records stay). */
+export function dropReverted(
+  events: readonly StoredEvent[],
+  ranges: ReadonlyArray<readonly [number, number]>,
+): StoredEvent[] {
+  if (ranges.length === 0) return [...events];
   return events.filter(
     (event) => !CONVERSATION.has(event.type) || !ranges.some(([start, end]) => event.seq >= start && event.seq <= end),
   );

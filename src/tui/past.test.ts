@@ -128,6 +128,23 @@ describe("the past of a resumed session", () => {
     store.close();
   });
 
+  it("leaves an undone turn out, and shows it again once redone", () => {
+    const { store, id } = fresh();
+    turn(store, id, "first task", []);
+    turn(store, id, "second task", []);
+    turn(store, id, "third task", []);
+    const users = () =>
+      readPast(store, id)
+        .filter((item) => item.kind === "user")
+        .map((item) => ("text" in item ? item.text : ""));
+    assert.deepEqual(users(), ["first task", "second task", "third task"]);
+    store.append(id, "turn.reverted", { turns: [2, 3] });
+    assert.deepEqual(users(), ["first task"]);
+    store.append(id, "turn.restored", { turns: [2] });
+    assert.deepEqual(users(), ["first task", "second task"]);
+    store.close();
+  });
+
   it("shows the last turns in full and the older ones one line each, with how many came before", () => {
     const { store, id } = fresh();
     for (let n = 1; n <= 20; n++) {

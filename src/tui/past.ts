@@ -1,6 +1,7 @@
 import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
 import { EV, type EventType, type Notice, type UserMessage } from "../session/events.js";
 import { isEvent, type JournalEvent, journalEvents, sqliteJournal } from "../session/journal.js";
+import { dropReverted, revertedRanges, TURN_SKELETON } from "../session/turns.js";
 import type { SessionStore, StoredEvent } from "../store/session-store.js";
 import { callTitle } from "./events.js";
 import type { Past } from "./runner.js";
@@ -49,7 +50,14 @@ export function readPast(
   // how many turns came before: counting them would read the whole log.)
   const journal = sqliteJournal(store, sessionId);
   const before = journal.latestSeq(EV.turnEnded, full + folded);
-  return pastItems(journal.eventsAfter(before ?? 0, PAST_TYPES), { full, earlier: before !== undefined });
+  const window = journal.eventsAfter(before ?? 0, PAST_TYPES);
+  // Undone turns are not shown: found from the turns' skeleton (read only when something was undone).
+  const undone = journal.events("turn.reverted").length > 0;
+  const skeleton = undone
+    ? TURN_SKELETON.flatMap((type) => journal.events(type)).sort((a, b) => a.seq - b.seq)
+    : [];
+  const shownEvents = undone ? dropReverted(window, revertedRanges(skeleton)) : window;
+  return pastItems(shownEvents, { full, earlier: before !== undefined });
 }
 
 /**

@@ -74,7 +74,14 @@ describe("bosun attach: the TUI driving a session the server holds", () => {
       const unknown = await s.run(["attach", serve.base, "--session", "01M8XZDZWEZX9XDZFQS5W9B4P4"]);
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /no session "01M8XZDZWEZX9XDZFQS5W9B4P4"/);
-      const nowhere = await s.run(["attach", "http://127.0.0.1:9"]);
+      // This machine's token goes only to the origin its server recorded: another port gets none.
+      const untold = await s.run(["attach", "http://127.0.0.1:9"]);
+      assert.equal(untold.code, 2);
+      assert.match(
+        untold.stderr,
+        /no token for http:\/\/127\.0\.0\.1:9 \(this machine's bosun serve listens on http:\/\/127\.0\.0\.1:\d+\)/,
+      );
+      const nowhere = await s.run(["attach", "http://127.0.0.1:9", "--token", "x".repeat(43)]);
       assert.equal(nowhere.code, 2);
       assert.match(nowhere.stderr, /cannot reach http:\/\/127\.0\.0\.1:9/);
       const bad = await s.run(["attach", "ftp://x"]);

@@ -7,8 +7,13 @@ export const STREAM_SCHEMA_PATH = new URL("../../schema/run-stream.v1.json", imp
 
 const schema = JSON.parse(readFileSync(STREAM_SCHEMA_PATH, "utf8")) as {
   oneOf: Array<{ $ref: string }>;
-  $defs: Record<string, { properties?: { type?: { const?: string } } }>;
+  $defs: Record<string, { description?: string; properties?: { type?: { const?: string } } }>;
 };
+
+/** The types only the server's stream carries (their description says so): a run never writes them. */
+export function serverOnlyTypes(): string[] {
+  return documentedTypes().filter((type) => schema.$defs[type]?.description?.startsWith("Only on the server's"));
+}
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
 // ajv-formats is CommonJS: under ESM its plugin is the namespace's `default` (module.exports).
