@@ -53,9 +53,7 @@ export function readPast(
   const window = journal.eventsAfter(before ?? 0, PAST_TYPES);
   // Undone turns are not shown: found from the turns' skeleton (read only when something was undone).
   const undone = journal.events("turn.reverted").length > 0;
-  const skeleton = undone
-    ? TURN_SKELETON.flatMap((type) => journal.events(type)).sort((a, b) => a.seq - b.seq)
-    : [];
+  const skeleton = undone ? TURN_SKELETON.flatMap((type) => journal.events(type)).sort((a, b) => a.seq - b.seq) : [];
   const shownEvents = undone ? dropReverted(window, revertedRanges(skeleton)) : window;
   return pastItems(shownEvents, { full, earlier: before !== undefined });
 }
