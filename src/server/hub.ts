@@ -216,13 +216,28 @@ export class Hub {
   /** Stops every turn and lets every session go (its lease released). */
   async close(): Promise<void> {
     for (const held of this.held.values()) {
+      clearTimeout(held.idle);
       held.turn?.controller.abort(new Error("the server is stopping"));
-      await held.turn?.done;
+      // A turn told to stop ends at once; one that does not is not waited for past the bound.
+      await bounded(held.turn?.done, CLOSE_WAIT_MS);
       held.closed.abort();
-      await held.runtime.close().catch(() => undefined);
+      await bounded(
+        held.runtime.close().catch(() => undefined),
+        CLOSE_WAIT_MS,
+      );
     }
     this.held.clear();
   }
+}
+
+/** How long stopping waits for one session's turn, and then for its closing. */
+const CLOSE_WAIT_MS = 10_000;
+
+async function bounded(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 type Shaped = NonNullable<ReturnType<typeof streamShape>>;

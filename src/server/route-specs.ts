@@ -1,10 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { ModeName } from "../contracts/modes.js";
+import { MODES as MODE_TABLE } from "../permission/rules/modes.js";
 import { hasControls } from "../util/printable.js";
 import { ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
 
 /** The routes that drive a session, as OpenAPI describes them: what each takes and gives. */
 
-export const MODES = ["approve", "smart", "auto", "chat"] as const;
+/** The permission modes a client may name, in the order the README and errors list them. */
+const MODES = Object.keys(MODE_TABLE) as [ModeName, ...ModeName[]];
 
 export const NewSession = z
   .object({

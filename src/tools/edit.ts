@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { structuredPatch } from "diff";
 import { z } from "zod";
 import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/rules/call-requests.js";
 import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
+import { diffHunks } from "./diff-hunks.js";
 import {
   approvedTarget,
   changedAfterApproval,
@@ -330,28 +330,7 @@ function withLineEndings(text: string, eol: "\r\n" | "\n" | undefined): string {
 
 /** A unified diff of the change (line endings shown as LF), at most MAX_DIFF_LINES lines, and the line counts. */
 function renderDiff(name: string, before: string, after: string): { lines: string[]; added: number; removed: number } {
-  const patch = structuredPatch(
-    name,
-    name,
-    before.replace(/\r\n/g, "\n"),
-    after.replace(/\r\n/g, "\n"),
-    undefined,
-    undefined,
-    {
-      context: 3,
-    },
-  );
-  const lines: string[] = [];
-  let added = 0;
-  let removed = 0;
-  for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-      lines.push(line);
-    }
-  }
+  const { lines, added, removed } = diffHunks(name, name, before, after);
   if (lines.length > MAX_DIFF_LINES) {
     const more = lines.length - MAX_DIFF_LINES;
     lines.length = MAX_DIFF_LINES;

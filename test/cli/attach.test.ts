@@ -2,27 +2,11 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
+import { startScenario, waitFor } from "../support/scenario.js";
+import { startServe } from "../support/serve.js";
 import { startTmux } from "../support/tmux.js";
 
 const terminalEnv = (env: NodeJS.ProcessEnv) => ({ ...env, AI_SDK_LOG_WARNINGS: "false", CI: "true" });
-
-async function startServe(s: Scenario) {
-  const { child, result } = s.spawn(["serve", "--port", "0"]);
-  let stdout = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  const base = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 15_000);
-  await waitFor(() => (/every request needs/.test(stdout) ? true : undefined));
-  return {
-    base,
-    stop: async () => {
-      child.kill("SIGTERM");
-      return result;
-    },
-  };
-}
 
 describe("bosun attach: the TUI driving a session the server holds", () => {
   it("a message runs on the server; its ask is answered in the TUI's dialog and recorded as the person's through the server; the session outlives the terminal", async () => {

@@ -3,74 +3,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { checkedStream } from "../support/run-stream.js";
-import { type Scenario, sentText, startScenario, waitFor } from "../support/scenario.js";
+import { sentText, startScenario, waitFor } from "../support/scenario.js";
+import { follow as followStream, startServe } from "../support/serve.js";
 
-/** `bosun serve --port 0` in the scenario's home: where it listens and its token. */
-async function startServe(s: Scenario, flags: string[] = []) {
-  const { child, result } = s.spawn(["serve", "--port", "0", ...flags]);
-  let stdout = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  const base = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 15_000);
-  const token = await waitFor(() => /: (\S{43})$/m.exec(stdout)?.[1]);
-  const stop = async () => {
-    child.kill("SIGTERM");
-    return result;
-  };
-  return { base, token, stop };
-}
-
-interface SseEvent {
-  id?: string;
-  event?: string;
-  data: Record<string, unknown> & { type: string; seq?: number };
-}
-
-/** Follows an SSE stream: every event so far, and a way to wait for one. */
-function follow(url: string, token: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const seen: SseEvent[] = [];
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (lastEventId) headers["last-event-id"] = lastEventId;
-  const done = (async () => {
-    const response = await fetch(url, { headers, signal: controller.signal });
-    assert.equal(response.status, 200);
-    assert.match(response.headers.get("content-type") ?? "", /text\/event-stream/);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event: Partial<SseEvent> = {};
-        for (const line of block.split("\n")) {
-          if (line.startsWith("id: ")) event.id = line.slice(4);
-          else if (line.startsWith("event: ")) event.event = line.slice(7);
-          else if (line.startsWith("data: ")) event.data = JSON.parse(line.slice(6));
-        }
-        if (event.data) seen.push(event as SseEvent);
-      }
-    }
-  })().catch((error: unknown) => {
-    // Kept for close(), not thrown unhandled: a stream the server ended (it stopped) is no failure of a test that is done.
-    if (!controller.signal.aborted) failure = error;
-  });
-  let failure: unknown;
-  return {
-    seen,
-    next: (type: string, after = 0) => waitFor(() => seen.find((e, i) => i >= after && e.data.type === type), 20_000),
-    close: async () => {
-      controller.abort();
-      await done;
-      if (failure) throw failure;
-    },
-  };
-}
+/** A session's stream, strictly: a 200 event stream, a failure thrown when it is closed. */
+const follow = (url: string, token: string, lastEventId?: string) =>
+  followStream(url, token, { strict: true, ...(lastEventId ? { lastEventId } : {}) });
 
 const writing = (path: string, content: string) => ({
   toolCalls: [{ id: `w-${path}`, name: "write", arguments: { path, content } }],
@@ -85,11 +23,8 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       ],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-    };
+    const { auth } = serve;
+    const post = (path: string, body: unknown) => serve.call("POST", path, body);
     try {
       for (const path of ["/sessions", "/sessions/01M8XZDZWEZX9XDZFQS5W9B4P4/messages"]) {
         const refused = await fetch(`${serve.base}${path}`, { method: "POST", body: "{}" });
@@ -184,7 +119,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       ],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const { auth } = serve;
     try {
       const created = await fetch(`${serve.base}/sessions`, {
         method: "POST",
@@ -234,11 +169,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       rules: [{ match: { lastMessage: "hang" }, reply: { hang: true } }, { reply: { text: "Done." } }],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-    };
+    const post = (path: string, body: unknown) => serve.call("POST", path, body);
     try {
       const hung = String((await post("/sessions", { directory: s.ws.dir })).body.id);
       const stream = follow(`${serve.base}/sessions/${hung}/events`, serve.token);
@@ -275,7 +206,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       ],
     });
     const serve = await startServe(s, ["--mode", "auto"]);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const { auth } = serve;
     try {
       const created = await fetch(`${serve.base}/sessions`, {
         method: "POST",
@@ -318,11 +249,8 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       ],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-    };
+    const { auth } = serve;
+    const post = (path: string, body: unknown) => serve.call("POST", path, body);
     try {
       const id = String((await post("/sessions", { directory: s.ws.dir })).body.id);
       const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
@@ -367,7 +295,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       rules: [{ match: { lastMessage: "hang" }, reply: { hang: true } }, { reply: { text: "Done." } }],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const { auth } = serve;
     const call = async (method: string, path: string, body?: unknown) => {
       const answer = await fetch(`${serve.base}${path}`, {
         method,
@@ -414,11 +342,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       ],
     });
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const answer = await fetch(`${serve.base}${path}`, { method: "POST", headers: auth, body: JSON.stringify(body) });
-      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
-    };
+    const post = (path: string, body: unknown) => serve.call("POST", path, body);
     try {
       const id = String((await post("/sessions", { directory: s.ws.dir })).body.id);
       const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
@@ -452,7 +376,7 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
     assert.equal(earlier.code, 0, earlier.stderr);
     const id = s.latest().id;
     const serve = await startServe(s);
-    const auth = { authorization: `Bearer ${serve.token}`, "content-type": "application/json" };
+    const { auth } = serve;
     try {
       const answers = await Promise.all(
         Array.from({ length: 5 }, () =>

@@ -1,26 +1,9 @@
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { type Scenario, startScenario, waitFor } from "../support/scenario.js";
-
-/** Starts `bosun serve --port 0` in the scenario's home; resolves once it prints where it listens. */
-async function startServe(s: Scenario) {
-  const { child, result } = s.spawn(["serve", "--port", "0"]);
-  let stdout = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  const base = await waitFor(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1], 15_000);
-  await waitFor(() => (/every request needs/.test(stdout) ? true : undefined));
-  return { child, result, base, stdout: () => stdout };
-}
-
-async function stopServe(child: ChildProcess, result: Promise<{ code: number | null }>) {
-  child.kill("SIGTERM");
-  return result;
-}
+import { startScenario } from "../support/scenario.js";
+import { startServe } from "../support/serve.js";
 
 const ROUTES = [
   "/sessions",
@@ -88,7 +71,7 @@ describe("bosun serve: the HTTP API behind a token", () => {
         assert.equal(nowhere.status, 404);
         assert.doesNotMatch(JSON.stringify(nowhere.body), /\n\s+at /);
       } finally {
-        await stopServe(serve.child, serve.result);
+        await serve.stop();
       }
       // A second start keeps the token and does not print it again.
       const again = await startServe(s);
@@ -96,7 +79,7 @@ describe("bosun serve: the HTTP API behind a token", () => {
         assert.doesNotMatch(again.stdout(), /shown this once/);
         assert.match(again.stdout(), /token: in .*server\/token \(owner-only\)/);
       } finally {
-        await stopServe(again.child, again.result);
+        await again.stop();
       }
     } finally {
       await s.close();
@@ -144,7 +127,7 @@ describe("bosun serve: the HTTP API behind a token", () => {
           for (const operation of Object.values(methods)) assert.ok("401" in operation.responses, path);
         }
       } finally {
-        await stopServe(serve.child, serve.result);
+        await serve.stop();
       }
     } finally {
       await s.close();

@@ -1,5 +1,5 @@
 import { Readable, Writable } from "node:stream";
-import { UsageError } from "../../errors.js";
+import { checkModeName } from "../../permission/rules/modes.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
 
@@ -8,17 +8,13 @@ export interface AcpOptions {
   mode?: string;
 }
 
-const MODES = ["approve", "smart", "auto", "chat"];
-
 /**
  * `bosun acp`: an ACP agent on stdin/stdout for an editor (Zed's agent_servers) until the editor
  * closes stdin. stdout is the protocol's alone: bosun's warnings go to stderr, which editors log.
  * When the editor goes, every ask still waiting is a deny and every session is let go.
  */
 export async function acp(options: AcpOptions): Promise<void> {
-  if (options.mode !== undefined && !MODES.includes(options.mode)) {
-    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${options.mode}"`);
-  }
+  if (options.mode !== undefined) checkModeName(options.mode);
   const [{ ndJsonStream }, { bosunAgent }, { HeldSessions }, { openRuntime }] = await Promise.all([
     import("@agentclientprotocol/sdk"),
     import("../../acp/agent.js"),

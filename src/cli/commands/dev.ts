@@ -1,5 +1,6 @@
 import { UsageError } from "../../errors.js";
 import { out, warn } from "../output.js";
+import { untilStopped } from "../until-stopped.js";
 
 /**
  * `bosun dev model-server --script <file> [--port N]`: runs the scripted model server in the
@@ -31,15 +32,7 @@ export async function modelServerCommand(options: { script: string; port?: strin
   out(`  anthropic:                                      baseURL ${server.baseURL}`);
   out(`  endpoints: POST /v1/chat/completions, POST /v1/messages, POST /v1/responses, GET /v1/models`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilStopped();
   await server.close();
   const failed = server.failures.length;
   warn(`${server.requests.length} request(s), ${failed} failure(s)`);

@@ -1,10 +1,12 @@
 import { dataDir } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
+import { checkModeName } from "../../permission/rules/modes.js";
 import { forgetAddress, recordAddress } from "../../server/address.js";
 import { DEFAULT_HOST, decideBind } from "../../server/bind.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
 import { out, warn } from "../output.js";
+import { untilStopped } from "../until-stopped.js";
 
 export interface ServeOptions {
   port?: string;
@@ -13,8 +15,6 @@ export interface ServeOptions {
   /** The permission mode of the sessions it creates that name none. */
   mode?: string;
 }
-
-const MODES = ["approve", "smart", "auto", "chat"];
 
 /** The port bosun serve listens on unless told: opencode's is 4096, so another. */
 export const DEFAULT_PORT = 4747;
@@ -29,9 +29,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a port number (0-65535), not "${options.port}"`);
   }
-  if (options.mode !== undefined && !MODES.includes(options.mode)) {
-    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${options.mode}"`);
-  }
+  if (options.mode !== undefined) checkModeName(options.mode);
   const host = options.host ?? DEFAULT_HOST;
   const bind = decideBind(host, options.expose === true);
   if (!bind.ok) throw new UsageError(bind.reason);
@@ -91,15 +89,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   out("every request needs Authorization: Bearer <token>; the API is described at /openapi.json");
   if (options.mode === "auto") out("--mode auto: every session this server creates allows every call that would ask");
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await untilStopped();
   // Bounded: a client holding a connection open does not keep bosun from exiting.
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 2_000);

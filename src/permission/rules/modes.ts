@@ -86,10 +86,7 @@ export function decideMode(
   chosen?: ModeChoice,
 ): Answer<ModeName> {
   if (flag !== undefined) {
-    if (!isModeName(flag)) {
-      const named = face === "tui" ? "/mode" : "--mode";
-      throw new UsageError(`${named} must be one of ${Object.keys(MODES).join(", ")}, not "${flag}"`);
-    }
+    checkModeName(flag, face === "tui" ? "/mode" : "--mode");
     return {
       holder: "person",
       answer: flag,
@@ -127,6 +124,12 @@ export function decideMode(
 export interface ModeChoice {
   rule: string;
   source: string;
+}
+
+/** A mode named by the person (a flag, /mode): one of the modes, or a usage error naming them. */
+export function checkModeName(value: string, named = "--mode"): asserts value is ModeName {
+  if (!isModeName(value))
+    throw new UsageError(`${named} must be one of ${Object.keys(MODES).join(", ")}, not "${value}"`);
 }
 
 export function isModeName(value: string): value is ModeName {

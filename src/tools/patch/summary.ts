@@ -1,4 +1,4 @@
-import { structuredPatch } from "diff";
+import { diffHunks } from "../diff-hunks.js";
 import type { PlannedFile } from "./plan.js";
 
 /** Diff lines shown in the result, for all the files together, before the rest is summarised. */
@@ -15,19 +15,8 @@ export function fileLine(file: PlannedFile, counts: { added: number; removed: nu
 export function fileDiff(file: PlannedFile): { lines: string[]; added: number; removed: number } {
   const from = file.letter === "A" && !file.replaces ? "/dev/null" : file.shown;
   const to = file.letter === "D" ? "/dev/null" : (file.shownTo ?? file.shown);
-  const patch = structuredPatch(from, to, lf(file.before), lf(file.after), undefined, undefined, { context: 3 });
-  const lines = [`--- ${from}`, `+++ ${to}`];
-  let added = 0;
-  let removed = 0;
-  for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
-    for (const line of hunk.lines) {
-      if (line.startsWith("+")) added++;
-      else if (line.startsWith("-")) removed++;
-      lines.push(line);
-    }
-  }
-  return { lines, added, removed };
+  const hunks = diffHunks(from, to, file.before, file.after);
+  return { ...hunks, lines: [`--- ${from}`, `+++ ${to}`, ...hunks.lines] };
 }
 
 /** The summary lines and the diffs of every file, the diffs cut to MAX_DIFF_LINES together. */
@@ -45,8 +34,4 @@ export function renderPatch(files: readonly PlannedFile[]): { summary: string[];
     diff.push(`… ${more} more diff lines`);
   }
   return { summary, diff };
-}
-
-function lf(text: string): string {
-  return text.replace(/\r\n/g, "\n");
 }
