@@ -222,6 +222,22 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("bosun's own files under the data folder"),
+    review: z
+      .strictObject({
+        checks: z
+          .array(
+            z.strictObject({
+              name: z.string().min(1).describe("What the check is called in the review's report"),
+              command: z.string().min(1).describe("Shell command; exit 0 is a pass"),
+            }),
+          )
+          .optional()
+          .describe(
+            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); a repository's are judged like a shell call it brings",
+          ),
+      })
+      .optional()
+      .describe("`bosun review`: the checks it runs first"),
     undo: z
       .strictObject({
         enabled: z

@@ -304,6 +304,24 @@ export const SEATS: readonly Seat[] = [
     config: ["hooks", "mcp", "permission"],
   },
   {
+    id: "review.check",
+    question: "Did one of the checks `bosun review` runs first (config review.checks) pass?",
+    holders: ["code"],
+    default:
+      "passed on exit 0; failed on any other exit; not run when it could not start (exit 126/127), overran shell.max_timeout_ms, or — a check the repository's bosun.json brings — the rules did not let it run (judged like any shell call the repository brings, sealed; nobody is asked). Failed and not run both fail the review (exit 1)",
+    fail: "closed",
+    config: ["review.checks"],
+  },
+  {
+    id: "review.verdict",
+    question: "How did `bosun review` end: clean, with findings, or failed?",
+    holders: ["code"],
+    default:
+      "failed (exit 1) when a check did not pass or the read-only reviewer gave no findings object that validates (asked once more first); else exit 1 when a finding reaches --fail-on (default high); clean only when every check ran and passed and there are no findings",
+    fail: "closed",
+    config: ["review.checks"],
+  },
+  {
     id: "mcp.connect",
     question: "Did this MCP server start and list its tools, and does the run go on without one that did not?",
     holders: ["config", "code", "person"],

@@ -1,4 +1,5 @@
 import type { CustomCommand, Expansion } from "../input/custom-commands.js";
+import { initPrompt } from "../input/init-prompt.js";
 import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
 import { type ParsedInput, parseInput } from "../input/slash.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -118,6 +119,13 @@ export function submitter(deps: SubmitDeps) {
           await runTurn(parsed.text, signal);
         });
       case "builtin":
+        // /init is a prompt, not a writer: the model edits AGENTS.md through the usual approvals.
+        if (parsed.name === "init") {
+          return work(async (signal) => {
+            await note();
+            await runTurn(initPrompt(process.cwd()), signal);
+          });
+        }
         return work(async () => {
           await note();
           await deps.builtin(parsed.name, parsed.args);
