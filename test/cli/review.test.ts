@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -58,6 +58,25 @@ describe("bosun review", () => {
       assert.match(result.stdout, /check lint: COULD NOT RUN/);
       assert.doesNotMatch(result.stdout, /no findings/);
       expectDecision(s.latest().decisions, "review.check", "code", "not run");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a check the repository's config brings is not run unless the user's rules allow it: the review fails", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: findings([]) }] },
+      { config: { review: { checks: [{ name: "repo-tests", command: "touch pwned" }] } } },
+    );
+    try {
+      commitAndChange(s.ws.dir, s.ws.write);
+      const result = await s.run(["review"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stdout, /check repo-tests: COULD NOT RUN/);
+      assert.doesNotMatch(result.stdout, /no findings/);
+      assert.equal(existsSync(join(s.ws.dir, "pwned")), false);
+      const check = expectDecision(s.latest().decisions, "review.check", "code", "not run");
+      assert.match(JSON.stringify(check.reasons), /a check the repository's config brings/);
     } finally {
       await s.close();
     }
