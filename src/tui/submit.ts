@@ -126,6 +126,14 @@ export function submitter(deps: SubmitDeps) {
             await runTurn(initPrompt(process.cwd()), signal);
           });
         }
+        if (parsed.name === "review") {
+          return work(async (signal) => {
+            await note();
+            if (!runner.review) return add({ kind: "notice", text: "/review runs only in a local session" });
+            add({ kind: "notice", text: "reviewing: the configured checks, then a read-only reviewer (Esc stops it)" });
+            add({ kind: "notice", text: await runner.review(parsed.args, signal) });
+          });
+        }
         return work(async () => {
           await note();
           await deps.builtin(parsed.name, parsed.args);

@@ -109,6 +109,28 @@ describe("bosun review", () => {
     }
   });
 
+  it("a new file git does not track yet is part of the diff; an ignored one is not", async () => {
+    const s = await startScenario({ rules: [{ reply: findings([]) }] });
+    try {
+      commitAndChange(s.ws.dir, s.ws.write);
+      s.ws.write(".gitignore", "secret.env\n");
+      s.ws.write("src/new-module.js", "export const fresh = 'brand new';\n");
+      s.ws.write("secret.env", "TOKEN=ignored-by-git\n");
+      const result = await s.run(["review"]);
+      assert.equal(result.code, 0, result.stderr + result.stdout);
+      const seen =
+        s.server
+          .request(1)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(seen, /\+\+\+ b\/src\/new-module\.js/);
+      assert.match(seen, /brand new/);
+      assert.doesNotMatch(seen, /ignored-by-git/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a high finding: exit 1 with --fail-on high, 0 with --fail-on critical; the JSON shape", async () => {
     const high = findings([{ file: "app.js", line: 1, severity: "high", text: "x changed without a test" }]);
     const s = await startScenario({ rules: [{ reply: high }] });

@@ -13,9 +13,13 @@ export interface ReviewDiff {
   truncated: boolean;
 }
 
+/** How many new (untracked) files are shown whole; past it they are only named. */
+const UNTRACKED_MAX_FILES = 100;
+
 /**
- * The changes to review: `git diff <base>` (base to the work tree, tracked files), or with
- * --staged `git diff --cached <base>`. A base git does not know is a usage error naming it.
+ * The changes to review: `git diff <base>` (base to the work tree) plus the files git does not
+ * track yet and does not ignore — a new file is a change a reviewer must see —, or with --staged
+ * `git diff --cached <base>`. A base git does not know is a usage error naming it.
  */
 export async function reviewDiff(cwd: string, options: { base?: string; staged?: boolean }): Promise<ReviewDiff> {
   const base = options.base ?? "HEAD";
@@ -31,14 +35,30 @@ export async function reviewDiff(cwd: string, options: { base?: string; staged?:
   const args = ["diff", "--no-color", "--no-ext-diff", ...(options.staged ? ["--cached"] : []), base, "--"];
   const result = await git(cwd, args);
   if (result.code !== 0) throw new UsageError(`git diff failed: ${result.stderr.trim() || `exit ${result.code}`}`);
-  const truncated = result.stdout.length > DIFF_MAX_CHARS;
+  const text = options.staged ? result.stdout : result.stdout + (await untrackedDiff(cwd));
+  const truncated = text.length > DIFF_MAX_CHARS;
   return {
-    text: truncated
-      ? `${result.stdout.slice(0, DIFF_MAX_CHARS)}\n[diff cut at ${DIFF_MAX_CHARS} characters]`
-      : result.stdout,
+    text: truncated ? `${text.slice(0, DIFF_MAX_CHARS)}\n[diff cut at ${DIFF_MAX_CHARS} characters]` : text,
     what: options.staged ? `staged changes against ${base}` : `${base}..work tree`,
     truncated,
   };
+}
+
+/** The new files as additions, each as `git diff --no-index` shows a file against nothing. */
+async function untrackedDiff(cwd: string): Promise<string> {
+  const listed = await git(cwd, ["ls-files", "--others", "--exclude-standard", "-z"]);
+  if (listed.code !== 0) return "";
+  const files = listed.stdout.split("\0").filter(Boolean);
+  let text = "";
+  for (const file of files.slice(0, UNTRACKED_MAX_FILES)) {
+    // Exit 1 means "they differ", which a file against nothing always does.
+    const shown = await git(cwd, ["diff", "--no-color", "--no-ext-diff", "--no-index", "--", "/dev/null", file]);
+    if (shown.code === 0 || shown.code === 1) text += shown.stdout;
+  }
+  const left = files.length - UNTRACKED_MAX_FILES;
+  if (left > 0)
+    text += `\n[${left} more new files not shown: ${files.slice(UNTRACKED_MAX_FILES, UNTRACKED_MAX_FILES + 20).join(", ")}${left > 20 ? ", …" : ""}]\n`;
+  return text;
 }
 
 function git(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
