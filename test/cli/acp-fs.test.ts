@@ -104,4 +104,42 @@ describe("bosun acp: the editor's buffers (fs) and terminal", () => {
       await s.close();
     }
   });
+
+  it("undo: a write the editor saved is in the turn's snapshot and undone; one it kept unsaved never reached the disk", async () => {
+    const s = await startScenario({
+      rules: [
+        call("look", "r-1", "read", { path: "a.txt" }),
+        call("change", "e-1", "edit", { path: "a.txt", old_string: "one", new_string: "two" }),
+        { reply: { text: "Done." } },
+      ],
+    });
+    writeFileSync(join(s.ws.dir, "a.txt"), "one\n");
+    const a = join(realpathSync(s.ws.dir), "a.txt");
+    const editor = startAcp(s);
+    let sessionId = "";
+    try {
+      await editor.agent.request(methods.agent.initialize, {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+      });
+      sessionId = (await editor.agent.request(methods.agent.session.new, { cwd: s.ws.dir, mcpServers: [] })).sessionId;
+      const prompt = (text: string) =>
+        editor.agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      editor.saveWrites = true;
+      editor.answer = () => ({ outcome: { outcome: "selected", optionId: "allow-once" } });
+      await prompt("look");
+      await prompt("change");
+      assert.deepEqual(editor.fsWrites, [{ path: a, content: "two\n" }]);
+      assert.equal(readFileSync(a, "utf8"), "two\n", "the editor saved it");
+    } finally {
+      assert.equal(await editor.close(), 0, editor.stderr());
+    }
+    try {
+      const undone = await s.run(["undo", sessionId]);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.equal(readFileSync(a, "utf8"), "one\n", "the saved write was in the turn's end snapshot");
+    } finally {
+      await s.close();
+    }
+  });
 });
