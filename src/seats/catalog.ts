@@ -412,6 +412,16 @@ export const SEATS: readonly Seat[] = [
     config: ["shell.sandbox"],
   },
   {
+    id: "exec.terminal",
+    question:
+      "Where does a shell command of an editor's (ACP) session run: the editor's terminal or bosun's own process?",
+    holders: ["code"],
+    default:
+      "bosun's own process, always, confined as exec.sandbox says: the editor's terminal (ACP terminal/create) runs outside bosun's confinement, timeouts and output bounds, so it is never used, not even for a command bosun would run unconfined; the output reaches the editor as the call's text content (no terminal id). Recorded when a session opens for an editor that offered a terminal",
+    fail: "closed",
+    config: [],
+  },
+  {
     id: "web.address",
     question: "May a web tool connect to the address its host resolved to (checked at every hop)?",
     holders: ["code", "config", "person", "policy"],
