@@ -32,7 +32,9 @@ const ModelInfoSchema = z
     context: z.int().positive().optional().describe("Context window in tokens"),
     output: z.int().positive().optional().describe("Maximum output tokens per response"),
     tools: z
-      .union([z.boolean(), z.enum(["native", "text", "none"])])
+      .union([z.boolean(), z.enum(["native", "text", "none"])], {
+        error: 'expected true, false, "native", "text" or "none"',
+      })
       .optional()
       .describe(
         'How the model takes tools: "native" (or true) as tool definitions, "text" described in the system prompt with calls read from its answer, "none" (or false) not at all',

@@ -12,6 +12,8 @@ export interface Envelope {
   input: unknown;
   /** Why the object did not read as JSON, when it did not. */
   broken?: string;
+  /** Whether it had a key for arguments: an object with only a "name" may be any JSON (a package.json). */
+  keyed: boolean;
 }
 
 const NAME_KEYS = ["name", "tool", "tool_name", "function"] as const;
@@ -26,7 +28,7 @@ export function envelopeOf(value: unknown): Envelope | undefined {
   const nameKey = NAME_KEYS.find((key) => typeof record[key] === "string");
   if (!nameKey) return undefined;
   const inputKey = INPUT_KEYS.find((key) => key in record);
-  return { name: record[nameKey] as string, input: inputKey ? (record[inputKey] ?? {}) : {} };
+  return { name: record[nameKey] as string, input: inputKey ? (record[inputKey] ?? {}) : {}, keyed: !!inputKey };
 }
 
 /** Reads one object's text: strictly, else loosely (its name and the raw text of its arguments). */
@@ -44,10 +46,15 @@ function looseEnvelope(text: string, broken: string): Envelope | undefined {
   const name = new RegExp(`["'](?:${NAME_KEYS.join("|")})["']\\s*:\\s*["']([^"'\\n]{1,200})["']`).exec(text);
   if (!name?.[1]) return undefined;
   const key = new RegExp(`["'](?:${INPUT_KEYS.join("|")})["']\\s*:\\s*`).exec(text);
-  if (!key) return { name: name[1], input: {}, broken };
+  if (!key) return { name: name[1], input: {}, broken, keyed: false };
   const rest = text.slice(key.index + key[0].length);
   const end = balancedEnd(rest);
-  return { name: name[1], input: end === undefined ? rest.replace(/\s+$/, "") : rest.slice(0, end), broken };
+  return {
+    name: name[1],
+    input: end === undefined ? rest.replace(/\s+$/, "") : rest.slice(0, end),
+    broken,
+    keyed: true,
+  };
 }
 
 /**

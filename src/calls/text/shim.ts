@@ -33,7 +33,7 @@ export interface Shimmed {
  */
 export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly string[]; step: number }): Shimmed {
   if (input.mode === "off" || input.text.trim() === "") return { calls: [], decisions: [] };
-  const found = findTextCalls(input.text);
+  const found = findTextCalls(input.text).filter((f) => meantAsCall(f, input.tools));
   if (found.length === 0) return { calls: [], decisions: [] };
   const decisions: Decision[] = [];
   if (input.mode === "detect") {
@@ -50,6 +50,15 @@ export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly
     decisions.push(callDecision(f, input.text, calls[n] as ModelToolCall, input.step));
   });
   return { calls, decisions };
+}
+
+/**
+ * A fence or a bare object may be any JSON the model shows (a package.json has a "name"): it is a
+ * call only when it names an offered tool or carries arguments. A call token says so by itself.
+ */
+function meantAsCall(f: FoundCall, tools: readonly string[]): boolean {
+  if (f.format !== "fenced-json" && f.format !== "bare-json") return true;
+  return f.envelope.keyed || resolveToolName(f.envelope.name, tools) !== undefined;
 }
 
 /** The decision to read calls from text: config's `tools: "text"`, or code's detection. */
