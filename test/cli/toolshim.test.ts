@@ -136,6 +136,37 @@ describe("tool calls written as text", () => {
     }
   });
 
+  it("a parsed shell call that needs approval is asked like a native one: with nobody to ask, not run", async () => {
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: { text: '[TOOL_CALLS][{"name": "shell", "arguments": {"command": "touch made.txt"}}]' },
+        },
+        { match: { request: 2 }, reply: { text: "It needs your approval." } },
+      ],
+    });
+    try {
+      textMode(s);
+      const result = await s.run(["run", "make the file"]);
+      // As for a native call nobody could approve: the run ends with exit 3 (calls were denied).
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "made.txt")), false);
+      assert.match(sentText(s, 2), /<tool_result name="shell" call="textcall_1_1" error="true">/);
+      const { decisions } = s.latest();
+      const shim = expectDecision(decisions, "call.shim", "code");
+      assert.equal((shim.answer as { format: string }).format, "mistral");
+      assert.ok(
+        decisions.some(
+          (d) => d.seat === "call.permission" && d.subject?.call === "textcall_1_1" && d.answer !== "allow",
+        ),
+        "judged by the permission seat, not allowed",
+      );
+    } finally {
+      await s.close();
+    }
+  });
+
   it('detected: a model sent native tools that writes a call as text has it read (holder code); tools: "native" does not', async () => {
     const hermes = '<tool_call>{"name": "read", "arguments": {"path": "notes.txt"}}</tool_call>';
     const s = await startScenario({
