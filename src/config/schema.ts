@@ -31,7 +31,14 @@ const ModelInfoSchema = z
   .strictObject({
     context: z.int().positive().optional().describe("Context window in tokens"),
     output: z.int().positive().optional().describe("Maximum output tokens per response"),
-    tools: z.boolean().optional().describe("Whether the model accepts tool definitions"),
+    tools: z
+      .union([z.boolean(), z.enum(["native", "text", "none"])], {
+        error: 'expected true, false, "native", "text" or "none"',
+      })
+      .optional()
+      .describe(
+        'How the model takes tools: "native" (or true) as tool definitions, "text" described in the system prompt with calls read from its answer, "none" (or false) not at all',
+      ),
     images: z.boolean().optional().describe("Whether the model accepts image input"),
     edit_tool: z
       .enum(["edit", "apply_patch"])

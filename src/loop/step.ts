@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { CallPipeline } from "../calls/pipeline.js";
+import { type ShimMode, shimCalls } from "../calls/text/shim.js";
 import type { EnvironmentWatch } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
 import type { Decision } from "../contracts/decisions.js";
@@ -18,6 +19,7 @@ import type { TurnRecorder } from "./recorder.js";
 import { mayChangeFiles, snapshotRecord } from "./snapshot-step.js";
 import { environmentNotice } from "./step-context.js";
 import { afterStopHooks } from "./stop.js";
+import { textCallsAsText } from "./text-results.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
 import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
 
@@ -55,6 +57,8 @@ export interface TurnRun {
   /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
   pruned: Set<string>;
   overflowedAt?: number;
+  /** Whether calls written in the answer's text are read (seat call.shim): configured, detected, or not. */
+  shim: ShimMode;
   /** The text of the last assistant message, for whoever reports the turn's result. */
   lastText: string;
 }
@@ -160,7 +164,8 @@ async function stepMessages(run: TurnRun, step: number): Promise<ModelMessage[] 
   const projected = conversationView(window, step, run.pruned, events);
   if (run.checkJournal) assertNoDrift(run, `step ${step}, before the request`);
   if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
-  return fitImages(projected, { accepts: run.model.info.images === true }).messages;
+  // Results of calls the model wrote as text go back as text (text-results.ts).
+  return fitImages(textCallsAsText(projected), { accepts: run.model.info.images === true }).messages;
 }
 
 function assertNoDrift(run: TurnRun, when: string): void {
@@ -230,6 +235,12 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     run.overflowedAt = step;
     return "again";
   }
+  // Calls written as text (seat call.shim): on record as the answer's calls, then gated like native ones.
+  const shimmed =
+    result.status === "complete" && result.toolCalls.length === 0
+      ? shimCalls({ text: result.text, mode: run.shim, tools: run.tools.now().map((t) => t.name), step })
+      : undefined;
+  if (shimmed && shimmed.calls.length > 0) result = { ...result, toolCalls: shimmed.calls };
   run.recorder.assistant({
     text: result.text,
     toolCalls: result.toolCalls,
@@ -238,6 +249,7 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     step,
     status: result.status,
   });
+  for (const decision of shimmed?.decisions ?? []) run.recorder.decision(decision);
   run.lastText = result.text;
   if (result.status === "aborted") return { status: "cancelled", steps: step };
   if (result.status === "failed" || result.status === "interrupted") {

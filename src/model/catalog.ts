@@ -11,7 +11,8 @@ export interface ModelInfo {
   context?: number;
   /** Maximum output tokens per response. */
   output?: number;
-  tools?: boolean;
+  /** How it takes tools: true/"native" as the provider's tool definitions, "text" described in the prompt (calls read from its text), false/"none" not at all. */
+  tools?: boolean | "native" | "text" | "none";
   images?: boolean;
   /** How the model changes part of a file (seat context.tools): unset, chosen by its id. */
   edit_tool?: "edit" | "apply_patch";

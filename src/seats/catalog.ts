@@ -251,6 +251,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "call.shim",
+    question: "Is the model's text read as tool calls, and what was read?",
+    holders: ["config", "code"],
+    default:
+      'read when provider.<name>.models.<id>.tools is "text" (holder config; tools described in the system prompt, none sent), or detected when native tools were sent and the answer made no native call but its text holds clean calls of offered tools (holder code; never when tools is "native"); each call recorded with its format, text span and what was read, then gated like a native call',
+    fail: "closed",
+    config: ["provider.<name>.models.<id>.tools"],
+  },
+  {
     id: "call.repair",
     question: "Can a malformed call be repaired without guessing?",
     holders: ["code"],

@@ -57,7 +57,13 @@ export function listModels(options: { json?: boolean; model?: string }): void {
         `  ${m.id}${m.id === p.defaultModel ? " (default)" : ""}`,
         limit(m.context),
         limit(m.output),
-        flag(m.tools),
+        typeof m.tools === "string"
+          ? m.tools === "none"
+            ? "no"
+            : m.tools === "native"
+              ? "yes"
+              : m.tools
+          : flag(m.tools),
         flag(m.images),
         price(m),
       ]),
