@@ -264,7 +264,9 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     run.overflowedAt = step;
     return "again";
   }
-  const reasoning = (result.reasoning ?? []).filter((part) => part.text !== "" || part.metadata);
+  // Only a whole reply's: a part cut off lacks what makes it replayable (a signature, the encrypted content).
+  const reasoning =
+    result.status === "complete" ? (result.reasoning ?? []).filter((part) => part.text !== "" || part.metadata) : [];
   run.recorder.assistant({
     text: result.text,
     ...(reasoning.length > 0 ? { reasoning } : {}),

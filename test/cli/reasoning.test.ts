@@ -30,7 +30,9 @@ async function withReasoning(protocol: ScriptedProtocol, reasoning: Record<strin
 
 describe("reasoning", () => {
   it("Anthropic: a thinking budget is sent, and the signed thinking goes back before the tool use", async () => {
-    const s = await withReasoning("anthropic", { effort: "medium" });
+    const rules = structuredClone(script);
+    (rules.rules[0]?.reply as { thinking: unknown[] }).thinking.push({ redacted: "opaque-data" });
+    const s = await withReasoning("anthropic", { effort: "medium" }, rules);
     try {
       const run = await s.run(["run", "--format", "json", "read it"]);
       assert.equal(run.code, 0, run.stderr);
@@ -42,7 +44,8 @@ describe("reasoning", () => {
       const assistant = second.messages.find((m) => m.role === "assistant");
       const content = assistant?.content as Array<Record<string, unknown>>;
       assert.deepEqual(content[0], { type: "thinking", thinking: "I should read a.txt first.", signature: "sig-one" });
-      assert.equal(content[1]?.type, "tool_use");
+      assert.deepEqual(content[1], { type: "redacted_thinking", data: "opaque-data" });
+      assert.equal(content[2]?.type, "tool_use");
       // Shown on the stream as reasoning, kept with the assistant message.
       // Each line checked against schema/run-stream.v1.json.
       const lines = checkedStream(run.stdout);
@@ -82,7 +85,7 @@ describe("reasoning", () => {
     }
   });
 
-  it("openai-compatible: the effort is sent as reasoning_effort; none configured is recorded as code", async () => {
+  it("openai-compatible: the effort is sent as reasoning_effort, the agent's over its model's; none configured is recorded as code", async () => {
     const s = await withReasoning(
       "openai-compatible",
       { budget_tokens: 2048 },
@@ -92,6 +95,14 @@ describe("reasoning", () => {
       const run = await s.run(["run", "hi"]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal((s.server.request(1).json as Record<string, unknown>).reasoning_effort, "low");
+      // The agent's setting outranks the model's, and a change is recorded again.
+      s.ws.write("bosun.json", JSON.stringify({ agent: { build: { reasoning: { effort: "high" } } } }));
+      const again = await s.run(["run", "-c", "hi again"]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal((s.server.request(2).json as Record<string, unknown>).reasoning_effort, "high");
+      const options = s.latest().decisions.filter((d) => d.seat === "model.options");
+      assert.equal(options.length, 2);
+      assert.equal(options[1]?.reasons[0]?.key, "agent.build.reasoning");
     } finally {
       await s.close();
     }
