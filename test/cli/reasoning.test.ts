@@ -31,7 +31,8 @@ async function withReasoning(protocol: ScriptedProtocol, reasoning: Record<strin
 describe("reasoning", () => {
   it("Anthropic: a thinking budget is sent, and the signed thinking goes back before the tool use", async () => {
     const rules = structuredClone(script);
-    (rules.rules[0]?.reply as { thinking: unknown[] }).thinking.push({ redacted: "opaque-data" });
+    const first = rules.rules[0] as unknown as { reply: { thinking: unknown[] } };
+    first.reply.thinking.push({ redacted: "opaque-data" });
     const s = await withReasoning("anthropic", { effort: "medium" }, rules);
     try {
       const run = await s.run(["run", "--format", "json", "read it"]);

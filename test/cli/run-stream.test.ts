@@ -344,7 +344,8 @@ describe("bosun run --format json: the documented stream", () => {
           .join(""),
         "Thinking it over.",
       );
-      assert.equal((of(lines, "usage")[0]?.usage as { reasoning?: number }).reasoning, 3);
+      const usage = of(lines, "usage")[0]?.usage as { reasoning?: number } | undefined;
+      assert.equal(usage?.reasoning, 3);
     } finally {
       await s.close();
     }
