@@ -27,6 +27,23 @@ const waitKeys = (of: string) => ({
     ),
 });
 
+/** How much a model thinks before it answers (model/reasoning.ts maps it onto each provider's options). */
+export const ReasoningSchema = z
+  .strictObject({
+    effort: z
+      .enum(["minimal", "low", "medium", "high"])
+      .optional()
+      .describe(
+        "How hard the model thinks: minimal, low, medium or high (a token budget where the provider takes one)",
+      ),
+    budget_tokens: z
+      .int()
+      .min(1024)
+      .optional()
+      .describe("Tokens the model may spend thinking (Anthropic, Google); at least 1024"),
+  })
+  .describe("Reasoning (thinking) options; an agent's override its model's");
+
 const ModelInfoSchema = z
   .strictObject({
     context: z.int().positive().optional().describe("Context window in tokens"),
@@ -55,6 +72,7 @@ const ModelInfoSchema = z
       })
       .optional()
       .describe("Prices, for the cost shown in bosun sessions show"),
+    reasoning: ReasoningSchema.optional(),
     ...waitKeys("this model's"),
   })
   .describe("Limits and capabilities of one model; overrides the built-in catalog");
@@ -153,6 +171,7 @@ export const AgentEntrySchema = z.strictObject({
       'Tools the agent may use, by name ("*" wildcards, e.g. "mcp__github__*"), of those its parent has; default all. A name no tool has matches nothing',
     ),
   max_steps: z.int().positive().optional().describe("The agent's step budget: at most this many model steps"),
+  reasoning: ReasoningSchema.optional(),
 });
 
 export const ConfigSchema = z

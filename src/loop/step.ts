@@ -6,8 +6,10 @@ import { fitImages } from "../context/images.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { BackgroundJob, Tool, WebVerdict } from "../contracts/tools.js";
+import type { ModelOptionsAnswer } from "../model/reasoning.js";
 import { type RequestResult, requestModel } from "../model/request.js";
 import type { ResolvedModel } from "../model/resolve.js";
+import { DECISION_EVENT } from "../seats/record.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
@@ -59,6 +61,8 @@ export interface TurnRun {
   overflowedAt?: number;
   /** Whether calls written in the answer's text are read (seat call.shim): configured, detected, or not. */
   shim: ShimMode;
+  /** What the last `model.options` record says (recordOptions): a step sending the same records nothing. */
+  optionsKey?: string;
   /** The text of the last assistant message, for whoever reports the turn's result. */
   lastText: string;
 }
@@ -188,8 +192,13 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).
     cache: { key: deps.session.id },
     record: (decision) => run.recorder.decision(decision),
+    options: {
+      ...(deps.context.agent ? { agent: deps.context.agent } : {}),
+      onOptions: (used, decision) => recordOptions(run, step, used, decision),
+    },
     onEvent: (event) => {
       if (event.type === "text") deps.emit({ type: "text", text: event.text });
+      if (event.type === "reasoning") deps.emit({ type: "reasoning", text: event.text });
       if (event.type === "provider_call") recordProviderCall(run, step, event.call);
     },
     onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
@@ -198,6 +207,31 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
       deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
     },
   });
+}
+
+/**
+ * Seat `model.options`, on record once for a session and again only when it changes (another
+ * agent, a fallback model, a config edit): a step that sends what the last record says records
+ * nothing. The last record is looked up once a turn, from the newest event back.
+ */
+function recordOptions(run: TurnRun, step: number, model: ResolvedModel, decision: ModelOptionsAnswer): void {
+  const key = JSON.stringify([model.ref, decision.holder, decision.answer]);
+  run.optionsKey ??= lastOptionsKey(run);
+  if (run.optionsKey === key) return;
+  run.optionsKey = key;
+  run.recorder.decision({ seat: "model.options", ...decision, subject: { step, model: model.ref } });
+}
+
+function lastOptionsKey(run: TurnRun): string {
+  const events = run.log.events();
+  for (let at = events.length - 1; at >= 0; at--) {
+    const event = events[at];
+    if (event?.type !== DECISION_EVENT) continue;
+    const decision = event.data as Decision;
+    if (decision.seat !== "model.options") continue;
+    return JSON.stringify([decision.subject?.model, decision.holder, decision.answer]);
+  }
+  return "";
 }
 
 /**
@@ -241,8 +275,12 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
       ? shimCalls({ text: result.text, mode: run.shim, tools: run.tools.now().map((t) => t.name), step })
       : undefined;
   if (shimmed && shimmed.calls.length > 0) result = { ...result, toolCalls: shimmed.calls };
+  // Only a whole reply's: a part cut off lacks what makes it replayable (a signature, the encrypted content).
+  const reasoning =
+    result.status === "complete" ? (result.reasoning ?? []).filter((part) => part.text !== "" || part.metadata) : [];
   run.recorder.assistant({
     text: result.text,
+    ...(reasoning.length > 0 ? { reasoning } : {}),
     toolCalls: result.toolCalls,
     finish: result.status === "complete" ? result.finishReason : "error",
     model: result.model.ref,

@@ -27,6 +27,8 @@ import type { CompactHooks } from "./window.js";
 export type RunEvent =
   | CallEvent
   | { type: "text"; text: string }
+  /** The model's thinking as it streams (shown folded; `--format json` carries it as `reasoning`). */
+  | { type: "reasoning"; text: string }
   /** A model request started waiting (true) or got its first output or ended (false): for the TUI's elapsed seconds. */
   | { type: "model_wait"; waiting: boolean }
   /** One model request of a step ended: its tokens, and its cost in US dollars when the model's prices are known. */

@@ -45,6 +45,15 @@ export const SEATS: readonly Seat[] = [
     config: ["retry.max_attempts", "retry.max_delay_ms"],
   },
   {
+    id: "model.options",
+    question: "What does each model request carry for reasoning (effort, thinking budget)?",
+    holders: ["config", "code"],
+    default:
+      "the agent's `reasoning` over its model's (`provider.<p>.models.<m>.reasoning`), mapped onto the provider: Anthropic and Google a thinking budget (an effort alone stands for one, fitted under the output limit), OpenAI and compatible servers an effort; neither set: none, the provider's default (code). Recorded once a session and when it changes",
+    fail: "closed",
+    config: ["agent", "provider"],
+  },
+  {
     id: "model.fallback",
     question: "After a model fails for good, which model takes over?",
     holders: ["config"],
