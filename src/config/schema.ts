@@ -80,9 +80,25 @@ const ModelInfoSchema = z
 const ProviderSchema = z
   .strictObject({
     type: z
-      .enum(["anthropic", "openai", "openai-compatible", "google"])
+      .enum(["anthropic", "openai", "openai-compatible", "google", "azure", "bedrock", "vertex", "openrouter", "npm"])
       .optional()
-      .describe("Wire protocol; defaults to the provider's name when that is a built-in provider"),
+      .describe(
+        "Wire protocol; defaults to the provider's name when that is a built-in provider. vertex serves Gemini, and Anthropic models by a claude- id; npm loads the package named by npm",
+      ),
+    npm: z
+      .string()
+      .optional()
+      .describe(
+        'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. Not accepted from a repository\'s config',
+      ),
+    resourceName: z
+      .string()
+      .optional()
+      .describe('For type "azure": the resource name (else AZURE_RESOURCE_NAME or baseURL)'),
+    apiVersion: z.string().optional().describe('For type "azure": the API version'),
+    region: z.string().optional().describe('For type "bedrock": the AWS region (else AWS_REGION)'),
+    project: z.string().optional().describe('For type "vertex": the Google Cloud project (else GOOGLE_VERTEX_PROJECT)'),
+    location: z.string().optional().describe('For type "vertex": the location (else GOOGLE_VERTEX_LOCATION)'),
     api: z
       .enum(["responses", "chat"])
       .optional()

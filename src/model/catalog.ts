@@ -4,7 +4,16 @@
  * Config (`provider.<name>.models`) overrides any of it; a model missing here is still usable,
  * with unknown limits, and that is recorded when it is selected.
  */
-export type ProviderType = "anthropic" | "openai" | "openai-compatible" | "google";
+export type ProviderType =
+  | "anthropic"
+  | "openai"
+  | "openai-compatible"
+  | "google"
+  | "azure"
+  | "bedrock"
+  | "vertex"
+  | "openrouter"
+  | "npm";
 
 export interface ModelInfo {
   /** Context window in tokens. */
@@ -112,5 +121,24 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
         price: { input: 0.3, output: 2.5 },
       },
     },
+  },
+  // Providers reached by their own SDKs; their models are named as the provider names them.
+  openrouter: {
+    type: "openrouter",
+    keyVariables: ["OPENROUTER_API_KEY"],
+    defaultModel: "anthropic/claude-sonnet-4.5",
+    models: {},
+  },
+  bedrock: {
+    type: "bedrock",
+    keyVariables: ["AWS_BEARER_TOKEN_BEDROCK"],
+    defaultModel: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    models: {},
+  },
+  vertex: {
+    type: "vertex",
+    keyVariables: ["GOOGLE_VERTEX_API_KEY"],
+    defaultModel: "gemini-2.5-pro",
+    models: {},
   },
 };
