@@ -18,6 +18,12 @@ describe("schema walk", () => {
     assert.deepEqual(knownKeysAt(["retry"]), ["max_attempts", "max_delay_ms"]);
     assert.deepEqual(knownKeysAt(["provider", "x"]), [
       "type",
+      "npm",
+      "resourceName",
+      "apiVersion",
+      "region",
+      "project",
+      "location",
       "api",
       "baseURL",
       "apiKey",
