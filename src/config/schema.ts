@@ -87,6 +87,11 @@ const ProviderSchema = z
       ),
     npm: z
       .string()
+      // A package name, never a path: a path would load any file as provider code.
+      .regex(
+        /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/,
+        "must be an npm package name such as @ai-sdk/mistral, not a path",
+      )
       .optional()
       .describe(
         'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. Not accepted from a repository\'s config',

@@ -24,6 +24,18 @@ describe("npm providers", () => {
     assert.equal(provider?.credentials.needed, false);
   });
 
+  it("a path in place of a package name is bad config, naming the key", () => {
+    const home = mkdtempSync(join(tmpdir(), "bosun-npm-home-"));
+    writeFileSync(
+      join(home, "bosun.json"),
+      JSON.stringify({ provider: { p: { type: "npm", npm: "../../tmp/evil.js" } } }),
+    );
+    assert.throws(
+      () => loadConfig({ cwd: home, env: { BOSUN_HOME: home } }),
+      /provider\.p\.npm.*must be an npm package name/s,
+    );
+  });
+
   it("bedrock credentials from the AWS key pair are named, never shown", () => {
     const env = {
       AWS_ACCESS_KEY_ID: "AKIA",

@@ -1,3 +1,4 @@
+import { printableLine } from "../../util/printable.js";
 import { reaches } from "./findings.js";
 import type { ReviewReport } from "./run.js";
 
@@ -17,7 +18,10 @@ export function reportText(report: ReviewReport): string {
   }
   if (report.diff.truncated) lines.push(`note: the diff was cut; the reviewer saw only its start`);
   for (const f of report.findings) {
-    lines.push(`${f.severity.toUpperCase()} ${f.file}${f.line ? `:${f.line}` : ""}: ${f.text}`);
+    // The model's words: shown as text that cannot drive the terminal.
+    lines.push(
+      `${f.severity.toUpperCase()} ${printableLine(f.file)}${f.line ? `:${f.line}` : ""}: ${printableLine(f.text)}`,
+    );
   }
   if (report.reviewerError) lines.push(`the reviewer gave no usable answer: ${report.reviewerError}`);
   const bad = report.checks.filter((check) => check.outcome !== "passed");
