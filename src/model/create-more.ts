@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
 import { dataDir } from "../config/paths.js";
+import { googleAuthOptions } from "./google-auth.js";
 import { isVertexAnthropic } from "./provider-types.js";
 import type { Provider } from "./providers.js";
 
@@ -31,7 +32,12 @@ export async function buildMoreModel(provider: Provider, modelId: string, common
       return createAmazonBedrock({ ...common, ...(s.region ? { region: s.region } : {}) })(modelId);
     }
     case "vertex": {
-      const where = { ...(s.project ? { project: s.project } : {}), ...(s.location ? { location: s.location } : {}) };
+      const where = {
+        ...(s.project ? { project: s.project } : {}),
+        ...(s.location ? { location: s.location } : {}),
+        // Application-default credentials: the token request is bounded too, and goes where the key file says.
+        googleAuthOptions: googleAuthOptions(common.fetch),
+      };
       if (isVertexAnthropic(modelId)) {
         const { createVertexAnthropic } = await import("@ai-sdk/google-vertex/anthropic");
         return createVertexAnthropic({ ...common, ...where })(modelId);
