@@ -57,7 +57,8 @@ function token(body: string, res: ServerResponse): void {
     signature !== undefined &&
     verify("RSA-SHA256", Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, "base64url"));
   if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer" || !signed) {
-    return json(res, { error: "invalid_grant", error_description: "bad assertion" }, 400);
+    json(res, { error: "invalid_grant", error_description: "bad assertion" }, 400);
+    return;
   }
   json(res, { access_token: "ya29.local-token", expires_in: 3600, token_type: "Bearer" });
 }
