@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
-import { dataDir } from "../config/paths.js";
 import { googleAuthOptions } from "./google-auth.js";
+import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
 import { isVertexAnthropic } from "./provider-types.js";
 import type { Provider } from "./providers.js";
 
@@ -56,27 +54,12 @@ export async function buildMoreModel(provider: Provider, modelId: string, common
   }
 }
 
-/** Where npm provider packages are looked for, after bosun's own node_modules. */
-export function providersDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.BOSUN_HOME ? join(env.BOSUN_HOME, "providers") : join(dataDir(env), "providers");
-}
-
-/** The package from bosun's node_modules, else `<providersDir>/node_modules`; its first `create*` function export. */
+/** The package's first `create*` function export, given the bounded fetch and the config's key and endpoint. */
 async function buildNpmModel(provider: Provider, modelId: string, common: Common): Promise<LanguageModel> {
   const name = provider.settings.npm;
   if (!name) throw new Error(`provider ${provider.name} names no npm package`);
-  let path: string | undefined;
-  for (const from of [import.meta.url, pathToFileURL(join(providersDir(), "package.json")).href]) {
-    try {
-      path = createRequire(from).resolve(name);
-      break;
-    } catch {}
-  }
-  if (!path) {
-    throw new Error(
-      `provider ${provider.name}: npm package ${name} is not installed in bosun's node_modules or ${join(providersDir(), "node_modules")} (npm install --prefix ${providersDir()} ${name})`,
-    );
-  }
+  const path = resolveNpmPackage(name);
+  if (!path) throw new Error(npmPackageMissing(provider.name, name));
   const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   const create = Object.entries(mod).find(([k, v]) => /^create[A-Z]/.test(k) && typeof v === "function")?.[1] as
     | ((o: Common) => (id: string) => LanguageModel)

@@ -5,23 +5,50 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { loadConfig } from "../config/load.js";
+import { projectLoosening, withoutLoosening } from "../permission/trust/project-trust.js";
 import { findProvider } from "./providers.js";
 
 describe("npm providers", () => {
-  it("a repository's config naming an npm package is refused, naming the file", () => {
+  it("a repository's npm package is a loosening: left out untrusted, the provider says how to allow it", () => {
     const repo = mkdtempSync(join(tmpdir(), "bosun-npm-"));
     mkdirSync(join(repo, ".git"));
     writeFileSync(join(repo, "bosun.json"), JSON.stringify({ provider: { evil: { type: "npm", npm: "evil-pkg" } } }));
-    const loaded = loadConfig({ cwd: repo, env: { BOSUN_HOME: join(repo, "home") } });
-    const provider = findProvider("evil", loaded, {});
-    assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
+    const env = { BOSUN_HOME: join(repo, "home") };
+    const loosening = projectLoosening(loadConfig({ cwd: repo, env }));
+    assert.deepEqual(loosening?.items, ["provider evil type", "provider evil npm"]);
+    const untrusted = loadConfig({ cwd: repo, env, filterProject: withoutLoosening });
+    assert.equal(untrusted.config.provider?.evil?.npm, undefined);
+    const provider = findProvider("evil", untrusted, {});
+    assert.match(provider?.problem ?? "", /has no type.*apply only when you trust its config \(--trust-project\)/);
+  });
+
+  it("a repository changing the package of the person's own npm provider is a loosening too", () => {
+    const repo = mkdtempSync(join(tmpdir(), "bosun-npm-"));
+    mkdirSync(join(repo, ".git"));
+    mkdirSync(join(repo, "home"));
+    writeFileSync(join(repo, "home", "bosun.json"), JSON.stringify({ provider: { m: { type: "npm", npm: "good" } } }));
+    writeFileSync(join(repo, "bosun.json"), JSON.stringify({ provider: { m: { npm: "evil-pkg" } } }));
+    const env = { BOSUN_HOME: join(repo, "home") };
+    assert.deepEqual(projectLoosening(loadConfig({ cwd: repo, env }))?.items, ["provider m npm"]);
+    const untrusted = loadConfig({ cwd: repo, env, filterProject: withoutLoosening });
+    assert.equal(findProvider("m", untrusted, {})?.settings.npm, "good");
   });
 
   it("the person's own config may name one; its credentials are the package's own", () => {
-    const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm: "@ai-sdk/mistral" } } }), {});
+    const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm: "@ai-sdk/deepseek" } } }), {});
     assert.equal(provider?.problem, undefined);
-    assert.equal(provider?.settings.npm, "@ai-sdk/mistral");
+    assert.equal(provider?.settings.npm, "@ai-sdk/deepseek");
     assert.equal(provider?.credentials.needed, false);
+  });
+
+  it("a package installed nowhere makes the provider unusable before any run, saying how to install it", () => {
+    const home = mkdtempSync(join(tmpdir(), "bosun-npm-home-"));
+    const config = configFrom({ provider: { m: { type: "npm", npm: "no-such-provider-pkg" } } });
+    const provider = findProvider("m", config, { BOSUN_HOME: home });
+    assert.equal(
+      provider?.problem,
+      `provider "m": npm package no-such-provider-pkg is not installed in bosun's node_modules or ${join(home, "providers", "node_modules")} (npm install --prefix ${join(home, "providers")} no-such-provider-pkg)`,
+    );
   });
 
   it("a path in place of a package name is bad config, naming the key", () => {

@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
+import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
 import { TYPE_FACTS } from "./provider-types.js";
 
 /** A provider as bosun will use it: built-in facts merged with config. Holds the key; never print it. */
@@ -125,7 +126,12 @@ function problemOf(
 ): string | undefined {
   const own = loaded.config.provider?.[name];
   if (!type) {
-    return `provider "${name}" has no type: set provider.${name}.type to anthropic, openai, openai-compatible, google, azure, bedrock, vertex, openrouter or npm`;
+    // An untrusted repository's provider is loaded without its type and package (seat project.trust).
+    const fromProject = loaded.documents.some((d) => d.layer === "project" && d.data.provider?.[name] !== undefined);
+    const hint = fromProject
+      ? "; a repository's provider.<name>.type, baseURL and npm apply only when you trust its config (--trust-project)"
+      : "";
+    return `provider "${name}" has no type: set provider.${name}.type to anthropic, openai, openai-compatible, google, azure, bedrock, vertex, openrouter or npm${hint}`;
   }
   if (type === "openai-compatible" && !own?.baseURL) {
     return `provider "${name}" is openai-compatible but has no baseURL: set provider.${name}.baseURL`;
@@ -133,15 +139,14 @@ function problemOf(
   if (type === "azure" && !own?.baseURL && !own?.resourceName && !env.AZURE_RESOURCE_NAME?.trim()) {
     return `provider "${name}" is azure but names no resource: set provider.${name}.resourceName, AZURE_RESOURCE_NAME or provider.${name}.baseURL`;
   }
+  // A package is code run in bosun's own process, unconfined. A repository's `npm` (and `type`) is
+  // a loosening of seat project.trust: left out of the config unless the person trusts that content.
   if (type === "npm") {
-    if (!own?.npm)
+    if (!own?.npm) {
       return `provider "${name}" is npm but names no package: set provider.${name}.npm, e.g. "@ai-sdk/mistral"`;
-    // A package is code run in bosun's own process, unconfined: a repository may not bring it.
-    // Fail closed: only the person's own config (user layer, flags, environment) may name one.
-    const origin = loaded.origins.get(`provider.${name}.npm`) ?? loaded.origins.get(`provider.${name}`);
-    if (origin?.layer === "project") {
-      return `provider "${name}" names npm package ${own.npm} in the repository's config (${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}): a repository may not bring provider code; name it in your own config (~/.config/bosun/bosun.json or BOSUN_HOME)`;
     }
+    // Told before the run starts (and by `bosun models`), not as a failed request mid-turn.
+    if (!resolveNpmPackage(own.npm, env)) return npmPackageMissing(name, own.npm, env);
   }
   return undefined;
 }

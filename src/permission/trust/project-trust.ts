@@ -7,7 +7,8 @@ import { referenceLoosening, withoutReferences } from "./project-references.js";
 /**
  * What a repository's own `bosun.json` would loosen: allow rules, a mode that asks less than
  * approve, a judge model, the sandbox turned off, a provider's endpoint, headers or key (a
- * repository that points `anthropic` at its own server would be sent the user's key), the search
+ * repository that points `anthropic` at its own server would be sent the user's key) or its npm
+ * package (provider code bosun would import and run), the search
  * backend (web.search: where queries and the search key go). Whoever
  * wrote that file — anyone, for a cloned repository — would otherwise decide what runs on this
  * machine, or where the user's keys and conversation go (a project's model on a provider whose
@@ -27,8 +28,11 @@ export interface Loosening {
 }
 
 const LOOSE_MODES = new Set(["auto", "smart"]);
-/** Provider settings that decide where requests, and the user's keys, go. */
-const PROVIDER_KEYS = ["type", "api", "baseURL", "apiKey", "headers"];
+/**
+ * Provider settings that decide where requests, and the user's keys, go — and `npm`, the package
+ * an npm provider loads: code run in bosun's own process, unconfined.
+ */
+const PROVIDER_KEYS = ["type", "api", "baseURL", "apiKey", "headers", "npm"];
 
 /** The providers whose endpoint, key or headers this file sets. */
 function redirectedProviders(data: Record<string, unknown>): string[] {
