@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
+import { type AwsProfileKeys, awsProfileKeys } from "./credential-files.js";
 import { googleAuthOptions } from "./google-auth.js";
 import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
 import { isVertexAnthropic } from "./provider-types.js";
@@ -27,7 +28,12 @@ export async function buildMoreModel(provider: Provider, modelId: string, common
     }
     case "bedrock": {
       const { createAmazonBedrock } = await import("@ai-sdk/amazon-bedrock");
-      return createAmazonBedrock({ ...common, ...(s.region ? { region: s.region } : {}) })(modelId);
+      const profile = bedrockProfile(common);
+      return createAmazonBedrock({
+        ...common,
+        ...(s.region ? { region: s.region } : {}),
+        ...(profile ? { credentialProvider: async () => profile } : {}),
+      })(modelId);
     }
     case "vertex": {
       const where = {
@@ -52,6 +58,19 @@ export async function buildMoreModel(provider: Provider, modelId: string, common
     default:
       throw new Error(`provider ${provider.name} has no type`);
   }
+}
+
+/**
+ * A shared-credentials profile's keys, used only when nothing the SDK reads itself is set (a
+ * bearer token, the key pair in the environment): the AWS tools' own order, the environment first.
+ */
+function bedrockProfile(common: Common, env: NodeJS.ProcessEnv = process.env): AwsProfileKeys | undefined {
+  if (common.apiKey || env.AWS_BEARER_TOKEN_BEDROCK?.trim()) return undefined;
+  if (env.AWS_ACCESS_KEY_ID?.trim() && env.AWS_SECRET_ACCESS_KEY?.trim()) return undefined;
+  const found = awsProfileKeys(env);
+  if (!found) return undefined;
+  const { source: _, ...keys } = found;
+  return keys;
 }
 
 /** The package's first `create*` function export, given the bounded fetch and the config's key and endpoint. */

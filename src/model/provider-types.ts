@@ -12,30 +12,38 @@ export interface TypeFacts {
   chain?: readonly (readonly string[])[];
   /** Variables the SDK reads for its endpoint or account, shown and recorded when set. */
   settingVariables?: readonly string[];
-  /** The variable that holds the base URL, read here so the endpoint is never chosen silently. */
-  baseURLVariable?: string;
+  /** The variables that hold the base URL, first set wins: read here so the endpoint is never chosen silently. */
+  baseURLVariables?: readonly string[];
 }
 
 export const TYPE_FACTS: Record<ProviderType, TypeFacts> = {
-  anthropic: { keyVariables: ["ANTHROPIC_API_KEY"], baseURLVariable: "ANTHROPIC_BASE_URL" },
-  openai: { keyVariables: ["OPENAI_API_KEY"], baseURLVariable: "OPENAI_BASE_URL" },
+  anthropic: { keyVariables: ["ANTHROPIC_API_KEY"], baseURLVariables: ["ANTHROPIC_BASE_URL"] },
+  openai: { keyVariables: ["OPENAI_API_KEY"], baseURLVariables: ["OPENAI_BASE_URL"] },
   google: { keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"] },
   "openai-compatible": { keyVariables: [] },
   azure: { keyVariables: ["AZURE_API_KEY"], settingVariables: ["AZURE_RESOURCE_NAME"] },
-  // @ai-sdk/amazon-bedrock signs with SigV4 from these variables; AWS_PROFILE and SSO need
+  // @ai-sdk/amazon-bedrock signs with SigV4 from these variables; bosun adds a profile's static
+  // keys from the shared credentials file (credential-files.ts). SSO and assumed roles need
   // @aws-sdk/credential-providers, which bosun does not ship, so they are not a source here.
+  // The SDK falls back to AWS_ENDPOINT_URL (every AWS service's endpoint) after its own variable.
   bedrock: {
     keyVariables: ["AWS_BEARER_TOKEN_BEDROCK"],
     chain: [["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]],
     settingVariables: ["AWS_REGION", "AWS_SESSION_TOKEN"],
-    baseURLVariable: "AWS_ENDPOINT_URL_BEDROCK_RUNTIME",
+    baseURLVariables: ["AWS_ENDPOINT_URL_BEDROCK_RUNTIME", "AWS_ENDPOINT_URL"],
   },
-  // google-auth-library finds application-default credentials itself (GOOGLE_APPLICATION_CREDENTIALS,
-  // gcloud's file, the metadata server); bosun can only name the variable when it is set.
+  // google-auth-library finds application-default credentials itself: GOOGLE_APPLICATION_CREDENTIALS,
+  // else gcloud's file (named by credential-files.ts), else the metadata server (GCE_METADATA_HOST
+  // says which); GOOGLE_CLOUD_QUOTA_PROJECT is sent as the project billed.
   vertex: {
     keyVariables: ["GOOGLE_VERTEX_API_KEY"],
     chain: [["GOOGLE_APPLICATION_CREDENTIALS"]],
-    settingVariables: ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION"],
+    settingVariables: [
+      "GOOGLE_VERTEX_PROJECT",
+      "GOOGLE_VERTEX_LOCATION",
+      "GOOGLE_CLOUD_QUOTA_PROJECT",
+      "GCE_METADATA_HOST",
+    ],
   },
   openrouter: { keyVariables: ["OPENROUTER_API_KEY"] },
   // An npm provider package reads what it reads; its key is whatever config gives it.

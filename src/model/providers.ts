@@ -1,5 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
+import { awsProfileKeys, gcloudCredentials } from "./credential-files.js";
+import { serviceAccountTokenUri } from "./google-auth.js";
 import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
 import { TYPE_FACTS } from "./provider-types.js";
 
@@ -89,7 +91,7 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   if (key) provider.apiKey = key;
   const defaultModel = builtin?.defaultModel ?? Object.keys(fromConfig?.models ?? {})[0];
   if (defaultModel) provider.defaultModel = defaultModel;
-  const problem = problemOf(name, type, loaded, env);
+  const problem = problemOf(name, type, loaded, env) ?? regionProblem(provider, env);
   if (problem) provider.problem = problem;
   return provider;
 }
@@ -108,9 +110,13 @@ function settingsOf(fromConfig: Record<string, unknown> | undefined): Record<str
 /** Names only: a session token or credentials path is named, never printed. */
 function envSettingsOf(type: ProviderType | undefined, env: NodeJS.ProcessEnv): string[] {
   const facts = type ? TYPE_FACTS[type] : undefined;
-  return (facts?.settingVariables ?? [])
+  const settings = (facts?.settingVariables ?? [])
     .filter((v) => env[v]?.trim())
     .map((v) => (/TOKEN|KEY|SECRET|CREDENTIALS/.test(v) ? `${v} (set)` : `${v}=${env[v]?.trim()}`));
+  // Where the service account's grant is posted, when its key file names an endpoint of its own.
+  const tokenUri = type === "vertex" ? serviceAccountTokenUri(env) : undefined;
+  if (tokenUri) settings.push(`token_uri=${tokenUri} (GOOGLE_APPLICATION_CREDENTIALS's key file)`);
+  return settings;
 }
 
 function keyVariablesOf(name: string, type: ProviderType | undefined): readonly string[] {
@@ -169,7 +175,7 @@ function endpointOf(
     const where = origin?.file ? `${origin.file}${origin.line ? `:${origin.line}` : ""}` : (origin?.source ?? "config");
     return { url: configured, source: `${key} (${where})` };
   }
-  const variable = type ? TYPE_FACTS[type].baseURLVariable : undefined;
+  const variable = (type ? (TYPE_FACTS[type].baseURLVariables ?? []) : []).find((v) => env[v]?.trim());
   const fromEnv = variable ? env[variable]?.trim() : undefined;
   return variable && fromEnv ? { url: fromEnv, source: `environment variable ${variable}` } : undefined;
 }
@@ -197,15 +203,33 @@ function findCredentials(
   const chain = type ? (TYPE_FACTS[type].chain ?? []) : [];
   const complete = chain.find((set) => set.every((v) => env[v]?.trim()));
   if (complete) return { present: true, source: `environment variables ${complete.join(" + ")}`, needed: true };
+  const fromFile = type === "vertex" ? gcloudCredentials(env) : type === "bedrock" ? awsProfileKeys(env) : undefined;
+  if (fromFile) return { present: true, source: fromFile.source, needed: true };
   if (type === "openai-compatible") return { present: false, source: "none needed", needed: false };
   if (type === "npm") return { present: false, source: "the package's own (its environment variables)", needed: false };
   const options = [
     ...variables.map((v) => `environment variable ${v}`),
     ...chain.map((set) => `environment variables ${set.join(" + ")}`),
+    ...(FILE_SOURCES[type ?? ""] ?? []),
     key,
   ];
   return { present: false, source: `missing: set ${options.join(" or ")}`, needed: true };
 }
+
+/** Bedrock signs for a region and is reached at one: with credentials but none, said before the run, not mid-request. */
+function regionProblem(provider: Provider, env: NodeJS.ProcessEnv): string | undefined {
+  if (provider.type !== "bedrock" || !provider.credentials.present) return undefined;
+  if (provider.settings.region || env.AWS_REGION?.trim()) return undefined;
+  // A bearer token to a given endpoint signs nothing: the region would only name the endpoint.
+  if (provider.apiKey && provider.baseURL) return undefined;
+  return `provider "${provider.name}" is bedrock but names no region: set AWS_REGION or provider.${provider.name}.region`;
+}
+
+/** The files a cloud SDK's own tools leave credentials in, as the person is told to make them. */
+const FILE_SOURCES: Record<string, string[]> = {
+  vertex: ["gcloud auth application-default login"],
+  bedrock: ["a profile's keys in ~/.aws/credentials (AWS_PROFILE, AWS_SHARED_CREDENTIALS_FILE)"],
+};
 
 /** Whether a request to this provider can be made at all. */
 export function usable(provider: Provider): boolean {

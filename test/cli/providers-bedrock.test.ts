@@ -82,4 +82,52 @@ describe("bedrock through the binary", () => {
       await server.close();
     }
   });
+
+  it("a profile's keys from AWS_SHARED_CREDENTIALS_FILE sign the request; AWS_ENDPOINT_URL is where it goes, both recorded", async () => {
+    const server = await startBedrockServer(["From the ", "profile."]);
+    const ws = createWorkspace();
+    try {
+      const credentials = join(ws.home, "aws-credentials");
+      writeFileSync(
+        credentials,
+        "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = nope\n\n[work]\naws_access_key_id = AKIAWORK\naws_secret_access_key = work/secret+key\naws_session_token = work-session\n",
+      );
+      writeFileSync(join(ws.home, "bosun.json"), JSON.stringify({ model: `bedrock/${MODEL}` }));
+      const env = {
+        ...AWS_CLEAN,
+        AWS_SHARED_CREDENTIALS_FILE: credentials,
+        AWS_PROFILE: "work",
+        AWS_REGION: "us-west-2",
+        AWS_ENDPOINT_URL: server.url,
+        AI_SDK_LOG_WARNINGS: "false",
+      };
+      const run = await ws.run(["run", "hi"], { env });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /From the profile\./);
+      const call = server.requests.find((r) => r.path.endsWith("/converse-stream"));
+      assert.ok(call);
+      const signed = checkSigV4(call, "work/secret+key");
+      assert.equal(signed.accessKeyId, "AKIAWORK");
+      assert.equal(signed.region, "us-west-2");
+      assert.equal(signed.service, "bedrock");
+      assert.ok(signed.valid);
+      assert.equal(call.headers["x-amz-security-token"], "work-session");
+
+      const select = expectDecision(latestDecisions(ws.home), "model.select", "config", `bedrock/${MODEL}`);
+      const detail = select.reasons.find((r) => r.rule === "credentials")?.detail ?? "";
+      assert.match(detail, new RegExp(`^AWS profile work in ${credentials.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+      assert.match(detail, /requests go to http:\/\/127\.0\.0\.1:\d+ \(environment variable AWS_ENDPOINT_URL\)/);
+      assert.ok(!JSON.stringify(select).includes("work/secret+key"));
+
+      const listed = await ws.run(["models"], { env });
+      assert.match(
+        listed.stdout,
+        /^bedrock \(bedrock, http:\/\/127\.0\.0\.1:\d+ from environment variable AWS_ENDPOINT_URL\) — ready: AWS profile work in /m,
+      );
+      assert.match(listed.stdout, /from the environment: AWS_REGION=us-west-2/);
+    } finally {
+      ws.cleanup();
+      await server.close();
+    }
+  });
 });
