@@ -94,7 +94,7 @@ const ProviderSchema = z
       )
       .optional()
       .describe(
-        'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. Not accepted from a repository\'s config',
+        'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. From a repository\'s config only when trusted (project.trust)',
       ),
     resourceName: z
       .string()
