@@ -71,6 +71,20 @@ describe("what the cloud SDKs read on their own, named with its source", () => {
     assert.equal(configured?.problem, undefined);
   });
 
+  it("vertex with credentials but no project or location is unusable before the run, saying what to set", () => {
+    const key = { GOOGLE_APPLICATION_CREDENTIALS: "/nonexistent/sa.json" };
+    assert.equal(
+      findProvider("vertex", none, key)?.problem,
+      'provider "vertex" is vertex but names no project or location: set GOOGLE_VERTEX_PROJECT or provider.vertex.project, and GOOGLE_VERTEX_LOCATION or provider.vertex.location',
+    );
+    assert.equal(
+      findProvider("vertex", none, { ...key, GOOGLE_VERTEX_PROJECT: "p", GOOGLE_VERTEX_LOCATION: "global" })?.problem,
+      undefined,
+    );
+    // Express mode: the API key names the account.
+    assert.equal(findProvider("vertex", none, { GOOGLE_VERTEX_API_KEY: "k" })?.problem, undefined);
+  });
+
   it("vertex: gcloud's application-default credentials file is a source when GOOGLE_APPLICATION_CREDENTIALS is unset", () => {
     const home = temp();
     assert.match(

@@ -91,7 +91,7 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   if (key) provider.apiKey = key;
   const defaultModel = builtin?.defaultModel ?? Object.keys(fromConfig?.models ?? {})[0];
   if (defaultModel) provider.defaultModel = defaultModel;
-  const problem = problemOf(name, type, loaded, env) ?? regionProblem(provider, env);
+  const problem = problemOf(name, type, loaded, env) ?? placeProblem(provider, env);
   if (problem) provider.problem = problem;
   return provider;
 }
@@ -216,13 +216,31 @@ function findCredentials(
   return { present: false, source: `missing: set ${options.join(" or ")}`, needed: true };
 }
 
-/** Bedrock signs for a region and is reached at one: with credentials but none, said before the run, not mid-request. */
-function regionProblem(provider: Provider, env: NodeJS.ProcessEnv): string | undefined {
-  if (provider.type !== "bedrock" || !provider.credentials.present) return undefined;
-  if (provider.settings.region || env.AWS_REGION?.trim()) return undefined;
-  // A bearer token to a given endpoint signs nothing: the region would only name the endpoint.
-  if (provider.apiKey && provider.baseURL) return undefined;
-  return `provider "${provider.name}" is bedrock but names no region: set AWS_REGION or provider.${provider.name}.region`;
+/**
+ * Where a cloud provider's account is, when its SDK needs it and nothing says: with credentials
+ * but no place, said before the run (and by `bosun models`), not as a failed request mid-turn.
+ * Bedrock signs for a region; Vertex's Gemini URLs name a project and location (an express-mode
+ * API key needs neither).
+ */
+function placeProblem(provider: Provider, env: NodeJS.ProcessEnv): string | undefined {
+  if (!provider.credentials.present) return undefined;
+  const { name, settings } = provider;
+  if (provider.type === "bedrock") {
+    if (settings.region || env.AWS_REGION?.trim()) return undefined;
+    // A bearer token to a given endpoint signs nothing: the region would only name the endpoint.
+    if (provider.apiKey && provider.baseURL) return undefined;
+    return `provider "${name}" is bedrock but names no region: set AWS_REGION or provider.${name}.region`;
+  }
+  if (provider.type === "vertex" && !provider.apiKey) {
+    const missing = [
+      ...(settings.project || env.GOOGLE_VERTEX_PROJECT?.trim() ? [] : [["project", "GOOGLE_VERTEX_PROJECT"]]),
+      ...(settings.location || env.GOOGLE_VERTEX_LOCATION?.trim() ? [] : [["location", "GOOGLE_VERTEX_LOCATION"]]),
+    ];
+    if (missing.length === 0) return undefined;
+    const what = missing.map(([key, variable]) => `${variable} or provider.${name}.${key}`).join(", and ");
+    return `provider "${name}" is vertex but names no ${missing.map(([key]) => key).join(" or ")}: set ${what}`;
+  }
+  return undefined;
 }
 
 /** The files a cloud SDK's own tools leave credentials in, as the person is told to make them. */
