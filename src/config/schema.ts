@@ -96,14 +96,29 @@ const ProviderSchema = z
       .describe(
         'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. From a repository\'s config only when trusted (project.trust)',
       ),
+    // The SDKs build the host from these (https://<resource>.openai.azure.com, bedrock-runtime.<region>.amazonaws.com,
+    // <location>-aiplatform.googleapis.com): a "/", "#" or "." in one would send the key to another host.
     resourceName: z
       .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, "must be an Azure resource name (letters, digits, hyphens)")
       .optional()
       .describe('For type "azure": the resource name (else AZURE_RESOURCE_NAME or baseURL)'),
     apiVersion: z.string().optional().describe('For type "azure": the API version'),
-    region: z.string().optional().describe('For type "bedrock": the AWS region (else AWS_REGION)'),
-    project: z.string().optional().describe('For type "vertex": the Google Cloud project (else GOOGLE_VERTEX_PROJECT)'),
-    location: z.string().optional().describe('For type "vertex": the location (else GOOGLE_VERTEX_LOCATION)'),
+    region: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, "must be an AWS region such as us-east-1")
+      .optional()
+      .describe('For type "bedrock": the AWS region (else AWS_REGION)'),
+    project: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.:-]*$/, "must be a Google Cloud project id such as my-project")
+      .optional()
+      .describe('For type "vertex": the Google Cloud project (else GOOGLE_VERTEX_PROJECT)'),
+    location: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, "must be a location such as us-east5 or global")
+      .optional()
+      .describe('For type "vertex": the location (else GOOGLE_VERTEX_LOCATION)'),
     api: z
       .enum(["responses", "chat"])
       .optional()

@@ -63,6 +63,29 @@ describe("npm providers", () => {
     );
   });
 
+  it("a region, location or resource name that would change the host is bad config, naming the key", () => {
+    for (const [type, key, value] of [
+      ["bedrock", "region", "x.attacker.example#"],
+      ["vertex", "location", "attacker.example/"],
+      ["vertex", "project", "p/../../x?"],
+      ["azure", "resourceName", "attacker.example#"],
+    ] as const) {
+      const home = mkdtempSync(join(tmpdir(), "bosun-host-"));
+      writeFileSync(join(home, "bosun.json"), JSON.stringify({ provider: { p: { type, [key]: value } } }));
+      assert.throws(
+        () => loadConfig({ cwd: home, env: { BOSUN_HOME: home } }),
+        new RegExp(`provider\\.p\\.${key}.*must be`, "s"),
+        `${type} ${key}`,
+      );
+    }
+    const home = mkdtempSync(join(tmpdir(), "bosun-host-"));
+    writeFileSync(
+      join(home, "bosun.json"),
+      JSON.stringify({ provider: { v: { type: "vertex", project: "example.com:my-project", location: "us-east5" } } }),
+    );
+    assert.equal(loadConfig({ cwd: home, env: { BOSUN_HOME: home } }).config.provider?.v?.location, "us-east5");
+  });
+
   it("bedrock credentials from the AWS key pair are named, never shown", () => {
     const env = {
       AWS_ACCESS_KEY_ID: "AKIA",
