@@ -9,6 +9,7 @@ import { createLanguageModel } from "./create.js";
 import { serviceAccountTokenUri } from "./google-auth.js";
 import { findProvider } from "./providers.js";
 import type { ResolvedModel } from "./resolve.js";
+import { ModelTimeoutError, type WaitLimits } from "./wait.js";
 
 const prompt = [{ role: "user", content: [{ type: "text", text: "hi" }] }];
 
@@ -23,7 +24,7 @@ describe("vertex with application-default credentials (a service-account key fil
   const saved = process.env.GOOGLE_APPLICATION_CREDENTIALS;
 
   /** The vertex provider as bosun resolves it from config and this environment, pointed at the local server. */
-  async function vertexModel(modelId: string): Promise<Callable> {
+  async function vertexModel(modelId: string, limits?: WaitLimits): Promise<Callable> {
     const config = configFrom({ provider: { vertex: { project: "p1", location: "us-east5" } } });
     const provider = findProvider("vertex", config, process.env);
     assert.ok(provider);
@@ -34,7 +35,7 @@ describe("vertex with application-default credentials (a service-account key fil
       known: false,
       provider: { ...provider, baseURL: `${server.url}/vertex` },
     } as ResolvedModel;
-    return (await createLanguageModel(resolved)) as unknown as Callable;
+    return (await createLanguageModel(resolved, limits)) as unknown as Callable;
   }
 
   const paths = () => server.requests.map((r) => r.path).join(", ");
@@ -118,6 +119,30 @@ describe("vertex with application-default credentials (a service-account key fil
         server.requests.some((s) => s.path.startsWith("/vertex/")),
         false,
         "no model request without a token",
+      );
+    } finally {
+      process.env.GOOGLE_APPLICATION_CREDENTIALS = keyFile;
+    }
+  });
+
+  it("the token request is bounded like a model request: a silent token endpoint times out, Vertex is never asked", async () => {
+    const silent = join(mkdtempSync(join(tmpdir(), "bosun-adc-")), "sa.json");
+    server.writeKeyFile(silent, { silentToken: true });
+    process.env.GOOGLE_APPLICATION_CREDENTIALS = silent;
+    try {
+      server.requests.length = 0;
+      const model = await vertexModel("gemini-2.5-pro", { timeoutMs: 150, idleMs: 150 });
+      const started = Date.now();
+      await assert.rejects(model.doGenerate({ prompt }), (error: unknown) => {
+        // google-auth-library may wrap it; the bounded fetch's timeout is what ended the wait.
+        const text = `${String(error)} ${String((error as { cause?: unknown }).cause ?? "")}`;
+        return error instanceof ModelTimeoutError || /no response from vertex/.test(text);
+      });
+      assert.ok(Date.now() - started < 10_000, "the wait was not bounded");
+      assert.ok(server.requests.some((r) => r.path === "/silent-token"));
+      assert.equal(
+        server.requests.some((r) => r.path.startsWith("/vertex/")),
+        false,
       );
     } finally {
       process.env.GOOGLE_APPLICATION_CREDENTIALS = keyFile;

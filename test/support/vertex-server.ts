@@ -16,7 +16,7 @@ export interface VertexServer {
   token: string;
   requests: VertexRequest[];
   /** Writes a service-account key file whose token_uri is this server's /token, signed by this server's key. */
-  writeKeyFile(path: string, options?: { otherKey?: boolean }): void;
+  writeKeyFile(path: string, options?: { otherKey?: boolean; silentToken?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +79,8 @@ export async function startVertexServer(text: string): Promise<VertexServer> {
       const path = req.url ?? "";
       requests.push({ path, headers: req.headers, body });
       const route = path.split("?")[0] ?? "";
+      // A token endpoint that takes the grant and never answers.
+      if (route === "/silent-token") return;
       if (route === "/token") {
         const form = new URLSearchParams(body);
         const [header, payload, signature] = (form.get("assertion") ?? "").split(".");
@@ -119,10 +121,14 @@ export async function startVertexServer(text: string): Promise<VertexServer> {
           private_key: options.otherKey ? newKey().privateKey : key.privateKey,
           client_email: "bosun-test@p1.iam.gserviceaccount.com",
           client_id: "1",
-          token_uri: `${url}/token`,
+          token_uri: `${url}/${options.silentToken ? "silent-token" : "token"}`,
         }),
       );
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
