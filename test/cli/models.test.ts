@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
@@ -29,8 +31,10 @@ describe("bosun models", () => {
   let ws: Workspace;
   before(() => {
     ws = createWorkspace();
-    ws.write(
-      "bosun.json",
+    // The person's own config: a repository's provider endpoints and keys are left out of
+    // `bosun models` until trusted, as they are of a run.
+    writeFileSync(
+      join(ws.home, "bosun.json"),
       JSON.stringify({
         provider: {
           local: {

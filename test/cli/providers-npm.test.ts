@@ -96,6 +96,25 @@ describe("a repository's bosun.json naming an npm provider (seat project.trust)"
       assert.match(trust.reasons.map((r) => r.detail ?? "").join("\n"), /provider repo type;.*provider repo npm/);
       expectDecision(decisions, "model.select", "config", "scripted/test-model");
 
+      // `bosun models` shows what a run here would use: the repository's provider without its package.
+      const listed = await s.run(["models", "--json"]);
+      assert.equal(listed.code, 0, listed.stderr);
+      const data = JSON.parse(listed.stdout) as {
+        selected: { model?: string };
+        untrusted?: string[];
+        providers: Array<{ provider: string; usable: boolean; problem?: string }>;
+      };
+      assert.equal(data.selected.model, "scripted/test-model");
+      assert.ok(data.untrusted?.includes("provider repo npm"));
+      const repo = data.providers.find((p) => p.provider === "repo");
+      assert.equal(repo?.usable, false);
+      assert.match(repo?.problem ?? "", /--trust-project/);
+      const text = await s.run(["models"]);
+      assert.match(
+        text.stdout,
+        /^not trusted: this repository's config would set .*provider repo npm.*--trust-project/m,
+      );
+
       // Naming the repository's provider outright says why it cannot be used and how to allow it.
       const named = await s.run(["run", "--model", "repo/fake-1", "hello"]);
       assert.equal(named.code, 2, named.stderr);

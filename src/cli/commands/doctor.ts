@@ -5,16 +5,14 @@ import { type LoadedConfig, loadConfig } from "../../config/load.js";
 import { dataDir } from "../../config/paths.js";
 import { listProviders, type Provider } from "../../model/providers.js";
 import { sandboxProblem } from "../../permission/gate/sandbox.js";
-import { projectLoosening, withoutLoosening } from "../../permission/trust/project-trust.js";
+import { withoutLoosening } from "../../permission/trust/project-trust.js";
 import { checkDatabase } from "../../store/check.js";
 import { databasePath } from "../../store/database.js";
 import type { StoreFailure } from "../../store/failure.js";
-import { isTrusted } from "../../store/trusted-projects.js";
 import { ripgrepPath } from "../../tools/ripgrep.js";
-import { workspaceOf } from "../../util/repo.js";
 import { json, out } from "../output.js";
 import { loadForCommand } from "./config.js";
-import { READ_ONLY, withStore } from "./store.js";
+import { untrustedLoosening } from "./untrusted.js";
 
 /**
  * `bosun doctor`: what is wrong with this machine's bosun, one line per check — the data folder,
@@ -87,19 +85,6 @@ export async function doctor(options: { json?: boolean }): Promise<void> {
     out(problems === 0 ? "all checks passed" : `${problems} problem${problems === 1 ? "" : "s"} found`);
   }
   process.exitCode = problems === 0 ? 0 : 1;
-}
-
-/** What the repository's config would loosen, when nobody has trusted exactly that content; a store that cannot be read trusts nothing. */
-function untrustedLoosening(config: LoadedConfig): string[] | undefined {
-  const loosening = projectLoosening(config);
-  if (!loosening) return undefined;
-  let trusted = false;
-  try {
-    trusted = withStore((store) => isTrusted(store, workspaceOf(process.cwd()), loosening.fingerprint), READ_ONLY);
-  } catch {
-    // The database check reports what is wrong with it; here it only means no saved trust.
-  }
-  return trusted ? undefined : loosening.items;
 }
 
 /** The data folder: there (or creatable), a folder, yours, and writable in fact — a probe file is written and removed. */

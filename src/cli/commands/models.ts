@@ -1,16 +1,23 @@
+import { loadConfig } from "../../config/load.js";
 import type { ModelInfo } from "../../model/catalog.js";
 import { listProviders, usable } from "../../model/providers.js";
 import { decideModel } from "../../model/select.js";
+import { withoutLoosening } from "../../permission/trust/project-trust.js";
 import { formatTable } from "../../util/table.js";
 import { json, out } from "../output.js";
-import { loadForCommand } from "./config.js";
+import { flagLayer, loadForCommand } from "./config.js";
+import { untrustedLoosening } from "./untrusted.js";
 
 /**
  * `bosun models`: providers, their models and limits, whether credentials are present and
  * where they come from — never the key — and which model a run here would select.
  */
 export function listModels(options: { json?: boolean; model?: string }): void {
-  const config = loadForCommand(options);
+  let config = loadForCommand(options);
+  // What a run here would use: an untrusted repository's providers, keys and packages left out.
+  const untrusted = untrustedLoosening(config);
+  if (untrusted)
+    config = loadConfig({ cwd: process.cwd(), flags: flagLayer(options), filterProject: withoutLoosening });
   const providers = listProviders(config);
   let selection: { model?: string; holder?: string; rule?: string; error?: string };
   try {
@@ -35,7 +42,7 @@ export function listModels(options: { json?: boolean; model?: string }): void {
     models: Object.entries(p.models).map(([id, info]) => ({ id, ...info })),
   }));
   if (options.json) {
-    json({ selected: selection, providers: rows });
+    json({ selected: selection, ...(untrusted ? { untrusted } : {}), providers: rows });
     return;
   }
   out(
@@ -43,6 +50,11 @@ export function listModels(options: { json?: boolean; model?: string }): void {
       ? `selected: ${selection.model} (${selection.holder}: ${selection.rule})`
       : `selected: none — ${selection.error?.split("\n")[0]}`,
   );
+  if (untrusted) {
+    out(
+      `not trusted: this repository's config would set ${untrusted.join(", ")}; left out until you trust it (bosun run --trust-project, or yes when the interactive session asks)`,
+    );
+  }
   for (const p of rows) {
     const state = p.usable ? "ready" : p.problem ? "unusable" : "no key";
     out(
