@@ -66,6 +66,29 @@ export function awsProfileKeys(env: NodeJS.ProcessEnv): (AwsProfileKeys & FileCr
   };
 }
 
+/**
+ * The region the AWS tools would use when AWS_REGION (which the Bedrock SDK reads itself) is
+ * unset: AWS_DEFAULT_REGION, else the profile's `region` in the config file (AWS_CONFIG_FILE, else
+ * ~/.aws/config; a section `[profile <name>]`, or `[default]`). With where it came from.
+ */
+export function awsFallbackRegion(env: NodeJS.ProcessEnv): { region: string; source: string } | undefined {
+  const fromVariable = env.AWS_DEFAULT_REGION?.trim();
+  if (fromVariable) return { region: fromVariable, source: "AWS_DEFAULT_REGION" };
+  const { profile } = awsProfileWhere(env);
+  const file = env.AWS_CONFIG_FILE?.trim() || join(home(env), ".aws", "config");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const region = iniSection(text, profile === "default" ? "default" : `profile ${profile}`).region;
+  // Shaped like a region, or not used: it names the host requests go to.
+  return region && /^[a-z0-9][a-z0-9-]*$/.test(region)
+    ? { region, source: `AWS profile ${profile} in ${file}` }
+    : undefined;
+}
+
 /** The keys of one `[section]` of an INI file; comments (# ;) and other sections skipped. */
 export function iniSection(text: string, section: string): Record<string, string> {
   const values: Record<string, string> = {};

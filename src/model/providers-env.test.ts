@@ -71,6 +71,27 @@ describe("what the cloud SDKs read on their own, named with its source", () => {
     assert.equal(configured?.problem, undefined);
   });
 
+  it("bedrock: the region from AWS_DEFAULT_REGION, else the profile's in ~/.aws/config, handed to the SDK and named", () => {
+    const home = temp();
+    const keys = { HOME: home, AWS_ACCESS_KEY_ID: "A", AWS_SECRET_ACCESS_KEY: "B" };
+    const fromVariable = findProvider("bedrock", none, { ...keys, AWS_DEFAULT_REGION: "ap-south-1" });
+    assert.equal(fromVariable?.settings.region, "ap-south-1");
+    assert.deepEqual(fromVariable?.envSettings, ["region=ap-south-1 (AWS_DEFAULT_REGION)"]);
+    assert.equal(fromVariable?.problem, undefined);
+    mkdirSync(join(home, ".aws"));
+    const config = join(home, ".aws", "config");
+    writeFileSync(
+      config,
+      "[default]\nregion = us-east-2\n[profile work]\nregion=eu-north-1\n[profile bad]\nregion=x.evil#\n",
+    );
+    assert.equal(findProvider("bedrock", none, keys)?.settings.region, "us-east-2");
+    const work = findProvider("bedrock", none, { ...keys, AWS_PROFILE: "work" });
+    assert.deepEqual(work?.envSettings, [`region=eu-north-1 (AWS profile work in ${config})`]);
+    // AWS_REGION (the SDK's own) and config come first; a region not shaped like one is not used.
+    assert.equal(findProvider("bedrock", none, { ...keys, AWS_REGION: "us-west-1" })?.settings.region, undefined);
+    assert.match(findProvider("bedrock", none, { ...keys, AWS_PROFILE: "bad" })?.problem ?? "", /names no region/);
+  });
+
   it("vertex with credentials but no project or location is unusable before the run, saying what to set", () => {
     const key = { GOOGLE_APPLICATION_CREDENTIALS: "/nonexistent/sa.json" };
     assert.equal(

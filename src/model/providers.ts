@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
-import { awsProfileKeys, gcloudCredentials } from "./credential-files.js";
+import { awsFallbackRegion, awsProfileKeys, gcloudCredentials } from "./credential-files.js";
 import { serviceAccountTokenUri } from "./google-auth.js";
 import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
 import { TYPE_FACTS } from "./provider-types.js";
@@ -72,6 +72,14 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
     settings: settingsOf(fromConfig),
     envSettings: envSettingsOf(type, env),
   };
+  if (type === "bedrock" && !provider.settings.region && !env.AWS_REGION?.trim()) {
+    // The SDK reads only AWS_REGION; the AWS tools' other places are read here and handed to it.
+    const fallback = awsFallbackRegion(env);
+    if (fallback) {
+      provider.settings.region = fallback.region;
+      provider.envSettings.push(`region=${fallback.region} (${fallback.source})`);
+    }
+  }
   if (type) provider.type = type;
   if (fromConfig?.api) provider.api = fromConfig.api;
   const endpoint = endpointOf(name, type, loaded, env);
