@@ -1,4 +1,5 @@
 import { fstatSync, readFileSync } from "node:fs";
+import type { GoalSpec } from "../../contracts/goal.js";
 import { BosunError, UsageError } from "../../errors.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { openRuntime, type SessionOptions } from "../../runtime/open.js";
@@ -13,6 +14,8 @@ import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
 export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
+  /** --until: commands that must exit 0 before the turn is done (the person's goal). */
+  until?: string[];
   format?: string;
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
@@ -97,11 +100,20 @@ async function readStdin(withMessage: boolean): Promise<string> {
   });
 }
 
+/** --until's commands as the person's goal; an empty one is a usage error (it could never be checked). */
+function untilGoal(until: string[] | undefined): GoalSpec | undefined {
+  if (until === undefined) return undefined;
+  const empty = until.findIndex((command) => command.trim() === "");
+  if (empty >= 0) throw new UsageError("--until needs a command that must exit 0, e.g. --until 'npm test'");
+  return { source: { kind: "person", surface: "flag" }, commands: until.map((command) => command.trim()) };
+}
+
 async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {
   const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
+  const goal = untilGoal(options.until);
   const text = messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
@@ -111,10 +123,10 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, decisions: ____, ...rest } = options;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, ...rest } = options;
   const live = await openRuntime({
     cwd,
-    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
+    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}), ...(goal ? { goal } : {}) },
     firstMessage: text,
     interactive,
     ...(interactive
