@@ -49,9 +49,10 @@ function budgetReason(config: LoadedConfig, key: string, detail: string): Reason
   return { rule: "goal budget", detail, key, source: origin?.file ?? origin?.source ?? "built-in" };
 }
 
-/** Why a check could not run, with the end of what it said (a shell's "not found", the gate's refusal, a timeout). */
+/** Why a check could not run: the shell's "not found", the gate's refusal, a timeout — what its runner said of it. */
 function notRunWhy(exitCode: number | null, output: string): string {
   const said = checkTail(output, 10);
-  const what = exitCode === null ? "it did not run to its end" : `exit ${exitCode}: the shell could not start it`;
+  if (exitCode === null) return said || "it did not run";
+  const what = `exit ${exitCode}: the shell could not start it`;
   return said ? `${what}\n${said}` : what;
 }

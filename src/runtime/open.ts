@@ -512,7 +512,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       background: started.delegation.host.background,
       // The repository's lifecycle hooks only once judged: the gate holds the hooks project.command let run.
       ...lifecycleDeps(() => gate.forTurn(parts)),
-      ...goalDeps({ turn: io.goal, session: options.goal }, config, { runSpan, cwd }, io.prompt),
+      ...goalDeps({ turn: io.goal, session: options.goal }, config, { runSpan, cwd }, io.prompt ?? input.prompt),
       overflowDir: output.path,
       snapshots,
       toolContext,
