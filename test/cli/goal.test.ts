@@ -18,6 +18,8 @@ describe("bosun run --until (seat turn.goal)", () => {
       const result = await s.run(["run", "--until", FLAKY_ONCE, "fix the test"]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(s.server.requests.length, 2, "sent back to work once");
+      assert.match(result.stderr, /◎ goal `.*` exited 1 \(check 1\): back to the model\n/);
+      assert.match(result.stderr, /◎ goal `.*` passed \(check 2\)\n/);
       assert.doesNotMatch(sentText(s, 1), /expected 2/);
       assert.match(sentText(s, 2), /The goal check `.*` exited 1:\nFAIL: expected 2, got 3/);
       const { decisions, events } = s.latest();
