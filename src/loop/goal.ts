@@ -45,7 +45,7 @@ export const FEEDBACK_CHARS = 8_000;
 /** Which bound, if any, the spending has reached. */
 export function overBudget(spent: GoalSpent, budget: GoalBudget): string | undefined {
   if (spent.steps >= budget.steps) return `${spent.steps} steps of ${budget.steps}`;
-  if (spent.ms >= budget.ms) return `${Math.round(spent.ms / 1000)} s of ${Math.round(budget.ms / 1000)} s`;
+  if (spent.ms >= budget.ms) return `${(spent.ms / 1000).toFixed(1)} s of ${budget.ms / 1000} s`;
   if (spent.cost >= budget.cost) return `$${spent.cost.toFixed(2)} of $${budget.cost.toFixed(2)}`;
   return undefined;
 }

@@ -66,6 +66,21 @@ describe("bosun run --until (seat turn.goal)", () => {
     }
   });
 
+  it("goal.max_seconds: a turn whose checks take the time it had fails, saying which budget", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      s.setUserConfig({ goal: { max_seconds: 1 } });
+      const result = await s.run(["run", "--until", "sleep 1.2; exit 1", "fix the test"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /budget spent \(\d+\.\d s of 1 s\)/);
+      assert.equal(s.server.requests.length, 1);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.reasons.find((r) => r.key === "goal.max_seconds")?.detail, "1 s");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a command that cannot run is a failure, never success: fed back, then out of budget", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
