@@ -81,6 +81,25 @@ describe("bosun run --until (seat turn.goal)", () => {
     }
   });
 
+  it("goal.max_cost: where the model's prices are known, a turn that spent its budget fails", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      const scripted = s.server.configFor("openai-compatible").provider.scripted;
+      const price = { input: 1000, output: 1000 };
+      s.setUserConfig({
+        provider: { scripted: { ...scripted, models: { "test-model": { price } } } },
+        goal: { max_cost: 0.01 },
+      });
+      const result = await s.run(["run", "--until", "exit 1", "fix the test"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /budget spent \(\$\d+\.\d\d of \$0\.01\)/);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.reasons.find((r) => r.key === "goal.max_cost")?.detail, "$0.01");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a command that cannot run is a failure, never success: fed back, then out of budget", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
