@@ -119,6 +119,22 @@ describe("bosun run --until (seat turn.goal)", () => {
     }
   });
 
+  it("a check that overruns shell.max_timeout_ms is killed and counts as not run", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      s.setUserConfig({ goal: { max_steps: 1 }, shell: { timeout_ms: 300, max_timeout_ms: 500 } });
+      const started = Date.now();
+      const result = await s.run(["run", "--until", "sleep 30; exit 0", "fix the test"]);
+      assert.ok(Date.now() - started < 15_000, "not waited out");
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /could not run: .*\[timed out after 500 ms\]/);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.subject?.exitCode, null);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("every --until must pass; an empty one is a usage error (exit 2) and nothing runs", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
