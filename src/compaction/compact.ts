@@ -200,7 +200,7 @@ function summaryAsker(deps: CompactDeps, chosen: ResolvedModel): SummaryAsker {
         config,
         system: SUMMARY_SYSTEM,
         messages,
-        ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+        ...(model.info.output && !model.assumed?.includes("output") ? { maxOutputTokens: model.info.output } : {}),
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.step !== undefined ? { step: deps.step } : {}),
         record: deps.record,

@@ -177,7 +177,8 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     messages,
     // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
     ...(run.modelTools ? { tools: run.modelTools } : {}),
-    ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+    // An assumed limit (model not in the catalog) is only the compaction reserve, never a cap sent.
+    ...(model.info.output && !model.assumed?.includes("output") ? { maxOutputTokens: model.info.output } : {}),
     signal: deps.signal,
     step,
     // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).

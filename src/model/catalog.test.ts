@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { BUILTIN_PROVIDERS, CATALOG_DATE, catalogModels, toModelInfo } from "./catalog.js";
+import { CatalogDataSchema } from "./catalog-schema.js";
+import { costOf } from "./usage.js";
+
+const file = new URL("./catalog-data.json", import.meta.url);
+
+describe("the model catalog data file", () => {
+  it("passes the schema, with a date and a source", () => {
+    const data = CatalogDataSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+    assert.match(data.updated, /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal(CATALOG_DATE, data.updated);
+    assert.ok(data.source.length > 0);
+  });
+
+  it("covers every built-in provider and its default model, with limits and prices", () => {
+    for (const [name, provider] of Object.entries(BUILTIN_PROVIDERS)) {
+      const info = provider.models[provider.defaultModel];
+      assert.ok(info, `${name}'s default model ${provider.defaultModel} is in the catalog`);
+      assert.ok(info.context && info.output && info.price, `${name}/${provider.defaultModel} has limits and prices`);
+    }
+    for (const id of [
+      "claude-opus-4-5",
+      "claude-haiku-4-5",
+      "gpt-5-codex",
+      "gpt-4.1-mini",
+      "o3",
+      "gemini-2.5-flash-lite",
+    ]) {
+      const found = Object.values(BUILTIN_PROVIDERS).some((p) => p.models[id] !== undefined);
+      assert.ok(found, `${id} is in the catalog`);
+    }
+  });
+
+  it("gives a catalog model its limits, capabilities and cache prices", () => {
+    const sonnet = catalogModels("anthropic")["claude-sonnet-4-5"];
+    assert.equal(sonnet?.context, 200_000);
+    assert.equal(sonnet?.output, 64_000);
+    assert.equal(sonnet?.tools, true);
+    assert.equal(sonnet?.images, true);
+    assert.equal(sonnet?.reasoning, true);
+    assert.deepEqual(sonnet?.price, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    // The cost of a request uses the cache prices: 1M read from cache, 1M written, 1M plain, 1M out.
+    const cost = costOf({ input: 3_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 }, sonnet);
+    assert.equal(cost?.toFixed(2), (3 + 15 + 0.3 + 3.75).toFixed(2));
+  });
+
+  it("tolerates providers it does not know, either way", () => {
+    assert.deepEqual(catalogModels("no-such-provider"), {});
+    assert.deepEqual(catalogModels("__proto__"), {});
+    assert.equal(catalogModels("openai"), catalogModels("openai"), "converted once");
+  });
+
+  it("converts models.dev's shape, leaving out what it does not give", () => {
+    assert.deepEqual(toModelInfo({}), {});
+    assert.deepEqual(
+      toModelInfo({
+        limit: { context: 8192, output: 1024 },
+        cost: { input: 1, output: 2 },
+        modalities: { input: ["text"], output: ["text"] },
+        tool_call: false,
+      }),
+      {
+        context: 8192,
+        output: 1024,
+        price: { input: 1, output: 2 },
+        modalities: { input: ["text"], output: ["text"] },
+        images: false,
+        tools: false,
+      },
+    );
+  });
+});
