@@ -33,13 +33,8 @@ export function configTable(): string {
     const key = path.map((p) => (p === "*" ? "<name>" : p)).join(".");
     const concrete = path.map((p) => (p === "*" ? "x" : p));
     const node = schemaAt(concrete);
-    const def = node?._zod.def as { type?: string; format?: string; entries?: Record<string, string> } | undefined;
-    const type =
-      def?.type === "enum"
-        ? Object.values(def.entries ?? {}).join(" \\| ")
-        : def?.format === "safeint"
-          ? "integer"
-          : (def?.type ?? "");
+    const def = node?._zod.def as Def | undefined;
+    const type = typeCell(def);
     const fallback = getAt(DEFAULTS, path) ?? entryDefaultAt(path);
     const env = ENV_KEYS.find((e) => formatKey(e.path) === formatKey(path));
     // A free-keyed map's values take the map's own description.
@@ -47,6 +42,15 @@ export function configTable(): string {
     return `| \`${key}\` | ${type} | ${fallback === undefined ? "—" : `\`${JSON.stringify(fallback)}\``} | ${env ? `\`${env.variable}\`` : "—"} | ${cell(description)} |`;
   });
   return ["| key | type | default | env | meaning |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
+type Def = { type?: string; format?: string; entries?: Record<string, string>; options?: { _zod: { def: Def } }[] };
+
+/** A key's type as the table shows it: an enum's values, a union's members (boolean | native | …). */
+function typeCell(def: Def | undefined): string {
+  if (def?.type === "enum") return Object.values(def.entries ?? {}).join(" \\| ");
+  if (def?.type === "union") return (def.options ?? []).map((o) => typeCell(o._zod.def)).join(" \\| ");
+  return def?.format === "safeint" ? "integer" : (def?.type ?? "");
 }
 
 /** The default of a key inside a map's or list's entries (ENTRY_DEFAULTS), by where the entries sit. */

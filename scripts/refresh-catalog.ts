@@ -1,7 +1,8 @@
 /**
  * Rewrites src/model/catalog-data.json from models.dev's api.json (the format opencode reads:
  * provider → models → {limit, cost, modalities, tool_call, reasoning}), keeping only the
- * providers bosun has built in (and any the data file already holds), and today's date.
+ * providers bosun has built in, its service types (azure) and any the data file already holds, and
+ * today's date.
  *
  *   npx tsx scripts/refresh-catalog.ts [--from <file|url>] [--out <file>]
  *
@@ -9,7 +10,7 @@
  * data file is left as it was (exit 1); the file is only ever replaced whole (written atomically).
  */
 import { readFileSync } from "node:fs";
-import { BUILTIN_PROVIDERS } from "../src/model/catalog.js";
+import { BUILTIN_PROVIDERS, SERVICE_TYPES } from "../src/model/catalog.js";
 import { type CatalogData, CatalogDataSchema, type CatalogEntry } from "../src/model/catalog-schema.js";
 import { writeFileAtomic } from "../src/util/safe-write.js";
 
@@ -92,9 +93,12 @@ export function buildCatalog(
   return checked.data;
 }
 
-/** Which providers to keep: bosun's built-ins, and any the current file has (added by another provider's code). */
+/**
+ * Which providers to keep: bosun's built-ins, the service types whose catalog any provider of the
+ * type reads (azure has no built-in provider), and any the current file has.
+ */
 export function providersToKeep(out: string): string[] {
-  const names = new Set(Object.keys(BUILTIN_PROVIDERS));
+  const names = new Set<string>([...Object.keys(BUILTIN_PROVIDERS), ...SERVICE_TYPES]);
   try {
     const current = JSON.parse(readFileSync(out, "utf8")) as { providers?: Record<string, unknown> };
     for (const name of Object.keys(current.providers ?? {})) names.add(name);

@@ -14,6 +14,7 @@ import { delegateOf } from "../session/delegates.js";
 import { homesOf } from "../session/home.js";
 import { sqliteJournal } from "../session/journal.js";
 import type { SessionStore } from "../store/session-store.js";
+import { editorFiles } from "./editor-files.js";
 import type { Held, HeldSessions } from "./held.js";
 import { editorServers } from "./mcp-servers.js";
 import { isMode, modeState } from "./modes.js";
@@ -21,6 +22,7 @@ import { VIA_EDITOR } from "./permission.js";
 import { editorQuestions } from "./questioner.js";
 import { REPLAY_TYPES, replayUpdates } from "./replay.js";
 import { sessionPage } from "./session-list.js";
+import { terminalDecision } from "./terminal.js";
 import { promptTurn } from "./turn.js";
 
 export interface AgentDeps {
@@ -56,6 +58,13 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
 
   // Aborted when the editor's connection closes: an ask still waiting then has nobody to answer it.
   let gone = new AbortController().signal;
+  // Whether the editor offered its terminal (never used: seat exec.terminal, terminal.ts).
+  let terminal = false;
+  const kept = (held: Held) => {
+    const decision = terminalDecision(terminal);
+    if (decision) held.runtime.record(decision);
+    return held;
+  };
   return agent({ name: "bosun" })
     .onConnect((connection) => {
       gone = connection.signal;
@@ -63,6 +72,10 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
     .onRequest(methods.agent.initialize, ({ params, client }) => {
       // Questions go to the editor only if it draws forms; else nobody is asked, and that is said.
       if (params.clientCapabilities?.elicitation?.form) sessions.questions = (id) => editorQuestions(client, id);
+      // Files through the editor's buffers for the sides it offers; the gate still judges every path first.
+      const fs = params.clientCapabilities?.fs;
+      sessions.files = (id) => editorFiles(client, id, fs);
+      terminal = params.clientCapabilities?.terminal === true;
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
@@ -79,7 +92,7 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       const cwd = folder(params.cwd);
       const servers = editorServers(params.mcpServers);
       for (const note of servers.notes) deps.log(note);
-      const held = await opened(() => sessions.hold(cwd, deps.mode ? { mode: deps.mode } : {}, servers.flags));
+      const held = kept(await opened(() => sessions.hold(cwd, deps.mode ? { mode: deps.mode } : {}, servers.flags)));
       return {
         sessionId: held.runtime.session.id,
         modes: modeState(held.runtime.mode),
@@ -94,11 +107,13 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       for (const note of servers.notes) deps.log(note);
       const held =
         sessions.get(known.id) ??
-        (await opened(() =>
-          sessions.hold(cwd, { session: known.id }, servers.flags, {
-            cwdUnasked: "the editor (ACP) named the folder in session/load",
-          }),
-        ));
+        kept(
+          await opened(() =>
+            sessions.hold(cwd, { session: known.id }, servers.flags, {
+              cwdUnasked: "the editor (ACP) named the folder in session/load",
+            }),
+          ),
+        );
       // The history first, then the answer: ACP's order, so the editor's thread is whole when load returns.
       const events = sqliteJournal(store, known.id).eventsAfter(0, REPLAY_TYPES);
       for (const update of replayUpdates(events, cwd)) void notify(client, known.id, update);

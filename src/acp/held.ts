@@ -1,5 +1,6 @@
 import type { FlagValue } from "../config/load.js";
 import type { QuestionPrompt } from "../contracts/question.js";
+import type { FileAccess } from "../contracts/tools.js";
 import type { ModeChoice } from "../permission/rules/modes.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
 
@@ -15,6 +16,8 @@ export type OpenSession = (input: {
   modeChoice?: ModeChoice;
   /** Puts the person's questions to the editor, when it takes forms. */
   question?: QuestionPrompt;
+  /** The file tools' text through the editor, when it offered fs (editor-files.ts). */
+  access?: FileAccess;
   onLeaseLost: () => void;
   signal: AbortSignal;
 }) => Promise<Runtime>;
@@ -44,6 +47,9 @@ export class HeldSessions {
    */
   questions: ((sessionId: () => string | undefined) => QuestionPrompt) | undefined;
 
+  /** How a session's files are read and written through the editor, set once it offered fs (initialize). */
+  files: ((sessionId: () => string | undefined) => FileAccess | undefined) | undefined;
+
   constructor(private readonly open: OpenSession) {}
 
   get(id: string): Held | undefined {
@@ -64,6 +70,7 @@ export class HeldSessions {
       configFlags: flags,
       ...how,
       ...(this.questions ? { question: this.questions(() => id) } : {}),
+      ...withAccess(this.files?.(() => id)),
       onLeaseLost: () =>
         (id ? this.held.get(id) : undefined)?.turn?.controller.abort(new Error("another run took over this session")),
       signal: this.closed.signal,
@@ -101,4 +108,8 @@ export class HeldSessions {
     }
     this.held.clear();
   }
+}
+
+function withAccess(access: FileAccess | undefined): { access?: FileAccess } {
+  return access ? { access } : {};
 }

@@ -3,7 +3,7 @@ import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { Tool } from "../contracts/tools.js";
 import { resolveToolName } from "./names.js";
 import { parseArguments } from "./parse.js";
-import { repairArguments } from "./repair.js";
+import { type Repair, repairArguments, repairJsonText } from "./repair.js";
 import { validateArguments } from "./validate.js";
 
 export type Prepared =
@@ -39,7 +39,10 @@ export function prepareCall(
   }
   const tool = tools.find((t) => t.name === named.name) as Tool;
 
-  const parsed = parseArguments(call.input);
+  let parsed = parseArguments(call.input);
+  // Trailing commas are dropped (seat call.repair, recorded with the rest below); nothing else is guessed.
+  const textRepair = !parsed.ok && typeof call.input === "string" ? repairJsonText(call.input) : undefined;
+  if (textRepair) parsed = { ok: true, value: textRepair.value };
   if (!parsed.ok) {
     record({
       seat: "call.parse",
@@ -62,7 +65,8 @@ export function prepareCall(
     typeof parsed.value === "object" &&
     parsed.value !== null &&
     !Array.isArray(parsed.value);
-  const repaired = repairArguments(doubleEncoded ? call.input : parsed.value, tool.schema);
+  const repaired = repairArguments(doubleEncoded && !textRepair ? call.input : parsed.value, tool.schema);
+  if (textRepair) repaired.repairs.unshift(textRepair.repair as Repair);
   if (named.repairedFrom || repaired.repairs.length > 0) {
     const reasons = [
       ...(named.repairedFrom ? [{ rule: "tool name", detail: `${named.repairedFrom} -> ${tool.name}` }] : []),

@@ -3,7 +3,7 @@ import { isPlainObject } from "../util/object.js";
 
 export interface Repair {
   path: string;
-  kind: "stringified JSON" | "number from string" | "boolean from string" | "lone value to array";
+  kind: "stringified JSON" | "number from string" | "boolean from string" | "lone value to array" | "trailing comma";
   before: unknown;
   after: unknown;
 }
@@ -89,4 +89,30 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Seat `call.repair` on unreadable arguments: commas before a closing brace or bracket (outside
+ * strings) are dropped — their meaning is not in doubt. Cut-off JSON and single quotes are not
+ * repaired: what was missing, or where a quote was an apostrophe, would be a guess.
+ */
+export function repairJsonText(text: string): { value: Record<string, unknown>; repair: Repair } | undefined {
+  let out = "";
+  let quote = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote) {
+      out += c;
+      if (c === "\\") out += text[++i] ?? "";
+      else if (c === '"') quote = false;
+      continue;
+    }
+    if (c === '"') quote = true;
+    if (c === "," && /^\s*[}\]]/.test(text.slice(i + 1))) continue;
+    out += c;
+  }
+  if (out === text) return undefined;
+  const parsed = tryJson(out);
+  if (!isPlainObject(parsed)) return undefined;
+  return { value: parsed, repair: { path: "(arguments)", kind: "trailing comma", before: text, after: parsed } };
 }

@@ -56,6 +56,29 @@ runFlags(
     .argument("[message...]", "what to do"),
 ).action(async (words, options) => (await import("./commands/run.js")).run(words, options));
 
+runFlags(
+  program
+    .command("init")
+    .description(
+      "run the agent to write or update AGENTS.md (commands, layout, conventions); its edits need approval as usual",
+    ),
+).action(async (options) => {
+  const { initPrompt } = await import("../input/init-prompt.js");
+  return (await import("./commands/run.js")).run([initPrompt(process.cwd())], options);
+});
+
+program
+  .command("review")
+  .description(
+    "run the configured checks, then a read-only reviewer over the diff; exit 1 on a failed check or a finding at --fail-on",
+  )
+  .option("--base <ref>", "compare the work tree (or the index, with --staged) with this commit (default HEAD)")
+  .option("--staged", "review the staged changes only")
+  .option("--fail-on <severity>", "info, low, medium, high (default) or critical")
+  .option("--format <format>", "text (the default) or json")
+  .option("-m, --model <id>", "model, as provider/model")
+  .action(async (options) => (await import("./commands/review.js")).review(options));
+
 const config = program
   .command("config")
   .enablePositionalOptions()

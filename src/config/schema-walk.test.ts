@@ -7,7 +7,7 @@ describe("schema walk", () => {
     assert.equal(typeName(schemaAt(["model"])), "string");
     assert.equal(typeName(schemaAt(["max_steps"])), "number");
     assert.equal(typeName(schemaAt(["retry"])), "object");
-    assert.equal(typeName(schemaAt(["provider", "anything", "models", "gpt-4.1", "tools"])), "boolean");
+    assert.equal(typeName(schemaAt(["provider", "anything", "models", "gpt-4.1", "images"])), "boolean");
     assert.equal(typeName(schemaAt(["fallback", 0])), "string");
     assert.equal(schemaAt(["nope"]), undefined);
     assert.equal(schemaAt(["model", "deeper"]), undefined);
@@ -18,6 +18,12 @@ describe("schema walk", () => {
     assert.deepEqual(knownKeysAt(["retry"]), ["max_attempts", "max_delay_ms"]);
     assert.deepEqual(knownKeysAt(["provider", "x"]), [
       "type",
+      "npm",
+      "resourceName",
+      "apiVersion",
+      "region",
+      "project",
+      "location",
       "api",
       "baseURL",
       "apiKey",

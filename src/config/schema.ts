@@ -27,11 +27,35 @@ const waitKeys = (of: string) => ({
     ),
 });
 
+/** How much a model thinks before it answers (model/reasoning.ts maps it onto each provider's options). */
+export const ReasoningSchema = z
+  .strictObject({
+    effort: z
+      .enum(["minimal", "low", "medium", "high"])
+      .optional()
+      .describe(
+        "How hard the model thinks: minimal, low, medium or high (a token budget where the provider takes one)",
+      ),
+    budget_tokens: z
+      .int()
+      .min(1024)
+      .optional()
+      .describe("Tokens the model may spend thinking (Anthropic, Google); at least 1024"),
+  })
+  .describe("Reasoning (thinking) options; an agent's override its model's");
+
 const ModelInfoSchema = z
   .strictObject({
     context: z.int().positive().optional().describe("Context window in tokens"),
     output: z.int().positive().optional().describe("Maximum output tokens per response"),
-    tools: z.boolean().optional().describe("Whether the model accepts tool definitions"),
+    tools: z
+      .union([z.boolean(), z.enum(["native", "text", "none"])], {
+        error: 'expected true, false, "native", "text" or "none"',
+      })
+      .optional()
+      .describe(
+        'How the model takes tools: "native" (or true) as tool definitions, "text" described in the system prompt with calls read from its answer, "none" (or false) not at all',
+      ),
     images: z.boolean().optional().describe("Whether the model accepts image input"),
     edit_tool: z
       .enum(["edit", "apply_patch"])
@@ -48,6 +72,7 @@ const ModelInfoSchema = z
       })
       .optional()
       .describe("Prices, for the cost shown in bosun sessions show"),
+    reasoning: ReasoningSchema.optional(),
     ...waitKeys("this model's"),
   })
   .describe("Limits and capabilities of one model; overrides the built-in catalog");
@@ -55,9 +80,30 @@ const ModelInfoSchema = z
 const ProviderSchema = z
   .strictObject({
     type: z
-      .enum(["anthropic", "openai", "openai-compatible", "google"])
+      .enum(["anthropic", "openai", "openai-compatible", "google", "azure", "bedrock", "vertex", "openrouter", "npm"])
       .optional()
-      .describe("Wire protocol; defaults to the provider's name when that is a built-in provider"),
+      .describe(
+        "Wire protocol; defaults to the provider's name when that is a built-in provider. vertex serves Gemini, and Anthropic models by a claude- id; npm loads the package named by npm",
+      ),
+    npm: z
+      .string()
+      // A package name, never a path: a path would load any file as provider code.
+      .regex(
+        /^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/,
+        "must be an npm package name such as @ai-sdk/mistral, not a path",
+      )
+      .optional()
+      .describe(
+        'For type "npm": an AI SDK provider package, e.g. "@ai-sdk/mistral", from bosun\'s node_modules or <BOSUN_HOME>/providers/node_modules; its create* export is used. Not accepted from a repository\'s config',
+      ),
+    resourceName: z
+      .string()
+      .optional()
+      .describe('For type "azure": the resource name (else AZURE_RESOURCE_NAME or baseURL)'),
+    apiVersion: z.string().optional().describe('For type "azure": the API version'),
+    region: z.string().optional().describe('For type "bedrock": the AWS region (else AWS_REGION)'),
+    project: z.string().optional().describe('For type "vertex": the Google Cloud project (else GOOGLE_VERTEX_PROJECT)'),
+    location: z.string().optional().describe('For type "vertex": the location (else GOOGLE_VERTEX_LOCATION)'),
     api: z
       .enum(["responses", "chat"])
       .optional()
@@ -146,6 +192,7 @@ export const AgentEntrySchema = z.strictObject({
       'Tools the agent may use, by name ("*" wildcards, e.g. "mcp__github__*"), of those its parent has; default all. A name no tool has matches nothing',
     ),
   max_steps: z.int().positive().optional().describe("The agent's step budget: at most this many model steps"),
+  reasoning: ReasoningSchema.optional(),
 });
 
 export const ConfigSchema = z
@@ -222,6 +269,22 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("bosun's own files under the data folder"),
+    review: z
+      .strictObject({
+        checks: z
+          .array(
+            z.strictObject({
+              name: z.string().min(1).describe("What the check is called in the review's report"),
+              command: z.string().min(1).describe("Shell command; exit 0 is a pass"),
+            }),
+          )
+          .optional()
+          .describe(
+            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); a repository's are judged like a shell call it brings",
+          ),
+      })
+      .optional()
+      .describe("`bosun review`: the checks it runs first"),
     undo: z
       .strictObject({
         enabled: z

@@ -70,7 +70,7 @@ describe("validateLayer", () => {
     assert.deepEqual(problems({ retry: [] }), ['layer: key "retry": expected object, received array']);
     assert.deepEqual(problems({ fallback: [1] }), ['layer: key "fallback[0]": expected string, received number (1)']);
     assert.deepEqual(problems({ provider: { p: { models: { m: { tools: "yes" } } } } }), [
-      'layer: key "provider.p.models.m.tools": expected boolean, received string ("yes")',
+      'layer: key "provider.p.models.m.tools": expected true, false, "native", "text" or "none", received string ("yes")',
     ]);
     assert.deepEqual(problems({ provider: { p: null } }), ['layer: key "provider.p": expected object, received null']);
   });

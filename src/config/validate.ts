@@ -77,11 +77,13 @@ function describeIssue(issue: z.core.$ZodIssue, data: unknown, source: LayerSour
     }
     return listed;
   }
-  if (issue.code === "invalid_type") {
+  if (issue.code === "invalid_type" || issue.code === "invalid_union") {
     const value = valueAt(data, path);
     // A value under a secret-looking key is described, never quoted.
     const received = isSecretPath(path.map(String)) ? describeShape(value) : describeValue(value);
-    return [at(source, path, `key "${key}": expected ${expectedName(path, issue.expected)}, received ${received}`)];
+    // A union says what it takes in its own error (schema.ts); its members' issues would be noise.
+    const expected = issue.code === "invalid_type" ? `expected ${expectedName(path, issue.expected)}` : issue.message;
+    return [at(source, path, `key "${key}": ${expected}, received ${received}`)];
   }
   return [at(source, path, `key "${key}": ${issue.message}`)];
 }

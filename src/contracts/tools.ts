@@ -46,7 +46,7 @@ export interface Tool<Input = Record<string, unknown>> {
    * nobody is asked to approve a call bound to fail: the gate says this instead of asking. Cheap
    * (a stat at most); `execute` checks again, since files change between the two.
    */
-  unready?(input: Input, context: Pick<ToolContext, "cwd" | "files">): string | undefined;
+  unready?(input: Input, context: Pick<ToolContext, "cwd" | "files" | "access">): string | undefined;
   /**
    * The file a call that succeeded showed the model whole (a read), from what it was judged to do:
    * the call pipeline reports it, so that instructions belonging to that file's folder can follow.
@@ -92,6 +92,11 @@ export interface ToolContext {
   callId: string;
   /** What this session has read, for edit's "changed on disk since you read it" check. */
   files: FileTracker;
+  /**
+   * Where a file tool's text comes from and goes to when not the disk alone: an editor's buffers
+   * (ACP fs). Only bytes: the gate has judged the path before a tool asks it anything.
+   */
+  access?: FileAccess;
   /** Background shell jobs of this session. */
   jobs: BackgroundJobs;
   limits: ToolLimits;
@@ -156,10 +161,28 @@ export interface ToolLimits {
 
 /** Remembers the state of each file when the agent last read or wrote it. */
 export interface FileTracker {
-  /** Record that the agent has seen `path` as it is now on disk. */
-  seen(path: string): void;
-  /** Undefined when the file is as the agent last saw it; else why it is not (never read, changed). */
-  staleReason(path: string): string | undefined;
+  /** Record that the agent has seen `path` as it is now on disk, or as `content` (an editor's buffer). */
+  seen(path: string, content?: string): void;
+  /**
+   * Undefined when the file is as the agent last saw it; else why it is not (never read, changed).
+   * `current`: the text as it now is where it was read (an editor's buffer) — compared by hash;
+   * null: it is not at hand (a cheap check before the buffer is asked), only "never read" is said.
+   */
+  staleReason(path: string, current?: string | null): string | undefined;
+}
+
+/**
+ * A file's text from somewhere other than the disk: the editor's (ACP fs/read_text_file and
+ * fs/write_text_file), so the model sees unsaved buffers and writes land in them. Each side is
+ * there only when the editor offered it; a tool without one reads or writes the disk.
+ */
+export interface FileAccess {
+  /** Who supplies the text, for a result's metadata and the ledger: "the editor (ACP fs)". */
+  via: string;
+  /** The file's whole text as the editor holds it; throws when the editor cannot give it. */
+  read?(absolute: string, signal: AbortSignal): Promise<string>;
+  /** Replaces the file's whole text through the editor; throws when the editor did not take it. */
+  write?(absolute: string, content: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface BackgroundJob {

@@ -29,9 +29,9 @@ function ledger(decision: Decision | undefined): RecordedDecision[] {
   return [{ ...decision, seq: 1, at: "" }];
 }
 
-const review = custom("review", { description: "Review the diff" });
+const audit = custom("audit", { description: "Review the diff" });
 const modelCustom = custom("model", { description: "my model thing" });
-const customs = [review, modelCustom];
+const customs = [audit, modelCustom];
 
 describe("parseInput", () => {
   it("parses each built-in with its arguments", () => {
@@ -50,12 +50,12 @@ describe("parseInput", () => {
   });
 
   it("parses a custom command with its arguments (multi-line kept)", () => {
-    assert.deepEqual(parseInput(`/review src/a.ts "the auth part"`, customs), {
+    assert.deepEqual(parseInput(`/audit src/a.ts "the auth part"`, customs), {
       kind: "custom",
-      command: review,
+      command: audit,
       args: `src/a.ts "the auth part"`,
     });
-    assert.deepEqual(parseInput("/review\nline two", customs), { kind: "custom", command: review, args: "line two" });
+    assert.deepEqual(parseInput("/audit\nline two", customs), { kind: "custom", command: audit, args: "line two" });
   });
 
   it("turns an unknown /word into text with a note, keeping the line as typed", () => {
@@ -89,19 +89,19 @@ describe("parseInput", () => {
 describe("helpText", () => {
   it("lists built-ins with descriptions, the customs with theirs, and marks the ones a built-in shadows", () => {
     const bare = custom("explain", { template: "\nExplain the code below in plain words.\nMore." });
-    const global = custom("review", { scope: "global", file: "/g/commands/review.md" });
+    const global = custom("audit", { scope: "global", file: "/g/commands/audit.md" });
     const text = helpText([...customs, bare], customsShadowedByBuiltin([...customs, bare]), [
-      { command: global, by: review },
+      { command: global, by: audit },
     ]);
     for (const { name, description } of BUILTIN_COMMANDS) {
       assert.match(text, new RegExp(`^  /${name} +${description}$`, "m"));
     }
-    assert.match(text, /^ {2}\/review +Review the diff \(\.bosun\/commands\/review\.md\)$/m);
+    assert.match(text, /^ {2}\/audit +Review the diff \(\.bosun\/commands\/audit\.md\)$/m);
     assert.match(text, /^ {2}\/explain +Explain the code below in plain words\. \(\.bosun\/commands\/explain\.md\)$/m);
     assert.match(text, /^ {2}\/model \(custom, \.bosun\/commands\/model\.md\) is shadowed by the built-in$/m);
     assert.match(
       text,
-      /^ {2}\/review \(custom, \/g\/commands\/review\.md\) is shadowed by \.bosun\/commands\/review\.md$/m,
+      /^ {2}\/audit \(custom, \/g\/commands\/audit\.md\) is shadowed by \.bosun\/commands\/audit\.md$/m,
     );
     // The shadowed custom /model is not offered among the custom commands.
     assert.doesNotMatch(text, /my model thing/);
@@ -139,12 +139,12 @@ describe("inputDecision", () => {
   });
 
   it("a custom command is the person's, with its file, the spans run and what it shadows", () => {
-    const global = custom("review", { scope: "global", file: "/g/commands/review.md" });
-    const parsed = parseInput("/review a", customs);
+    const global = custom("audit", { scope: "global", file: "/g/commands/audit.md" });
+    const parsed = parseInput("/audit a", customs);
     const decisions = ledger(
       inputDecision(parsed, {
         customs,
-        shadowed: [{ command: global, by: review }],
+        shadowed: [{ command: global, by: audit }],
         expansion: {
           text: "…",
           ran: [
@@ -156,16 +156,16 @@ describe("inputDecision", () => {
     );
     const d = expectDecision(decisions, "input.command", "person", {
       kind: "custom",
-      name: "review",
-      file: review.file,
+      name: "audit",
+      file: audit.file,
     });
     assert.deepEqual(
       d.reasons.map((r) => [r.rule, r.detail, r.source]),
       [
-        ["custom command", "/review (project)", review.file],
-        ["shadows a custom command", ".bosun/commands/review.md wins over /g/commands/review.md", global.file],
-        ["ran a span of the template", "!`git diff` exited 0", review.file],
-        ["ran a span of the template", "!`git log` exited 128", review.file],
+        ["custom command", "/audit (project)", audit.file],
+        ["shadows a custom command", ".bosun/commands/audit.md wins over /g/commands/audit.md", global.file],
+        ["ran a span of the template", "!`git diff` exited 0", audit.file],
+        ["ran a span of the template", "!`git log` exited 128", audit.file],
       ],
     );
   });

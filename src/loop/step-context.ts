@@ -15,6 +15,8 @@ import type { TurnRecorder } from "./recorder.js";
 /** What a run settles once about the context: the agent's prompt, skills and instruction files. */
 export interface RunContext {
   cwd: string;
+  /** The agent's name: its config `reasoning` outranks its model's (seat model.options). */
+  agent?: string;
   agentPrompt?: string;
   readOnly: boolean;
   /** renderSkills(...) of the skills offered. */

@@ -1,12 +1,15 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { CallPipeline } from "../calls/pipeline.js";
+import { type ShimMode, shimCalls } from "../calls/text/shim.js";
 import type { EnvironmentWatch } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { BackgroundJob, Tool, WebVerdict } from "../contracts/tools.js";
+import type { ModelOptionsAnswer } from "../model/reasoning.js";
 import { type RequestResult, requestModel } from "../model/request.js";
-import type { ResolvedModel } from "../model/resolve.js";
+import { maxOutputOf, type ResolvedModel } from "../model/resolve.js";
+import { DECISION_EVENT } from "../seats/record.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
@@ -18,6 +21,7 @@ import type { TurnRecorder } from "./recorder.js";
 import { mayChangeFiles, snapshotRecord } from "./snapshot-step.js";
 import { environmentNotice } from "./step-context.js";
 import { afterStopHooks } from "./stop.js";
+import { textCallsAsText } from "./text-results.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
 import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
 
@@ -55,6 +59,10 @@ export interface TurnRun {
   /** Tool outputs already sent as a note (context.prune), and the step that last overflowed the window. */
   pruned: Set<string>;
   overflowedAt?: number;
+  /** Whether calls written in the answer's text are read (seat call.shim): configured, detected, or not. */
+  shim: ShimMode;
+  /** What the last `model.options` record says (recordOptions): a step sending the same records nothing. */
+  optionsKey?: string;
   /** The text of the last assistant message, for whoever reports the turn's result. */
   lastText: string;
 }
@@ -160,7 +168,8 @@ async function stepMessages(run: TurnRun, step: number): Promise<ModelMessage[] 
   const projected = conversationView(window, step, run.pruned, events);
   if (run.checkJournal) assertNoDrift(run, `step ${step}, before the request`);
   if (budget) projected.push({ role: "user", content: `[bosun] ${budget}` });
-  return fitImages(projected, { accepts: run.model.info.images === true }).messages;
+  // Results of calls the model wrote as text go back as text (text-results.ts).
+  return fitImages(textCallsAsText(projected), { accepts: run.model.info.images === true }).messages;
 }
 
 function assertNoDrift(run: TurnRun, when: string): void {
@@ -175,17 +184,22 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     config: deps.config,
     system: run.system,
     messages,
-    // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
+    // A model configured without tool support gets none (seat context.tools).
     ...(run.modelTools ? { tools: run.modelTools } : {}),
-    // An assumed limit (model not in the catalog) is only the compaction reserve, never a cap sent.
-    ...(model.info.output && !model.assumed?.includes("output") ? { maxOutputTokens: model.info.output } : {}),
+    // Its output limit bounds each reply, unless bosun only assumed it (model/resolve.ts).
+    ...maxOutputOf(model),
     signal: deps.signal,
     step,
     // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).
     cache: { key: deps.session.id },
     record: (decision) => run.recorder.decision(decision),
+    options: {
+      ...(deps.context.agent ? { agent: deps.context.agent } : {}),
+      onOptions: (used, decision) => recordOptions(run, step, used, decision),
+    },
     onEvent: (event) => {
       if (event.type === "text") deps.emit({ type: "text", text: event.text });
+      if (event.type === "reasoning") deps.emit({ type: "reasoning", text: event.text });
       if (event.type === "provider_call") recordProviderCall(run, step, event.call);
     },
     onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
@@ -194,6 +208,31 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
       deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
     },
   });
+}
+
+/**
+ * Seat `model.options`, on record once for a session and again only when it changes (another
+ * agent, a fallback model, a config edit): a step that sends what the last record says records
+ * nothing. The last record is looked up once a turn, from the newest event back.
+ */
+function recordOptions(run: TurnRun, step: number, model: ResolvedModel, decision: ModelOptionsAnswer): void {
+  const key = JSON.stringify([model.ref, decision.holder, decision.answer]);
+  run.optionsKey ??= lastOptionsKey(run);
+  if (run.optionsKey === key) return;
+  run.optionsKey = key;
+  run.recorder.decision({ seat: "model.options", ...decision, subject: { step, model: model.ref } });
+}
+
+function lastOptionsKey(run: TurnRun): string {
+  const events = run.log.events();
+  for (let at = events.length - 1; at >= 0; at--) {
+    const event = events[at];
+    if (event?.type !== DECISION_EVENT) continue;
+    const decision = event.data as Decision;
+    if (decision.seat !== "model.options") continue;
+    return JSON.stringify([decision.subject?.model, decision.holder, decision.answer]);
+  }
+  return "";
 }
 
 /**
@@ -231,14 +270,25 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     run.overflowedAt = step;
     return "again";
   }
+  // Calls written as text (seat call.shim): on record as the answer's calls, then gated like native ones.
+  const shimmed =
+    result.status === "complete" && result.toolCalls.length === 0
+      ? shimCalls({ text: result.text, mode: run.shim, tools: run.tools.now().map((t) => t.name), step })
+      : undefined;
+  if (shimmed && shimmed.calls.length > 0) result = { ...result, toolCalls: shimmed.calls };
+  // Only a whole reply's: a part cut off lacks what makes it replayable (a signature, the encrypted content).
+  const reasoning =
+    result.status === "complete" ? (result.reasoning ?? []).filter((part) => part.text !== "" || part.metadata) : [];
   run.recorder.assistant({
     text: result.text,
+    ...(reasoning.length > 0 ? { reasoning } : {}),
     toolCalls: result.toolCalls,
     finish: result.status === "complete" ? result.finishReason : "error",
     model: result.model.ref,
     step,
     status: result.status,
   });
+  for (const decision of shimmed?.decisions ?? []) run.recorder.decision(decision);
   run.lastText = result.text;
   if (result.status === "aborted") return { status: "cancelled", steps: step };
   if (result.status === "failed" || result.status === "interrupted") {

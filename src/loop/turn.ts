@@ -1,6 +1,7 @@
 import { outputBounds } from "../calls/bound.js";
 import { callPipeline } from "../calls/pipeline.js";
 import type { CallEvent } from "../calls/recorder.js";
+import { modeDecision } from "../calls/text/shim.js";
 import type { LoadedConfig } from "../config/load.js";
 import { watchEnvironment } from "../context/environment.js";
 import { nestedDecision } from "../context/instructions.js";
@@ -13,7 +14,7 @@ import { turnsOf } from "../session/turns.js";
 import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
 import { checkingJournal } from "./journal-check.js";
-import { offerTools } from "./offer.js";
+import { offerTools, toolsKey } from "./offer.js";
 import { admitPrompt, type PromptHooks } from "./prompt.js";
 import { turnRecorder } from "./recorder.js";
 import { snapshotRecord, type TurnSnapshots } from "./snapshot-step.js";
@@ -26,6 +27,8 @@ import type { CompactHooks } from "./window.js";
 export type RunEvent =
   | CallEvent
   | { type: "text"; text: string }
+  /** The model's thinking as it streams (shown folded; `--format json` carries it as `reasoning`). */
+  | { type: "reasoning"; text: string }
   /** A model request started waiting (true) or got its first output or ended (false): for the TUI's elapsed seconds. */
   | { type: "model_wait"; waiting: boolean }
   /** One model request of a step ended: its tokens, and its cost in US dollars when the model's prices are known. */
@@ -153,6 +156,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     recorder.user(message);
     if (admitted.context.length > 0) recorder.notice({ text: admitted.context.join("\n\n") });
     recorder.decision({ ...offer.decision, subject: { step: 1 } });
+    if (offer.shim === "configured") recorder.decision(modeDecision("config", "text", [], 1, toolsKey(deps.model)));
   });
   // The tools a call may name: the step's own set, replaced only between steps (refreshTools).
   const callable = { tools: current.tools };
@@ -181,6 +185,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     recorder,
     pipeline,
     ...offer.sent,
+    shim: offer.shim,
     tools: { version: current.version, set: (tools) => (callable.tools = tools), now: () => callable.tools },
     // Counted once a turn, not each step: the turns so far, this one's message among them.
     turn: deps.snapshots ? turnsOf(log.events()).length : 0,

@@ -1,7 +1,9 @@
 import type { FinishReason, JSONValue, LanguageModel, ModelMessage, ToolSet } from "ai";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
-import { type CacheKind, cacheOptions, withCachePoints } from "./cache-plan.js";
+import { type CacheKind, withCachePoints } from "./cache-plan.js";
 import { type ClassifiedError, classifyError } from "./errors.js";
+import { providerOptionsFor } from "./provider-options.js";
+import type { SentReasoning } from "./reasoning.js";
 import { fromSdkUsage, type Usage } from "./usage.js";
 
 /** What the person sees as it arrives. */
@@ -9,7 +11,19 @@ export type ModelEvent =
   | { type: "text"; text: string }
   | { type: "tool_call"; call: ModelToolCall }
   /** A call the provider ran itself (its web search), for the record: bosun runs nothing for it. */
-  | { type: "provider_call"; call: ModelToolCall };
+  | { type: "provider_call"; call: ModelToolCall }
+  /** The model's thinking as it arrives (shown folded). */
+  | { type: "reasoning"; text: string };
+
+/**
+ * A reasoning part the model returned, kept to be sent back: Anthropic's thinking needs its
+ * signature (or is redacted data), OpenAI's reasoning item its id and encrypted content — all in
+ * the provider's metadata, replayed as the part's provider options.
+ */
+export interface ReasoningPart {
+  text: string;
+  metadata?: Record<string, Record<string, JSONValue>>;
+}
 
 export interface AttemptInput {
   model: LanguageModel;
@@ -21,14 +35,24 @@ export interface AttemptInput {
   onEvent?: (event: ModelEvent) => void;
   /** How the provider caches the prompt (cache-plan.ts), and the key of the session's requests. */
   cache?: { kind?: CacheKind; key?: string };
+  /** The reasoning options seat `model.options` settled for this model (reasoning.ts). */
+  reasoning?: SentReasoning;
 }
 
 export type AttemptOutcome =
-  | { status: "complete"; text: string; toolCalls: ModelToolCall[]; finishReason: FinishReason; usage: Usage }
+  | {
+      status: "complete";
+      text: string;
+      reasoning: ReasoningPart[];
+      toolCalls: ModelToolCall[];
+      finishReason: FinishReason;
+      usage: Usage;
+    }
   | {
       status: "failed";
       error: ClassifiedError;
       text: string;
+      reasoning: ReasoningPart[];
       toolCalls: ModelToolCall[];
       outputShown: boolean;
       usage?: Usage;
@@ -45,6 +69,8 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   // and the TUI's drawing, and what they say (an unknown model's limits) bosun says itself.
   (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
   let text = "";
+  const thinking = new Map<string, ReasoningPart>();
+  const reasoning = () => [...thinking.values()];
   const toolCalls: ModelToolCall[] = [];
   let finishReason: FinishReason | undefined;
   let usage: Usage | undefined;
@@ -53,23 +79,25 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
     status: "failed",
     error: input.signal?.aborted ? { ...classifyError(error), class: "aborted" } : classifyError(error),
     text,
+    reasoning: reasoning(),
     toolCalls,
     outputShown: text.length > 0 || toolCalls.length > 0,
     ...(usage ? { usage } : {}),
   });
   try {
     const prompt = withCachePoints(input.cache?.kind, input.system, input.messages);
+    // A thinking budget counts inside the output limit: reasoning.ts made room for it.
+    const maxOutputTokens = input.reasoning?.maxOutputTokens ?? input.maxOutputTokens;
     const result = streamText({
       model: input.model,
       ...(prompt.system ? { system: prompt.system } : {}),
       ...sentUnchecked(prompt.messages),
       ...(input.tools ? { tools: input.tools } : {}),
-      ...(input.maxOutputTokens ? { maxOutputTokens: input.maxOutputTokens } : {}),
+      ...(maxOutputTokens ? { maxOutputTokens } : {}),
       ...(input.signal ? { abortSignal: input.signal } : {}),
       // bosun owns retries (seat model.retry), so the SDK must not retry behind its back.
       maxRetries: 0,
-      // The conversation lives in bosun's session store; it is not also kept at OpenAI.
-      providerOptions: mergeOptions({ openai: { store: false } }, cacheOptions(input.cache?.kind, input.cache?.key)),
+      providerOptions: providerOptionsFor({ cache: input.cache, reasoning: input.reasoning }),
       // Failures reach bosun as error parts and are classified there; the SDK must not dump them.
       onError: () => {},
     });
@@ -78,6 +106,11 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
         case "text-delta":
           text += part.text;
           input.onEvent?.({ type: "text", text: part.text });
+          break;
+        case "reasoning-start":
+        case "reasoning-delta":
+        case "reasoning-end":
+          keepReasoning(thinking, part, input.onEvent);
           break;
         case "tool-call": {
           // One the provider ran itself (its web search): its result is in the text that follows, not bosun's to run.
@@ -118,6 +151,7 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
   return {
     status: "complete",
     text,
+    reasoning: reasoning(),
     toolCalls,
     finishReason: finishReason ?? "other",
     usage: usage ?? fromSdkUsage(undefined),
@@ -162,10 +196,23 @@ export function notAModelReply(
   return `the provider answered without a model reply${type ? ` (content-type ${type.split(";")[0]})` : ""}`;
 }
 
-type ProviderOptions = Record<string, Record<string, JSONValue>>;
+type Metadata = Record<string, Record<string, JSONValue>>;
 
-function mergeOptions(base: ProviderOptions, extra: ProviderOptions): ProviderOptions {
-  const merged: ProviderOptions = { ...base };
-  for (const [provider, options] of Object.entries(extra)) merged[provider] = { ...merged[provider], ...options };
-  return merged;
+/** Gathers one reasoning part's text and metadata (a signature arrives on a delta, encrypted content at the end). */
+function keepReasoning(
+  parts: Map<string, ReasoningPart>,
+  part: { type: string; id: string; text?: string; providerMetadata?: unknown },
+  onEvent: AttemptInput["onEvent"],
+): void {
+  const kept = parts.get(part.id) ?? { text: "" };
+  parts.set(part.id, kept);
+  if (part.type === "reasoning-delta" && part.text) {
+    kept.text += part.text;
+    onEvent?.({ type: "reasoning", text: part.text });
+  }
+  const metadata = part.providerMetadata as Metadata | undefined;
+  if (!metadata) return;
+  const merged: Metadata = { ...kept.metadata };
+  for (const [provider, values] of Object.entries(metadata)) merged[provider] = { ...merged[provider], ...values };
+  kept.metadata = merged;
 }

@@ -40,7 +40,7 @@ describe("the model catalog data file", () => {
     assert.equal(sonnet?.output, 64_000);
     assert.equal(sonnet?.tools, true);
     assert.equal(sonnet?.images, true);
-    assert.equal(sonnet?.reasoning, true);
+    assert.equal(sonnet?.thinks, true);
     assert.deepEqual(sonnet?.price, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
     // The cost of a request uses the cache prices: 1M read from cache, 1M written, 1M plain, 1M out.
     const cost = costOf({ input: 3_000_000, output: 1_000_000, cacheRead: 1_000_000, cacheWrite: 1_000_000 }, sonnet);

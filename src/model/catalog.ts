@@ -1,5 +1,6 @@
 import data from "./catalog-data.json" with { type: "json" };
 import type { CatalogData, CatalogEntry } from "./catalog-schema.js";
+import { TYPE_FACTS } from "./provider-types.js";
 
 /**
  * What bosun knows about models without being told: the built-in providers, where their keys
@@ -8,17 +9,30 @@ import type { CatalogData, CatalogEntry } from "./catalog-schema.js";
  * overrides any of it; a model missing here is still usable, with assumed limits (ASSUMED_LIMITS),
  * and that is recorded when it is selected.
  */
-export type ProviderType = "anthropic" | "openai" | "openai-compatible" | "google";
+export type ProviderType =
+  | "anthropic"
+  | "openai"
+  | "openai-compatible"
+  | "google"
+  | "azure"
+  | "bedrock"
+  | "vertex"
+  | "openrouter"
+  | "npm";
 
 export interface ModelInfo {
   /** Context window in tokens. */
   context?: number;
   /** Maximum output tokens per response. */
   output?: number;
-  tools?: boolean;
+  /** How it takes tools: true/"native" as the provider's tool definitions, "text" described in the prompt (calls read from its text), false/"none" not at all. */
+  tools?: boolean | "native" | "text" | "none";
   images?: boolean;
-  /** Whether the model thinks before answering (the catalog's word; the reasoning options decide what is asked). */
-  reasoning?: boolean;
+  /**
+   * Whether the model thinks before answering: the catalog's `reasoning` flag. Not config's
+   * `reasoning`, which is what it is asked to do (model/reasoning.ts) and merges here unread.
+   */
+  thinks?: boolean;
   /** What the model reads and writes, e.g. ["text", "image", "pdf"]; from the catalog. */
   modalities?: { input: string[]; output: string[] };
   /** How the model changes part of a file (seat context.tools): unset, chosen by its id. */
@@ -74,7 +88,7 @@ export function toModelInfo(entry: CatalogEntry): ModelInfo {
   if (entry.limit?.context) info.context = entry.limit.context;
   if (entry.limit?.output) info.output = entry.limit.output;
   if (entry.tool_call !== undefined) info.tools = entry.tool_call;
-  if (entry.reasoning !== undefined) info.reasoning = entry.reasoning;
+  if (entry.reasoning !== undefined) info.thinks = entry.reasoning;
   if (entry.modalities) {
     info.modalities = { input: [...entry.modalities.input], output: [...entry.modalities.output] };
     info.images = entry.modalities.input.includes("image");
@@ -88,16 +102,14 @@ export function toModelInfo(entry: CatalogEntry): ModelInfo {
   return info;
 }
 
-interface ProviderFacts {
-  type: ProviderType;
-  keyVariables: readonly string[];
-  defaultModel: string;
-}
-
-/** A provider's facts with its models read from the data file only when asked for. */
-function builtin(name: string, facts: ProviderFacts): BuiltinProvider {
+/**
+ * A provider's facts with its models read from the data file only when asked for. Its key
+ * variables are its type's (provider-types.ts), so they are written in one place.
+ */
+function builtin(name: string, facts: { type: ProviderType; defaultModel: string }): BuiltinProvider {
   return {
     ...facts,
+    keyVariables: TYPE_FACTS[facts.type].keyVariables,
     get models() {
       return catalogModels(name);
     },
@@ -107,13 +119,40 @@ function builtin(name: string, facts: ProviderFacts): BuiltinProvider {
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
   anthropic: builtin("anthropic", {
     type: "anthropic",
-    keyVariables: ["ANTHROPIC_API_KEY"],
     defaultModel: "claude-sonnet-4-5",
   }),
-  openai: builtin("openai", { type: "openai", keyVariables: ["OPENAI_API_KEY"], defaultModel: "gpt-5" }),
+  openai: builtin("openai", { type: "openai", defaultModel: "gpt-5" }),
   google: builtin("google", {
     type: "google",
-    keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
+    defaultModel: "gemini-2.5-pro",
+  }),
+  // Providers reached by their own SDKs; their models are named as the provider names them.
+  openrouter: builtin("openrouter", {
+    type: "openrouter",
+    defaultModel: "anthropic/claude-sonnet-4.5",
+  }),
+  bedrock: builtin("bedrock", {
+    type: "bedrock",
+    defaultModel: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+  }),
+  vertex: builtin("vertex", {
+    type: "vertex",
     defaultModel: "gemini-2.5-pro",
   }),
 };
+
+/**
+ * Types whose endpoint is always one service (Azure OpenAI, Bedrock, Vertex, OpenRouter): the
+ * service's catalog applies to any provider of the type, e.g. a second Bedrock account in another
+ * region. Not anthropic, openai or google: a provider of those types that is not the built-in one
+ * is usually a proxy or gateway serving models of its own. An Azure deployment is found by its
+ * name, so its facts apply when the deployment is named as the model (Azure's default).
+ */
+export const SERVICE_TYPES: ReadonlySet<ProviderType> = new Set(["azure", "bedrock", "vertex", "openrouter"]);
+
+/** The catalog's models for a provider: a built-in's own, else its service type's, else none. */
+export function catalogFor(name: string, type: ProviderType | undefined): Readonly<Record<string, ModelInfo>> {
+  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
+  if (builtin) return builtin.models;
+  return type && SERVICE_TYPES.has(type) ? catalogModels(type) : {};
+}

@@ -1,4 +1,5 @@
 import type { LanguageModel } from "ai";
+import { buildMoreModel } from "./create-more.js";
 import type { ResolvedModel } from "./resolve.js";
 import { boundedFetch, DEFAULT_WAIT, type Timers, type WaitLimits } from "./wait.js";
 
@@ -73,6 +74,6 @@ async function buildLanguageModel(
       }).chatModel(modelId);
     }
     default:
-      throw new Error(`provider ${provider.name} has no type`);
+      return buildMoreModel(provider, modelId, common);
   }
 }

@@ -1,5 +1,6 @@
 import type { Tool as SdkTool } from "ai";
 import type { ResolvedModel } from "./resolve.js";
+import { toolModeOf } from "./tool-mode.js";
 
 /** The providers whose own web search bosun can send: Anthropic's Messages API, OpenAI's Responses API. */
 export type NativeSearchKind = "anthropic" | "openai";
@@ -18,7 +19,7 @@ export function toolTermsOf(model: Pick<ResolvedModel, "provider" | "info">): {
   nativeSearch?: NativeSearchKind;
 } {
   const kind = nativeSearchKind(model);
-  return { modelTakesTools: model.info.tools !== false, ...(kind ? { nativeSearch: kind } : {}) };
+  return { modelTakesTools: toolModeOf(model.info).mode !== "none", ...(kind ? { nativeSearch: kind } : {}) };
 }
 
 /** Searches one response may run at the provider (each is billed). */

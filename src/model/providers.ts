@@ -1,5 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
-import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
+import { BUILTIN_PROVIDERS, catalogFor, type ModelInfo, type ProviderType } from "./catalog.js";
+import { TYPE_FACTS } from "./provider-types.js";
 
 /** A provider as bosun will use it: built-in facts merged with config. Holds the key; never print it. */
 export interface Provider {
@@ -11,6 +12,10 @@ export interface Provider {
   baseURLSource?: string;
   headers?: Record<string, string>;
   apiKey?: string;
+  /** Type-specific settings from config (azure resourceName/apiVersion, bedrock region, vertex project/location, npm package). */
+  settings: Record<string, string>;
+  /** Variables the provider's SDK reads on its own that are set here, with where: shown and recorded, never a secret's value. */
+  envSettings: string[];
   credentials: Credentials;
   defaultModel?: string;
   models: Record<string, ModelInfo>;
@@ -51,7 +56,7 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   const builtin = BUILTIN_PROVIDERS[name];
   const type = fromConfig?.type ?? builtin?.type;
   const models: Record<string, ModelInfo> = {};
-  for (const [id, info] of Object.entries(builtin?.models ?? {})) models[id] = { ...info };
+  for (const [id, info] of Object.entries(catalogFor(name, type))) models[id] = { ...info };
   for (const [id, info] of Object.entries(fromConfig?.models ?? {})) models[id] = { ...models[id], ...info };
   const credentials = findCredentials(name, type, loaded, env);
   const provider: Provider = {
@@ -61,6 +66,8 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
     closed: builtin === undefined && fromConfig?.models !== undefined && fromConfig.any_model !== true,
     builtin: builtin !== undefined,
     configured: fromConfig !== undefined,
+    settings: settingsOf(fromConfig),
+    envSettings: envSettingsOf(type, env),
   };
   if (type) provider.type = type;
   if (fromConfig?.api) provider.api = fromConfig.api;
@@ -73,24 +80,71 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   // A configured key that did not resolve is missing — never replaced by the usual variable,
   // which may be a different account's key.
   const key = credentials.present
-    ? fromConfig?.apiKey || builtin?.keyVariables.map((v) => env[v]).find((v) => v)
+    ? fromConfig?.apiKey ||
+      keyVariablesOf(name, type)
+        .map((v) => env[v])
+        .find((v) => v)
     : undefined;
   if (key) provider.apiKey = key;
   const defaultModel = builtin?.defaultModel ?? Object.keys(fromConfig?.models ?? {})[0];
   if (defaultModel) provider.defaultModel = defaultModel;
-  if (!type) {
-    provider.problem = `provider "${name}" has no type: set provider.${name}.type to anthropic, openai, openai-compatible or google`;
-  } else if (type === "openai-compatible" && !fromConfig?.baseURL) {
-    provider.problem = `provider "${name}" is openai-compatible but has no baseURL: set provider.${name}.baseURL`;
-  }
+  const problem = problemOf(name, type, loaded, env);
+  if (problem) provider.problem = problem;
   return provider;
 }
 
-/** The variables the AI SDK's provider packages read for their base URL when none is given. */
-const BASE_URL_VARIABLES: Partial<Record<ProviderType, string>> = {
-  anthropic: "ANTHROPIC_BASE_URL",
-  openai: "OPENAI_BASE_URL",
-};
+const SETTING_KEYS = ["npm", "resourceName", "apiVersion", "region", "project", "location"] as const;
+
+function settingsOf(fromConfig: Record<string, unknown> | undefined): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const key of SETTING_KEYS) {
+    const value = fromConfig?.[key];
+    if (typeof value === "string" && value) settings[key] = value;
+  }
+  return settings;
+}
+
+/** Names only: a session token or credentials path is named, never printed. */
+function envSettingsOf(type: ProviderType | undefined, env: NodeJS.ProcessEnv): string[] {
+  const facts = type ? TYPE_FACTS[type] : undefined;
+  return (facts?.settingVariables ?? [])
+    .filter((v) => env[v]?.trim())
+    .map((v) => (/TOKEN|KEY|SECRET|CREDENTIALS/.test(v) ? `${v} (set)` : `${v}=${env[v]?.trim()}`));
+}
+
+function keyVariablesOf(name: string, type: ProviderType | undefined): readonly string[] {
+  return BUILTIN_PROVIDERS[name]?.keyVariables ?? (type ? TYPE_FACTS[type].keyVariables : []);
+}
+
+/** Why the provider cannot be used at all, if so: a missing type, endpoint or package, or code a repository brought. */
+function problemOf(
+  name: string,
+  type: ProviderType | undefined,
+  loaded: LoadedConfig,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const own = loaded.config.provider?.[name];
+  if (!type) {
+    return `provider "${name}" has no type: set provider.${name}.type to anthropic, openai, openai-compatible, google, azure, bedrock, vertex, openrouter or npm`;
+  }
+  if (type === "openai-compatible" && !own?.baseURL) {
+    return `provider "${name}" is openai-compatible but has no baseURL: set provider.${name}.baseURL`;
+  }
+  if (type === "azure" && !own?.baseURL && !own?.resourceName && !env.AZURE_RESOURCE_NAME?.trim()) {
+    return `provider "${name}" is azure but names no resource: set provider.${name}.resourceName, AZURE_RESOURCE_NAME or provider.${name}.baseURL`;
+  }
+  if (type === "npm") {
+    if (!own?.npm)
+      return `provider "${name}" is npm but names no package: set provider.${name}.npm, e.g. "@ai-sdk/mistral"`;
+    // A package is code run in bosun's own process, unconfined: a repository may not bring it.
+    // Fail closed: only the person's own config (user layer, flags, environment) may name one.
+    const origin = loaded.origins.get(`provider.${name}.npm`) ?? loaded.origins.get(`provider.${name}`);
+    if (origin?.layer === "project") {
+      return `provider "${name}" names npm package ${own.npm} in the repository's config (${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}): a repository may not bring provider code; name it in your own config (~/.config/bosun/bosun.json or BOSUN_HOME)`;
+    }
+  }
+  return undefined;
+}
 
 /**
  * Where the provider's requests go, and who said so: its config, else the variable its SDK would
@@ -110,7 +164,7 @@ function endpointOf(
     const where = origin?.file ? `${origin.file}${origin.line ? `:${origin.line}` : ""}` : (origin?.source ?? "config");
     return { url: configured, source: `${key} (${where})` };
   }
-  const variable = type ? BASE_URL_VARIABLES[type] : undefined;
+  const variable = type ? TYPE_FACTS[type].baseURLVariable : undefined;
   const fromEnv = variable ? env[variable]?.trim() : undefined;
   return variable && fromEnv ? { url: fromEnv, source: `environment variable ${variable}` } : undefined;
 }
@@ -132,11 +186,19 @@ function findCredentials(
   if (unresolved) {
     return { present: false, source: `missing: ${key} ${String(unresolved.raw)}: ${unresolved.reason}`, needed: true };
   }
-  const variables = BUILTIN_PROVIDERS[name]?.keyVariables ?? [];
+  const variables = keyVariablesOf(name, type);
   const fromEnv = variables.find((v) => env[v]);
   if (fromEnv) return { present: true, source: `environment variable ${fromEnv}`, needed: true };
+  const chain = type ? (TYPE_FACTS[type].chain ?? []) : [];
+  const complete = chain.find((set) => set.every((v) => env[v]?.trim()));
+  if (complete) return { present: true, source: `environment variables ${complete.join(" + ")}`, needed: true };
   if (type === "openai-compatible") return { present: false, source: "none needed", needed: false };
-  const options = [...variables.map((v) => `environment variable ${v}`), key];
+  if (type === "npm") return { present: false, source: "the package's own (its environment variables)", needed: false };
+  const options = [
+    ...variables.map((v) => `environment variable ${v}`),
+    ...chain.map((set) => `environment variables ${set.join(" + ")}`),
+    key,
+  ];
   return { present: false, source: `missing: set ${options.join(" or ")}`, needed: true };
 }
 

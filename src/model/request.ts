@@ -3,17 +3,18 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Decision } from "../contracts/decisions.js";
 import { BASE_DELAY_MS } from "../contracts/retry.js";
 import type { ModelToolCall } from "../contracts/tool-calls.js";
-import { type AttemptInput, streamAttempt } from "./attempt.js";
+import { type AttemptInput, type ReasoningPart, streamAttempt } from "./attempt.js";
 import { cacheKindOf } from "./cache-plan.js";
 import { createLanguageModel } from "./create.js";
 import type { ClassifiedError } from "./errors.js";
 import { decideFallback } from "./fallback.js";
+import { decideModelOptions, type ModelOptionsAnswer } from "./reasoning.js";
 import type { ResolvedModel } from "./resolve.js";
 import { decideRetry, type RetryPolicy } from "./retry.js";
 import type { Usage } from "./usage.js";
 import { type Timers, type WaitLimits, waitLimits } from "./wait.js";
 
-export interface RequestOptions extends Omit<AttemptInput, "model"> {
+export interface RequestOptions extends Omit<AttemptInput, "model" | "reasoning"> {
   model: ResolvedModel;
   config: LoadedConfig;
   /** Appends a decision to the ledger (model.retry, model.fallback). */
@@ -32,6 +33,12 @@ export interface RequestOptions extends Omit<AttemptInput, "model"> {
    */
   onWait?: (waiting: boolean) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * A session's step: the reasoning options of the agent or model are sent (seat `model.options`,
+   * decided for the model that answers, which a fallback may change), and told to `onOptions`
+   * to record. A one-off request (a title, a summary) sends none.
+   */
+  options?: { agent?: string; onOptions: (model: ResolvedModel, decision: ModelOptionsAnswer) => void };
   /** Told of the tokens every attempt used (failed ones too: the provider may bill them). */
   onUsage?: (model: ResolvedModel, usage: Usage) => void;
 }
@@ -39,6 +46,8 @@ export interface RequestOptions extends Omit<AttemptInput, "model"> {
 interface Partial {
   model: ResolvedModel;
   text: string;
+  /** The model's reasoning parts, to keep in the session and send back (attempt.ts). */
+  reasoning?: ReasoningPart[];
   toolCalls: ModelToolCall[];
   attempts: number;
 }
@@ -74,6 +83,8 @@ export async function requestModel(options: RequestOptions): Promise<RequestResu
   for (;;) {
     tried.add(current.ref);
     const languageModel = await create(current, waitLimits(current, options.config), options.timers);
+    const settled = options.options ? decideModelOptions(options.config, current, options.options.agent) : undefined;
+    if (settled) options.options?.onOptions(current, settled.decision);
     for (let attempt = 1; ; attempt++) {
       attempts++;
       let waiting = true;
@@ -88,13 +99,20 @@ export async function requestModel(options: RequestOptions): Promise<RequestResu
         // Only a session's steps are cached (a one-off request would pay the cache write for nothing);
         // the model answering now says how its provider caches (a fallback may be another provider).
         ...(options.cache ? { cache: { ...options.cache, kind: cacheKindOf(current.provider) } } : {}),
+        ...(settled?.sent ? { reasoning: settled.sent } : {}),
         onEvent: (event) => {
           endWait();
           options.onEvent?.(event);
         },
       }).finally(endWait);
       if (outcome.usage) options.onUsage?.(current, outcome.usage);
-      const base = { model: current, text: outcome.text, toolCalls: outcome.toolCalls, attempts };
+      const base = {
+        model: current,
+        text: outcome.text,
+        reasoning: outcome.reasoning,
+        toolCalls: outcome.toolCalls,
+        attempts,
+      };
       if (outcome.status === "complete") {
         return { ...base, status: "complete", finishReason: outcome.finishReason, usage: outcome.usage };
       }

@@ -90,6 +90,16 @@ function withAssumedLimits(info: ModelInfo | undefined): { info: ModelInfo; assu
   return assumed.length > 0 ? { info: out, assumed } : { info: out };
 }
 
+/**
+ * The output limit a request may carry as maxOutputTokens: the catalog's or config's. An assumed
+ * one (ASSUMED_LIMITS) is only the compaction reserve, never a cap sent — it could cut off a model
+ * that writes more, and the provider knows its own limit.
+ */
+export function maxOutputOf(model: Pick<ResolvedModel, "info" | "assumed">): { maxOutputTokens?: number } {
+  const output = model.info.output;
+  return output && !model.assumed?.includes("output") ? { maxOutputTokens: output } : {};
+}
+
 /** What running a model the catalog does not know means. */
 export function unknownModelWarning(ref: string, provider: string): string {
   return `${ref} is not in bosun's catalog: it is sent as written, with assumed limits (context ${ASSUMED_LIMITS.context}, output ${ASSUMED_LIMITS.output} tokens, so compaction may start early) and no price, so cost is not counted (declare its limits and price in provider.${provider}.models)`;

@@ -181,7 +181,10 @@ function credentialsReason(model: ResolvedModel): Reason {
   const { baseURL, baseURLSource } = model.provider;
   // Where the key goes matters as much as where it comes from: a base URL is named with its source.
   const endpoint = baseURL ? `; requests go to ${baseURL} (${baseURLSource ?? "config"})` : "";
-  return { rule: "credentials", detail: `${model.provider.credentials.source}${endpoint}` };
+  const settings = model.provider.envSettings.length
+    ? `; from the environment: ${model.provider.envSettings.join(", ")}`
+    : "";
+  return { rule: "credentials", detail: `${model.provider.credentials.source}${endpoint}${settings}` };
 }
 
 /** The limits the run uses, and whether bosun assumed them (holder code) or the catalog/config gave them. */

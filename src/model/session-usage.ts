@@ -46,6 +46,7 @@ export function summarizeUsage(store: SessionStore, sessionId: string, sinceMs?:
       output: data.output ?? 0,
       cacheRead: data.cacheRead ?? 0,
       cacheWrite: data.cacheWrite ?? 0,
+      ...(data.reasoning ? { reasoning: data.reasoning } : {}),
     });
     if (typeof data.cost === "number") cost += data.cost;
     else costUnknown++;
@@ -57,7 +58,7 @@ export function summarizeUsage(store: SessionStore, sessionId: string, sinceMs?:
 export function describeUsage(usage: UsageSummary): { tokens: string; cost: string } {
   const n = (value: number) => value.toLocaleString("en-US");
   return {
-    tokens: `${n(usage.input)} in (cache read ${n(usage.cacheRead)}, write ${n(usage.cacheWrite)}), ${n(usage.output)} out, ${usage.requests} request(s)`,
+    tokens: `${n(usage.input)} in (cache read ${n(usage.cacheRead)}, write ${n(usage.cacheWrite)}), ${n(usage.output)} out${usage.reasoning ? ` (${n(usage.reasoning)} reasoning)` : ""}, ${usage.requests} request(s)`,
     cost:
       usage.requests === 0
         ? "-"

@@ -7,25 +7,31 @@ export interface Usage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `output` the model spent reasoning, when the provider says (set only when some). */
+  reasoning?: number;
 }
 
 export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
 export function fromSdkUsage(usage: LanguageModelUsage | undefined): Usage {
+  const reasoning = usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens ?? 0;
   return {
     input: usage?.inputTokens ?? 0,
     output: usage?.outputTokens ?? 0,
     cacheRead: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
     cacheWrite: usage?.inputTokenDetails?.cacheWriteTokens ?? 0,
+    ...(reasoning > 0 ? { reasoning } : {}),
   };
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const reasoning = (a.reasoning ?? 0) + (b.reasoning ?? 0);
   return {
     input: a.input + b.input,
     output: a.output + b.output,
     cacheRead: a.cacheRead + b.cacheRead,
     cacheWrite: a.cacheWrite + b.cacheWrite,
+    ...(reasoning > 0 ? { reasoning } : {}),
   };
 }
 

@@ -74,6 +74,7 @@ export async function prepareRunContext(input: {
   const skills = discoverSkills({ workspace: input.workspace, globalDir, home: homedir(), check: input.check });
   const context: RunContext = {
     cwd,
+    agent: input.agent.name,
     readOnly: input.agent.readOnly !== undefined,
     ...(input.agent.prompt ? { agentPrompt: input.agent.prompt } : {}),
     skills: renderSkills(skills.skills),

@@ -5,7 +5,7 @@ import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import type { BackgroundJob, Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
+import type { BackgroundJob, FileAccess, Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
@@ -132,6 +132,8 @@ export interface OpenInput {
   prompt?: ApprovalPrompt;
   /** Puts an MCP server's form (elicitation) to the person; none: nobody can answer, it is declined. */
   question?: QuestionPrompt;
+  /** Where the file tools' text comes from and goes to besides the disk (an editor's buffers, ACP fs). */
+  access?: FileAccess;
   /** Asks whether to trust the repository's config (the interactive session's dialog); else a terminal prompt. */
   trustPrompt?: TrustPrompt;
   /** Where warnings go: stderr unless given (the interactive session shows them in its transcript). */
@@ -410,7 +412,10 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
   const { store, config, prepared } = opening;
   const { session, model, gate, tools, output, record, target } = started;
   const { cwd, options } = input;
-  const toolContext = sessionToolContext(opening, life, started, cwd);
+  const toolContext = {
+    ...sessionToolContext(opening, life, started, cwd),
+    ...(input.access ? { access: input.access } : {}),
+  };
   let turns = 0;
   let running = false;
   // Undo's snapshots of the work tree: whether they can be taken is settled once a run.

@@ -1,3 +1,5 @@
+import type { GoalSpec } from "../contracts/goal.js";
+
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
 export interface SessionOptions {
   model?: string;
@@ -15,6 +17,8 @@ export interface SessionOptions {
   title?: string;
   /** A custom command whose front matter chooses the agent or model for its one turn. */
   command?: CommandChoice;
+  /** Checks that must pass before the turn is done: `--until`, or a recipe's checks. */
+  goal?: GoalSpec;
 }
 
 /** A custom command's `agent:` and `model:`, with the file that says so. */

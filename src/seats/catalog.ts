@@ -45,6 +45,15 @@ export const SEATS: readonly Seat[] = [
     config: ["retry.max_attempts", "retry.max_delay_ms"],
   },
   {
+    id: "model.options",
+    question: "What does each model request carry for reasoning (effort, thinking budget)?",
+    holders: ["config", "code"],
+    default:
+      "the agent's `reasoning` over its model's (`provider.<p>.models.<m>.reasoning`), mapped onto the provider: Anthropic and Google a thinking budget (an effort alone stands for one, fitted under the output limit), OpenAI and compatible servers an effort; neither set: none, the provider's default (code). Recorded once a session and when it changes",
+    fail: "closed",
+    config: ["agent", "provider"],
+  },
+  {
     id: "model.fallback",
     question: "After a model fails for good, which model takes over?",
     holders: ["config"],
@@ -251,6 +260,15 @@ export const SEATS: readonly Seat[] = [
     config: [],
   },
   {
+    id: "call.shim",
+    question: "Is the model's text read as tool calls, and what was read?",
+    holders: ["config", "code"],
+    default:
+      'read when provider.<name>.models.<id>.tools is "text" (holder config; tools described in the system prompt, none sent), or detected when native tools were sent and the answer made no native call but its text holds clean calls of offered tools (holder code; never when tools is "native"); each call recorded with its format, text span and what was read, then gated like a native call',
+    fail: "closed",
+    config: ["provider.<name>.models.<id>.tools"],
+  },
+  {
     id: "call.repair",
     question: "Can a malformed call be repaired without guessing?",
     holders: ["code"],
@@ -302,6 +320,24 @@ export const SEATS: readonly Seat[] = [
       "judged like a shell call before it first runs, by every rule layer except the project's own (a repository cannot approve its own commands): allowed runs, always sealed (exec.sandbox); asked goes to the person, and is not run when nobody can be asked; one that cannot be sealed does not run; a skipped hook does not run, a skipped server is not started",
     fail: "closed",
     config: ["hooks", "mcp", "permission"],
+  },
+  {
+    id: "review.check",
+    question: "Did one of the checks `bosun review` runs first (config review.checks) pass?",
+    holders: ["code"],
+    default:
+      "passed on exit 0; failed on any other exit; not run when it could not start (exit 126/127), overran shell.max_timeout_ms, or — a check the repository's bosun.json brings — the rules did not let it run (judged like any shell call the repository brings, sealed; nobody is asked). Failed and not run both fail the review (exit 1)",
+    fail: "closed",
+    config: ["review.checks"],
+  },
+  {
+    id: "review.verdict",
+    question: "How did `bosun review` end: clean, with findings, or failed?",
+    holders: ["code"],
+    default:
+      "failed (exit 1) when a check did not pass or the read-only reviewer gave no findings object that validates (asked once more first); else exit 1 when a finding reaches --fail-on (default high); clean only when every check ran and passed and there are no findings",
+    fail: "closed",
+    config: ["review.checks"],
   },
   {
     id: "mcp.connect",
@@ -392,6 +428,16 @@ export const SEATS: readonly Seat[] = [
       "with bubblewrap. A shell command run on a proof (read-only analysis, the judge, a read-only agent) runs sealed: the file system read-only but for exactly the files the rules let it write, home folders, /tmp and /run hidden but for the workspace, no network, its own user and process namespaces; a command someone allowed (a rule, the person, --auto) runs masked: as it would, but in its own process namespace with the files the read rules protect shown empty (but those it was approved to read or write). A repository's hook or MCP server always runs sealed: read-only on a proof, the workspace writable and the network kept when allowed by name. Where sealing cannot work a read-only agent's command is denied, a repository's does not run, and any other asks; a file the rules deny with other names (hard links) denies the command; shell.sandbox off runs everything unconfined (config)",
     fail: "closed",
     config: ["shell.sandbox"],
+  },
+  {
+    id: "exec.terminal",
+    question:
+      "Where does a shell command of an editor's (ACP) session run: the editor's terminal or bosun's own process?",
+    holders: ["code"],
+    default:
+      "bosun's own process, always, confined as exec.sandbox says: the editor's terminal (ACP terminal/create) runs outside bosun's confinement, timeouts and output bounds, so it is never used, not even for a command bosun would run unconfined; the output reaches the editor as the call's text content (no terminal id). Recorded when a session opens for an editor that offered a terminal",
+    fail: "closed",
+    config: [],
   },
   {
     id: "web.address",

@@ -18,8 +18,16 @@ function log() {
       add(EV.user, { text, ...(files ? { files } : {}) });
       return api;
     },
-    assistant: (text: string, toolCalls: ModelToolCall[] = []) => {
-      const data: AssistantMessage = { text, toolCalls, finish: "stop", model: "p/m", step: 1, status: "complete" };
+    assistant: (text: string, toolCalls: ModelToolCall[] = [], reasoning?: AssistantMessage["reasoning"]) => {
+      const data: AssistantMessage = {
+        text,
+        toolCalls,
+        finish: "stop",
+        model: "p/m",
+        step: 1,
+        status: "complete",
+        ...(reasoning ? { reasoning } : {}),
+      };
       add(EV.assistant, data);
       return api;
     },
@@ -206,6 +214,24 @@ describe("projectConversation", () => {
     assert.deepEqual(
       assistant.content.map((part) => part.input),
       [{}, {}, {}, {}],
+    );
+  });
+
+  it("replays the model's reasoning first, with the metadata its provider needs back", () => {
+    const messages = log()
+      .user("go")
+      .assistant("reading", [call("c1")], [{ text: "think", metadata: { anthropic: { signature: "sig" } } }])
+      .finished("c1", "ok")
+      .project();
+    const assistant = messages[1] as { content: Array<Record<string, unknown>> };
+    assert.deepEqual(assistant.content[0], {
+      type: "reasoning",
+      text: "think",
+      providerOptions: { anthropic: { signature: "sig" } },
+    });
+    assert.deepEqual(
+      assistant.content.map((part) => part.type),
+      ["reasoning", "text", "tool-call"],
     );
   });
 

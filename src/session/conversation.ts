@@ -1,4 +1,7 @@
-import type { ModelMessage, UserContent } from "ai";
+import type { JSONValue, ModelMessage, UserContent } from "ai";
+
+type ProviderOptions = Record<string, Record<string, JSONValue>>;
+
 import type { StoredEvent } from "../store/session-store.js";
 import { isPlainObject } from "../util/object.js";
 import { type CallFinished, EV, type UserMessage } from "./events.js";
@@ -57,6 +60,13 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
       messages.push({
         role: "assistant",
         content: [
+          // First, as the model gave them: Anthropic refuses a tool use after thinking without the
+          // thinking's signed block; OpenAI (store:false) needs its encrypted reasoning item back.
+          ...(data.reasoning ?? []).map((part) => ({
+            type: "reasoning" as const,
+            text: part.text,
+            ...(part.metadata ? { providerOptions: part.metadata as ProviderOptions } : {}),
+          })),
           ...(data.text ? [{ type: "text" as const, text: data.text }] : []),
           ...data.toolCalls.map((call) => ({
             type: "tool-call" as const,

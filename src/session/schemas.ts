@@ -87,6 +87,16 @@ const toolCall = z.strictObject({
 
 const assistantMessage = z.strictObject({
   text: z.string(),
+  // The model's reasoning parts, with the provider metadata they must be sent back with
+  // (Anthropic's signature or redacted data, OpenAI's item id and encrypted content).
+  reasoning: z
+    .array(
+      z.strictObject({
+        text: z.string(),
+        metadata: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+      }),
+    )
+    .optional(),
   toolCalls: z.array(toolCall),
   finish: cleanText,
   model: cleanText,
@@ -169,6 +179,8 @@ const usage = z.strictObject({
   output: amount,
   cacheRead: amount,
   cacheWrite: amount,
+  // The part of output spent reasoning, when the provider said.
+  reasoning: amount.optional(),
   cost: amount.optional(),
   // Requests that do not measure the conversation (compaction/compact.ts, model/title.ts).
   for: z.enum(["compaction.summary", "session.title"]).optional(),

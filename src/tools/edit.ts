@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/rules/call-requests.js";
-import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
+import { PathChangedError, readFileAt } from "../util/safe-write.js";
+import { seenText, textThrough, viaMetadata, writeThrough } from "./access.js";
 import { diffHunks } from "./diff-hunks.js";
 import {
   approvedTarget,
@@ -110,8 +111,6 @@ export const editTool: Tool<EditInput> = {
       const raw = existing.data;
       const binary = binaryContentReason(absolute, raw);
       if (binary) return fail(`Cannot edit ${shown}: it is a binary file (${binary}).`, "binary");
-      const stale = staleReason(ctx, absolute);
-      if (stale) return fail(`Not edited: ${stale}.`, "not read");
       before = raw.toString("utf8");
       // Writing back text that did not decode cleanly would replace every bad byte with U+FFFD.
       if (before.includes("\uFFFD") && !Buffer.from(before, "utf8").equals(raw)) {
@@ -120,6 +119,10 @@ export const editTool: Tool<EditInput> = {
           "not UTF-8",
         );
       }
+      // The editor's buffer when it reads for bosun: the edit applies to, and is checked against, what the person sees.
+      before = await textThrough(ctx, target, before);
+      const stale = staleReason(ctx, absolute, ctx.access?.read ? before : undefined);
+      if (stale) return fail(`Not edited: ${stale}.`, "not read");
     } catch (error) {
       if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       return fail(`Cannot edit ${shown}: ${describeError(error)}`, "failed");
@@ -158,13 +161,13 @@ export const editTool: Tool<EditInput> = {
 
     if (ctx.signal.aborted) return fail(`Editing ${shown} was cancelled.`, "cancelled");
     try {
-      writeFileAt(target, after);
+      await writeThrough(ctx, target, after);
     } catch (error) {
       if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       // Written whole or not at all (safe-write.ts): a full disk leaves the file as it was.
       return fail(`Cannot write ${shown}: ${describeError(error)}; ${shown} is as it was.`, "failed");
     }
-    ctx.files.seen(absolute);
+    ctx.files.seen(absolute, seenText(ctx, after));
 
     const diff = renderDiff(shown, before, after);
     const replacements = found.spans.length;
@@ -174,7 +177,14 @@ export const editTool: Tool<EditInput> = {
       output: [note ? `${head} ${note}` : head, ...diff.lines].join("\n"),
       summary: `edit ${shown} (+${diff.added} -${diff.removed})`,
       detail: diff.lines.join("\n"),
-      metadata: { path: absolute, tier: found.tier, replacements, added: diff.added, removed: diff.removed },
+      metadata: {
+        path: absolute,
+        tier: found.tier,
+        replacements,
+        added: diff.added,
+        removed: diff.removed,
+        ...viaMetadata(ctx),
+      },
     };
   },
 };

@@ -71,4 +71,17 @@ describe("createFileTracker", () => {
     tracker.seen(temp.path);
     assert.match(tracker.staleReason(join(temp.path, "missing.txt")) ?? "", /have not read/);
   });
+
+  it("text seen through an editor's buffer is compared with the buffer, not the disk", () => {
+    const file = temp.put("buffered.txt", "disk\n");
+    const tracker = createFileTracker();
+    // Before any read, the cheap check (no buffer at hand) still asks for one.
+    assert.match(tracker.staleReason(file, null) ?? "", /have not read/);
+    tracker.seen(file, "buffer\n");
+    assert.equal(tracker.staleReason(file, "buffer\n"), undefined);
+    assert.equal(tracker.staleReason(file, null), undefined);
+    assert.match(tracker.staleReason(file, "buffer, changed\n") ?? "", /changed in the editor since you last read it/);
+    // The disk differs from what was seen: a disk check calls it stale (apply_patch works on disk).
+    assert.match(tracker.staleReason(file) ?? "", /changed on disk/);
+  });
 });

@@ -37,20 +37,27 @@ export function createFileTracker(options: FileTrackerOptions = {}): FileTracker
   const show = (path: string) => (options.cwd ? displayPath(options.cwd, path) : path);
 
   return {
-    seen(path) {
+    seen(path, content) {
       const absolute = resolve(path);
-      const state = snapshot(absolute);
+      const state = content === undefined ? snapshot(absolute) : textState(absolute, content);
       const entry = state ? { ...state, at: now() } : undefined;
       if (entry) seen.set(absolute, entry);
       else seen.delete(absolute);
       options.onSeen?.(absolute, entry);
     },
 
-    staleReason(path) {
+    staleReason(path, current) {
       const absolute = resolve(path);
       const last = seen.get(absolute);
       if (!last) return `you have not read ${show(absolute)} in this session; read it first`;
-      const changed = `${show(absolute)} changed on disk since you last read it (at ${new Date(last.at).toISOString()}); read it again`;
+      if (current === null) return undefined;
+      const when = new Date(last.at).toISOString();
+      if (current !== undefined) {
+        // The editor's buffer, as it is now: its text decides, whatever the disk holds.
+        if (hashText(current) === last.hash) return undefined;
+        return `${show(absolute)} changed in the editor since you last read it (at ${when}); read it again`;
+      }
+      const changed = `${show(absolute)} changed on disk since you last read it (at ${when}); read it again`;
       let stat: { mtimeMs: number; size: number };
       try {
         stat = statSync(absolute);
@@ -84,6 +91,21 @@ function snapshot(absolute: string): Omit<Seen, "at"> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What the tracker keeps of text read or written elsewhere than the disk: its size and hash (the disk's mtime, if any). */
+function textState(absolute: string, content: string): Omit<Seen, "at"> {
+  let mtimeMs = 0;
+  try {
+    mtimeMs = statSync(absolute).mtimeMs;
+  } catch {
+    mtimeMs = 0;
+  }
+  return { mtimeMs, size: Buffer.byteLength(content, "utf8"), hash: hashText(content) };
+}
+
+function hashText(content: string): string {
+  return createHash("sha1").update(Buffer.from(content, "utf8")).digest("hex");
 }
 
 function hashFile(absolute: string): string | undefined {

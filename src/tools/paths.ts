@@ -72,8 +72,14 @@ export function describeError(error: unknown): string {
  * Why the agent may not overwrite `absolute` (never read, or changed since), with the path as the
  * model knows it; undefined when it may. The tracker knows absolute paths only.
  */
-export function staleReason(ctx: Pick<ToolContext, "cwd" | "files">, absolute: string): string | undefined {
-  const reason = ctx.files.staleReason(absolute);
+export function staleReason(
+  ctx: Pick<ToolContext, "cwd" | "files" | "access">,
+  absolute: string,
+  /** The text as it is now where it is read (the editor's buffer); unset, the disk is compared. */
+  current?: string,
+): string | undefined {
+  // Read through the editor, the buffer is the truth: the cheap check (no text yet) only asks "ever read?".
+  const reason = ctx.files.staleReason(absolute, current ?? (ctx.access?.read ? null : undefined));
   return reason?.split(absolute).join(displayPath(ctx.cwd, absolute));
 }
 

@@ -68,17 +68,28 @@ export const readTool: Tool<ReadInput> = {
 
     const first = input.offset ?? 1;
     const limit = input.limit ?? READ_DEFAULT_LINES;
+    // Through the editor when it offered it: the model sees the unsaved buffer, not the disk.
+    const access = ctx.access?.read ? ctx.access : undefined;
     let page: Page;
+    let text: string | undefined;
     try {
-      page = await readPage(absolute, first, limit, ctx.signal);
+      text = access?.read ? await access.read(absolute, ctx.signal) : undefined;
+      const source = text === undefined ? fileChunks(absolute) : [text];
+      page = await readPage(source, first, limit, ctx.signal);
     } catch (error) {
       if (ctx.signal.aborted) return fail(`Reading ${shown} was cancelled.`, "cancelled");
-      return fail(`Cannot read ${shown}: ${describeError(error)}`, "failed");
+      const where = access ? ` through ${access.via}` : "";
+      return fail(`Cannot read ${shown}${where}: ${describeError(error)}`, "failed");
     }
+    const via = access ? { via: access.via } : {};
 
     if (page.total === 0) {
-      ctx.files.seen(absolute);
-      return { output: "(empty file)", summary: `read ${shown} (empty)`, metadata: { path: absolute, totalLines: 0 } };
+      ctx.files.seen(absolute, text);
+      return {
+        output: "(empty file)",
+        summary: `read ${shown} (empty)`,
+        metadata: { path: absolute, totalLines: 0, ...via },
+      };
     }
     if (first > page.total) {
       return fail(
@@ -87,7 +98,7 @@ export const readTool: Tool<ReadInput> = {
       );
     }
 
-    ctx.files.seen(absolute);
+    ctx.files.seen(absolute, text);
     const last = first + page.lines.length - 1;
     const output = page.lines.map((line, i) => `${String(first + i).padStart(5)}\t${line}`);
     if (last < page.total) {
@@ -100,7 +111,14 @@ export const readTool: Tool<ReadInput> = {
       summary: whole
         ? `read ${shown} (${page.total} ${page.total === 1 ? "line" : "lines"})`
         : `read ${shown} (lines ${first}-${last} of ${page.total})`,
-      metadata: { path: absolute, startLine: first, endLine: last, totalLines: page.total, clampedLines: page.clamped },
+      metadata: {
+        path: absolute,
+        startLine: first,
+        endLine: last,
+        totalLines: page.total,
+        clampedLines: page.clamped,
+        ...via,
+      },
     };
   },
 };
@@ -155,7 +173,12 @@ interface Page {
  * Streams the file once: keeps lines `first`..`first+limit-1` (within READ_MAX_BYTES of output)
  * and counts all lines. Memory stays bounded even for one enormous line.
  */
-async function readPage(absolute: string, first: number, limit: number, signal: AbortSignal): Promise<Page> {
+async function readPage(
+  source: AsyncIterable<string> | Iterable<string>,
+  first: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<Page> {
   const lines: string[] = [];
   let total = 0;
   let clamped = 0;
@@ -191,9 +214,8 @@ async function readPage(absolute: string, first: number, limit: number, signal: 
     lines.push(text);
   };
 
-  const stream = createReadStream(absolute, { encoding: "utf8", highWaterMark: 64 * 1024 });
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
+    for await (const chunk of source) {
       if (signal.aborted) throw new Error("cancelled");
       let start = 0;
       for (;;) {
@@ -211,10 +233,15 @@ async function readPage(absolute: string, first: number, limit: number, signal: 
       }
     }
   } finally {
-    stream.destroy();
+    if ("destroy" in source && typeof source.destroy === "function") source.destroy();
   }
   if (length > 0) endLine();
   return { lines, total, clamped };
+}
+
+/** A file's text from disk in 64 KB pieces. */
+function fileChunks(absolute: string): AsyncIterable<string> {
+  return createReadStream(absolute, { encoding: "utf8", highWaterMark: 64 * 1024 }) as unknown as AsyncIterable<string>;
 }
 
 /** The first `max` characters, not splitting a surrogate pair. */

@@ -3,7 +3,8 @@ import { diffLines } from "diff";
 import { z } from "zod";
 import type { Tool } from "../contracts/tools.js";
 import { pathRequests } from "../permission/rules/call-requests.js";
-import { PathChangedError, readFileAt, writeFileAt } from "../util/safe-write.js";
+import { PathChangedError, readFileAt } from "../util/safe-write.js";
+import { seenText, textThrough, viaMetadata, writeThrough } from "./access.js";
 import {
   approvedTarget,
   changedAfterApproval,
@@ -57,22 +58,23 @@ export const writeTool: Tool<WriteInput> = {
       if (existing.kind === "folder") return fail(`${shown} is a folder; give a file path.`, "a folder");
       if (existing.kind === "other") return fail(`${shown} is not a regular file.`, "not a file");
       if (existing.kind === "file") {
-        const stale = staleReason(ctx, absolute);
+        // Replacing what the editor holds when it reads for bosun: checked against the buffer.
+        before = await textThrough(ctx, target, existing.data.toString("utf8"));
+        const stale = staleReason(ctx, absolute, ctx.access?.read ? before : undefined);
         if (stale) return fail(`Not written: ${stale}.`, "not read");
-        before = existing.data.toString("utf8");
       }
-      writeFileAt(target, input.content, { parents: before === undefined });
+      await writeThrough(ctx, target, input.content, { parents: before === undefined });
     } catch (error) {
       if (error instanceof PathChangedError) return changed(error.leadsTo === target ? undefined : error.leadsTo);
       // Written whole or not at all (safe-write.ts): a full disk leaves the file as it was.
       const left = before === undefined ? "nothing was created" : `${shown} is as it was`;
       return fail(`Cannot write ${shown}: ${describeError(error)}; ${left}.`, "failed");
     }
-    ctx.files.seen(absolute);
+    ctx.files.seen(absolute, seenText(ctx, input.content));
 
     const { added, removed } = countChanges(before ?? "", input.content);
     const bytes = Buffer.byteLength(input.content, "utf8");
-    const metadata = { path: absolute, created: before === undefined, added, removed, bytes };
+    const metadata = { path: absolute, created: before === undefined, added, removed, bytes, ...viaMetadata(ctx) };
     if (before === undefined) {
       const lines = `${added} ${added === 1 ? "line" : "lines"}`;
       return {

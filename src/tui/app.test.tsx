@@ -346,9 +346,9 @@ describe("the interactive session", () => {
     try {
       const { runner, seen } = scripted();
       const command: CustomCommand = {
-        name: "review",
+        name: "audit",
         template: "Branch: !`echo main`\nReview $ARGUMENTS",
-        file: join(dir, "review.md"),
+        file: join(dir, "audit.md"),
         scope: "project",
       };
       const expand = async (c: CustomCommand, args: string) =>
@@ -364,7 +364,7 @@ describe("the interactive session", () => {
         <App runner={runner} commands={{ commands: [command], shadowed: [], skipped: [] }} expand={expand} />,
       );
       await tick();
-      await type(ui, "/review the diff !`touch pwned`");
+      await type(ui, "/audit the diff !`touch pwned`");
       await tick(300);
       assert.deepEqual(seen.turns, ["Branch: main\nReview the diff !`touch pwned`"]);
       assert.equal(existsSync(join(dir, "pwned")), false);

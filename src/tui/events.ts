@@ -13,6 +13,13 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
       else list.push({ kind: "assistant", text: event.text });
       return list;
     }
+    case "reasoning": {
+      // Folded: one line that counts the thinking as it streams; the text that follows starts its own item.
+      const last = list.at(-1);
+      if (last?.kind === "thinking") list[list.length - 1] = { ...last, chars: last.chars + event.text.length };
+      else list.push({ kind: "thinking", chars: event.text.length });
+      return list;
+    }
     case "tool_call":
       list.push({
         kind: "tool",
@@ -169,7 +176,7 @@ export function finishedPrefix(items: readonly TranscriptItem[]): number {
     const final =
       item.kind === "tool"
         ? item.status !== "running" && !delegateLive(item.delegate)
-        : item.kind === "assistant"
+        : item.kind === "assistant" || item.kind === "thinking"
           ? index < items.length - 1
           : true;
     if (!final) break;

@@ -40,12 +40,12 @@ function stubRunner(parts: Partial<InteractiveRunner> = {}): InteractiveRunner {
 }
 
 describe("the / command menu", () => {
-  const entries = menuEntries([custom("review", "review the diff"), custom("help"), custom("mock-data")]);
+  const entries = menuEntries([custom("audit", "review the diff"), custom("help"), custom("mock-data")]);
 
   it("offers the built-ins, then the custom commands a built-in does not hide", () => {
     const names = entries.map((e) => e.name);
     assert.equal(names[0], "help");
-    assert.deepEqual(names.slice(-2), ["review", "mock-data"]);
+    assert.deepEqual(names.slice(-2), ["audit", "mock-data"]);
     assert.equal(names.filter((n) => n === "help").length, 1, "the custom /help is shadowed");
     assert.equal(
       entries.find((e) => e.name === "mock-data")?.description,

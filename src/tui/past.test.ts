@@ -154,7 +154,8 @@ describe("the past of a resumed session", () => {
     }
     const items = readPast(store, id, { full: 3, folded: 4 });
     const lines = items.map(
-      (item) => `${item.kind}: ${"text" in item ? item.text : item.kind === "tool" ? item.title : item.command}`,
+      (item) =>
+        `${item.kind}: ${"text" in item ? item.text : item.kind === "tool" ? item.title : item.kind === "shell" ? item.command : ""}`,
     );
     assert.deepEqual(lines.slice(0, 5), [
       `notice: ${EARLIER}`,

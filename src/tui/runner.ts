@@ -79,6 +79,11 @@ export interface InteractiveRunner {
    * or forward again; refused while a turn runs, and with the files changed by hand listed.
    */
   revert?(action: "undo" | "redo" | "rewind", options: { to?: number; force: boolean }): Promise<RevertResult>;
+  /**
+   * /review: the configured checks and a read-only reviewer over the diff, in a review session of
+   * their own; the report as text. Absent where the session is not local (attach).
+   */
+  review?(args: string, signal: AbortSignal): Promise<string>;
   /** The session's turns for /rewind: number, the person's message, whether undone. */
   turns?(): Array<{ turn: number; text: string; reverted: boolean }>;
   /** Summarises the older history now; a line saying what happened. */

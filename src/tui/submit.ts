@@ -1,4 +1,5 @@
 import type { CustomCommand, Expansion } from "../input/custom-commands.js";
+import { initPrompt } from "../input/init-prompt.js";
 import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
 import { type ParsedInput, parseInput } from "../input/slash.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
@@ -118,6 +119,21 @@ export function submitter(deps: SubmitDeps) {
           await runTurn(parsed.text, signal);
         });
       case "builtin":
+        // /init is a prompt, not a writer: the model edits AGENTS.md through the usual approvals.
+        if (parsed.name === "init") {
+          return work(async (signal) => {
+            await note();
+            await runTurn(initPrompt(process.cwd()), signal);
+          });
+        }
+        if (parsed.name === "review") {
+          return work(async (signal) => {
+            await note();
+            if (!runner.review) return add({ kind: "notice", text: "/review runs only in a local session" });
+            add({ kind: "notice", text: "reviewing: the configured checks, then a read-only reviewer (Esc stops it)" });
+            add({ kind: "notice", text: await runner.review(parsed.args, signal) });
+          });
+        }
         return work(async () => {
           await note();
           await deps.builtin(parsed.name, parsed.args);

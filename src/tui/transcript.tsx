@@ -10,6 +10,8 @@ import { markdownLines } from "./markdown.js";
 export type TranscriptItem =
   | { kind: "user"; text: string }
   | { kind: "assistant"; text: string }
+  /** The model's thinking, folded to one line: how much of it there was, not what it said. */
+  | { kind: "thinking"; chars: number }
   | {
       kind: "tool";
       id: string;
@@ -123,6 +125,12 @@ export function Transcript({ items, expanded = false }: { items: readonly Transc
             return <Assistant key={key} text={item.text} />;
           case "tool":
             return <ToolLine key={key} item={item} expanded={expanded} />;
+          case "thinking":
+            return (
+              <Text key={key} dimColor italic>
+                ∴ thinking ({item.chars} chars)
+              </Text>
+            );
           case "notice":
             return (
               <Text key={key} dimColor>

@@ -59,6 +59,9 @@ describe("bosun models", () => {
         ["anthropic", "anthropic", true],
         ["openai", "openai", false],
         ["google", "google", false],
+        ["openrouter", "openrouter", false],
+        ["bedrock", "bedrock", false],
+        ["vertex", "vertex", false],
       ],
     );
     const local = data.providers[0];

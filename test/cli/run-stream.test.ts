@@ -326,6 +326,31 @@ describe("bosun run --format json: the documented stream", () => {
     }
   });
 
+  it("a model configured to reason: its thinking streams as reasoning events, its tokens in usage", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { thinking: [{ text: "Thinking it over." }], reasoningTokens: 3, text: "Done." } }] },
+      { protocol: "openai" },
+    );
+    try {
+      const { provider } = s.server.configFor("openai");
+      s.setUserConfig({
+        provider: { scripted: { ...provider.scripted, models: { "test-model": { reasoning: { effort: "low" } } } } },
+      });
+      const { code, lines, stderr } = await stream(s, ["run", "--format", "json", "hi"]);
+      assert.equal(code, 0, stderr);
+      assert.equal(
+        of(lines, "reasoning")
+          .map((line) => line.text)
+          .join(""),
+        "Thinking it over.",
+      );
+      const usage = of(lines, "usage")[0]?.usage as { reasoning?: number } | undefined;
+      assert.equal(usage?.reasoning, 3);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("every event type the schema documents for a run occurred in a run above, and the README lists exactly those", () => {
     // The server's own types (ask, question, gap, …) are its tests' to see (serve-turns.test.ts).
     const serverOnly = serverOnlyTypes();

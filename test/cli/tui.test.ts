@@ -298,7 +298,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
     // The person's own command (their commands folder) may choose agent and model; a repository's may not choose the model.
     mkdirSync(join(s.ws.home, "commands"));
     writeFileSync(
-      join(s.ws.home, "commands", "review.md"),
+      join(s.ws.home, "commands", "audit.md"),
       "---\nagent: plan\nmodel: scripted/review-model\n---\nReview: $ARGUMENTS\n",
     );
     s.ws.write(".bosun/commands/cheap.md", "---\nmodel: scripted/cheap-model\n---\nCheaply: $ARGUMENTS\n");
@@ -306,7 +306,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
     const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env) });
     try {
       await term.waitFor(/scripted\/test-model · build · approve/);
-      term.type("/review the parser");
+      term.type("/audit the parser");
       await term.waitFor(/Reviewed read-only\./);
       const review = s.server.requests.at(-1);
       assert.equal((review?.json as { model?: string } | undefined)?.model, "review-model");
@@ -335,7 +335,7 @@ describe("the interactive session in a real terminal (tmux)", () => {
       term.type("/exit");
 
       const { decisions } = s.latest();
-      const forReview = decisions.filter((d) => d.subject?.command === "review");
+      const forReview = decisions.filter((d) => d.subject?.command === "audit");
       expectDecision(forReview, "agent.select", "config", "plan");
       expectDecision(forReview, "model.select", "config", "scripted/review-model");
       expectDecision(decisions, "model.select", "person", "scripted/other-model");
@@ -346,8 +346,8 @@ describe("the interactive session in a real terminal (tmux)", () => {
       expectDecision(refused, "agent.select", "code", "plan");
       expectDecision(decisions, "input.command", "person", {
         kind: "custom",
-        name: "review",
-        file: join(s.ws.home, "commands", "review.md"),
+        name: "audit",
+        file: join(s.ws.home, "commands", "audit.md"),
       });
       expectDecision(
         decisions.filter((d) => d.subject?.command === "cheap"),

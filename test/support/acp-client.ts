@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import {
   type ClientContext,
@@ -27,6 +28,13 @@ export interface AcpEditor {
   /** Every form (elicitation) received, in order, and how the editor fills the next ones; default: decline. */
   forms: CreateElicitationRequest[];
   fill: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  /** The editor's open buffers by absolute path: fs/read_text_file answers from them (else the disk), fs/write_text_file writes into them. */
+  buffers: Map<string, string>;
+  /** Every path the editor was asked to read, and every write it was asked to make, in order. */
+  fsReads: string[];
+  fsWrites: Array<{ path: string; content: string }>;
+  /** Whether a write the editor takes is also saved to disk (as an editor saving the buffer would). */
+  saveWrites: boolean;
   stderr(): string;
   /** Closes stdin (the editor goes away) and waits for bosun to exit. */
   close(): Promise<number | null>;
@@ -50,6 +58,10 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     asked: [],
     forms: [],
     fill: () => ({ action: "decline" }),
+    buffers: new Map(),
+    fsReads: [],
+    fsWrites: [],
+    saveWrites: false,
     answer: () => ({ outcome: { outcome: "selected", optionId: "reject" } }),
     stderr: () => stderr,
     agent: undefined as unknown as ClientContext,
@@ -69,6 +81,16 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     .onRequest(methods.client.elicitation.create, ({ params }) => {
       editor.forms.push(params);
       return editor.fill(params);
+    })
+    .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+      editor.fsReads.push(params.path);
+      return { content: editor.buffers.get(params.path) ?? readFileSync(params.path, "utf8") };
+    })
+    .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+      editor.fsWrites.push({ path: params.path, content: params.content });
+      editor.buffers.set(params.path, params.content);
+      if (editor.saveWrites) writeFileSync(params.path, params.content);
+      return {};
     });
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,

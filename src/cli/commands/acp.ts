@@ -33,6 +33,7 @@ export async function acp(options: AcpOptions): Promise<void> {
       ...(input.cwdUnasked ? { cwdUnasked: input.cwdUnasked } : {}),
       ...(input.modeChoice ? { modeChoice: input.modeChoice } : {}),
       ...(input.question ? { question: input.question } : {}),
+      ...(input.access ? { access: input.access } : {}),
       onDecision: () => {},
       onLeaseLost: input.onLeaseLost,
       signal: input.signal,

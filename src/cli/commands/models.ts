@@ -27,6 +27,7 @@ export function listModels(options: { json?: boolean; model?: string }): void {
     provider: p.name,
     type: p.type ?? null,
     ...(p.baseURL ? { baseURL: p.baseURL, baseURLSource: p.baseURLSource ?? null } : {}),
+    ...(p.envSettings.length ? { environment: p.envSettings } : {}),
     credentials: { present: p.credentials.present, needed: p.credentials.needed, source: p.credentials.source },
     usable: usable(p),
     ...(p.problem ? { problem: p.problem } : {}),
@@ -50,6 +51,7 @@ export function listModels(options: { json?: boolean; model?: string }): void {
     out(
       `\n${p.provider} (${p.type ?? "no type"}${p.baseURL ? `, ${p.baseURL} from ${p.baseURLSource ?? "config"}` : ""}) — ${state}: ${p.problem ?? p.credentials.source}`,
     );
+    if (p.environment) out(`  from the environment: ${p.environment.join(", ")}`);
     if (p.models.length === 0) {
       out("  no models listed: any model id can be used, with assumed limits");
       continue;
@@ -60,9 +62,15 @@ export function listModels(options: { json?: boolean; model?: string }): void {
         `  ${m.id}${m.id === p.defaultModel ? " (default)" : ""}`,
         limit(m.context),
         limit(m.output),
-        flag(m.tools),
+        typeof m.tools === "string"
+          ? m.tools === "none"
+            ? "no"
+            : m.tools === "native"
+              ? "yes"
+              : m.tools
+          : flag(m.tools),
         flag(m.images),
-        flag(m.reasoning),
+        flag(m.thinks),
         price(m),
         cachePrice(m),
       ]),

@@ -37,8 +37,15 @@ function searchBlocks(
   ];
 }
 
+/** A thinking block as a whole: signed thinking, or redacted data. */
+function thinkingBlock(step: PlannedReply["thinking"][number]): Record<string, unknown> {
+  if (step.redacted) return { type: "redacted_thinking", data: step.redacted };
+  return { type: "thinking", thinking: step.text, signature: step.signature };
+}
+
 function json(plan: PlannedReply): unknown {
-  const content: unknown[] = plan.providerSearches.flatMap(searchBlocks);
+  const content: unknown[] = plan.thinking.map(thinkingBlock);
+  content.push(...plan.providerSearches.flatMap(searchBlocks));
   if (plan.text !== "") content.push({ type: "text", text: plan.text });
   for (const call of plan.toolCalls) {
     content.push({ type: "tool_use", id: call.id, name: call.name, input: inputObject(call.arguments) });
@@ -83,6 +90,19 @@ function events(plan: PlannedReply): string[] {
   });
   event({ type: "ping" });
   let index = 0;
+  for (const step of plan.thinking) {
+    if (step.redacted) {
+      event({ type: "content_block_start", index, content_block: thinkingBlock(step) });
+    } else {
+      event({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "" } });
+      for (const piece of textPieces(step.text)) {
+        event({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
+      }
+      event({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: step.signature } });
+    }
+    event({ type: "content_block_stop", index });
+    index++;
+  }
   for (const search of plan.providerSearches) {
     const [call, result] = searchBlocks(search);
     event({ type: "content_block_start", index, content_block: { ...call, input: {} } });

@@ -15,7 +15,7 @@ function usage(plan: PlannedReply) {
       ...(plan.usage.cacheWrite > 0 ? { cache_write_tokens: plan.usage.cacheWrite } : {}),
     },
     output_tokens: plan.usage.output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: plan.usage.reasoning },
     total_tokens: plan.usage.input + plan.usage.output,
   };
 }
@@ -38,8 +38,17 @@ function callItem(call: PlannedReply["toolCalls"][number], status: string, args:
   return { id: call.itemId, type: "function_call", status, arguments: args, call_id: call.id, name: call.name };
 }
 
+function reasoningItem(step: PlannedReply["thinking"][number], done: boolean) {
+  return {
+    id: step.itemId,
+    type: "reasoning",
+    encrypted_content: step.encrypted,
+    summary: done && step.text !== "" ? [{ type: "summary_text", text: step.text }] : [],
+  };
+}
+
 function output(plan: PlannedReply): unknown[] {
-  const items: unknown[] = [];
+  const items: unknown[] = plan.thinking.map((step) => reasoningItem(step, true));
   if (plan.text !== "") items.push(messageItem(plan, itemStatus(plan), plan.text));
   for (const call of plan.toolCalls) items.push(callItem(call, itemStatus(plan), call.arguments));
   return items;
@@ -87,6 +96,19 @@ function events(plan: PlannedReply, body: Record<string, unknown>): string[] {
   event({ type: "response.created", response: response(plan, "created", body) });
   event({ type: "response.in_progress", response: response(plan, "created", body) });
   let outputIndex = 0;
+  for (const step of plan.thinking) {
+    const at = { item_id: step.itemId, summary_index: 0 };
+    event({ type: "response.output_item.added", output_index: outputIndex, item: reasoningItem(step, false) });
+    if (step.text !== "") {
+      event({ type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } });
+      for (const piece of textPieces(step.text))
+        event({ type: "response.reasoning_summary_text.delta", ...at, delta: piece });
+      event({ type: "response.reasoning_summary_text.done", ...at, text: step.text });
+      event({ type: "response.reasoning_summary_part.done", ...at, part: { type: "summary_text", text: step.text } });
+    }
+    event({ type: "response.output_item.done", output_index: outputIndex, item: reasoningItem(step, true) });
+    outputIndex++;
+  }
   if (plan.text !== "") {
     const at = { item_id: plan.messageId, output_index: outputIndex, content_index: 0 };
     event({

@@ -24,6 +24,8 @@ export interface PlannedUsage {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `output` spent reasoning. */
+  reasoning: number;
 }
 
 export interface PlannedReply {
@@ -38,8 +40,19 @@ export interface PlannedReply {
   toolCalls: PlannedToolCall[];
   /** Searches the provider ran itself (Anthropic's server tools), shown before the text. */
   providerSearches: { id: string; query: string; results: { url: string; title: string }[] }[];
+  /** The model's thinking, before the text (script `thinking`, every default filled in). */
+  thinking: PlannedThinking[];
   finish: Finish;
   usage: PlannedUsage;
+}
+
+export interface PlannedThinking {
+  /** OpenAI Responses reasoning item id (`rs_…`). */
+  itemId: string;
+  text: string;
+  signature: string;
+  redacted?: string;
+  encrypted: string;
 }
 
 const ID_PREFIX: Record<Protocol, { response: string; call: string }> = {
@@ -82,12 +95,20 @@ export function planReply(
       query: search.query,
       results: search.results ?? [],
     })),
+    thinking: (reply.thinking ?? []).map((step, index) => ({
+      itemId: `rs_scripted_${number}_${index}`,
+      text: step.text ?? "",
+      signature: step.signature ?? `sig_scripted_${number}_${index}`,
+      ...(step.redacted ? { redacted: step.redacted } : {}),
+      encrypted: step.encrypted ?? `enc_scripted_${number}_${index}`,
+    })),
     finish: reply.finish ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
     usage: {
       input: reply.usage?.input ?? Math.max(estimateTokens(rawBodyLength), cacheRead + cacheWrite),
       output: reply.usage?.output ?? estimateTokens(outputChars),
       cacheRead,
       cacheWrite,
+      reasoning: reply.reasoningTokens ?? 0,
     },
   };
 }

@@ -80,6 +80,26 @@ const ReplySchema = z
     /** Answer 200 with these bytes instead of the protocol's body (no SSE, no JSON). */
     garbage: z.string().min(1).optional(),
     /**
+     * The model's thinking, before the text and calls: Anthropic's thinking blocks (with their
+     * signature, or redacted data) and OpenAI Responses reasoning items (a summary and the
+     * encrypted content); the anthropic and openai (responses) protocols only.
+     */
+    thinking: z
+      .array(
+        z.strictObject({
+          text: z.string().optional(),
+          /** Anthropic: the block's signature (default a scripted one); OpenAI: ignored. */
+          signature: z.string().min(1).optional(),
+          /** Anthropic: a redacted_thinking block with this data instead of text. */
+          redacted: z.string().min(1).optional(),
+          /** OpenAI Responses: the item's encrypted_content (default a scripted one). */
+          encrypted: z.string().min(1).optional(),
+        }),
+      )
+      .optional(),
+    /** Of the output tokens, how many were reasoning (OpenAI Responses' reasoning_tokens). */
+    reasoningTokens: z.int().min(0).optional(),
+    /**
      * Web searches the provider ran itself, before the text: Anthropic's `server_tool_use` and
      * `web_search_tool_result` blocks (the anthropic protocol only; others refuse the rule).
      */
@@ -112,6 +132,7 @@ const ReplySchema = z
     if (reply.error) {
       for (const key of [
         "text",
+        "thinking",
         "toolCalls",
         "finish",
         "usage",

@@ -195,6 +195,10 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
     const why = `${where}: rule ${pick.rule} reply ${pick.reply} scripts providerSearches, which only the anthropic protocol sends`;
     return fail(encoder, SCRIPT_FAILURE_STATUS, why);
   }
+  if (pick.value.thinking && !["anthropic", "openai-responses"].includes(admitted.route.protocol)) {
+    const why = `${where}: rule ${pick.rule} reply ${pick.reply} scripts thinking, which only the anthropic and openai (responses) protocols send`;
+    return fail(encoder, SCRIPT_FAILURE_STATUS, why);
+  }
   await answer(state, record, res, { route: admitted.route, json: admitted.json, normalized }, pick.value, signal);
 }
 
