@@ -5,6 +5,7 @@
  * today's date.
  *
  *   npx tsx scripts/refresh-catalog.ts [--from <file|url>] [--out <file>]
+ *   npx biome format --write src/model/catalog-data.json   (the committed file is biome's layout)
  *
  * A response that is not that shape, or that has none of bosun's providers, is refused and the
  * data file is left as it was (exit 1); the file is only ever replaced whole (written atomically).

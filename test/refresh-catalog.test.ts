@@ -35,6 +35,11 @@ const FIXTURE = {
     },
   },
   google: { models: { "gemini-9": { limit: { context: 2000000, output: 65536 } } } },
+  // models.dev's name for bosun's bedrock; azure has no built-in provider but is a service type.
+  "amazon-bedrock": {
+    models: { "us.anthropic.claude-sonnet-4-5-20250929-v1:0": { limit: { context: 200000, output: 64000 } } },
+  },
+  azure: { models: { "gpt-5": { limit: { context: 272000, output: 128000 }, tool_call: true } } },
   deepseek: { models: { "deepseek-chat": { limit: { context: 64000, output: 8000 } } } },
 };
 
@@ -81,7 +86,8 @@ describe("scripts/refresh-catalog", () => {
     const data = CatalogDataSchema.parse(JSON.parse(readFileSync(out, "utf8")));
     assert.equal(data.updated, "2026-12-03");
     assert.match(data.source, /127\.0\.0\.1.*models\.dev format/);
-    assert.deepEqual(Object.keys(data.providers).sort(), ["anthropic", "google", "openai"]);
+    assert.deepEqual(Object.keys(data.providers).sort(), ["anthropic", "azure", "bedrock", "google", "openai"]);
+    assert.ok(data.providers.bedrock?.models["us.anthropic.claude-sonnet-4-5-20250929-v1:0"]);
     assert.deepEqual(data.providers.anthropic?.models["claude-sonnet-4-5"], {
       limit: { context: 200000, output: 64000 },
       cost: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },

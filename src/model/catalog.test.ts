@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { BUILTIN_PROVIDERS, CATALOG_DATE, catalogModels, toModelInfo } from "./catalog.js";
+import { configFrom } from "../../test/support/config.js";
+import { BUILTIN_PROVIDERS, CATALOG_DATE, catalogFor, catalogModels, toModelInfo } from "./catalog.js";
 import { CatalogDataSchema } from "./catalog-schema.js";
+import { findProvider } from "./providers.js";
+import { resolveModel } from "./resolve.js";
+import { toolModeOf } from "./tool-mode.js";
 import { costOf } from "./usage.js";
 
 const file = new URL("./catalog-data.json", import.meta.url);
@@ -71,5 +75,62 @@ describe("the model catalog data file", () => {
         tools: false,
       },
     );
+  });
+
+  it("has the SDK-reached providers' models under the ids each service names them by", () => {
+    const bedrock = catalogModels("bedrock");
+    for (const id of [
+      "anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      "global.anthropic.claude-opus-4-5-20251101-v1:0",
+      "qwen.qwen3-coder-480b-a35b-v1:0",
+    ]) {
+      assert.ok(bedrock[id], `bedrock ${id}`);
+    }
+    // Bedrock's EU inference profile costs more than the US one: each id has its own price.
+    assert.deepEqual(bedrock["eu.anthropic.claude-sonnet-4-5-20250929-v1:0"]?.price, {
+      input: 3.3,
+      output: 16.5,
+      cacheRead: 0.33,
+      cacheWrite: 4.125,
+    });
+    assert.equal(catalogModels("vertex")["claude-sonnet-4-5@20250929"]?.price?.cacheWrite, 3.75);
+    assert.equal(catalogModels("vertex")["gemini-2.5-pro"]?.price?.cacheRead, 0.125);
+    assert.equal(catalogModels("openrouter")["anthropic/claude-sonnet-4.5"]?.context, 1_000_000);
+    assert.equal(catalogModels("openrouter")["qwen/qwen3-coder"]?.thinks, false);
+    assert.deepEqual(catalogModels("azure")["gpt-5"]?.modalities, { input: ["text", "image"], output: ["text"] });
+  });
+
+  it("feeds a model's tool support to how it takes tools: the catalog's no is none, config's word wins", () => {
+    const chat = catalogModels("azure")["gpt-5-chat"];
+    assert.equal(chat?.tools, false);
+    assert.equal(toolModeOf(chat ?? {}).mode, "none");
+    // The catalog's yes leaves text calls detectable (not "native" said explicitly).
+    assert.deepEqual(toolModeOf(catalogModels("openrouter")["z-ai/glm-4.6"] ?? {}), {
+      mode: "native",
+      explicit: false,
+    });
+    const config = configFrom({
+      provider: {
+        work: { type: "azure", resourceName: "r", apiKey: "k", models: { "gpt-5-chat": { tools: "text" } } },
+      },
+    });
+    const resolved = resolveModel("work/gpt-5-chat", config, {});
+    assert.ok(resolved.ok);
+    assert.equal(resolved.model.info.tools, "text");
+    assert.equal(resolved.model.info.context, 128_000, "the rest from the catalog");
+  });
+
+  it("gives a provider of a service type its service's catalog, and a gateway of another type none", () => {
+    assert.equal(catalogFor("bedrock", "bedrock"), catalogModels("bedrock"));
+    assert.equal(catalogFor("eu-bedrock", "bedrock"), catalogModels("bedrock"));
+    assert.equal(catalogFor("work", "azure"), catalogModels("azure"));
+    assert.deepEqual(catalogFor("proxy", "openai"), {});
+    assert.deepEqual(catalogFor("local", "openai-compatible"), {});
+    assert.deepEqual(catalogFor("__proto__", undefined), {});
+    const config = configFrom({ provider: { work: { type: "azure", resourceName: "r", apiKey: "k" } } });
+    const work = findProvider("work", config, {});
+    assert.equal(work?.models["gpt-5"]?.context, 272_000);
+    assert.equal(work?.closed, false, "lists no models of its own: any deployment name is taken");
   });
 });

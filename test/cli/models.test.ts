@@ -86,7 +86,20 @@ describe("bosun models", () => {
         ),
       ),
     );
-    assert.ok(lines.some((l) => /^\s+qwen3-coder \(default\)\s+32,768\s+8,192\s+yes\s+no\s+\?$/.test(l)));
+    assert.match(
+      lines[1] ?? "",
+      /^catalog of \d{4}-\d{2}-\d{2}; a model not listed runs with assumed limits \(context 32,000, output 4,096\) and no price$/,
+    );
+    // Columns: context, output, tools, images, reasoning, price in/out, cache read/write; "?" where nobody said.
+    assert.ok(lines.some((l) => /^\s+qwen3-coder \(default\)\s+32,768\s+8,192\s+yes\s+no\s+\?\s+\?\s+\?$/.test(l)));
+    assert.ok(
+      lines.some((l) =>
+        /^\s+eu\.anthropic\.claude-sonnet-4-5-20250929-v1:0\s+200,000\s+64,000\s+yes\s+yes\s+yes\s+3\.3 \/ 16\.5\s+0\.33 \/ 4\.125$/.test(
+          l,
+        ),
+      ),
+      "bedrock's models from the catalog, with cache prices",
+    );
     assert.ok(
       lines.some((l) => /^openai \(openai\) — no key: missing: set environment variable OPENAI_API_KEY/.test(l)),
     );
