@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { configFrom } from "../../test/support/config.js";
 import { BUILTIN_PROVIDERS, CATALOG_DATE, catalogFor, catalogModels, toModelInfo } from "./catalog.js";
 import { CatalogDataSchema } from "./catalog-schema.js";
+import { toolTermsOf } from "./native-search.js";
 import { findProvider } from "./providers.js";
 import { resolveModel } from "./resolve.js";
 import { toolModeOf } from "./tool-mode.js";
@@ -119,6 +120,31 @@ describe("the model catalog data file", () => {
     assert.ok(resolved.ok);
     assert.equal(resolved.model.info.tools, "text");
     assert.equal(resolved.model.info.context, 128_000, "the rest from the catalog");
+    // Who said no tools is on record: the catalog (code), or config.
+    const catalogNo = resolveModel(
+      "work/gpt-5-chat",
+      configFrom({ provider: { work: { type: "azure", resourceName: "r", apiKey: "k" } } }),
+      {},
+    );
+    assert.ok(catalogNo.ok);
+    assert.deepEqual(toolTermsOf(catalogNo.model).noTools?.holder, "code");
+    assert.match(
+      toolTermsOf(catalogNo.model).noTools?.detail ?? "",
+      /bosun's catalog says it makes no tool calls \(set provider\.work\.models\["gpt-5-chat"\]\.tools to "text"/,
+    );
+    const configNo = resolveModel(
+      "work/gpt-5",
+      configFrom({
+        provider: { work: { type: "azure", resourceName: "r", apiKey: "k", models: { "gpt-5": { tools: "none" } } } },
+      }),
+      {},
+    );
+    assert.ok(configNo.ok);
+    assert.deepEqual(toolTermsOf(configNo.model).noTools, {
+      holder: "config",
+      detail: 'the model does not take tools: provider.work.models["gpt-5"].tools is "none"',
+    });
+    assert.equal(toolTermsOf(resolved.model).noTools, undefined, "text mode takes tools");
   });
 
   it("gives a provider of a service type its service's catalog, and a gateway of another type none", () => {
