@@ -183,6 +183,7 @@ function statusOf(slot: SessionSlot): ReturnType<InteractiveRunner["status"]> {
     mode: live.mode,
     ...(usage?.input !== undefined ? { tokens: usage.input } : {}),
     ...(live.model.info.context ? { window: live.model.info.context } : {}),
+    ...(live.model.assumed?.includes("context") ? { windowAssumed: true } : {}),
     ...(total.requests > total.costUnknown ? { cost: total.cost } : {}),
   };
 }

@@ -119,7 +119,7 @@ const ProviderSchema = z
       .boolean()
       .optional()
       .describe(
-        "Accept a model id not in models, sent as written (its limits unknown); without a models map any id is accepted",
+        "Accept a model id not in models, sent as written (with assumed limits, 32k context and 4k output); without a models map any id is accepted",
       ),
     ...waitKeys("this provider's"),
   })

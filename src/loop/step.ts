@@ -8,7 +8,7 @@ import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { BackgroundJob, Tool, WebVerdict } from "../contracts/tools.js";
 import type { ModelOptionsAnswer } from "../model/reasoning.js";
 import { type RequestResult, requestModel } from "../model/request.js";
-import type { ResolvedModel } from "../model/resolve.js";
+import { maxOutputOf, type ResolvedModel } from "../model/resolve.js";
 import { DECISION_EVENT } from "../seats/record.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
@@ -189,9 +189,10 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     config: deps.config,
     system: run.system,
     messages,
-    // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
+    // A model configured without tool support gets none (seat context.tools).
     ...(run.modelTools ? { tools: run.modelTools } : {}),
-    ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+    // Its output limit bounds each reply, unless bosun only assumed it (model/resolve.ts).
+    ...maxOutputOf(model),
     signal: deps.signal,
     step,
     // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).

@@ -113,9 +113,15 @@ export const SEATS: readonly Seat[] = [
     question: "Which tools are offered to the model this step?",
     holders: ["person", "config", "code", "policy"],
     default:
-      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, MCP tools whose schema cannot be compiled, websearch with no backend configured, and the provider's own web search (web.search native) unless the model's provider has one and the rules allow web:search outright; of edit and apply_patch only one: the model's edit_tool, else apply_patch for OpenAI gpt-*, o* and codex models and edit for the rest (write stays); none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
+      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, MCP tools whose schema cannot be compiled, websearch with no backend configured, and the provider's own web search (web.search native) unless the model's provider has one and the rules allow web:search outright; of edit and apply_patch only one: the model's edit_tool, else apply_patch for OpenAI gpt-*, o* and codex models and edit for the rest (write stays); none in chat mode (held by whoever chose the mode), nor to a model that takes no tools (bosun's catalog says it makes no tool calls: holder code; its tools set false or none: holder config); a call to a tool not offered is still judged, and denied",
     fail: "closed",
-    config: ["permission", "mode", "web.search", "provider.<name>.models.<id>.edit_tool"],
+    config: [
+      "permission",
+      "mode",
+      "web.search",
+      "provider.<name>.models.<id>.edit_tool",
+      "provider.<name>.models.<id>.tools",
+    ],
   },
   {
     id: "context.prune",
