@@ -79,7 +79,11 @@ function configure(baseURL: string): void {
   userConfig = JSON.stringify({
     model: "scripted/bench",
     retry: { max_attempts: 1 },
-    provider: { scripted: { type: "openai-compatible", baseURL } },
+    // Explicit limits: an undescribed model runs with assumed ones (32k window), and a 600-step
+    // session would then compact, which is not what this measures.
+    provider: {
+      scripted: { type: "openai-compatible", baseURL, models: { bench: { context: 10_000_000, output: 32_000 } } },
+    },
   });
 }
 

@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import { type LoadedConfig, whereSet } from "../config/load.js";
 import type { Decision, Reason } from "../contracts/decisions.js";
 import { requestModel } from "../model/request.js";
-import { type ResolvedModel, resolveModel } from "../model/resolve.js";
+import { maxOutputOf, type ResolvedModel, resolveModel } from "../model/resolve.js";
 import { costOf, type Usage } from "../model/usage.js";
 import { projectConversation } from "../session/conversation.js";
 import { latestTodos, todoLines } from "../session/todos.js";
@@ -200,7 +200,7 @@ function summaryAsker(deps: CompactDeps, chosen: ResolvedModel): SummaryAsker {
         config,
         system: SUMMARY_SYSTEM,
         messages,
-        ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+        ...maxOutputOf(model),
         ...(deps.signal ? { signal: deps.signal } : {}),
         ...(deps.step !== undefined ? { step: deps.step } : {}),
         record: deps.record,

@@ -17,6 +17,8 @@ export interface TriggerInput {
   charsSince: number;
   /** The model's context window in tokens; undefined when it is not known. */
   window?: number;
+  /** Set when the window is bosun's assumption for a model nobody described (model/catalog.ts ASSUMED_LIMITS). */
+  windowAssumed?: boolean;
   /** Tokens kept free for the reply (the model's output limit). */
   reserve: number;
   /** compaction.threshold: the share of the window, less the reserve, at which to compact. */
@@ -109,7 +111,7 @@ export function decideCompaction(input: TriggerInput): Answer<TriggerAnswer> {
       estimateReason,
       {
         rule: "limit",
-        detail: `${limit} tokens = (window ${input.window} - output reserve ${input.reserve}) × threshold ${input.threshold}`,
+        detail: `${limit} tokens = (window ${input.window}${input.windowAssumed ? " assumed, the model is not in the catalog or config" : ""} - output reserve ${input.reserve}) × threshold ${input.threshold}`,
         key: "compaction.threshold",
         ...(input.thresholdSource ? { source: input.thresholdSource } : {}),
       },

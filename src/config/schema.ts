@@ -134,7 +134,7 @@ const ProviderSchema = z
       .boolean()
       .optional()
       .describe(
-        "Accept a model id not in models, sent as written (its limits unknown); without a models map any id is accepted",
+        "Accept a model id not in models, sent as written (with assumed limits, 32k context and 4k output); without a models map any id is accepted",
       ),
     ...waitKeys("this provider's"),
   })
@@ -300,6 +300,28 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("`bosun review`: the checks it runs first"),
+    goal: z
+      .strictObject({
+        max_steps: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Most model steps a turn with a goal (--until, /goal, a recipe's checks) takes before it fails"),
+        max_seconds: z
+          .number()
+          .positive()
+          .optional()
+          .describe("Most seconds a turn with a goal takes, its checks included, before it fails"),
+        max_cost: z
+          .number()
+          .positive()
+          .optional()
+          .describe(
+            "Most US dollars a turn with a goal spends (counted where the model's prices are known) before it fails",
+          ),
+      })
+      .optional()
+      .describe("Budgets of a turn that goes on until its goal's commands pass"),
     undo: z
       .strictObject({
         enabled: z

@@ -39,8 +39,10 @@ export function decideToolsOffered(input: {
   policy: readonly Rule[];
   /** False in a mode that runs no tools (chat). */
   modeRunsTools: boolean;
-  /** False when the model takes no tools at all (its catalog entry says so). */
+  /** False when the model takes no tools at all (its catalog entry or config says so). */
   modelTakesTools: boolean;
+  /** Who said it takes none, and how: bosun's catalog (code) or config. */
+  noTools?: { holder: "config" | "code"; detail: string };
   /** Whose own web search the model's provider runs (model/native-search.ts); none: a native tool is not sent. */
   nativeSearch?: "anthropic" | "openai";
   /** Which of edit and apply_patch the model is offered (edit-tool.ts); unset, both that are there. */
@@ -50,12 +52,12 @@ export function decideToolsOffered(input: {
   if (!input.modeRunsTools || !input.modelTakesTools) {
     const why = !input.modeRunsTools
       ? `mode ${input.authority.mode.name} runs no tools`
-      : "the model does not take tools (its catalog entry says so)";
+      : (input.noTools?.detail ?? "the model does not take tools (its catalog entry or config says so)");
     return {
       offered: [],
       decision: {
         seat: "context.tools",
-        holder: !input.modeRunsTools ? input.authority.mode.holder : "config",
+        holder: !input.modeRunsTools ? input.authority.mode.holder : (input.noTools?.holder ?? "config"),
         answer: [],
         reasons: [{ rule: "no tools", detail: why, decisive: true }],
       },

@@ -8,11 +8,12 @@ import type { ModelToolCall } from "../contracts/tool-calls.js";
 import type { BackgroundJob, Tool, WebVerdict } from "../contracts/tools.js";
 import type { ModelOptionsAnswer } from "../model/reasoning.js";
 import { type RequestResult, requestModel } from "../model/request.js";
-import type { ResolvedModel } from "../model/resolve.js";
+import { maxOutputOf, type ResolvedModel } from "../model/resolve.js";
 import { DECISION_EVENT } from "../seats/record.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
+import { type GoalProgress, goalSpent } from "./goal-check.js";
 import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
 import { offerTools } from "./offer.js";
@@ -65,6 +66,8 @@ export interface TurnRun {
   optionsKey?: string;
   /** The text of the last assistant message, for whoever reports the turn's result. */
   lastText: string;
+  /** What the turn spent toward its goal (deps.goal), and how its checks went. */
+  goal: GoalProgress;
 }
 
 /** How a turn ends, before the counts it carries are added. */
@@ -85,6 +88,8 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
       message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (${deps.maxStepsKey ?? "max_steps"})`,
     };
   }
+  const spent = goalSpent(run, step);
+  if (spent) return spent;
   for (const job of deps.toolContext.jobs.takeFinished()) recorder.notice({ text: jobNotice(run, job) });
   for (const text of deps.background?.takeFinished() ?? []) {
     run.where.mayHaveChanged();
@@ -184,9 +189,10 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     config: deps.config,
     system: run.system,
     messages,
-    // A model configured without tool support gets none (seat context.tools); its output limit bounds each reply.
+    // A model configured without tool support gets none (seat context.tools).
     ...(run.modelTools ? { tools: run.modelTools } : {}),
-    ...(model.info.output ? { maxOutputTokens: model.info.output } : {}),
+    // Its output limit bounds each reply, unless bosun only assumed it (model/resolve.ts).
+    ...maxOutputOf(model),
     signal: deps.signal,
     step,
     // The session's steps share one prefix: cached where the provider caches (model/cache-plan.ts).
@@ -204,6 +210,7 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
     onUsage: (used, usage) => {
       const cost = run.recorder.usage(used, usage);
+      run.goal.cost += cost ?? 0;
       deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
     },
   });

@@ -66,6 +66,7 @@ export async function compactIfNeeded(
     // Nothing measured yet: the system prompt and tool definitions count too.
     charsSince: measured.charsSince + (measured.lastInputTokens === undefined ? deps.fixedChars : 0),
     ...(deps.model.info.context ? { window: deps.model.info.context } : {}),
+    ...(deps.model.assumed?.includes("context") ? { windowAssumed: true } : {}),
     reserve: deps.model.info.output ?? 0,
     threshold: config.config.compaction.threshold,
     auto: config.config.compaction.auto,

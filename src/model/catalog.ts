@@ -1,8 +1,13 @@
+import data from "./catalog-data.json" with { type: "json" };
+import type { CatalogData, CatalogEntry } from "./catalog-schema.js";
+import { TYPE_FACTS } from "./provider-types.js";
+
 /**
  * What bosun knows about models without being told: the built-in providers, where their keys
- * come from, their default model, and limits, capabilities and prices of common models.
- * Config (`provider.<name>.models`) overrides any of it; a model missing here is still usable,
- * with unknown limits, and that is recorded when it is selected.
+ * come from and their default model (here), and limits, capabilities and prices of their models
+ * (catalog-data.json, refreshed by scripts/refresh-catalog.ts). Config (`provider.<name>.models`)
+ * overrides any of it; a model missing here is still usable, with assumed limits (ASSUMED_LIMITS),
+ * and that is recorded when it is selected.
  */
 export type ProviderType =
   | "anthropic"
@@ -23,6 +28,13 @@ export interface ModelInfo {
   /** How it takes tools: true/"native" as the provider's tool definitions, "text" described in the prompt (calls read from its text), false/"none" not at all. */
   tools?: boolean | "native" | "text" | "none";
   images?: boolean;
+  /**
+   * Whether the model thinks before answering: the catalog's `reasoning` flag. Not config's
+   * `reasoning`, which is what it is asked to do (model/reasoning.ts) and merges here unread.
+   */
+  thinks?: boolean;
+  /** What the model reads and writes, e.g. ["text", "image", "pdf"]; from the catalog. */
+  modalities?: { input: string[]; output: string[] };
   /** How the model changes part of a file (seat context.tools): unset, chosen by its id. */
   edit_tool?: "edit" | "apply_patch";
   /** US dollars per million tokens. */
@@ -37,108 +49,110 @@ export interface BuiltinProvider {
   models: Readonly<Record<string, ModelInfo>>;
 }
 
+/**
+ * The limits a model nobody described is run with. 32k context: the smallest window of the
+ * models people run through an OpenAI-compatible server today (Llama 3.x and Qwen builds ship
+ * with 32k-128k; a model with more only compacts early, which costs a summary, while assuming too
+ * much makes the request fail once the history outgrows the real window). 4k output: what every
+ * such model can write in one response, and small enough that the reserve leaves room to work.
+ * Config limits (`provider.<name>.models.<id>`) replace them.
+ */
+export const ASSUMED_LIMITS: Readonly<{ context: number; output: number }> = { context: 32_000, output: 4_096 };
+
+const catalog = data as CatalogData;
+
+/** When and from where the model facts were taken. */
+export const CATALOG_DATE: string = catalog.updated;
+export const CATALOG_SOURCE: string = catalog.source;
+
+const converted = new Map<string, Readonly<Record<string, ModelInfo>>>();
+
+/**
+ * The catalog's models of one provider, converted once on first use (a run asks for one
+ * provider; `bosun models` for all). A provider the data file has and bosun does not (added by
+ * a newer refresh) is ignored; one bosun has and the file lacks has no models, so each of its
+ * ids is run with assumed limits.
+ */
+export function catalogModels(provider: string): Readonly<Record<string, ModelInfo>> {
+  let models = converted.get(provider);
+  if (models) return models;
+  const entries = Object.hasOwn(catalog.providers, provider) ? catalog.providers[provider]?.models : undefined;
+  models = Object.fromEntries(Object.entries(entries ?? {}).map(([id, entry]) => [id, toModelInfo(entry)]));
+  converted.set(provider, models);
+  return models;
+}
+
+/** models.dev's shape (limit, cost, modalities, tool_call, reasoning) as bosun's ModelInfo. */
+export function toModelInfo(entry: CatalogEntry): ModelInfo {
+  const info: ModelInfo = {};
+  if (entry.limit?.context) info.context = entry.limit.context;
+  if (entry.limit?.output) info.output = entry.limit.output;
+  if (entry.tool_call !== undefined) info.tools = entry.tool_call;
+  if (entry.reasoning !== undefined) info.thinks = entry.reasoning;
+  if (entry.modalities) {
+    info.modalities = { input: [...entry.modalities.input], output: [...entry.modalities.output] };
+    info.images = entry.modalities.input.includes("image");
+  }
+  const cost = entry.cost;
+  if (cost && cost.input !== undefined && cost.output !== undefined) {
+    info.price = { input: cost.input, output: cost.output };
+    if (cost.cache_read !== undefined) info.price.cacheRead = cost.cache_read;
+    if (cost.cache_write !== undefined) info.price.cacheWrite = cost.cache_write;
+  }
+  return info;
+}
+
+/**
+ * A provider's facts with its models read from the data file only when asked for. Its key
+ * variables are its type's (provider-types.ts), so they are written in one place.
+ */
+function builtin(name: string, facts: { type: ProviderType; defaultModel: string }): BuiltinProvider {
+  return {
+    ...facts,
+    keyVariables: TYPE_FACTS[facts.type].keyVariables,
+    get models() {
+      return catalogModels(name);
+    },
+  };
+}
+
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
-  anthropic: {
+  anthropic: builtin("anthropic", {
     type: "anthropic",
-    keyVariables: ["ANTHROPIC_API_KEY"],
     defaultModel: "claude-sonnet-4-5",
-    models: {
-      "claude-opus-4-1": {
-        context: 200_000,
-        output: 32_000,
-        tools: true,
-        images: true,
-        price: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-      },
-      "claude-sonnet-4-5": {
-        context: 200_000,
-        output: 64_000,
-        tools: true,
-        images: true,
-        price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-      },
-      "claude-haiku-4-5": {
-        context: 200_000,
-        output: 64_000,
-        tools: true,
-        images: true,
-        price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-      },
-    },
-  },
-  openai: {
-    type: "openai",
-    keyVariables: ["OPENAI_API_KEY"],
-    defaultModel: "gpt-5",
-    models: {
-      "gpt-5": {
-        context: 400_000,
-        output: 128_000,
-        tools: true,
-        images: true,
-        price: { input: 1.25, output: 10, cacheRead: 0.125 },
-      },
-      "gpt-5-mini": {
-        context: 400_000,
-        output: 128_000,
-        tools: true,
-        images: true,
-        price: { input: 0.25, output: 2, cacheRead: 0.025 },
-      },
-      "gpt-4.1": {
-        context: 1_047_576,
-        output: 32_768,
-        tools: true,
-        images: true,
-        price: { input: 2, output: 8, cacheRead: 0.5 },
-      },
-      "o4-mini": {
-        context: 200_000,
-        output: 100_000,
-        tools: true,
-        images: true,
-        price: { input: 1.1, output: 4.4, cacheRead: 0.275 },
-      },
-    },
-  },
-  google: {
+  }),
+  openai: builtin("openai", { type: "openai", defaultModel: "gpt-5" }),
+  google: builtin("google", {
     type: "google",
-    keyVariables: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
     defaultModel: "gemini-2.5-pro",
-    models: {
-      "gemini-2.5-pro": {
-        context: 1_048_576,
-        output: 65_536,
-        tools: true,
-        images: true,
-        price: { input: 1.25, output: 10 },
-      },
-      "gemini-2.5-flash": {
-        context: 1_048_576,
-        output: 65_536,
-        tools: true,
-        images: true,
-        price: { input: 0.3, output: 2.5 },
-      },
-    },
-  },
+  }),
   // Providers reached by their own SDKs; their models are named as the provider names them.
-  openrouter: {
+  openrouter: builtin("openrouter", {
     type: "openrouter",
-    keyVariables: ["OPENROUTER_API_KEY"],
     defaultModel: "anthropic/claude-sonnet-4.5",
-    models: {},
-  },
-  bedrock: {
+  }),
+  bedrock: builtin("bedrock", {
     type: "bedrock",
-    keyVariables: ["AWS_BEARER_TOKEN_BEDROCK"],
     defaultModel: "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    models: {},
-  },
-  vertex: {
+  }),
+  vertex: builtin("vertex", {
     type: "vertex",
-    keyVariables: ["GOOGLE_VERTEX_API_KEY"],
     defaultModel: "gemini-2.5-pro",
-    models: {},
-  },
+  }),
 };
+
+/**
+ * Types whose endpoint is always one service (Azure OpenAI, Bedrock, Vertex, OpenRouter): the
+ * service's catalog applies to any provider of the type, e.g. a second Bedrock account in another
+ * region. Not anthropic, openai or google: a provider of those types that is not the built-in one
+ * is usually a proxy or gateway serving models of its own. An Azure deployment is found by its
+ * name, so its facts apply when the deployment is named as the model (Azure's default).
+ */
+export const SERVICE_TYPES: ReadonlySet<ProviderType> = new Set(["azure", "bedrock", "vertex", "openrouter"]);
+
+/** The catalog's models for a provider: a built-in's own, else its service type's, else none. */
+export function catalogFor(name: string, type: ProviderType | undefined): Readonly<Record<string, ModelInfo>> {
+  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
+  if (builtin) return builtin.models;
+  return type && SERVICE_TYPES.has(type) ? catalogModels(type) : {};
+}

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from "../config/load.js";
-import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
+import { BUILTIN_PROVIDERS, catalogFor, type ModelInfo, type ProviderType } from "./catalog.js";
 import { awsFallbackRegion, awsProfileKeys, gcloudCredentials } from "./credential-files.js";
 import { serviceAccountTokenUri } from "./google-auth.js";
 import { npmPackageMissing, resolveNpmPackage } from "./npm-package.js";
@@ -59,7 +59,7 @@ function buildProvider(name: string, loaded: LoadedConfig, env: NodeJS.ProcessEn
   const builtin = BUILTIN_PROVIDERS[name];
   const type = fromConfig?.type ?? builtin?.type;
   const models: Record<string, ModelInfo> = {};
-  for (const [id, info] of Object.entries(builtin?.models ?? {})) models[id] = { ...info };
+  for (const [id, info] of Object.entries(catalogFor(name, type))) models[id] = { ...info };
   for (const [id, info] of Object.entries(fromConfig?.models ?? {})) models[id] = { ...models[id], ...info };
   const credentials = findCredentials(name, type, loaded, env);
   const provider: Provider = {

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
 import type { Answer, Reason } from "../contracts/decisions.js";
-import type { ResolvedModel } from "./resolve.js";
+import { maxOutputOf, type ResolvedModel } from "./resolve.js";
 
 export type Effort = "minimal" | "low" | "medium" | "high";
 
@@ -131,7 +131,8 @@ export function decideModelOptions(
   agent: string | undefined,
 ): { decision: ModelOptionsAnswer; sent?: SentReasoning } {
   const choice = chooseReasoning(config, model, agent);
-  const sent = reasoningOptions(model.provider, choice.setting, model.info.output);
+  // An assumed output limit is no limit to fit a thinking budget under (resolve.ts maxOutputOf).
+  const sent = reasoningOptions(model.provider, choice.setting, maxOutputOf(model).maxOutputTokens);
   if (!choice.key || !sent) {
     return {
       decision: {

@@ -1,6 +1,6 @@
 import type { LoadedConfig } from "../config/load.js";
 import { closest } from "../util/closest.js";
-import { BUILTIN_PROVIDERS, type ModelInfo } from "./catalog.js";
+import { ASSUMED_LIMITS, BUILTIN_PROVIDERS, type ModelInfo } from "./catalog.js";
 import { findProvider, type Provider, usable } from "./providers.js";
 import { parseModelRef } from "./ref.js";
 
@@ -10,11 +10,13 @@ export interface ResolvedModel {
   provider: Provider;
   modelId: string;
   info: ModelInfo;
-  /** False when neither the catalog nor config knows this model: its limits are unknown. */
+  /** False when neither the catalog nor config knows this model: its limits are assumed. */
   known: boolean;
+  /** Which of `info`'s limits are ASSUMED_LIMITS rather than the catalog's or config's. */
+  assumed?: ("context" | "output")[];
   /**
    * Said to the person when the run starts: a built-in provider's model the catalog does not
-   * know is sent as written, but with no context window known compaction cannot trigger.
+   * know is sent as written, with assumed limits and no price.
    */
   warning?: string;
 }
@@ -59,12 +61,46 @@ export function resolveModel(text: string, loaded: LoadedConfig, env: NodeJS.Pro
       fix: `use ${near ? `${provider.name}/${near}` : "one of them"}, add provider.${provider.name}.models["${ref.model}"], or set provider.${provider.name}.any_model: true`,
     };
   }
-  const model: ResolvedModel = { ref: text, provider, modelId: ref.model, info: info ?? {}, known: info !== undefined };
+  const model: ResolvedModel = {
+    ref: text,
+    provider,
+    modelId: ref.model,
+    ...withAssumedLimits(info),
+    known: info !== undefined,
+  };
   if (info === undefined && provider.builtin) model.warning = unknownModelWarning(text, provider.name);
   return { ok: true, model };
 }
 
+/**
+ * A limit nobody gave is assumed (ASSUMED_LIMITS), so compaction still triggers before the real
+ * window overflows; a limit config or the catalog gives is kept. Price is never assumed.
+ */
+function withAssumedLimits(info: ModelInfo | undefined): { info: ModelInfo; assumed?: ("context" | "output")[] } {
+  const out: ModelInfo = { ...info };
+  const assumed: ("context" | "output")[] = [];
+  if (out.context === undefined) {
+    out.context = ASSUMED_LIMITS.context;
+    assumed.push("context");
+  }
+  if (out.output === undefined) {
+    out.output = ASSUMED_LIMITS.output;
+    assumed.push("output");
+  }
+  return assumed.length > 0 ? { info: out, assumed } : { info: out };
+}
+
+/**
+ * The output limit a request may carry as maxOutputTokens: the catalog's or config's. An assumed
+ * one (ASSUMED_LIMITS) is only the compaction reserve, never a cap sent — it could cut off a model
+ * that writes more, and the provider knows its own limit.
+ */
+export function maxOutputOf(model: Pick<ResolvedModel, "info" | "assumed">): { maxOutputTokens?: number } {
+  const output = model.info.output;
+  return output && !model.assumed?.includes("output") ? { maxOutputTokens: output } : {};
+}
+
 /** What running a model the catalog does not know means. */
 export function unknownModelWarning(ref: string, provider: string): string {
-  return `${ref} is not in bosun's catalog: it is sent as written, but its context and output limits and its price are unknown, so compaction cannot trigger and cost is not counted (declare its limits in provider.${provider}.models)`;
+  return `${ref} is not in bosun's catalog: it is sent as written, with assumed limits (context ${ASSUMED_LIMITS.context}, output ${ASSUMED_LIMITS.output} tokens, so compaction may start early) and no price, so cost is not counted (declare its limits and price in provider.${provider}.models)`;
 }

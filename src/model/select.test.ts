@@ -91,15 +91,53 @@ describe("model.select precedence", () => {
     );
   });
 
-  it("allows a built-in provider's unknown model, with a warning that limits and price are unknown", () => {
+  it("allows a built-in provider's unknown model, with assumed limits and a warning", () => {
     const decided = decideModel({ config: configFrom({ model: "anthropic/claude-next-9" }), env: KEYS });
     assert.equal(decided.answer, "anthropic/claude-next-9");
     assert.equal(decided.resolved.known, false);
+    assert.deepEqual(decided.resolved.info, { context: 32_000, output: 4_096 });
+    assert.deepEqual(decided.resolved.assumed, ["context", "output"]);
     assert.match(decided.resolved.warning ?? "", /^anthropic\/claude-next-9 is not in bosun's catalog/);
-    assert.match(decided.resolved.warning ?? "", /limits and its price are unknown, so compaction cannot trigger/);
-    assert.equal(decided.reasons.at(-1)?.detail, `${decided.resolved.warning}; warned when the run starts`);
+    assert.match(decided.resolved.warning ?? "", /assumed limits \(context 32000, output 4096 tokens/);
+    assert.equal(
+      decided.reasons.at(-1)?.detail,
+      `context 32000 (assumed), output 4096 (assumed): ${decided.resolved.warning}; warned when the run starts`,
+    );
     const known = decideModel({ config: configFrom({ model: "anthropic/claude-sonnet-4-5" }), env: KEYS });
     assert.equal(known.reasons.at(-1)?.detail, "context 200000, output 64000");
+    assert.equal(known.resolved.assumed, undefined);
+    assert.deepEqual(known.resolved.info.price, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+  });
+
+  it("records assumed limits for a local server's undescribed model, without a warning", () => {
+    const decided = decideModel({ config: configFrom({ model: "local/qwen3-coder", provider: local }), env: {} });
+    assert.equal(decided.resolved.warning, undefined);
+    assert.deepEqual(decided.resolved.info, { context: 32_000, output: 4_096 });
+    assert.match(
+      decided.reasons.at(-1)?.detail ?? "",
+      /^context 32000 \(assumed\), output 4096 \(assumed\): .*bosun assumed its limits/,
+    );
+  });
+
+  it("config limits win over assumed ones and over the catalog's", () => {
+    const partial = decideModel({
+      config: configFrom({
+        model: "local/qwen3-coder",
+        provider: { local: { ...local.local, models: { "qwen3-coder": { context: 131072 } } } },
+      }),
+      env: {},
+    });
+    assert.deepEqual(partial.resolved.info, { context: 131072, output: 4_096 });
+    assert.deepEqual(partial.resolved.assumed, ["output"]);
+    const over = decideModel({
+      config: configFrom({
+        model: "anthropic/claude-sonnet-4-5",
+        provider: { anthropic: { models: { "claude-sonnet-4-5": { context: 1_000_000 } } } },
+      }),
+      env: KEYS,
+    });
+    assert.equal(over.resolved.info.context, 1_000_000);
+    assert.equal(over.resolved.info.output, 64_000);
   });
 
   it("takes limits from config over the catalog", () => {
@@ -158,14 +196,14 @@ describe("model.select never falls back silently", () => {
     );
   });
 
-  it("a provider that declares any_model, or lists no models, takes any id: limits unknown, no warning", () => {
+  it("a provider that declares any_model, or lists no models, takes any id: limits assumed, no warning", () => {
     const open = { local: { ...local.local, models: { coder: {} }, any_model: true } };
     const decided = decideModel({ config: configFrom({ provider: open }, { flags: flag("local/codr") }), env: KEYS });
     assert.equal(decided.answer, "local/codr");
     assert.equal(decided.resolved.warning, undefined);
     assert.match(
       decided.reasons.at(-1)?.detail ?? "",
-      /limits unknown, so compaction cannot trigger \(provider local accepts any model id\)/,
+      /bosun assumed its limits \(provider local accepts any model id\)/,
     );
     const bare = decideModel({ config: configFrom({ provider: local }, { flags: flag("local/anything") }), env: KEYS });
     assert.equal(bare.answer, "local/anything");

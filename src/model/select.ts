@@ -187,16 +187,20 @@ function credentialsReason(model: ResolvedModel): Reason {
   return { rule: "credentials", detail: `${model.provider.credentials.source}${endpoint}${settings}` };
 }
 
+/** The limits the run uses, and whether bosun assumed them (holder code) or the catalog/config gave them. */
 function limitsReason(model: ResolvedModel): Reason {
-  if (model.warning) return { rule: "model limits", detail: `${model.warning}; warned when the run starts` };
+  const { context, output } = model.info;
+  const assumed = model.assumed ?? [];
+  const limits = `context ${context}${assumed.includes("context") ? " (assumed)" : ""}, output ${output}${assumed.includes("output") ? " (assumed)" : ""}`;
+  if (model.warning) return { rule: "model limits", detail: `${limits}: ${model.warning}; warned when the run starts` };
   if (!model.known) {
     return {
       rule: "model limits",
-      detail: `${model.ref} is not in the catalog or config: context and output limits unknown, so compaction cannot trigger (provider ${model.provider.name} accepts any model id)`,
+      detail: `${limits}: ${model.ref} is not in the catalog or config, so bosun assumed its limits (provider ${model.provider.name} accepts any model id)`,
     };
   }
-  const { context, output } = model.info;
-  return { rule: "model limits", detail: `context ${context ?? "unknown"}, output ${output ?? "unknown"}` };
+  if (assumed.length > 0) return { rule: "model limits", detail: `${limits}: not all given by the catalog or config` };
+  return { rule: "model limits", detail: limits };
 }
 
 function chain(reasons: Reason[]): string {

@@ -113,9 +113,15 @@ export const SEATS: readonly Seat[] = [
     question: "Which tools are offered to the model this step?",
     holders: ["person", "config", "code", "policy"],
     default:
-      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, MCP tools whose schema cannot be compiled, websearch with no backend configured, and the provider's own web search (web.search native) unless the model's provider has one and the rules allow web:search outright; of edit and apply_patch only one: the model's edit_tool, else apply_patch for OpenAI gpt-*, o* and codex models and edit for the rest (write stays); none in chat mode (held by whoever chose the mode); a call to a tool not offered is still judged, and denied",
+      "every tool but those the rules or the policy deny outright (a deny for the tool's action with no allow or ask after it), those a read-only agent may never use, MCP tools whose schema cannot be compiled, websearch with no backend configured, and the provider's own web search (web.search native) unless the model's provider has one and the rules allow web:search outright; of edit and apply_patch only one: the model's edit_tool, else apply_patch for OpenAI gpt-*, o* and codex models and edit for the rest (write stays); none in chat mode (held by whoever chose the mode), nor to a model that takes no tools (bosun's catalog says it makes no tool calls: holder code; its tools set false or none: holder config); a call to a tool not offered is still judged, and denied",
     fail: "closed",
-    config: ["permission", "mode", "web.search", "provider.<name>.models.<id>.edit_tool"],
+    config: [
+      "permission",
+      "mode",
+      "web.search",
+      "provider.<name>.models.<id>.edit_tool",
+      "provider.<name>.models.<id>.tools",
+    ],
   },
   {
     id: "context.prune",
@@ -241,6 +247,15 @@ export const SEATS: readonly Seat[] = [
       'each hooks.stop hook runs (hooks.subagent_stop at a delegate\'s end; a repository\'s only once project.command let it); exit 2 or {"decision":"block","reason":…} sends the agent back with the reason (hook), at most hooks.stop_limit times a turn (default 3), then the turn stops as a limit (config or code); a hook that crashes, times out or prints JSON in no known shape fails the turn (code), never "done"',
     fail: "closed",
     config: ["hooks.stop", "hooks.subagent_stop", "hooks.stop_limit"],
+  },
+  {
+    id: "turn.goal",
+    question: "The model is done and the stop hooks let it end: do the turn's goal commands pass?",
+    holders: ["person", "config"],
+    default:
+      "with a goal (--until or /goal: the person's; a recipe's checks: its file's, config), each command runs in order when the model says it is done, each run recorded (command, exit code, attempt): all exit 0, the turn is done; one that fails goes back to the model with its output's last 8000 characters and the turn goes on (continue) — a command that cannot run (not found, timed out, refused by the gate: a repository's recipe's checks are judged as commands it brings) is a failure, never a pass; once goal.max_steps, goal.max_seconds or goal.max_cost is spent (or a recipe's retries), the turn ends failed (out_of_budget; bosun run exits 1)",
+    fail: "closed",
+    config: ["goal.max_steps", "goal.max_seconds", "goal.max_cost"],
   },
   {
     id: "turn.continue_after_length",

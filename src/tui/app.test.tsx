@@ -126,6 +126,24 @@ describe("the interactive session", () => {
     ui.unmount();
   });
 
+  it("a Ctrl-O that arrives in one chunk with the text typed after it still opens, and the text is typed clean", async () => {
+    const { runner } = scripted();
+    const ui = render(<App runner={runner} />);
+    await tick();
+    await type(ui, "run the tests");
+    await tick(450);
+    ui.stdin.write("a");
+    await tick(80);
+    ui.stdin.write("\u000fhello\u0007 there");
+    await tick(80);
+    const frame = ui.frames.join("\n");
+    assert.match(frame, /the last turn's calls, opened \(Ctrl-O closes\):/);
+    assert.match(ui.lastFrame() ?? "", /› hello there/);
+    const last = ui.lastFrame() ?? "";
+    assert.ok(!last.includes("\u0007") && !last.includes("\u000f"), "no control character is kept");
+    ui.unmount();
+  });
+
   it("Ctrl-O during a turn opens the finished calls and the rest of the turn still shows", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {

@@ -228,6 +228,21 @@ describe("the status line and the input", () => {
       /anthropic\/claude-sonnet-4-5 · build · approve · 12k\/200k \(6%\) tokens · \$0\.0123/,
     );
     ui.unmount();
+    // A window bosun assumed (the model is in no catalog or config) says so.
+    const assumed = render(
+      <StatusLine
+        status={{
+          model: "local/qwen",
+          agent: "build",
+          mode: "approve",
+          tokens: 8_000,
+          window: 32_000,
+          windowAssumed: true,
+        }}
+      />,
+    );
+    assert.match(assumed.lastFrame() ?? "", /local\/qwen · build · approve · 8\.0k\/32k assumed \(25%\) tokens/);
+    assumed.unmount();
   });
 
   it("sends on Enter, continues a line ending in \\, walks the history, collapses a large paste", async () => {

@@ -10,6 +10,8 @@ import {
   EMPTY_EDITOR,
   insert,
   move,
+  printable,
+  splitLeadingControls,
   textOf,
   walkHistory,
 } from "./editor.js";
@@ -102,5 +104,13 @@ describe("the input editor", () => {
     assert.equal(e.cursor, "a [pasted #0: 1 line]".length);
     e = insert(e, "!");
     assert.equal(textOf(e), `a ${big}! b`);
+  });
+
+  it("splits the Ctrl keys that lead a chunk off its text, and keeps no control characters in text", () => {
+    assert.deepEqual(splitLeadingControls("\u000f/why call.approval"), { keys: ["o"], rest: "/why call.approval" });
+    assert.deepEqual(splitLeadingControls("\u000f\u0018x"), { keys: ["o", "x"], rest: "x" });
+    assert.deepEqual(splitLeadingControls("\tplain"), { keys: [], rest: "\tplain" }, "Tab is not a leading Ctrl key");
+    assert.deepEqual(splitLeadingControls("\u001b[A"), { keys: [], rest: "\u001b[A" }, "nor is Esc");
+    assert.equal(printable("a\u0000b\u0007c\u001b[31md\u007f\ne\tf"), "abc[31md\ne\tf");
   });
 });

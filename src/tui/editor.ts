@@ -55,6 +55,28 @@ function lineStart(value: string, cursor: number): number {
 }
 
 /** Types `text` at the cursor; a large paste goes in as a marker, its content kept. */
+/**
+ * A Ctrl key pressed just before typing can reach Ink in the same chunk as the text after it (a
+ * fast terminal, tmux send-keys): the chunk then comes as text. This splits the leading Ctrl
+ * keys off (as their letters, `\x0f` is "o"), so the key still acts and the text is typed.
+ */
+export function splitLeadingControls(input: string): { keys: string[]; rest: string } {
+  const keys: string[] = [];
+  let at = 0;
+  for (; at < input.length; at++) {
+    const code = input.charCodeAt(at);
+    if (code < 0x01 || code > 0x1a || code === 0x09 || code === 0x0a || code === 0x0d) break;
+    keys.push(String.fromCharCode(code + 0x60));
+  }
+  return { keys, rest: input.slice(at) };
+}
+
+/** What the editor keeps of typed text: no control characters but newlines and tabs. */
+export function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+}
+
 export function insert(editor: Editor, text: string): Editor {
   const { value, cursor, pastes } = editor;
   let piece = text;

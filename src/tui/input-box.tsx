@@ -10,7 +10,8 @@ import {
   EMPTY_EDITOR,
   insert,
   move,
-  PASTE_COLLAPSE_CHARS,
+  printable,
+  splitLeadingControls,
   textOf,
   walkHistory,
 } from "./editor.js";
@@ -150,13 +151,16 @@ export function InputBox({
         return;
       }
       if (key.ctrl || key.meta || key.escape) return;
+      // Leading Ctrl keys in a chunk are the app's (use-keys.ts); the editor keeps only text.
+      const rest = splitLeadingControls(input).rest;
+      if (rest === "") return;
       // Typed text and its Enter can arrive in one chunk (a fast terminal, tmux send-keys).
-      if (input.length > 1 && input.endsWith("\r") && !input.slice(0, -1).includes("\r")) {
-        set(insert(current, input.slice(0, -1)));
+      if (rest.length > 1 && rest.endsWith("\r") && !rest.slice(0, -1).includes("\r")) {
+        set(insert(current, printable(rest.slice(0, -1))));
         send();
         return;
       }
-      set(insert(current, input.length > PASTE_COLLAPSE_CHARS ? input : input.replace(/\r/g, "\n")));
+      set(insert(current, printable(rest.replace(/\r\n?/g, "\n"))));
     },
     { isActive: !disabled },
   );

@@ -7,6 +7,8 @@ export interface Status {
   /** Input tokens of the last request; the window when known. */
   tokens?: number;
   window?: number;
+  /** Set when the window is bosun's assumption for a model nobody described (model/catalog.ts ASSUMED_LIMITS). */
+  windowAssumed?: boolean;
   /** US dollars so far, when prices are known. */
   cost?: number;
   /** What is running: "thinking", "shell `npm test`", … */
@@ -21,7 +23,7 @@ export function StatusLine({ status }: { status: Status }) {
     status.tokens === undefined
       ? "—"
       : status.window
-        ? `${compact(status.tokens)}/${compact(status.window)} (${Math.round((status.tokens / status.window) * 100)}%)`
+        ? `${compact(status.tokens)}/${compact(status.window)}${status.windowAssumed ? " assumed" : ""} (${Math.round((status.tokens / status.window) * 100)}%)`
         : compact(status.tokens);
   const cost = status.cost === undefined ? "" : ` · $${status.cost.toFixed(status.cost < 1 ? 4 : 2)}`;
   return (

@@ -1,6 +1,7 @@
 import { useInput } from "ink";
 import { useCallback, useRef } from "react";
 import { CTRL_C_WARNING, ctrlC } from "./ctrl-c.js";
+import { splitLeadingControls } from "./editor.js";
 import type { InteractiveRunner } from "./runner.js";
 import type { usePending } from "./use-pending.js";
 import type { TranscriptState } from "./use-transcript.js";
@@ -52,10 +53,13 @@ export function useKeys(deps: {
     if (dialogOpen) return;
     if (key.escape && busyRef.current && !menuOpen.current)
       controller.current?.abort(new Error("interrupted by the person (Esc)"));
-    else if (key.ctrl && input === "o") deps.transcript.toggleDetails(busyRef.current);
-    else if (key.ctrl && input === "x" && pending.count > 0) {
-      const dropped = pending.drop();
-      if (dropped) void runner.noteSteer?.(dropped, "drop");
+    // A Ctrl key can come in one chunk with the text typed after it: it still acts.
+    for (const letter of key.ctrl ? [input] : key.meta ? [] : splitLeadingControls(input).keys) {
+      if (letter === "o") deps.transcript.toggleDetails(busyRef.current);
+      else if (letter === "x" && pending.count > 0) {
+        const dropped = pending.drop();
+        if (dropped) void runner.noteSteer?.(dropped, "drop");
+      }
     }
   });
   /** Tab (when no `@path` is being completed) toggles the marked waiting message; Shift-Tab moves the mark. */

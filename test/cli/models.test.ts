@@ -90,7 +90,20 @@ describe("bosun models", () => {
         ),
       ),
     );
-    assert.ok(lines.some((l) => /^\s+qwen3-coder \(default\)\s+32,768\s+8,192\s+yes\s+no\s+\?$/.test(l)));
+    assert.match(
+      lines[1] ?? "",
+      /^catalog of \d{4}-\d{2}-\d{2}; a model not listed runs with assumed limits \(context 32,000, output 4,096\) and no price$/,
+    );
+    // Columns: context, output, tools, images, reasoning, price in/out, cache read/write; "?" where nobody said.
+    assert.ok(lines.some((l) => /^\s+qwen3-coder \(default\)\s+32,768\s+8,192\s+yes\s+no\s+\?\s+\?\s+\?$/.test(l)));
+    assert.ok(
+      lines.some((l) =>
+        /^\s+eu\.anthropic\.claude-sonnet-4-5-20250929-v1:0\s+200,000\s+64,000\s+yes\s+yes\s+yes\s+3\.3 \/ 16\.5\s+0\.33 \/ 4\.125$/.test(
+          l,
+        ),
+      ),
+      "bedrock's models from the catalog, with cache prices",
+    );
     assert.ok(
       lines.some((l) => /^openai \(openai\) — no key: missing: set environment variable OPENAI_API_KEY/.test(l)),
     );
@@ -105,6 +118,37 @@ describe("bosun models", () => {
       data.selected.error ?? "",
       /model openai\/gpt-5 \(chosen by --model flag\) cannot be used: provider "openai" has no API key/,
     );
+  });
+
+  it("a provider of a service type reads its service's catalog whatever its name; the catalog's date and the assumed limits", async () => {
+    const own = createWorkspace();
+    try {
+      // The person's own config: a repository's provider type waits for trust, in a run and here.
+      writeFileSync(
+        join(own.home, "bosun.json"),
+        JSON.stringify({ provider: { "bedrock-eu": { type: "bedrock", region: "eu-central-1" } } }),
+      );
+      const env = { AWS_ACCESS_KEY_ID: "AKIAMODELSTEST", AWS_SECRET_ACCESS_KEY: "models-test-secret" };
+      const id = "eu.anthropic.claude-sonnet-4-5-20250929-v1:0";
+      const result = await own.run(["models", "--json", "-m", `bedrock-eu/${id}`], { env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(!result.stdout.includes("models-test-secret"));
+      const data = JSON.parse(result.stdout) as ModelsJson & {
+        catalog: { updated: string };
+        assumedLimits: { context: number; output: number };
+      };
+      assert.match(data.catalog.updated, /^\d{4}-\d{2}-\d{2}$/);
+      assert.deepEqual(data.assumedLimits, { context: 32000, output: 4096 });
+      assert.deepEqual(data.selected, { model: `bedrock-eu/${id}`, holder: "person", rule: "--model flag" });
+      const listed = data.providers.find((p) => p.provider === "bedrock-eu");
+      const model = listed?.models.find((m) => m.id === id) as Record<string, unknown> | undefined;
+      assert.deepEqual(
+        [model?.context, model?.output, model?.tools, model?.thinks, model?.price],
+        [200000, 64000, true, true, { input: 3.3, output: 16.5, cacheRead: 0.33, cacheWrite: 4.125 }],
+      );
+    } finally {
+      own.cleanup();
+    }
   });
 });
 

@@ -152,14 +152,14 @@ describe("bosun run: model ids", () => {
       const chosen = expectDecision(s.latest().decisions, "model.select", "person", "scripted/test-modl");
       assert.match(
         chosen.reasons.find((r) => r.rule === "model limits")?.detail ?? "",
-        /limits unknown, so compaction cannot trigger \(provider scripted accepts any model id\)/,
+        /^context 32000 \(assumed\), output 4096 \(assumed\): scripted\/test-modl is not in the catalog or config, so bosun assumed its limits \(provider scripted accepts any model id\)$/,
       );
     } finally {
       await s.close();
     }
   });
 
-  it("a built-in provider's model the catalog does not know runs, warned: limits and price unknown, no compaction", async () => {
+  it("a built-in provider's model the catalog does not know runs, warned: limits assumed, price unknown", async () => {
     const s = await startScenario(hello, { protocol: "anthropic" });
     try {
       s.setUserConfig({
@@ -170,13 +170,13 @@ describe("bosun run: model ids", () => {
       assert.equal(result.code, 0, result.stderr);
       assert.match(
         result.stderr,
-        /anthropic\/claude-next-9 is not in bosun's catalog: it is sent as written, but its context and output limits and its price are unknown, so compaction cannot trigger/,
+        /anthropic\/claude-next-9 is not in bosun's catalog: it is sent as written, with assumed limits \(context 32000, output 4096 tokens, so compaction may start early\) and no price, so cost is not counted/,
       );
       assert.equal(s.server.requests.length, 1);
       const chosen = expectDecision(s.latest().decisions, "model.select", "config", "anthropic/claude-next-9");
       assert.match(
         chosen.reasons.find((r) => r.rule === "model limits")?.detail ?? "",
-        /price are unknown.*warned when the run starts$/,
+        /^context 32000 \(assumed\), output 4096 \(assumed\): .*no price.*warned when the run starts$/,
       );
       // The AI SDK's own warnings about such a model go to console.info/warn: on stdout they
       // would break the JSON stream a script reads, and they repeat what bosun said in words.

@@ -1,5 +1,5 @@
 import { loadConfig } from "../../config/load.js";
-import type { ModelInfo } from "../../model/catalog.js";
+import { ASSUMED_LIMITS, CATALOG_DATE, type ModelInfo } from "../../model/catalog.js";
 import { listProviders, usable } from "../../model/providers.js";
 import { decideModel } from "../../model/select.js";
 import { withoutLoosening } from "../../permission/trust/project-trust.js";
@@ -42,13 +42,22 @@ export function listModels(options: { json?: boolean; model?: string }): void {
     models: Object.entries(p.models).map(([id, info]) => ({ id, ...info })),
   }));
   if (options.json) {
-    json({ selected: selection, ...(untrusted ? { untrusted } : {}), providers: rows });
+    json({
+      selected: selection,
+      ...(untrusted ? { untrusted } : {}),
+      catalog: { updated: CATALOG_DATE },
+      assumedLimits: ASSUMED_LIMITS,
+      providers: rows,
+    });
     return;
   }
   out(
     selection.model
       ? `selected: ${selection.model} (${selection.holder}: ${selection.rule})`
       : `selected: none — ${selection.error?.split("\n")[0]}`,
+  );
+  out(
+    `catalog of ${CATALOG_DATE}; a model not listed runs with assumed limits (context ${limit(ASSUMED_LIMITS.context)}, output ${limit(ASSUMED_LIMITS.output)}) and no price`,
   );
   if (untrusted) {
     out(
@@ -62,11 +71,11 @@ export function listModels(options: { json?: boolean; model?: string }): void {
     );
     if (p.environment) out(`  from the environment: ${p.environment.join(", ")}`);
     if (p.models.length === 0) {
-      out("  no models listed: any model id can be used, with unknown limits");
+      out("  no models listed: any model id can be used, with assumed limits");
       continue;
     }
     const table = formatTable(
-      ["  MODEL", "CONTEXT", "OUTPUT", "TOOLS", "IMAGES", "PRICE IN/OUT $/M"],
+      ["  MODEL", "CONTEXT", "OUTPUT", "TOOLS", "IMAGES", "REASONING", "PRICE IN/OUT $/M", "CACHE READ/WRITE $/M"],
       p.models.map((m) => [
         `  ${m.id}${m.id === p.defaultModel ? " (default)" : ""}`,
         limit(m.context),
@@ -79,7 +88,9 @@ export function listModels(options: { json?: boolean; model?: string }): void {
               : m.tools
           : flag(m.tools),
         flag(m.images),
+        flag(m.thinks),
         price(m),
+        cachePrice(m),
       ]),
     );
     out(table);
@@ -89,3 +100,4 @@ export function listModels(options: { json?: boolean; model?: string }): void {
 const limit = (n: number | undefined) => (n === undefined ? "?" : n.toLocaleString("en-US"));
 const flag = (b: boolean | undefined) => (b === undefined ? "?" : b ? "yes" : "no");
 const price = (m: ModelInfo) => (m.price ? `${m.price.input} / ${m.price.output}` : "?");
+const cachePrice = (m: ModelInfo) => (m.price ? `${m.price.cacheRead ?? "-"} / ${m.price.cacheWrite ?? "-"}` : "?");

@@ -9,10 +9,13 @@ import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
+import { untilGoal } from "../until.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
 export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
+  /** --until: commands that must exit 0 before the turn is done (the person's goal). */
+  until?: string[];
   format?: string;
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
@@ -102,6 +105,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
+  const goal = untilGoal(options.until);
   const text = messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
@@ -111,10 +115,10 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, decisions: ____, ...rest } = options;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, ...rest } = options;
   const live = await openRuntime({
     cwd,
-    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
+    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}), ...(goal ? { goal } : {}) },
     firstMessage: text,
     interactive,
     ...(interactive
