@@ -21,10 +21,12 @@ export interface SessionOptions {
   goal?: GoalSpec;
 }
 
-/** A custom command's `agent:` and `model:`, with the file that says so. */
+/** A custom command's `agent:` and `model:` (or a recipe's), with the file that says so. */
 export interface CommandChoice {
   name: string;
   file: string;
+  /** A recipe's settings rather than a custom command's front matter (how the choice is named on record). */
+  kind?: "command" | "recipe";
   agent?: string;
   model?: string;
 }

@@ -1,13 +1,14 @@
 import { fstatSync, readFileSync } from "node:fs";
 import { BosunError, UsageError } from "../../errors.js";
+import type { RunEvent, TurnOutcome } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
-import { openRuntime, type SessionOptions } from "../../runtime/open.js";
+import { openRuntime, type Runtime, type SessionOptions } from "../../runtime/open.js";
 import { exitCodeOf } from "../../runtime/stream-event.js";
 import { ownVersion } from "../../util/own-files.js";
-
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
+import type { RecipeRun } from "../recipe-run.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
@@ -17,6 +18,10 @@ export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
   decisions?: boolean;
+  /** --recipe: a recipe's name or file (cli/recipe-run.ts). */
+  recipe?: string;
+  /** --param name=value, repeatable: the recipe's parameters. */
+  param?: string[];
 }
 
 /**
@@ -102,19 +107,35 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
-  const text = messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
+  const cwd = process.cwd();
+  if (options.param && options.recipe === undefined)
+    throw new UsageError("--param is for a recipe: give --recipe <name|file>");
+  // A recipe's prompt is the message (the words, if any, after it); stdin is not read for it.
+  const recipe =
+    options.recipe === undefined
+      ? undefined
+      : await (await import("../recipe-run.js")).prepareRecipeRun({
+          ref: options.recipe,
+          params: options.param ?? [],
+          words: words.join(" ").trim(),
+          cwd,
+          flags: options,
+        });
+  const text = recipe ? recipe.text : messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
   }
-  const cwd = process.cwd();
   const files = await readAttachments(options.file ?? [], cwd);
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
-  const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, decisions: ____, ...rest } = options;
+  const interactive =
+    (words.length > 0 || recipe !== undefined) && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, recipe: _r, param: _p, ...rest } = options;
+  if (recipe?.warning) process.stderr.write(`bosun: ${recipe.warning}\n`);
   const live = await openRuntime({
     cwd,
-    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}) },
+    options: { ...rest, ...recipe?.options, ...(maxSteps !== undefined ? { maxSteps } : {}) },
+    ...(recipe?.modeChoice ? { modeChoice: recipe.modeChoice } : {}),
     firstMessage: text,
     interactive,
     ...(interactive
@@ -150,10 +171,12 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
   try {
-    const outcome = await live.turn(
-      { text, ...(files.length > 0 ? { files } : {}) },
-      { emit: (event) => printer.event(event), signal: controller.signal },
-    );
+    if (recipe) live.record(recipe.decision);
+    const io = { emit: (event: RunEvent) => printer.event(event), signal: controller.signal };
+    const first = await live.turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+    const outcome = recipe?.response
+      ? await untilResponse(live, first, recipe.response, recipe.found.entry.shown, io)
+      : first;
     await live.close();
     const exitCode = exitCodeOf(outcome);
     const usage = live.usage();
@@ -165,5 +188,34 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
+  }
+}
+
+/**
+ * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
+ * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
+ * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
+ */
+async function untilResponse(
+  live: Runtime,
+  first: TurnOutcome,
+  response: NonNullable<RecipeRun["response"]>,
+  file: string,
+  io: { emit: (event: RunEvent) => void; signal: AbortSignal },
+): Promise<TurnOutcome> {
+  const { askAgainText, responseDecision } = await import("../../runtime/recipe-response.js");
+  let outcome = first;
+  for (let attempt = 1; ; attempt++) {
+    if (outcome.status !== "done") return outcome;
+    const check = response.validate(outcome.lastText ?? "");
+    const decision = responseDecision(check, attempt, file);
+    live.record(decision);
+    if (check.ok) return outcome;
+    if (decision.answer === "failed") {
+      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
+      io.emit({ type: "error", message });
+      return { ...outcome, status: "failed", message };
+    }
+    outcome = await live.turn({ text: askAgainText(check.problems, response.schema) }, io);
   }
 }

@@ -1,0 +1,199 @@
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { expectDecision } from "../support/ledger.js";
+import { startScenario } from "../support/scenario.js";
+
+/** Recipes through the real binary (issue 20 item 1): parameters, settings and trust, the response schema. */
+
+const FIX = `title: Fix a test
+description: Fix one failing test
+prompt: "Fix the test {{ name }} in {{ area }}; retry {{ times }} times"
+parameters:
+  - name: name
+    required: true
+    description: the test's name
+  - name: area
+    type: enum
+    values: [core, cli]
+    default: core
+  - name: times
+    type: number
+    default: 1
+`;
+
+describe("bosun run --recipe", () => {
+  it("a missing required parameter is a usage error naming it (exit 2); an unknown one too", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      s.ws.write(".bosun/recipes/fix.yaml", FIX);
+      const missing = await s.run(["run", "--recipe", "fix"]);
+      assert.equal(missing.code, 2, missing.stderr);
+      assert.match(missing.stderr, /needs parameter "name"/);
+      const unknown = await s.run(["run", "--recipe", "fix", "--param", "name=a", "--param", "colour=red"]);
+      assert.equal(unknown.code, 2, unknown.stderr);
+      assert.match(unknown.stderr, /no parameter "colour"/);
+      const badEnum = await s.run(["run", "--recipe", "fix", "--param", "name=a", "--param", "area=web"]);
+      assert.equal(badEnum.code, 2);
+      assert.match(badEnum.stderr, /must be one of core, cli/);
+      const noRecipe = await s.run(["run", "--recipe", "nope"]);
+      assert.equal(noRecipe.code, 2);
+      assert.match(noRecipe.stderr, /no recipe "nope" \(recipes: fix/);
+      const outside = await s.run(["run", "--recipe", "../../etc/passwd"]);
+      assert.equal(outside.code, 2);
+      assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a value holding !`cmd`, $(…) or {{ other }} is inserted as text and never run", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "done" } }] });
+    try {
+      s.ws.write(".bosun/recipes/fix.yaml", FIX);
+      const value = "!`touch marker-a` $(touch marker-b) {{ area }}";
+      const result = await s.run(["run", "--recipe", "fix", "--param", `name=${value}`, "--param", "times=3"]);
+      assert.equal(result.code, 0, result.stderr);
+      const sent =
+        s.server
+          .request(1)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.ok(sent.includes(`Fix the test ${value} in core; retry 3 times`), sent);
+      assert.equal(existsSync(join(s.ws.dir, "marker-a")), false);
+      assert.equal(existsSync(join(s.ws.dir, "marker-b")), false);
+      expectDecision(s.latest().decisions, "recipe.settings", "code", "none");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a file parameter must name a file; its path is inserted, not its contents", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "read it" } }] });
+    try {
+      s.ws.write(
+        ".bosun/recipes/explain.yaml",
+        `title: Explain\nprompt: "Explain {{ target }}"\nparameters:\n  - name: target\n    type: file\n    required: true\n`,
+      );
+      s.ws.write("notes.txt", "SECRET-CONTENTS\n");
+      const missing = await s.run(["run", "--recipe", "explain", "--param", "target=nothere.txt"]);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /--param target: no file "nothere.txt"/);
+      const result = await s.run(["run", "--recipe", "explain", "--param", "target=notes.txt"]);
+      assert.equal(result.code, 0, result.stderr);
+      const sent =
+        s.server
+          .request(1)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(sent, /Explain notes\.txt/);
+      assert.doesNotMatch(sent, /SECRET-CONTENTS/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a response schema met ends done; one never met is asked again twice, then fails (exit 1, recorded)", async () => {
+    const schema = `response:\n  type: object\n  required: [summary]\n  properties:\n    summary: { type: string }\n`;
+    const met = await startScenario({ rules: [{ reply: { text: '{"summary": "all good"}' } }] });
+    try {
+      met.ws.write(".bosun/recipes/sum.yaml", `title: Sum\nprompt: Summarise\n${schema}`);
+      const result = await met.run(["run", "--recipe", "sum"]);
+      assert.equal(result.code, 0, result.stderr);
+      expectDecision(met.latest().decisions, "recipe.response", "code", "valid");
+    } finally {
+      await met.close();
+    }
+    const unmet = await startScenario({ rules: [{ reply: { text: "not json at all" }, times: 3 }] });
+    try {
+      unmet.ws.write(".bosun/recipes/sum.yaml", `title: Sum\nprompt: Summarise\n${schema}`);
+      const result = await unmet.run(["run", "--recipe", "sum"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr + result.stdout, /does not satisfy the recipe's response schema/);
+      assert.equal(unmet.server.requests.length, 3);
+      const again =
+        unmet.server
+          .request(2)
+          .normalized?.messages.map((m) => m.text)
+          .join("\n") ?? "";
+      assert.match(again, /does not satisfy the recipe's response schema/);
+      const { decisions } = unmet.latest();
+      expectDecision(decisions, "recipe.response", "code", "invalid");
+      expectDecision(decisions, "recipe.response", "code", "failed");
+    } finally {
+      await unmet.close();
+    }
+  });
+
+  it("a repository's recipe asking for mode auto is refused without trust (recorded, how to allow); with --trust-project it applies", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "ok" }, times: 2 }] });
+    try {
+      s.ws.write(".bosun/recipes/yolo.yaml", "title: Yolo\nprompt: do it all\nmode: auto\n");
+      const refused = await s.run(["run", "--recipe", "yolo"]);
+      assert.equal(refused.code, 0, refused.stderr);
+      assert.match(refused.stderr, /not applying what recipe yolo .* would loosen \(mode auto\).*--trust-project/);
+      let { decisions } = s.latest();
+      const settings = expectDecision(decisions, "recipe.settings", "code", "refused");
+      assert.match(JSON.stringify(settings.reasons), /--trust-project applies it/);
+      expectDecision(decisions, "permission.mode", "code", "approve");
+      const trusted = await s.run(["run", "--recipe", "yolo", "--trust-project"]);
+      assert.equal(trusted.code, 0, trusted.stderr);
+      ({ decisions } = s.latest());
+      expectDecision(decisions, "recipe.settings", "config", "applied");
+      expectDecision(decisions, "permission.mode", "person", "auto");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("the person's own recipe (config dir) applies its mode; --mode wins over it", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "ok" }, times: 2 }] });
+    try {
+      mkdirSync(join(s.ws.home, "recipes"), { recursive: true });
+      writeFileSync(join(s.ws.home, "recipes", "mine.yaml"), "title: Mine\nprompt: do it\nmode: smart\n");
+      const own = await s.run(["run", "--recipe", "mine"]);
+      assert.equal(own.code, 0, own.stderr);
+      expectDecision(s.latest().decisions, "permission.mode", "person", "smart");
+      const flag = await s.run(["run", "--recipe", "mine", "--mode", "chat"]);
+      assert.equal(flag.code, 0, flag.stderr);
+      expectDecision(s.latest().decisions, "recipe.settings", "person", "applied");
+      expectDecision(s.latest().decisions, "permission.mode", "person", "chat");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("bosun recipe", () => {
+  it("list says where each comes from; show prints the parameters; validate prints file:line: key and exits 1", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      s.ws.write(".bosun/recipes/fix.yaml", FIX);
+      s.ws.write(".bosun/recipes/broken.yaml", "title: Broken\nprompt: p\nretries: many\n");
+      mkdirSync(join(s.ws.home, "recipes"), { recursive: true });
+      writeFileSync(join(s.ws.home, "recipes", "mine.json"), JSON.stringify({ title: "Mine", prompt: "hello" }));
+      const list = await s.run(["recipe", "list"]);
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, /fix\s+repository\s+\.bosun\/recipes\/fix\.yaml\s+Fix a test/);
+      assert.match(list.stdout, /mine\s+yours \(config dir\)/);
+      assert.match(list.stdout, /broken\s+repository.*\(invalid:/);
+      const show = await s.run(["recipe", "show", "fix"]);
+      assert.equal(show.code, 0, show.stderr);
+      assert.match(show.stdout, /name {2}string, required {2}— the test's name/);
+      assert.match(show.stdout, /area {2}enum \(core \| cli\), default "core"/);
+      const one = await s.run(["recipe", "validate", "fix"]);
+      assert.equal(one.code, 0, one.stderr);
+      assert.match(one.stdout, /ok: \.bosun\/recipes\/fix\.yaml/);
+      const all = await s.run(["recipe", "validate"]);
+      assert.equal(all.code, 1);
+      assert.match(all.stderr, /^\.bosun\/recipes\/broken\.yaml:3: retries: must be a whole number/m);
+      s.ws.write(".bosun/recipes/bad-schema.yaml", "title: B\nprompt: p\nresponse:\n  type: 12\n");
+      const schema = await s.run(["recipe", "validate", "bad-schema"]);
+      assert.equal(schema.code, 1);
+      assert.match(schema.stderr, /bad-schema\.yaml:3: response: the schema cannot be compiled/);
+    } finally {
+      await s.close();
+    }
+  });
+});
