@@ -6,8 +6,9 @@ import type { Decision } from "../contracts/decisions.js";
 import type { GoalSpec } from "../contracts/goal.js";
 import { ConfigError } from "../errors.js";
 import { type FoundRecipe, findRecipe } from "../input/recipe-files.js";
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { SessionOptions } from "../runtime/options.js";
-import { compileResponse, type ResponseValidator } from "../runtime/recipe-response.js";
+import { askAgainText, compileResponse, type ResponseValidator, responseDecision } from "../runtime/recipe-response.js";
 import { decideRecipeSettings } from "../runtime/recipe-settings.js";
 import { workspaceOf } from "../util/repo.js";
 
@@ -106,4 +107,37 @@ export async function prepareRecipeRun(input: {
     ...(settings.warning ? { warning: settings.warning } : {}),
     ...(response ? { response } : {}),
   };
+}
+
+/**
+ * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
+ * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
+ * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
+ */
+export async function untilResponse(
+  first: TurnOutcome,
+  recipe: Pick<RecipeRun, "response" | "found">,
+  io: {
+    turn: (text: string) => Promise<TurnOutcome>;
+    record: (decision: Decision) => void;
+    emit: (event: RunEvent) => void;
+  },
+): Promise<TurnOutcome> {
+  const response = recipe.response;
+  if (!response) return first;
+  const file = recipe.found.entry.shown;
+  let outcome = first;
+  for (let attempt = 1; ; attempt++) {
+    if (outcome.status !== "done") return outcome;
+    const check = response.validate(outcome.lastText ?? "");
+    const decision = responseDecision(check, attempt, file);
+    io.record(decision);
+    if (check.ok) return outcome;
+    if (decision.answer === "failed") {
+      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
+      io.emit({ type: "error", message });
+      return { ...outcome, status: "failed", message };
+    }
+    outcome = await io.turn(askAgainText(check.problems, response.schema));
+  }
 }

@@ -19,6 +19,8 @@ export interface SessionOptions {
   command?: CommandChoice;
   /** Checks that must pass before the turn is done: `--until`, or a recipe's checks. */
   goal?: GoalSpec;
+  /** Where `mode` was chosen when not by the --mode flag (a recipe's file), for the record. */
+  modeChoice?: { rule: string; source: string };
 }
 
 /** A custom command's `agent:` and `model:` (or a recipe's), with the file that says so. */

@@ -2,6 +2,7 @@ import type { CustomCommand, Expansion } from "../input/custom-commands.js";
 import { initPrompt } from "../input/init-prompt.js";
 import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
 import { type ParsedInput, parseInput } from "../input/slash.js";
+import type { TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { revertText } from "./revert-text.js";
 import type { InteractiveRunner } from "./runner.js";
@@ -64,11 +65,17 @@ export function submitter(deps: SubmitDeps) {
     }
     return steer.map((m) => m.text);
   };
-  const runTurn = (text: string, signal: AbortSignal, from?: { command: CustomCommand; typed: string }) => {
+  /** A turn for `text`; a recipe's turn runs through its own `run` (its settings and checks). */
+  const runTurn = (
+    text: string,
+    signal: AbortSignal,
+    from?: { command: CustomCommand; typed: string },
+    run?: (io: Parameters<InteractiveRunner["turn"]>[1]) => Promise<TurnOutcome>,
+  ) => {
     add({ kind: "user", text });
     inTurn.current = true;
     const io = { emit: transcript.onEvent, prompt: deps.prompt, signal, steering: takeSteering };
-    return runner.turn(text, io, from).then((outcome) => {
+    return (run ? run(io) : runner.turn(text, io, from)).then((outcome) => {
       if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
       else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
     });
@@ -124,6 +131,16 @@ export function submitter(deps: SubmitDeps) {
           return work(async (signal) => {
             await note();
             await runTurn(initPrompt(process.cwd()), signal);
+          });
+        }
+        if (parsed.name === "recipe") {
+          return work(async (signal) => {
+            await note();
+            if (!runner.recipe) return add({ kind: "notice", text: "/recipe runs only in a local session" });
+            const got = await runner.recipe(parsed.args);
+            if (got.kind === "text") return add({ kind: "notice", text: got.text });
+            if (got.notice) add({ kind: "notice", text: got.notice });
+            await runTurn(got.text, signal, undefined, got.run);
           });
         }
         if (parsed.name === "review") {

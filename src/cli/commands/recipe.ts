@@ -40,9 +40,19 @@ export function listRecipes(options: { json?: boolean }): void {
     });
     return;
   }
-  if (rows.length === 0) out(`no recipes (they live in .bosun/recipes/ and ${home.globalDir}/recipes/)`);
+  out(recipeListText(rows, set, home.globalDir));
+}
+
+/** The recipes as `bosun recipe list` (and /recipe alone) shows them. */
+export function recipeListText(
+  rows: ReadonlyArray<{ entry: RecipeEntry; title?: string | undefined; problem?: string | undefined }>,
+  set: Pick<ReturnType<typeof discoverRecipes>, "shadowed" | "skipped">,
+  globalDir: string,
+): string {
+  const lines: string[] = [];
+  if (rows.length === 0) lines.push(`no recipes (they live in .bosun/recipes/ and ${globalDir}/recipes/)`);
   else
-    out(
+    lines.push(
       formatTable(
         ["NAME", "FROM", "FILE", "TITLE"],
         rows.map(({ entry, title, problem }) => [
@@ -53,8 +63,20 @@ export function listRecipes(options: { json?: boolean }): void {
         ]),
       ),
     );
-  for (const { recipe, by } of set.shadowed) out(`shadowed: ${recipe.shown} (by ${by.shown})`);
-  for (const { file, reason } of set.skipped) out(`not loaded: ${file}: ${reason}`);
+  for (const { recipe, by } of set.shadowed) lines.push(`shadowed: ${recipe.shown} (by ${by.shown})`);
+  for (const { file, reason } of set.skipped) lines.push(`not loaded: ${file}: ${reason}`);
+  return lines.join("\n");
+}
+
+/** The recipes found from `cwd`, as text. */
+export function recipesHere(cwd: string): string {
+  const home = recipeHome(cwd);
+  const set = discoverRecipes(home);
+  const rows = set.recipes.map((entry) => {
+    const read = tryRead(entry, home.workspace);
+    return { entry, title: "recipe" in read ? read.recipe.title : undefined, problem: read.problem };
+  });
+  return recipeListText(rows, set, home.globalDir);
 }
 
 function tryRead(entry: RecipeEntry, workspace: string): { recipe: Recipe; problem?: undefined } | { problem: string } {

@@ -1,14 +1,14 @@
 import { fstatSync, readFileSync } from "node:fs";
+import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
-import type { RunEvent, TurnOutcome } from "../../loop/turn.js";
+import type { RunEvent } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
-import { openRuntime, type Runtime, type SessionOptions } from "../../runtime/open.js";
+import { openRuntime, type SessionOptions } from "../../runtime/open.js";
 import { exitCodeOf } from "../../runtime/stream-event.js";
 import { ownVersion } from "../../util/own-files.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
-import type { RecipeRun } from "../recipe-run.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
@@ -175,7 +175,11 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     const io = { emit: (event: RunEvent) => printer.event(event), signal: controller.signal };
     const first = await live.turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
     const outcome = recipe?.response
-      ? await untilResponse(live, first, recipe.response, recipe.found.entry.shown, io)
+      ? await (await import("../recipe-run.js")).untilResponse(first, recipe, {
+          turn: (message: string) => live.turn({ text: message }, io),
+          record: (decision: Decision) => live.record(decision),
+          emit: io.emit,
+        })
       : first;
     await live.close();
     const exitCode = exitCodeOf(outcome);
@@ -188,34 +192,5 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("SIGHUP", onSignal);
-  }
-}
-
-/**
- * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
- * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
- * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
- */
-async function untilResponse(
-  live: Runtime,
-  first: TurnOutcome,
-  response: NonNullable<RecipeRun["response"]>,
-  file: string,
-  io: { emit: (event: RunEvent) => void; signal: AbortSignal },
-): Promise<TurnOutcome> {
-  const { askAgainText, responseDecision } = await import("../../runtime/recipe-response.js");
-  let outcome = first;
-  for (let attempt = 1; ; attempt++) {
-    if (outcome.status !== "done") return outcome;
-    const check = response.validate(outcome.lastText ?? "");
-    const decision = responseDecision(check, attempt, file);
-    live.record(decision);
-    if (check.ok) return outcome;
-    if (decision.answer === "failed") {
-      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
-      io.emit({ type: "error", message });
-      return { ...outcome, status: "failed", message };
-    }
-    outcome = await live.turn({ text: askAgainText(check.problems, response.schema) }, io);
   }
 }
