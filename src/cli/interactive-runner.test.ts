@@ -199,3 +199,51 @@ describe("the past the TUI draws (takePast)", () => {
     }
   });
 });
+
+describe("/goal (interactiveRunner)", () => {
+  it("sets the person's goal for the turns that follow, shows it, keeps it through a switch, and /goal off clears it", async () => {
+    const goals: unknown[] = [];
+    const opened: SessionOptions[] = [];
+    const live = {
+      session: { id: "ses_0123456789ab" },
+      model: { ref: "scripted/test-model" },
+      agent: "build",
+      mode: "approve",
+      config: configFrom({ goal: { max_steps: 7 } }),
+      turn: async (_message: unknown, io: { goal?: unknown }) => {
+        goals.push(io.goal);
+        return { status: "done", steps: 1, denied: 0 };
+      },
+      close: async () => {},
+    } as unknown as Runtime;
+    const { runner } = interactiveRunner({
+      cwd: "/w",
+      options: {},
+      openWith: async (options) => {
+        opened.push(options);
+        return live;
+      },
+      first: Promise.resolve(live),
+      customs: { commands: [], shadowed: [], skipped: [] },
+      signal: new AbortController().signal,
+    });
+    await runner.ready;
+    const io = {
+      emit: () => {},
+      prompt: { ask: async () => ({ kind: "cancel" as const }) },
+      signal: new AbortController().signal,
+      steering: () => [],
+    };
+    assert.match((await runner.command?.("goal", "")) ?? "", /^no goal: \/goal <command>/);
+    assert.equal(await runner.command?.("goal", "off"), "no goal to clear");
+    assert.match((await runner.command?.("goal", "npm test")) ?? "", /goal set: .*`npm test` exits 0 \(within 7 steps/);
+    await runner.turn("fix it", io);
+    assert.deepEqual(goals.at(-1), { source: { kind: "person", surface: "slash" }, commands: ["npm test"] });
+    assert.match((await runner.command?.("goal", "")) ?? "", /^goal: until `npm test` exits 0; \/goal off clears it$/);
+    await runner.command?.("mode", "auto");
+    assert.deepEqual(opened.at(-1)?.goal?.commands, ["npm test"], "a switch keeps the goal");
+    assert.match((await runner.command?.("goal", "off")) ?? "", /^goal cleared/);
+    await runner.turn("go on", io);
+    assert.equal(goals.at(-1), null, "no goal: the turn is told so, over what the session was opened with");
+  });
+});

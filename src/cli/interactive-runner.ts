@@ -24,6 +24,7 @@ import { USAGE_EVENT } from "../session/usage.js";
 import { readPast } from "../tui/past.js";
 import type { InteractiveRunner, Past, SessionEntry } from "../tui/runner.js";
 import { age, localTime } from "../util/time.js";
+import { goalCommand } from "./goal-command.js";
 import { jobsText } from "./jobs-text.js";
 import { mcpCommandText, recordMcpRefusal } from "./mcp-command.js";
 import { sessionChoices } from "./session-choices.js";
@@ -248,7 +249,9 @@ async function turnIn(
       .map((m) => m[1] as string)
       .filter((path) => existsSync(resolve(cwd, path)));
     const files = named.length > 0 ? await (await import("./attachments.js")).readAttachments(named, cwd) : [];
-    return await (await slot.open()).turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+    // The goal as /goal left it now (none: null), whatever the session was opened with.
+    const goal = slot.current.goal ?? null;
+    return await (await slot.open()).turn({ text, ...(files.length > 0 ? { files } : {}) }, { ...io, goal });
   } finally {
     // Back to the session's own agent and model for what follows.
     if (switched) await slot.reopen(slot.here());
@@ -296,7 +299,7 @@ async function sessionCommand(slot: SessionSlot, cwd: string, name: string, args
     case "mode":
       return args ? (await slot.reopen(slot.here({ mode: args }))).line : `mode: ${session.mode}`;
     case "new": {
-      const { session: _, continue: __, fork: ___, command: ____, ...fresh } = slot.current;
+      const { session: _, continue: __, fork: ___, command: ____, goal: _____, ...fresh } = slot.current;
       return (await slot.reopen(fresh)).line;
     }
     case "resume":
@@ -305,6 +308,8 @@ async function sessionCommand(slot: SessionSlot, cwd: string, name: string, args
         : "resume which session? /sessions lists them";
     case "jobs":
       return jobsText(session.jobs());
+    case "goal":
+      return goalCommand(slot, args);
     case "sessions":
       return (
         sessionEntries(slot.live, cwd)

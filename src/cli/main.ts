@@ -53,7 +53,12 @@ runFlags(
   program
     .command("run")
     .description("run the agent on a task until it is done (message from arguments, stdin, or both)")
-    .argument("[message...]", "what to do"),
+    .argument("[message...]", "what to do")
+    .option(
+      "--until <command>",
+      "keep the turn going until this shell command exits 0, within the goal.* budgets (repeatable: all must pass)",
+      collect,
+    ),
 )
   .option(
     "--recipe <name|file>",

@@ -1,4 +1,5 @@
 import type { BosunError } from "../errors.js";
+import { goalLine } from "../loop/goal-line.js";
 import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
@@ -90,8 +91,14 @@ export function textPrinter(): RunPrinter {
           endLine();
           delegateLine(event);
           break;
-        case "decision":
-          // The ledger is for `bosun why`; in text mode only refusals are worth a line.
+        case "decision": {
+          // A goal check says the turn goes on, or why it ends.
+          const goal = goalLine(event.decision);
+          if (goal) {
+            endLine();
+            process.stderr.write(`◎ ${goal}\n`);
+          }
+          // The ledger is for `bosun why`; in text mode only refusals (and goal checks) are worth a line.
           // Only when nobody could be asked: a person who said no needs no advice about flags.
           if (
             event.decision.seat === "call.approval" &&
@@ -104,6 +111,7 @@ export function textPrinter(): RunPrinter {
             );
           }
           break;
+        }
       }
     },
     done(outcome, { session }) {

@@ -23,6 +23,7 @@ export const DEFAULTS = {
   delegate: { max_depth: 1, max_parallel: 4, max_steps: 40, result_max_chars: 20_000 },
   compaction: { auto: true, threshold: 0.8, keep_tokens: 20_000, prune_tokens: 40_000 },
   hooks: { stop_limit: 3 },
+  goal: { max_steps: 50, max_seconds: 1800, max_cost: 5 },
   undo: { enabled: true, max_file_bytes: 1_000_000 },
 } as const;
 

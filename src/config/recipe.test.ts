@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseRecipe, recipeValues, renderRecipe } from "./recipe.js";
+import { MODES } from "../permission/rules/modes.js";
+import { parseRecipe, RECIPE_MODES, recipeValues, renderRecipe } from "./recipe.js";
 
 const TEXT = `title: Fix a test
 prompt: "Fix {{ name }} in {{ area }}"
@@ -38,4 +39,9 @@ test("validation errors name file, line and key", () => {
   assert.throws(() => parseRecipe(`title: t\nprompt: p\nbogus: 1\n`, "r.yaml"), /r\.yaml:3: bogus: unknown recipe key/);
   assert.throws(() => parseRecipe(`title: t\nprompt: "{{ x }}"\n`, "r.yaml"), /r\.yaml:2: prompt: uses \{\{ x \}\}/);
   assert.throws(() => parseRecipe(`{"title": "t"}`, "r.json"), /r\.json:1: prompt: is required/);
+});
+
+test("a recipe's mode is one of the permission modes", () => {
+  assert.deepEqual([...RECIPE_MODES].sort(), Object.keys(MODES).sort());
+  assert.throws(() => parseRecipe("title: t\nprompt: p\nmode: yolo\n", "r.yaml"), /r\.yaml:3: mode: must be one of/);
 });

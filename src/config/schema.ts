@@ -285,6 +285,28 @@ export const ConfigSchema = z
       })
       .optional()
       .describe("`bosun review`: the checks it runs first"),
+    goal: z
+      .strictObject({
+        max_steps: z
+          .int()
+          .positive()
+          .optional()
+          .describe("Most model steps a turn with a goal (--until, /goal, a recipe's checks) takes before it fails"),
+        max_seconds: z
+          .number()
+          .positive()
+          .optional()
+          .describe("Most seconds a turn with a goal takes, its checks included, before it fails"),
+        max_cost: z
+          .number()
+          .positive()
+          .optional()
+          .describe(
+            "Most US dollars a turn with a goal spends (counted where the model's prices are known) before it fails",
+          ),
+      })
+      .optional()
+      .describe("Budgets of a turn that goes on until its goal's commands pass"),
     undo: z
       .strictObject({
         enabled: z

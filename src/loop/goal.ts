@@ -1,7 +1,10 @@
+import type { Reason } from "../contracts/decisions.js";
+import type { GoalSpec } from "../contracts/goal.js";
+
 /** What one run of a goal's check command gave: an exit code, or why it could not run. */
 export type CheckResult = { ran: true; exitCode: number; output: string } | { ran: false; why: string };
 
-/** A goal's budget (config keys to come; the defaults are the caller's). */
+/** A goal's budget (config goal.max_steps, goal.max_seconds, goal.max_cost; the defaults are config's). */
 export interface GoalBudget {
   steps: number;
   ms: number;
@@ -14,6 +17,23 @@ export interface GoalSpent {
   cost: number;
 }
 
+/**
+ * A turn's goal as the runtime hands it to the loop: the spec, its budget (and where each bound
+ * came from, for the record), and how a command is checked — the loop runs no process itself.
+ */
+export interface TurnGoal {
+  spec: GoalSpec;
+  budget: GoalBudget;
+  budgetReasons: Reason[];
+  check: (command: string, signal: AbortSignal) => Promise<CheckResult>;
+}
+
+/** How many failures went back to the model so far, and how many may (a recipe's `retries`). */
+export interface GoalTries {
+  failures: number;
+  retries?: number;
+}
+
 export type GoalVerdict =
   | { kind: "done"; reasons: string[] }
   | { kind: "again"; feedback: string; reasons: string[] }
@@ -22,31 +42,42 @@ export type GoalVerdict =
 /** Output fed back to the model is bounded: its tail, where a failing test says why. */
 export const FEEDBACK_CHARS = 8_000;
 
+/** Which bound, if any, the spending has reached. */
+export function overBudget(spent: GoalSpent, budget: GoalBudget): string | undefined {
+  if (spent.steps >= budget.steps) return `${spent.steps} steps of ${budget.steps}`;
+  if (spent.ms >= budget.ms) return `${Math.round(spent.ms / 1000)} s of ${Math.round(budget.ms / 1000)} s`;
+  if (spent.cost >= budget.cost) return `$${spent.cost.toFixed(2)} of $${budget.cost.toFixed(2)}`;
+  return undefined;
+}
+
 /**
  * After the model ends a turn, a goal's (or recipe's) check decides (seat turn.goal): exit 0 is
  * done; anything else — a command that could not run included — is a failure, never success;
- * a failure goes back to the model unless the budget is spent.
+ * a failure goes back to the model unless the budget (or the recipe's retries) is spent.
  */
-export function decideGoal(command: string, result: CheckResult, spent: GoalSpent, budget: GoalBudget): GoalVerdict {
+export function decideGoal(
+  command: string,
+  result: CheckResult,
+  spent: GoalSpent,
+  budget: GoalBudget,
+  tries: GoalTries = { failures: 0 },
+): GoalVerdict {
   if (result.ran && result.exitCode === 0) return { kind: "done", reasons: [`\`${command}\` exited 0`] };
   const failed = result.ran
     ? `\`${command}\` exited ${result.exitCode}`
     : `\`${command}\` could not run: ${result.why}`;
   const over =
-    spent.steps >= budget.steps
-      ? `${spent.steps} steps of ${budget.steps}`
-      : spent.ms >= budget.ms
-        ? `${Math.round(spent.ms / 1000)} s of ${Math.round(budget.ms / 1000)} s`
-        : spent.cost >= budget.cost
-          ? `$${spent.cost.toFixed(2)} of $${budget.cost.toFixed(2)}`
-          : undefined;
+    overBudget(spent, budget) ??
+    (tries.retries !== undefined && tries.failures >= tries.retries
+      ? `${tries.failures} of ${tries.retries} retries`
+      : undefined);
   if (over)
     return {
       kind: "out_of_budget",
       message: `goal not reached: ${failed}, budget spent (${over})`,
       reasons: [failed, over],
     };
-  const output = result.ran ? result.output.slice(-FEEDBACK_CHARS) : result.why;
+  const output = result.ran ? result.output.slice(-FEEDBACK_CHARS) : result.why.slice(-FEEDBACK_CHARS);
   return {
     kind: "again",
     feedback: `The goal check ${failed}:\n${output}\nContinue until it passes.`,

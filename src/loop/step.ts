@@ -13,6 +13,7 @@ import { DECISION_EVENT } from "../seats/record.js";
 import { latestTodos, openTodos, todoLines } from "../session/todos.js";
 import type { EventTail } from "../store/event-tail.js";
 import type { ShellJob } from "../tools/jobs.js";
+import { type GoalProgress, goalSpent } from "./goal-check.js";
 import { driftFromJournal } from "./journal-check.js";
 import { budgetNote, decideDone, decideLength, decideLimit } from "./judge.js";
 import { offerTools } from "./offer.js";
@@ -65,6 +66,8 @@ export interface TurnRun {
   optionsKey?: string;
   /** The text of the last assistant message, for whoever reports the turn's result. */
   lastText: string;
+  /** What the turn spent toward its goal (deps.goal), and how its checks went. */
+  goal: GoalProgress;
 }
 
 /** How a turn ends, before the counts it carries are added. */
@@ -85,6 +88,8 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
       message: `stopped: the turn reached its limit of ${deps.maxSteps} steps (${deps.maxStepsKey ?? "max_steps"})`,
     };
   }
+  const spent = goalSpent(run, step);
+  if (spent) return spent;
   for (const job of deps.toolContext.jobs.takeFinished()) recorder.notice({ text: jobNotice(run, job) });
   for (const text of deps.background?.takeFinished() ?? []) {
     run.where.mayHaveChanged();
@@ -204,6 +209,7 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
     onWait: (waiting) => deps.emit({ type: "model_wait", waiting }),
     onUsage: (used, usage) => {
       const cost = run.recorder.usage(used, usage);
+      run.goal.cost += cost ?? 0;
       deps.emit({ type: "usage", step, model: used.ref, usage, ...(cost !== undefined ? { cost } : {}) });
     },
   });

@@ -13,6 +13,8 @@ import type { UserMessage } from "../session/events.js";
 import { turnsOf } from "../session/turns.js";
 import { EventTail } from "../store/event-tail.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import type { TurnGoal } from "./goal.js";
+import { goalProgress } from "./goal-check.js";
 import { checkingJournal } from "./journal-check.js";
 import { offerTools, toolsKey } from "./offer.js";
 import { admitPrompt, type PromptHooks } from "./prompt.js";
@@ -103,6 +105,8 @@ export interface TurnDeps {
   preCompact?: CompactHooks;
   /** The session's stop hooks (seat turn.stop_hook), run when the model is done; a delegate's turn has none. */
   stopHooks?: StopHooks;
+  /** Commands that must pass before the turn is done (--until, /goal, a recipe's checks; seat turn.goal). */
+  goal?: TurnGoal;
   overflowDir: string;
   /** Undo's snapshots of the work tree (loop/snapshot-step.ts); a delegate's turn takes none (its parent's did). */
   snapshots?: TurnSnapshots;
@@ -201,6 +205,7 @@ async function startTurn(message: UserMessage, deps: TurnDeps): Promise<TurnRun 
     todoReminded: false,
     pruned: new Set(),
     lastText: "",
+    goal: goalProgress(),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { BackgroundJob, FileAccess, Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
-import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
 import { connectMcpServers, type McpConnections } from "../mcp/connect.js";
 import { leftOutServers } from "../mcp/left-out.js";
@@ -41,8 +41,9 @@ import {
 } from "./authority.js";
 import { type DelegationHost, type HostTurn, usageOf } from "./delegate.js";
 import { carryOverJobs } from "./earlier-jobs.js";
+import { goalDeps } from "./goal-deps.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
-import type { SessionOptions } from "./options.js";
+import type { SessionOptions, TurnIo } from "./options.js";
 import { type RevertRequest, type RevertResult, revertHandles, type turnList } from "./revert.js";
 import { followServerInstructions } from "./server-context.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
@@ -412,10 +413,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
   const { store, config, prepared } = opening;
   const { session, model, gate, tools, output, record, target } = started;
   const { cwd, options } = input;
-  const toolContext = {
-    ...sessionToolContext(opening, life, started, cwd),
-    ...(input.access ? { access: input.access } : {}),
-  };
+  const toolContext = sessionToolContext(opening, life, started, input);
   let turns = 0;
   let running = false;
   // Undo's snapshots of the work tree: whether they can be taken is settled once a run.
@@ -514,6 +512,7 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
       background: started.delegation.host.background,
       // The repository's lifecycle hooks only once judged: the gate holds the hooks project.command let run.
       ...lifecycleDeps(() => gate.forTurn(parts)),
+      ...goalDeps({ turn: io.goal, session: options.goal }, config, { runSpan, cwd }, io.prompt ?? input.prompt),
       overflowDir: output.path,
       snapshots,
       toolContext,
@@ -522,15 +521,16 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
 }
 
 /** What every call of the session's tools is handed: where, what it read, its jobs, limits and saved output. */
-function sessionToolContext(opening: Opening, life: SessionLife, started: Started, cwd: string) {
+function sessionToolContext(opening: Opening, life: SessionLife, started: Started, input: OpenInput) {
   const { store, config } = opening;
+  const { cwd, access } = input;
   const { session, output } = started;
   const files = createFileTracker({
     cwd,
     initial: seenFiles(store, session.id),
     onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
   });
-  return { cwd, files, jobs: life.jobs, limits: toolLimits(config), output };
+  return { cwd, files, jobs: life.jobs, limits: toolLimits(config), output, ...(access ? { access } : {}) };
 }
 
 /** The person's commands (a `!cmd`, a custom command's spans) as calls of this session, through the pipeline. */
@@ -589,11 +589,3 @@ export function stepBudget(config: LoadedConfig, agent: Agent): { maxSteps: numb
   }
   return { maxSteps: agent.maxSteps, maxStepsKey: `agent.${agent.name}.max_steps` };
 }
-
-/** What a face brings to one turn. */
-type TurnIo = {
-  emit: (event: RunEvent) => void;
-  signal: AbortSignal;
-  prompt?: ApprovalPrompt;
-  steering?: () => string[];
-};

@@ -1,4 +1,6 @@
 import type { GoalSpec } from "../contracts/goal.js";
+import type { RunEvent } from "../loop/turn.js";
+import type { ApprovalPrompt } from "../permission/gate/approval.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
 export interface SessionOptions {
@@ -32,3 +34,13 @@ export interface CommandChoice {
   agent?: string;
   model?: string;
 }
+
+/** What a face brings to one turn. */
+export type TurnIo = {
+  emit: (event: RunEvent) => void;
+  signal: AbortSignal;
+  prompt?: ApprovalPrompt;
+  steering?: () => string[];
+  /** This turn's goal (the interactive session's /goal), over the session's; null: none. */
+  goal?: GoalSpec | null;
+};

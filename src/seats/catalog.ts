@@ -243,6 +243,15 @@ export const SEATS: readonly Seat[] = [
     config: ["hooks.stop", "hooks.subagent_stop", "hooks.stop_limit"],
   },
   {
+    id: "turn.goal",
+    question: "The model is done and the stop hooks let it end: do the turn's goal commands pass?",
+    holders: ["person", "config"],
+    default:
+      "with a goal (--until or /goal: the person's; a recipe's checks: its file's, config), each command runs in order when the model says it is done, each run recorded (command, exit code, attempt): all exit 0, the turn is done; one that fails goes back to the model with its output's last 8000 characters and the turn goes on (continue) — a command that cannot run (not found, timed out, refused by the gate: a repository's recipe's checks are judged as commands it brings) is a failure, never a pass; once goal.max_steps, goal.max_seconds or goal.max_cost is spent (or a recipe's retries), the turn ends failed (out_of_budget; bosun run exits 1)",
+    fail: "closed",
+    config: ["goal.max_steps", "goal.max_seconds", "goal.max_cost"],
+  },
+  {
     id: "turn.continue_after_length",
     question: "The reply was cut off at the output limit: continue it?",
     holders: ["code"],

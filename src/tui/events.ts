@@ -1,3 +1,4 @@
+import { goalLine } from "../loop/goal-line.js";
 import type { RunEvent } from "../loop/turn.js";
 import { applyDelegate, delegateLive, settleDelegate } from "./delegate-view.js";
 import { todoOf } from "./todos.js";
@@ -70,6 +71,9 @@ export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): T
     case "decision": {
       // The person answered a call's approval: they saw it (an edit's diff too) in the dialog.
       const { seat, holder, subject } = event.decision;
+      // A goal check: the person sees the turn go back to work, or why it ends.
+      const goal = goalLine(event.decision);
+      if (goal) list.push({ kind: "notice", text: goal });
       if (seat !== "call.approval" || holder !== "person" || !subject?.call) return list;
       // The latest call of that id: some providers reuse ids across steps.
       for (let at = list.length - 1; at >= 0; at--) {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
-import { startScenario } from "../support/scenario.js";
+import { sentText, startScenario } from "../support/scenario.js";
 
 /** Recipes through the real binary (issue 20 item 1): parameters, settings and trust, the response schema. */
 
@@ -159,6 +159,65 @@ describe("bosun run --recipe", () => {
       assert.equal(flag.code, 0, flag.stderr);
       expectDecision(s.latest().decisions, "recipe.settings", "person", "applied");
       expectDecision(s.latest().decisions, "permission.mode", "person", "chat");
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("a recipe's checks (its goal, seat turn.goal)", () => {
+  const FLAKY_ONCE = "if [ -f .tried ]; then exit 0; fi; touch .tried; echo 'FAIL: expected 2, got 3'; exit 1";
+
+  it("a failing check is fed back, then passes: done (the person's own recipe)", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      mkdirSync(join(s.ws.home, "recipes"), { recursive: true });
+      writeFileSync(
+        join(s.ws.home, "recipes", "fix.yaml"),
+        `title: Fix\nprompt: fix the test\nchecks:\n  - ${JSON.stringify(FLAKY_ONCE)}\nretries: 2\n`,
+      );
+      const result = await s.run(["run", "--recipe", "fix"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(s.server.requests.length, 2);
+      assert.match(sentText(s, 2), /FAIL: expected 2, got 3/);
+      const { decisions } = s.latest();
+      const passed = expectDecision(decisions, "turn.goal", "config", "passed");
+      assert.equal(passed.subject?.attempt, 2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a check that keeps failing: fed back up to retries, then the run fails (exit 1), recorded", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      mkdirSync(join(s.ws.home, "recipes"), { recursive: true });
+      writeFileSync(
+        join(s.ws.home, "recipes", "fix.yaml"),
+        "title: Fix\nprompt: fix the test\nchecks: ['echo still failing; exit 4']\nretries: 1\n",
+      );
+      const result = await s.run(["run", "--recipe", "fix"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(s.server.requests.length, 2, "fed back once (retries: 1), then failed");
+      assert.match(sentText(s, 2), /still failing/);
+      const { decisions } = s.latest();
+      expectDecision(decisions, "turn.goal", "config", "continue");
+      assert.ok(decisions.some((d) => d.seat === "turn.goal" && d.answer !== "continue" && d.answer !== "passed"));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a repository's recipe's check is the repository's command: not run unless the rules allow it (a failure)", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      s.ws.write(".bosun/recipes/fix.yaml", "title: Fix\nprompt: fix it\nchecks: ['touch pwned']\nretries: 0\n");
+      const result = await s.run(["run", "--recipe", "fix"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "pwned")), false);
+      assert.match(result.stderr, /`touch pwned` could not run/);
+      const notRun = s.latest().decisions.filter((d) => d.seat === "turn.goal");
+      assert.ok(notRun.length > 0 && notRun.every((d) => d.answer !== "passed"));
     } finally {
       await s.close();
     }

@@ -1,5 +1,6 @@
 import { fstatSync, readFileSync } from "node:fs";
 import type { Decision } from "../../contracts/decisions.js";
+import type { GoalSpec } from "../../contracts/goal.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { RunEvent } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
@@ -14,6 +15,8 @@ import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
 export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   maxSteps?: string;
+  /** --until: commands that must exit 0 before the turn is done (the person's goal). */
+  until?: string[];
   format?: string;
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
@@ -102,12 +105,21 @@ async function readStdin(withMessage: boolean): Promise<string> {
   });
 }
 
+/** --until's commands as the person's goal; an empty one is a usage error (it could never be checked). */
+function untilGoal(until: string[] | undefined): GoalSpec | undefined {
+  if (until === undefined) return undefined;
+  const empty = until.findIndex((command) => command.trim() === "");
+  if (empty >= 0) throw new UsageError("--until needs a command that must exit 0, e.g. --until 'npm test'");
+  return { source: { kind: "person", surface: "flag" }, commands: until.map((command) => command.trim()) };
+}
+
 async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {
   const maxSteps = options.maxSteps === undefined ? undefined : Number(options.maxSteps);
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
   const cwd = process.cwd();
+  const until = untilGoal(options.until);
   if (options.param && options.recipe === undefined)
     throw new UsageError("--param is for a recipe: give --recipe <name|file>");
   // A recipe's prompt is the message (the words, if any, after it); stdin is not read for it.
@@ -121,6 +133,9 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
           cwd,
           flags: options,
         });
+  if (until && recipe?.options.goal)
+    throw new UsageError("--until and a recipe with checks: the recipe's checks are its goal; give one of them");
+  const goal = until ?? recipe?.options.goal;
   const text = recipe ? recipe.text : messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
@@ -130,11 +145,16 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
   const interactive =
     (words.length > 0 || recipe !== undefined) && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, decisions: ____, recipe: _r, param: _p, ...rest } = options;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, recipe: _r, param: _p, ...rest } = options;
   if (recipe?.warning) process.stderr.write(`bosun: ${recipe.warning}\n`);
   const live = await openRuntime({
     cwd,
-    options: { ...rest, ...recipe?.options, ...(maxSteps !== undefined ? { maxSteps } : {}) },
+    options: {
+      ...rest,
+      ...recipe?.options,
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(goal ? { goal } : {}),
+    },
     ...(recipe?.modeChoice ? { modeChoice: recipe.modeChoice } : {}),
     firstMessage: text,
     interactive,

@@ -1,14 +1,13 @@
 import type { Decision } from "../../contracts/decisions.js";
-import type { ApprovalPrompt } from "../../permission/gate/approval.js";
+import { checkTail, runCheck } from "../checks.js";
 import type { Runtime } from "../open.js";
-import { runOwnCheck } from "./own-check.js";
 
 /**
  * The project's review checks (config review.checks), run one after another through the
  * session's call pipeline: a check a repository's bosun.json brings is a command it brings,
  * judged by the gate like any shell call of the repository's (sealed, never by the project's own
  * rules); the person's own (their config) runs as theirs. Each result is recorded (seat
- * review.check). Kept apart so the goal/recipe check-runner can be merged with it.
+ * review.check). They run through the one check runner goals and recipes use (runtime/checks.ts).
  */
 export interface CheckResult {
   name: string;
@@ -18,9 +17,6 @@ export interface CheckResult {
   /** The output's last lines, for the report. */
   tail: string;
 }
-
-/** Exit codes a shell gives a command it could not start: not found, not executable. */
-const CANNOT_RUN = new Set([126, 127]);
 
 export async function runChecks(
   live: Pick<Runtime, "config" | "runSpan" | "record">,
@@ -33,17 +29,15 @@ export async function runChecks(
   const source = origin?.file ?? origin?.source ?? "config";
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
-    const ran = fromRepository
-      ? await live.runSpan(check.command, noPrompt, signal)
-      : await runOwnCheck(check.command, cwd, live.config.config.shell.max_timeout_ms, signal);
-    const outcome: CheckResult["outcome"] =
-      ran.exitCode === null || CANNOT_RUN.has(ran.exitCode) ? "not run" : ran.exitCode === 0 ? "passed" : "failed";
+    const host = { runSpan: live.runSpan, cwd, timeoutMs: live.config.config.shell.max_timeout_ms };
+    // Nobody is asked about a repository's check: what the rules do not allow is not run (and so fails the review).
+    const ran = await runCheck(host, { command: check.command, fromRepository }, signal);
     const result = {
       name: check.name,
       command: check.command,
-      outcome,
+      outcome: ran.outcome,
       exitCode: ran.exitCode,
-      tail: tail(ran.output),
+      tail: checkTail(ran.output),
     };
     results.push(result);
     live.record(checkDecision(result, `review.checks[${index}]`, source, fromRepository));
@@ -71,13 +65,4 @@ export function checkDecision(result: CheckResult, key: string, source: string, 
       },
     ],
   };
-}
-
-/** Nobody is asked about a repository's check: what the rules do not allow is not run (and so fails the review). */
-const noPrompt: ApprovalPrompt = {
-  ask: async () => ({ kind: "unanswered", why: "bosun review asks nobody about a repository's check" }),
-};
-
-function tail(output: string): string {
-  return output.trimEnd().split("\n").slice(-20).join("\n");
 }
