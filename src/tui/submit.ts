@@ -70,7 +70,7 @@ export function submitter(deps: SubmitDeps) {
     text: string,
     signal: AbortSignal,
     from?: { command: CustomCommand; typed: string },
-    run?: (io: Parameters<InteractiveRunner["turn"]>[1]) => Promise<TurnOutcome>,
+    run?: RecipeRun,
   ) => {
     add({ kind: "user", text });
     inTurn.current = true;
@@ -136,11 +136,7 @@ export function submitter(deps: SubmitDeps) {
         if (parsed.name === "recipe") {
           return work(async (signal) => {
             await note();
-            if (!runner.recipe) return add({ kind: "notice", text: "/recipe runs only in a local session" });
-            const got = await runner.recipe(parsed.args);
-            if (got.kind === "text") return add({ kind: "notice", text: got.text });
-            if (got.notice) add({ kind: "notice", text: got.notice });
-            await runTurn(got.text, signal, undefined, got.run);
+            await recipeTurn(runner, add, parsed.args, (text, run) => runTurn(text, signal, undefined, run));
           });
         }
         if (parsed.name === "review") {
@@ -159,6 +155,22 @@ export function submitter(deps: SubmitDeps) {
   };
 
   return { submit, sendNext };
+}
+
+type RecipeRun = (io: Parameters<InteractiveRunner["turn"]>[1]) => Promise<TurnOutcome>;
+
+/** /recipe: the recipes listed (or why not), or the recipe's turn, its message shown as the person's. */
+async function recipeTurn(
+  runner: InteractiveRunner,
+  add: TranscriptState["add"],
+  args: string,
+  runTurn: (text: string, run: RecipeRun) => Promise<void>,
+): Promise<void> {
+  if (!runner.recipe) return add({ kind: "notice", text: "/recipe runs only in a local session" });
+  const got = await runner.recipe(args);
+  if (got.kind === "text") return add({ kind: "notice", text: got.text });
+  if (got.notice) add({ kind: "notice", text: got.notice });
+  await runTurn(got.text, got.run);
 }
 
 /**
