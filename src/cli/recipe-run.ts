@@ -45,10 +45,12 @@ export async function prepareRecipeRun(input: {
   cwd: string;
   flags: Pick<SessionOptions, "agent" | "model" | "mode" | "trustProject">;
 }): Promise<RecipeRun> {
-  const found = findRecipe(input.ref, recipeHome(input.cwd));
+  const home = recipeHome(input.cwd);
+  const found = findRecipe(input.ref, home);
   const { recipe, entry, fromRepository } = found;
   const values = recipeValues(recipe, input.params, input.cwd);
-  const prompt = renderRecipe(recipe, values);
+  const subs = subRecipeTasks(found, values, home);
+  const prompt = [renderRecipe(recipe, values), ...(subs.text ? [subs.text] : [])].join("\n\n");
   const text = input.words === "" ? prompt : `${prompt}\n\n${input.words}`;
   const config = loadConfig({ cwd: input.cwd });
   for (const server of recipe.mcp ?? []) {
@@ -103,7 +105,19 @@ export async function prepareRecipeRun(input: {
       ...(goal ? { goal } : {}),
     },
     ...(settings.mode !== undefined ? { modeChoice: { rule: `recipe ${entry.name} mode`, source: entry.file } } : {}),
-    decision: settings.decision,
+    decision: subs.names.length
+      ? {
+          ...settings.decision,
+          reasons: [
+            ...settings.decision.reasons,
+            {
+              rule: "sub-recipes",
+              detail: `${subs.names.join(", ")}: offered to the model as tasks for delegates (the task tool, under the delegation rules)`,
+              source: entry.file,
+            },
+          ],
+        }
+      : settings.decision,
     ...(settings.warning ? { warning: settings.warning } : {}),
     ...(response ? { response } : {}),
   };
@@ -140,4 +154,53 @@ export async function untilResponse(
     }
     outcome = await io.turn(askAgainText(check.problems, response.schema));
   }
+}
+
+/**
+ * A recipe's `sub_recipes`, run as delegates: each is read (a name among the recipes found, never
+ * this recipe), given the parent's values for the parameters it shares (its own defaults for the
+ * rest; a required one the parent does not have is the recipe's error), and offered to the model
+ * as a task for the task tool — its agent (build when it names none) and its prompt. A delegate
+ * is judged as any is (delegate:<agent>; its authority never wider than this session's), so a
+ * sub-recipe's agent loosens nothing. One level: a sub-recipe's own sub_recipes are not offered.
+ */
+function subRecipeTasks(
+  found: FoundRecipe,
+  values: ReadonlyMap<string, string | number | boolean>,
+  home: ReturnType<typeof recipeHome>,
+): { text?: string; names: string[] } {
+  const { recipe, entry } = found;
+  if (recipe.subRecipes.length === 0) return { names: [] };
+  const parts: string[] = [];
+  for (const name of recipe.subRecipes) {
+    const fail = (message: string): never => {
+      throw new ConfigError(`${entry.shown}: sub_recipes: ${name}: ${message}`);
+    };
+    if (name === entry.name) fail("a recipe cannot be its own sub-recipe");
+    let sub: FoundRecipe;
+    try {
+      sub = findRecipe(name, home);
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    const words = sub.recipe.parameters
+      .filter((p) => values.has(p.name))
+      .map((p) => `${p.name}=${String(values.get(p.name))}`);
+    let prompt: string;
+    try {
+      prompt = renderRecipe(sub.recipe, recipeValues(sub.recipe, words, home.cwd));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    parts.push(
+      `- sub-recipe "${name}" (${sub.recipe.title}): task agent "${sub.recipe.agent ?? "build"}", prompt:\n<<<\n${prompt}\n>>>`,
+    );
+  }
+  return {
+    text: [
+      "This recipe has sub-recipes: hand each to a delegate with the task tool, with the agent and the prompt given here, and use what it returns.",
+      ...parts,
+    ].join("\n"),
+    names: recipe.subRecipes,
+  };
 }

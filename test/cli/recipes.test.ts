@@ -256,3 +256,61 @@ describe("bosun recipe", () => {
     }
   });
 });
+
+describe("sub_recipes", () => {
+  it("each is offered as a task for a delegate: the model's task call runs it under the delegation rules", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "Ship {{" },
+            reply: { text: "unexpected: the template was not filled" },
+          },
+          {
+            match: { lastMessage: "Ship widget" },
+            reply: {
+              toolCalls: [
+                {
+                  name: "task",
+                  id: "t1",
+                  arguments: { agent: "plan", prompt: "Review widget carefully", description: "review" },
+                },
+              ],
+            },
+          },
+          { match: { lastMessage: "Review widget carefully" }, reply: { text: "REVIEWED widget" } },
+          { match: { anyMessage: "REVIEWED widget" }, reply: { text: "Shipped." } },
+        ],
+      },
+      { global: { mode: "auto" } },
+    );
+    try {
+      s.ws.write(
+        ".bosun/recipes/ship.yaml",
+        'title: Ship\nprompt: "Ship {{ thing }}"\nsub_recipes: [review]\nparameters:\n  - name: thing\n    required: true\n',
+      );
+      s.ws.write(
+        ".bosun/recipes/review.yaml",
+        'title: Review\nprompt: "Review {{ thing }} carefully"\nagent: plan\nparameters:\n  - name: thing\n    required: true\n',
+      );
+      const result = await s.run(["run", "--recipe", "ship", "--param", "thing=widget"]);
+      assert.equal(result.code, 0, result.stderr);
+      const sent = sentText(s, 1);
+      assert.match(
+        sent,
+        /sub-recipe "review" \(Review\): task agent "plan", prompt:\n<<<\nReview widget carefully\n>>>/,
+      );
+      assert.match(result.stderr, /↳ plan \(review\) started/);
+      const settings = expectDecision(s.latest().decisions, "recipe.settings", "code", "none");
+      assert.match(JSON.stringify(settings.reasons), /sub-recipes.*review/);
+      const bad = await s.run(["recipe", "validate", "ship"]);
+      assert.equal(bad.code, 0, bad.stderr);
+      s.ws.write(".bosun/recipes/loop.yaml", "title: L\nprompt: p\nsub_recipes: [nothere]\n");
+      const missing = await s.run(["run", "--recipe", "loop"]);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /loop\.yaml: sub_recipes: nothere: no recipe "nothere"/);
+    } finally {
+      await s.close();
+    }
+  });
+});
