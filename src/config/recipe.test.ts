@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { MODES } from "../permission/rules/modes.js";
 import { parseRecipe, RECIPE_MODES, recipeValues, renderRecipe } from "./recipe.js";
@@ -44,4 +45,17 @@ test("validation errors name file, line and key", () => {
 test("a recipe's mode is one of the permission modes", () => {
   assert.deepEqual([...RECIPE_MODES].sort(), Object.keys(MODES).sort());
   assert.throws(() => parseRecipe("title: t\nprompt: p\nmode: yolo\n", "r.yaml"), /r\.yaml:3: mode: must be one of/);
+});
+
+test("the README's complete example parses", () => {
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const example = /```yaml\n# \.bosun\/recipes\/fix-test\.yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example, "the README has the example");
+  const recipe = parseRecipe(example, "fix-test.yaml");
+  assert.deepEqual(
+    recipe.parameters.map((p) => p.type),
+    ["string", "enum", "file", "number", "boolean"],
+  );
+  assert.deepEqual(recipe.checks, ["npm test"]);
+  assert.deepEqual(recipe.subRecipes, ["review-change"]);
 });
