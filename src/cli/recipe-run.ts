@@ -20,7 +20,7 @@ export interface RecipeRun {
   /** Settings the recipe brings that apply (agent and model as its choice, its mode), and its checks as the goal. */
   options: Pick<SessionOptions, "command" | "mode" | "goal">;
   /** Where the mode was chosen, when the recipe's applies. */
-  modeChoice?: { rule: string; source: string };
+  modeChoice?: { rule: string; source: string; holder: "config" };
   /** Seat recipe.settings, recorded once the session is open. */
   decision: Decision;
   warning?: string;
@@ -104,7 +104,9 @@ export async function prepareRecipeRun(input: {
       ...(settings.mode !== undefined ? { mode: settings.mode } : {}),
       ...(goal ? { goal } : {}),
     },
-    ...(settings.mode !== undefined ? { modeChoice: { rule: `recipe ${entry.name} mode`, source: entry.file } } : {}),
+    ...(settings.mode !== undefined
+      ? { modeChoice: { rule: `recipe ${entry.name} mode`, source: entry.file, holder: "config" as const } }
+      : {}),
     decision: subs.names.length
       ? {
           ...settings.decision,

@@ -22,7 +22,7 @@ export interface SessionOptions {
   /** Checks that must pass before the turn is done: `--until`, or a recipe's checks. */
   goal?: GoalSpec;
   /** Where `mode` was chosen when not by the --mode flag (a recipe's file), for the record. */
-  modeChoice?: { rule: string; source: string };
+  modeChoice?: { rule: string; source: string; holder?: "config" };
 }
 
 /** A custom command's `agent:` and `model:` (or a recipe's), with the file that says so. */

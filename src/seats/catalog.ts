@@ -307,7 +307,7 @@ export const SEATS: readonly Seat[] = [
     id: "permission.mode",
     question: "Which permission mode governs this run's tool calls, under which rule layers and policy?",
     holders: ["person", "config", "code"],
-    default: `--mode (person); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODE_SUMMARIES[DEFAULT_MODE]}`,
+    default: `--mode (person); else a recipe's mode for its run (config: the recipe file; a repository's loosening one only with --trust-project, seat recipe.settings); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODE_SUMMARIES[DEFAULT_MODE]}`,
     fail: "closed",
     config: ["mode", "agent.<name>.mode"],
   },

@@ -141,7 +141,7 @@ describe("bosun run --recipe", () => {
       assert.equal(trusted.code, 0, trusted.stderr);
       ({ decisions } = s.latest());
       expectDecision(decisions, "recipe.settings", "config", "applied");
-      expectDecision(decisions, "permission.mode", "person", "auto");
+      expectDecision(decisions, "permission.mode", "config", "auto");
     } finally {
       await s.close();
     }
@@ -154,7 +154,7 @@ describe("bosun run --recipe", () => {
       writeFileSync(join(s.ws.home, "recipes", "mine.yaml"), "title: Mine\nprompt: do it\nmode: smart\n");
       const own = await s.run(["run", "--recipe", "mine"]);
       assert.equal(own.code, 0, own.stderr);
-      expectDecision(s.latest().decisions, "permission.mode", "person", "smart");
+      expectDecision(s.latest().decisions, "permission.mode", "config", "smart");
       const flag = await s.run(["run", "--recipe", "mine", "--mode", "chat"]);
       assert.equal(flag.code, 0, flag.stderr);
       expectDecision(s.latest().decisions, "recipe.settings", "person", "applied");

@@ -30,7 +30,7 @@ describe("/recipe in the interactive session (tmux)", () => {
       assert.equal(existsSync(join(s.ws.dir, "marker")), false);
       const { decisions } = s.latest();
       expectDecision(decisions, "recipe.settings", "config", "applied");
-      expectDecision(decisions, "permission.mode", "person", "chat");
+      expectDecision(decisions, "permission.mode", "config", "chat");
     } finally {
       term.kill();
       await s.close();
