@@ -41,6 +41,11 @@ function runFlags(command: InstanceType<typeof Command>): InstanceType<typeof Co
       .option("--deny <rule>", "deny action:pattern in this run (repeatable)", collect)
       .option("--trust-project", "apply what this repository's bosun.json would loosen (allow rules, auto/smart mode)")
       .option("--max-steps <n>", "stop after this many model steps")
+      .option(
+        "--until <command>",
+        "keep each turn going until this shell command exits 0, within the goal.* budgets (repeatable: all must pass)",
+        collect,
+      )
       .option("--format <format>", "text (the default) or json (one event per line)")
       .option("--no-decisions", "with --format json: leave decision events out (the ledger still has them)")
       // Repeatable rather than variadic, so `-f a.txt do this` does not take the message for a file.
@@ -53,12 +58,7 @@ runFlags(
   program
     .command("run")
     .description("run the agent on a task until it is done (message from arguments, stdin, or both)")
-    .argument("[message...]", "what to do")
-    .option(
-      "--until <command>",
-      "keep the turn going until this shell command exits 0, within the goal.* budgets (repeatable: all must pass)",
-      collect,
-    ),
+    .argument("[message...]", "what to do"),
 )
   .option(
     "--recipe <name|file>",

@@ -17,7 +17,7 @@ test("the feedback is the output's tail; each bound ends the goal; a recipe's re
   const long = `${"x".repeat(FEEDBACK_CHARS)}THE END`;
   const again = decideGoal("t", { ran: true, exitCode: 1, output: long }, spent, budget);
   assert.ok(again.kind === "again" && again.feedback.includes("THE END") && again.feedback.length < long.length + 100);
-  assert.match(overBudget({ ...spent, ms: 61_000 }, budget) ?? "", /61 s of 60 s/);
+  assert.match(overBudget({ ...spent, ms: 61_000 }, budget) ?? "", /61\.0 s of 60 s/);
   assert.match(overBudget({ ...spent, cost: 1.5 }, budget) ?? "", /\$1\.50 of \$1\.00/);
   assert.equal(overBudget(spent, budget), undefined);
   const fail = { ran: true as const, exitCode: 2, output: "" };

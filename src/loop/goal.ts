@@ -45,7 +45,7 @@ export const FEEDBACK_CHARS = 8_000;
 /** Which bound, if any, the spending has reached. */
 export function overBudget(spent: GoalSpent, budget: GoalBudget): string | undefined {
   if (spent.steps >= budget.steps) return `${spent.steps} steps of ${budget.steps}`;
-  if (spent.ms >= budget.ms) return `${Math.round(spent.ms / 1000)} s of ${Math.round(budget.ms / 1000)} s`;
+  if (spent.ms >= budget.ms) return `${(spent.ms / 1000).toFixed(1)} s of ${budget.ms / 1000} s`;
   if (spent.cost >= budget.cost) return `$${spent.cost.toFixed(2)} of $${budget.cost.toFixed(2)}`;
   return undefined;
 }
@@ -65,7 +65,7 @@ export function decideGoal(
   if (result.ran && result.exitCode === 0) return { kind: "done", reasons: [`\`${command}\` exited 0`] };
   const failed = result.ran
     ? `\`${command}\` exited ${result.exitCode}`
-    : `\`${command}\` could not run: ${result.why}`;
+    : `\`${command}\` could not run: ${result.why.trim().split("\n")[0]}`;
   const over =
     overBudget(spent, budget) ??
     (tries.retries !== undefined && tries.failures >= tries.retries
@@ -77,7 +77,10 @@ export function decideGoal(
       message: `goal not reached: ${failed}, budget spent (${over})`,
       reasons: [failed, over],
     };
-  const output = result.ran ? result.output.slice(-FEEDBACK_CHARS) : result.why.slice(-FEEDBACK_CHARS);
+  // What could not run said the first line of its why already: the rest (a shell's "not found") follows.
+  const output = (result.ran ? result.output : result.why.trim().split("\n").slice(1).join("\n")).slice(
+    -FEEDBACK_CHARS,
+  );
   return {
     kind: "again",
     feedback: `The goal check ${failed}:\n${output}\nContinue until it passes.`,

@@ -51,7 +51,7 @@ function budgetReason(config: LoadedConfig, key: string, detail: string): Reason
 
 /** Why a check could not run: the shell's "not found", the gate's refusal, a timeout — what its runner said of it. */
 function notRunWhy(exitCode: number | null, output: string): string {
-  const said = checkTail(output, 10);
+  const said = checkTail(output, 10).trim();
   if (exitCode === null) return said || "it did not run";
   const what = `exit ${exitCode}: the shell could not start it`;
   return said ? `${what}\n${said}` : what;

@@ -66,6 +66,40 @@ describe("bosun run --until (seat turn.goal)", () => {
     }
   });
 
+  it("goal.max_seconds: a turn whose checks take the time it had fails, saying which budget", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      s.setUserConfig({ goal: { max_seconds: 1 } });
+      const result = await s.run(["run", "--until", "sleep 1.2; exit 1", "fix the test"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /budget spent \(\d+\.\d s of 1 s\)/);
+      assert.equal(s.server.requests.length, 1);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.reasons.find((r) => r.key === "goal.max_seconds")?.detail, "1 s");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("goal.max_cost: where the model's prices are known, a turn that spent its budget fails", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      const scripted = s.server.configFor("openai-compatible").provider.scripted;
+      const price = { input: 1000, output: 1000 };
+      s.setUserConfig({
+        provider: { scripted: { ...scripted, models: { "test-model": { price } } } },
+        goal: { max_cost: 0.01 },
+      });
+      const result = await s.run(["run", "--until", "exit 1", "fix the test"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /budget spent \(\$\d+\.\d\d of \$0\.01\)/);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.reasons.find((r) => r.key === "goal.max_cost")?.detail, "$0.01");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a command that cannot run is a failure, never success: fed back, then out of budget", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
@@ -80,6 +114,22 @@ describe("bosun run --until (seat turn.goal)", () => {
       assert.equal(first.reasons[0]?.rule, "could not run");
       expectDecision(decisions, "turn.goal", "person", "out_of_budget");
       assert.ok(!decisions.some((d) => d.seat === "turn.goal" && d.answer === "passed"));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a check that overruns shell.max_timeout_ms is killed and counts as not run", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    try {
+      s.setUserConfig({ goal: { max_steps: 1 }, shell: { timeout_ms: 300, max_timeout_ms: 500 } });
+      const started = Date.now();
+      const result = await s.run(["run", "--until", "sleep 30; exit 0", "fix the test"]);
+      assert.ok(Date.now() - started < 15_000, "not waited out");
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, /could not run: .*\[timed out after 500 ms\]/);
+      const out = expectDecision(s.latest().decisions, "turn.goal", "person", "out_of_budget");
+      assert.equal(out.subject?.exitCode, null);
     } finally {
       await s.close();
     }

@@ -34,4 +34,23 @@ describe("/goal in the interactive session (tmux)", () => {
       await s.close();
     }
   });
+
+  it("bosun --until sets the session's goal from its first turn; /goal shows it", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    const term = startTmux({ cwd: s.ws.dir, env: terminalEnv(s.ws.env), args: ["--until", "test -f marker"] });
+    try {
+      await term.waitFor(/scripted\/test-model · build · approve/);
+      term.type("/goal");
+      await term.waitFor(/goal: until `test -f marker` exits 0; \/goal off clears it/);
+      s.ws.write("marker", "");
+      term.type("make it so");
+      await term.waitFor(/goal `test -f marker` passed \(check 1\)/);
+      term.type("/exit");
+      const passed = expectDecision(s.latest().decisions, "turn.goal", "person", "passed");
+      assert.ok(passed.reasons.some((r) => r.rule === "the person's goal" && r.detail === "--until"));
+    } finally {
+      term.kill();
+      await s.close();
+    }
+  });
 });

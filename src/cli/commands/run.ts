@@ -1,6 +1,5 @@
 import { fstatSync, readFileSync } from "node:fs";
 import type { Decision } from "../../contracts/decisions.js";
-import type { GoalSpec } from "../../contracts/goal.js";
 import { BosunError, UsageError } from "../../errors.js";
 import type { RunEvent } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
@@ -11,6 +10,7 @@ import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
+import { untilGoal } from "../until.js";
 
 /** `bosun run`'s flags: the session's (runtime/open.ts), with --max-steps as typed, and the run's own. */
 export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
@@ -103,14 +103,6 @@ async function readStdin(withMessage: boolean): Promise<string> {
     stdin.on("data", onData);
     stdin.on("end", finish);
   });
-}
-
-/** --until's commands as the person's goal; an empty one is a usage error (it could never be checked). */
-function untilGoal(until: string[] | undefined): GoalSpec | undefined {
-  if (until === undefined) return undefined;
-  const empty = until.findIndex((command) => command.trim() === "");
-  if (empty >= 0) throw new UsageError("--until needs a command that must exit 0, e.g. --until 'npm test'");
-  return { source: { kind: "person", surface: "flag" }, commands: until.map((command) => command.trim()) };
 }
 
 async function runWith(printer: RunPrinter, words: string[], options: RunOptions): Promise<void> {

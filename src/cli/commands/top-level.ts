@@ -1,4 +1,5 @@
 import { UsageError } from "../../errors.js";
+import { untilGoal } from "../until.js";
 import type { RunOptions } from "./run.js";
 
 /** `bosun`'s own flags: `bosun run`'s, with -p and -r. */
@@ -55,9 +56,11 @@ export async function topLevel(words: string[], options: TopLevelOptions, comman
       throw new UsageError(`${flag} is for a run, not the interactive session: add -p to run the task (bosun -p …)`);
     }
   }
-  const { format: _, auto: __, file: ___, maxSteps: ____, decisions: _____, ...session } = chosen;
+  const { format: _, auto: __, file: ___, maxSteps: ____, decisions: _____, until, ...session } = chosen;
+  // --until: the session's goal from its first turn, as /goal would set it (and /goal off clears).
+  const goal = untilGoal(until);
   const opening = [...(resume === true ? ["/resume"] : []), ...(words.length > 0 ? [words.join(" ")] : [])];
-  await (await import("./interactive.js")).interactive(session, opening);
+  await (await import("./interactive.js")).interactive({ ...session, ...(goal ? { goal } : {}) }, opening);
 }
 
 /**

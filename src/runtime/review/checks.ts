@@ -1,4 +1,5 @@
 import type { Decision } from "../../contracts/decisions.js";
+import type { ApprovalPrompt } from "../../permission/gate/approval.js";
 import { checkTail, runCheck } from "../checks.js";
 import type { Runtime } from "../open.js";
 
@@ -30,8 +31,7 @@ export async function runChecks(
   const results: CheckResult[] = [];
   for (const [index, check] of checks.entries()) {
     const host = { runSpan: live.runSpan, cwd, timeoutMs: live.config.config.shell.max_timeout_ms };
-    // Nobody is asked about a repository's check: what the rules do not allow is not run (and so fails the review).
-    const ran = await runCheck(host, { command: check.command, fromRepository }, signal);
+    const ran = await runCheck(host, { command: check.command, fromRepository }, signal, noPrompt);
     const result = {
       name: check.name,
       command: check.command,
@@ -66,3 +66,8 @@ export function checkDecision(result: CheckResult, key: string, source: string, 
     ],
   };
 }
+
+/** Nobody is asked about a repository's check: what the rules do not allow is not run (and so fails the review). */
+const noPrompt: ApprovalPrompt = {
+  ask: async () => ({ kind: "unanswered", why: "bosun review asks nobody about a repository's check" }),
+};
