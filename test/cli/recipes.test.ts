@@ -208,6 +208,19 @@ describe("a recipe's checks (its goal, seat turn.goal)", () => {
     }
   });
 
+  it("--until beside a recipe's checks is a usage error (exit 2): one goal", async () => {
+    const s = await startScenario({ rules: [] });
+    try {
+      s.ws.write(".bosun/recipes/fix.yaml", "title: Fix\nprompt: fix it\nchecks: ['true']\n");
+      const result = await s.run(["run", "--recipe", "fix", "--until", "true"]);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /--until and a recipe with checks/);
+      assert.equal(s.server.requests.length, 0);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("a repository's recipe's check is the repository's command: not run unless the rules allow it (a failure)", async () => {
     const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
     try {
