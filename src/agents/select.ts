@@ -24,7 +24,7 @@ export const BUILTIN_AGENTS: Readonly<Record<string, { description: string; read
 export function decideAgent(
   flag: string | undefined,
   config: LoadedConfig,
-  command?: { name: string; file: string; agent: string },
+  command?: { name: string; file: string; agent: string; kind?: "command" | "recipe" },
   /** The surface the person chose it through, when not a terminal's flag (a server's client, an editor). */
   through?: { rule: string; source: string },
 ): Answer<string> & { agent: Agent } {
@@ -56,7 +56,12 @@ export function decideAgent(
     answer: name,
     reasons: [
       command
-        ? { rule: `custom command /${command.name} agent`, detail: name, source: command.file, decisive: true }
+        ? {
+            rule: command.kind === "recipe" ? `recipe ${command.name} agent` : `custom command /${command.name} agent`,
+            detail: name,
+            source: command.file,
+            decisive: true,
+          }
         : flag
           ? {
               rule: through?.rule ?? "--agent flag",

@@ -109,6 +109,10 @@ export function interactiveRunner(input: {
       const live = await slot.open();
       return live.revert({ action: action === "rewind" || options.to !== undefined ? "rewind" : action, ...options });
     },
+    async recipe(args) {
+      const { recipeCommand } = await import("./recipe-command.js");
+      return recipeCommand(slot, cwd, input.options, args);
+    },
     async review(args, stop) {
       const { reviewInTui } = await import("./review-command.js");
       return reviewInTui(args, cwd, AbortSignal.any([signal, stop]), slot.live?.model.ref);

@@ -59,7 +59,13 @@ runFlags(
     .command("run")
     .description("run the agent on a task until it is done (message from arguments, stdin, or both)")
     .argument("[message...]", "what to do"),
-).action(async (words, options) => (await import("./commands/run.js")).run(words, options));
+)
+  .option(
+    "--recipe <name|file>",
+    "run a recipe (.bosun/recipes/, the config dir's recipes/, or a file): its prompt, settings, checks",
+  )
+  .option("--param <name=value>", "a recipe parameter (repeatable)", collect)
+  .action(async (words, options) => (await import("./commands/run.js")).run(words, options));
 
 runFlags(
   program
@@ -266,6 +272,28 @@ mcp
   .option("--trust-project", "start the repository's server for this test (sealed, as a run would)")
   .option("--timeout <ms>", "how long it may take to start and list its tools (default 15000)")
   .action(async (name, options) => (await import("./commands/mcp.js")).testServer(name, options));
+
+const recipe = program
+  .command("recipe")
+  .enablePositionalOptions()
+  .description("recipes: shareable task files with parameters, settings, checks and a response schema")
+  .action(() => recipe.help());
+recipe
+  .command("list")
+  .description(
+    "every recipe (.bosun/recipes/, the config dir's recipes/), where each comes from; shadowed and left-out files",
+  )
+  .option("--json", "print JSON")
+  .action(async (options) => (await import("./commands/recipe.js")).listRecipes(options));
+recipe
+  .command("show <recipe>")
+  .description("one recipe (a name or a file): its parameters, settings, checks and prompt")
+  .option("--json", "print JSON")
+  .action(async (ref, options) => (await import("./commands/recipe.js")).showRecipe(ref, options));
+recipe
+  .command("validate [recipe]")
+  .description("check every recipe (or the one named); problems as file:line: key: message, exit 1 on any")
+  .action(async (ref) => (await import("./commands/recipe.js")).validateRecipes(ref));
 
 program
   .command("seats [seat]")

@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument } from "yaml";
 import { ConfigError, UsageError } from "../errors.js";
 
@@ -44,6 +46,8 @@ const KEYS = new Set([
   "sub_recipes",
 ]);
 const TYPES = new Set(["string", "number", "boolean", "enum", "file"]);
+/** The permission modes (permission/rules/modes.ts, a layer above config; recipe.test.ts keeps the two equal). */
+export const RECIPE_MODES = ["approve", "smart", "auto", "chat"] as const;
 
 /**
  * Reads one recipe (YAML, or JSON which YAML reads too). Every error names the file, the line
@@ -109,6 +113,8 @@ export function parseRecipe(text: string, file: string): Recipe {
     const value = text_(key);
     if (value !== undefined) recipe[key] = value;
   }
+  if (recipe.mode !== undefined && !(RECIPE_MODES as readonly string[]).includes(recipe.mode))
+    fail("mode", `must be one of ${RECIPE_MODES.join(", ")}, not "${recipe.mode}"`);
   if (data.mcp !== undefined) recipe.mcp = list("mcp");
   if (response !== undefined) recipe.response = response as Record<string, unknown>;
   for (const name of placeholdersOf(prompt)) {
@@ -174,7 +180,11 @@ function placeholdersOf(prompt: string): string[] {
  * The `--param k=v` words as values: an unknown name, a bad value or a missing required
  * parameter is a usage error (exit 2) naming it.
  */
-export function recipeValues(recipe: Recipe, words: readonly string[]): Map<string, string | number | boolean> {
+export function recipeValues(
+  recipe: Recipe,
+  words: readonly string[],
+  cwd?: string,
+): Map<string, string | number | boolean> {
   const values = new Map<string, string | number | boolean>();
   for (const word of words) {
     const eq = word.indexOf("=");
@@ -194,7 +204,27 @@ export function recipeValues(recipe: Recipe, words: readonly string[]): Map<stri
     if (param.default !== undefined) values.set(param.name, param.default);
     else throw new UsageError(`recipe "${recipe.title}" needs parameter "${param.name}" (--param ${param.name}=…)`);
   }
+  if (cwd !== undefined) {
+    for (const param of recipe.parameters) {
+      if (param.type === "file") checkFile(param.name, String(values.get(param.name)), cwd);
+    }
+  }
   return values;
+}
+
+/**
+ * A file parameter names a file that exists (relative to where bosun runs). Its path is what the
+ * prompt gets, never its contents: the model reads it with its tools, under the read rules, so a
+ * recipe (a repository's default: `~/.ssh/id_rsa`) cannot send a file past them.
+ */
+function checkFile(name: string, path: string, cwd: string): void {
+  let isFile = false;
+  try {
+    isFile = statSync(resolve(cwd, path)).isFile();
+  } catch {
+    isFile = false;
+  }
+  if (!isFile) throw new UsageError(`--param ${name}: no file "${path}" (a file parameter names an existing file)`);
 }
 
 /**

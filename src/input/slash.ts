@@ -17,6 +17,7 @@ export const BUILTIN_COMMANDS = [
   { name: "resume", description: "resume a session" },
   { name: "init", description: "ask the agent to write or update AGENTS.md from the repository" },
   { name: "review", description: "review the changes: the configured checks, then a read-only reviewer" },
+  { name: "recipe", description: "run a recipe: its name, then its parameters as name=value; alone, list them" },
   { name: "goal", description: "keep each turn going until a command exits 0; /goal shows it, /goal off clears it" },
   { name: "compact", description: "summarise the conversation so far to free context" },
   { name: "undo", description: "undo the last turn: its file changes and its messages" },

@@ -13,7 +13,7 @@ export interface SelectionInputs {
   /** The agent's own configured model. */
   agent?: { name: string; model?: string };
   /** A custom command the person used, whose front matter names a model for its turn. */
-  command?: { name: string; file: string; model: string };
+  command?: { name: string; file: string; model: string; kind?: "command" | "recipe" };
   env?: NodeJS.ProcessEnv;
   /** Where an error is read: the person's choice is `--model` at the command line, `/model` in the interactive session. */
   face?: Face;
@@ -88,7 +88,10 @@ export function decideModel(inputs: SelectionInputs): Answer<string> & { resolve
     ...(inputs.command
       ? [
           {
-            rule: `custom command /${inputs.command.name} model`,
+            rule:
+              inputs.command.kind === "recipe"
+                ? `recipe ${inputs.command.name} model`
+                : `custom command /${inputs.command.name} model`,
             holder: "config" as const,
             model: inputs.command.model,
             source: inputs.command.file,

@@ -228,7 +228,7 @@ async function settleOpening(input: OpenInput): Promise<Opening> {
     });
     const settle = (config: LoadedConfig) => {
       const agentChoice = decideAgent(options.agent, config, commandAgent, input.chosenThrough);
-      const modeChoice = input.modeChoice ?? input.chosenThrough;
+      const modeChoice = input.modeChoice ?? options.modeChoice ?? input.chosenThrough;
       const prepared = prepareAuthority({
         config,
         agent: agentChoice.agent,

@@ -21,12 +21,16 @@ export interface SessionOptions {
   command?: CommandChoice;
   /** Checks that must pass before the turn is done: `--until`, or a recipe's checks. */
   goal?: GoalSpec;
+  /** Where `mode` was chosen when not by the --mode flag (a recipe's file), for the record. */
+  modeChoice?: { rule: string; source: string; holder?: "config" };
 }
 
-/** A custom command's `agent:` and `model:`, with the file that says so. */
+/** A custom command's `agent:` and `model:` (or a recipe's), with the file that says so. */
 export interface CommandChoice {
   name: string;
   file: string;
+  /** A recipe's settings rather than a custom command's front matter (how the choice is named on record). */
+  kind?: "command" | "recipe";
   agent?: string;
   model?: string;
 }

@@ -78,7 +78,16 @@ export function setUp(
         ...(input.face ? { face: input.face } : {}),
         ...(input.chosenThrough ? { through: input.chosenThrough } : {}),
         agent: { name: agent.name, ...(agent.model ? { model: agent.model } : {}) },
-        ...(command?.model ? { command: { name: command.name, file: command.file, model: command.model } } : {}),
+        ...(command?.model
+          ? {
+              command: {
+                name: command.name,
+                file: command.file,
+                model: command.model,
+                ...(command.kind ? { kind: command.kind } : {}),
+              },
+            }
+          : {}),
       });
       if (model.warning) input.warn(model.warning);
       return { session, lease, model };

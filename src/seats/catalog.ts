@@ -313,7 +313,7 @@ export const SEATS: readonly Seat[] = [
     id: "permission.mode",
     question: "Which permission mode governs this run's tool calls, under which rule layers and policy?",
     holders: ["person", "config", "code"],
-    default: `--mode (person); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODE_SUMMARIES[DEFAULT_MODE]}`,
+    default: `--mode (person); else a recipe's mode for its run (config: the recipe file; a repository's loosening one only with --trust-project, seat recipe.settings); else the agent's mode; else config mode; else ${DEFAULT_MODE} (code): ${MODE_SUMMARIES[DEFAULT_MODE]}`,
     fail: "closed",
     config: ["mode", "agent.<name>.mode"],
   },
@@ -353,6 +353,24 @@ export const SEATS: readonly Seat[] = [
       "failed (exit 1) when a check did not pass or the read-only reviewer gave no findings object that validates (asked once more first); else exit 1 when a finding reaches --fail-on (default high); clean only when every check ran and passed and there are no findings",
     fail: "closed",
     config: ["review.checks"],
+  },
+  {
+    id: "recipe.settings",
+    question: "Which of a recipe's settings (agent, model, mode) does the run take?",
+    holders: ["config", "person", "code"],
+    default:
+      "the recipe's agent, model and mode apply (config: the recipe file) unless the person's own --agent, --model or --mode names another (person); a repository's recipe (.bosun/recipes/, or a file inside the workspace) that asks for mode smart or auto, or an agent whose mode is smart or auto or which has allow rules of its own, is refused that setting unless the run has --trust-project — left out, recorded, warned about with how to allow it (code); a model changes no authority and applies",
+    fail: "closed",
+    config: [],
+  },
+  {
+    id: "recipe.response",
+    question: "Does the final answer of a recipe's run satisfy the recipe's response schema?",
+    holders: ["code"],
+    default:
+      "the final answer (the whole text, or its one ```json fence) is parsed as JSON and validated with Ajv (JSON Schema 2020-12): valid ends the run as done; invalid is sent back to the model with the problems, at most 2 times (invalid), then the run fails, exit 1 (failed) — never done",
+    fail: "closed",
+    config: [],
   },
   {
     id: "mcp.connect",

@@ -37,6 +37,19 @@ export interface InteractiveRunner {
     },
     from?: { command?: CustomCommand; typed?: string },
   ): Promise<TurnOutcome>;
+  /**
+   * /recipe [<name|file> [k=v ...]]: without a name, the recipes found; with one, its message and
+   * the turn that runs it with the recipe's settings and checks (for that turn alone), or why not.
+   */
+  recipe?(args: string): Promise<
+    | { kind: "text"; text: string }
+    | {
+        kind: "turn";
+        text: string;
+        notice?: string;
+        run: (io: Parameters<InteractiveRunner["turn"]>[1]) => Promise<TurnOutcome>;
+      }
+  >;
   /** The connected MCP servers' prompts as commands (`/mcp:<server>:<prompt>`), once the session is open. */
   mcpCommands?(): CustomCommand[];
   /** What /model, /agent or /mode without an argument offers to switch to; the one in use marked. */

@@ -2,6 +2,7 @@ import type { CustomCommand, Expansion } from "../input/custom-commands.js";
 import { initPrompt } from "../input/init-prompt.js";
 import { parseMcpCommand, refuseWhileBusy } from "../input/mcp-command.js";
 import { type ParsedInput, parseInput } from "../input/slash.js";
+import type { TurnOutcome } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
 import { revertText } from "./revert-text.js";
 import type { InteractiveRunner } from "./runner.js";
@@ -64,11 +65,17 @@ export function submitter(deps: SubmitDeps) {
     }
     return steer.map((m) => m.text);
   };
-  const runTurn = (text: string, signal: AbortSignal, from?: { command: CustomCommand; typed: string }) => {
+  /** A turn for `text`; a recipe's turn runs through its own `run` (its settings and checks). */
+  const runTurn = (
+    text: string,
+    signal: AbortSignal,
+    from?: { command: CustomCommand; typed: string },
+    run?: RecipeRun,
+  ) => {
     add({ kind: "user", text });
     inTurn.current = true;
     const io = { emit: transcript.onEvent, prompt: deps.prompt, signal, steering: takeSteering };
-    return runner.turn(text, io, from).then((outcome) => {
+    return (run ? run(io) : runner.turn(text, io, from)).then((outcome) => {
       if (outcome.status === "cancelled") add({ kind: "notice", text: "interrupted; the session stays as it was" });
       else if (outcome.status !== "done" && outcome.message) add({ kind: "notice", text: outcome.message });
     });
@@ -126,6 +133,12 @@ export function submitter(deps: SubmitDeps) {
             await runTurn(initPrompt(process.cwd()), signal);
           });
         }
+        if (parsed.name === "recipe") {
+          return work(async (signal) => {
+            await note();
+            await recipeTurn(runner, add, parsed.args, (text, run) => runTurn(text, signal, undefined, run));
+          });
+        }
         if (parsed.name === "review") {
           return work(async (signal) => {
             await note();
@@ -142,6 +155,22 @@ export function submitter(deps: SubmitDeps) {
   };
 
   return { submit, sendNext };
+}
+
+type RecipeRun = (io: Parameters<InteractiveRunner["turn"]>[1]) => Promise<TurnOutcome>;
+
+/** /recipe: the recipes listed (or why not), or the recipe's turn, its message shown as the person's. */
+async function recipeTurn(
+  runner: InteractiveRunner,
+  add: TranscriptState["add"],
+  args: string,
+  runTurn: (text: string, run: RecipeRun) => Promise<void>,
+): Promise<void> {
+  if (!runner.recipe) return add({ kind: "notice", text: "/recipe runs only in a local session" });
+  const got = await runner.recipe(args);
+  if (got.kind === "text") return add({ kind: "notice", text: got.text });
+  if (got.notice) add({ kind: "notice", text: got.notice });
+  await runTurn(got.text, got.run);
 }
 
 /**

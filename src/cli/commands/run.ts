@@ -1,10 +1,11 @@
 import { fstatSync, readFileSync } from "node:fs";
+import type { Decision } from "../../contracts/decisions.js";
 import { BosunError, UsageError } from "../../errors.js";
+import type { RunEvent } from "../../loop/turn.js";
 import { terminalPrompt } from "../../permission/gate/prompt-terminal.js";
 import { openRuntime, type SessionOptions } from "../../runtime/open.js";
 import { exitCodeOf } from "../../runtime/stream-event.js";
 import { ownVersion } from "../../util/own-files.js";
-
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
@@ -20,6 +21,10 @@ export interface RunOptions extends Omit<SessionOptions, "maxSteps"> {
   file?: string[];
   /** False with --no-decisions: the JSON stream leaves decision events out. */
   decisions?: boolean;
+  /** --recipe: a recipe's name or file (cli/recipe-run.ts). */
+  recipe?: string;
+  /** --param name=value, repeatable: the recipe's parameters. */
+  param?: string[];
 }
 
 /**
@@ -105,20 +110,44 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   if (maxSteps !== undefined && !(Number.isInteger(maxSteps) && maxSteps > 0)) {
     throw new UsageError(`--max-steps must be a positive whole number, not "${options.maxSteps}"`);
   }
-  const goal = untilGoal(options.until);
-  const text = messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
+  const cwd = process.cwd();
+  const until = untilGoal(options.until);
+  if (options.param && options.recipe === undefined)
+    throw new UsageError("--param is for a recipe: give --recipe <name|file>");
+  // A recipe's prompt is the message (the words, if any, after it); stdin is not read for it.
+  const recipe =
+    options.recipe === undefined
+      ? undefined
+      : await (await import("../recipe-run.js")).prepareRecipeRun({
+          ref: options.recipe,
+          params: options.param ?? [],
+          words: words.join(" ").trim(),
+          cwd,
+          flags: options,
+        });
+  if (until && recipe?.options.goal)
+    throw new UsageError("--until and a recipe with checks: the recipe's checks are its goal; give one of them");
+  const goal = until ?? recipe?.options.goal;
+  const text = recipe ? recipe.text : messageOf(words.join(" ").trim(), await readStdin(words.length > 0));
   if (text === "") {
     throw new UsageError('nothing to do: give a message, e.g. bosun run "fix the failing test", or pipe one in');
   }
-  const cwd = process.cwd();
   const files = await readAttachments(options.file ?? [], cwd);
   const controller = new AbortController();
   // A person can answer only where the message did not come through stdin and both ends are a terminal.
-  const interactive = words.length > 0 && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, ...rest } = options;
+  const interactive =
+    (words.length > 0 || recipe !== undefined) && process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, recipe: _r, param: _p, ...rest } = options;
+  if (recipe?.warning) process.stderr.write(`bosun: ${recipe.warning}\n`);
   const live = await openRuntime({
     cwd,
-    options: { ...rest, ...(maxSteps !== undefined ? { maxSteps } : {}), ...(goal ? { goal } : {}) },
+    options: {
+      ...rest,
+      ...recipe?.options,
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(goal ? { goal } : {}),
+    },
+    ...(recipe?.modeChoice ? { modeChoice: recipe.modeChoice } : {}),
     firstMessage: text,
     interactive,
     ...(interactive
@@ -154,10 +183,16 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   process.on("SIGTERM", onSignal);
   process.on("SIGHUP", onSignal);
   try {
-    const outcome = await live.turn(
-      { text, ...(files.length > 0 ? { files } : {}) },
-      { emit: (event) => printer.event(event), signal: controller.signal },
-    );
+    if (recipe) live.record(recipe.decision);
+    const io = { emit: (event: RunEvent) => printer.event(event), signal: controller.signal };
+    const first = await live.turn({ text, ...(files.length > 0 ? { files } : {}) }, io);
+    const outcome = recipe?.response
+      ? await (await import("../recipe-run.js")).untilResponse(first, recipe, {
+          turn: (message: string) => live.turn({ text: message }, io),
+          record: (decision: Decision) => live.record(decision),
+          emit: io.emit,
+        })
+      : first;
     await live.close();
     const exitCode = exitCodeOf(outcome);
     const usage = live.usage();

@@ -88,7 +88,7 @@ export function decideMode(
   if (flag !== undefined) {
     checkModeName(flag, face === "tui" ? "/mode" : "--mode");
     return {
-      holder: "person",
+      holder: chosen?.holder ?? "person",
       answer: flag,
       reasons: [
         { rule: chosen?.rule ?? "--mode flag", detail: flag, source: chosen?.source ?? "--mode", decisive: true },
@@ -124,6 +124,8 @@ export function decideMode(
 export interface ModeChoice {
   rule: string;
   source: string;
+  /** A file's choice rather than the person's (a recipe's mode): holder config. */
+  holder?: "config";
 }
 
 /** A mode named by the person (a flag, /mode): one of the modes, or a usage error naming them. */

@@ -1,0 +1,208 @@
+import { dirname } from "node:path";
+import { loadConfig } from "../config/load.js";
+import { globalConfigFile } from "../config/paths.js";
+import { recipeValues, renderRecipe } from "../config/recipe.js";
+import type { Decision } from "../contracts/decisions.js";
+import type { GoalSpec } from "../contracts/goal.js";
+import { ConfigError } from "../errors.js";
+import { type FoundRecipe, findRecipe } from "../input/recipe-files.js";
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { SessionOptions } from "../runtime/options.js";
+import { askAgainText, compileResponse, type ResponseValidator, responseDecision } from "../runtime/recipe-response.js";
+import { decideRecipeSettings } from "../runtime/recipe-settings.js";
+import { workspaceOf } from "../util/repo.js";
+
+/** What `--recipe` makes of a run: its message, the session's options, and what to record once it is open. */
+export interface RecipeRun {
+  found: FoundRecipe;
+  /** The recipe's prompt with the parameters filled in as text (then the run's own words, if any). */
+  text: string;
+  /** Settings the recipe brings that apply (agent and model as its choice, its mode), and its checks as the goal. */
+  options: Pick<SessionOptions, "command" | "mode" | "goal">;
+  /** Where the mode was chosen, when the recipe's applies. */
+  modeChoice?: { rule: string; source: string; holder: "config" };
+  /** Seat recipe.settings, recorded once the session is open. */
+  decision: Decision;
+  warning?: string;
+  /** The response schema's check, when the recipe has one. */
+  response?: { schema: Record<string, unknown>; validate: ResponseValidator };
+}
+
+export function recipeHome(cwd: string) {
+  return { cwd, workspace: workspaceOf(cwd), globalDir: dirname(globalConfigFile()) };
+}
+
+/**
+ * Reads the recipe (`--recipe <name|file>`), its parameters (`--param k=v`: an unknown or
+ * missing one is a usage error, exit 2, naming it), and settles which of its settings apply
+ * (seat recipe.settings). Everything here is checked before the session opens: a bad recipe
+ * writes nothing.
+ */
+export async function prepareRecipeRun(input: {
+  ref: string;
+  params: readonly string[];
+  words: string;
+  cwd: string;
+  flags: Pick<SessionOptions, "agent" | "model" | "mode" | "trustProject">;
+}): Promise<RecipeRun> {
+  const home = recipeHome(input.cwd);
+  const found = findRecipe(input.ref, home);
+  const { recipe, entry, fromRepository } = found;
+  const values = recipeValues(recipe, input.params, input.cwd);
+  const subs = subRecipeTasks(found, values, home);
+  const prompt = [renderRecipe(recipe, values), ...(subs.text ? [subs.text] : [])].join("\n\n");
+  const text = input.words === "" ? prompt : `${prompt}\n\n${input.words}`;
+  const config = loadConfig({ cwd: input.cwd });
+  for (const server of recipe.mcp ?? []) {
+    const entryOf = config.config.mcp?.[server];
+    if (!entryOf || entryOf.enabled === false)
+      throw new ConfigError(
+        `${entry.shown}: mcp: the recipe needs MCP server "${server}", which is ${entryOf ? "disabled" : "not configured"} (bosun mcp list)`,
+      );
+  }
+  const settings = decideRecipeSettings({
+    recipe,
+    name: entry.name,
+    fromRepository,
+    trusted: input.flags.trustProject === true,
+    flags: {
+      ...(input.flags.agent !== undefined ? { agent: input.flags.agent } : {}),
+      ...(input.flags.model !== undefined ? { model: input.flags.model } : {}),
+      ...(input.flags.mode !== undefined ? { mode: input.flags.mode } : {}),
+    },
+    agents: (config.config.agent ?? {}) as Record<string, { mode?: string; permission?: Record<string, unknown> }>,
+  });
+  const goal: GoalSpec | undefined =
+    recipe.checks.length > 0
+      ? {
+          source: { kind: "recipe", file: entry.file, fromRepository },
+          commands: recipe.checks,
+          retries: recipe.retries,
+        }
+      : undefined;
+  const choice =
+    settings.agent !== undefined || settings.model !== undefined
+      ? {
+          name: entry.name,
+          file: entry.file,
+          kind: "recipe" as const,
+          ...(settings.agent !== undefined ? { agent: settings.agent } : {}),
+          ...(settings.model !== undefined ? { model: settings.model } : {}),
+        }
+      : undefined;
+  let response: RecipeRun["response"];
+  if (recipe.response) {
+    const compiled = await compileResponse(recipe.response);
+    if ("error" in compiled) throw new ConfigError(`${entry.shown}: response: ${compiled.error}`);
+    response = { schema: recipe.response, validate: compiled };
+  }
+  return {
+    found,
+    text,
+    options: {
+      ...(choice ? { command: choice } : {}),
+      ...(settings.mode !== undefined ? { mode: settings.mode } : {}),
+      ...(goal ? { goal } : {}),
+    },
+    ...(settings.mode !== undefined
+      ? { modeChoice: { rule: `recipe ${entry.name} mode`, source: entry.file, holder: "config" as const } }
+      : {}),
+    decision: subs.names.length
+      ? {
+          ...settings.decision,
+          reasons: [
+            ...settings.decision.reasons,
+            {
+              rule: "sub-recipes",
+              detail: `${subs.names.join(", ")}: offered to the model as tasks for delegates (the task tool, under the delegation rules)`,
+              source: entry.file,
+            },
+          ],
+        }
+      : settings.decision,
+    ...(settings.warning ? { warning: settings.warning } : {}),
+    ...(response ? { response } : {}),
+  };
+}
+
+/**
+ * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
+ * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
+ * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
+ */
+export async function untilResponse(
+  first: TurnOutcome,
+  recipe: Pick<RecipeRun, "response" | "found">,
+  io: {
+    turn: (text: string) => Promise<TurnOutcome>;
+    record: (decision: Decision) => void;
+    emit: (event: RunEvent) => void;
+  },
+): Promise<TurnOutcome> {
+  const response = recipe.response;
+  if (!response) return first;
+  const file = recipe.found.entry.shown;
+  let outcome = first;
+  for (let attempt = 1; ; attempt++) {
+    if (outcome.status !== "done") return outcome;
+    const check = response.validate(outcome.lastText ?? "");
+    const decision = responseDecision(check, attempt, file);
+    io.record(decision);
+    if (check.ok) return outcome;
+    if (decision.answer === "failed") {
+      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
+      io.emit({ type: "error", message });
+      return { ...outcome, status: "failed", message };
+    }
+    outcome = await io.turn(askAgainText(check.problems, response.schema));
+  }
+}
+
+/**
+ * A recipe's `sub_recipes`, run as delegates: each is read (a name among the recipes found, never
+ * this recipe), given the parent's values for the parameters it shares (its own defaults for the
+ * rest; a required one the parent does not have is the recipe's error), and offered to the model
+ * as a task for the task tool — its agent (build when it names none) and its prompt. A delegate
+ * is judged as any is (delegate:<agent>; its authority never wider than this session's), so a
+ * sub-recipe's agent loosens nothing. One level: a sub-recipe's own sub_recipes are not offered.
+ */
+function subRecipeTasks(
+  found: FoundRecipe,
+  values: ReadonlyMap<string, string | number | boolean>,
+  home: ReturnType<typeof recipeHome>,
+): { text?: string; names: string[] } {
+  const { recipe, entry } = found;
+  if (recipe.subRecipes.length === 0) return { names: [] };
+  const parts: string[] = [];
+  for (const name of recipe.subRecipes) {
+    const fail = (message: string): never => {
+      throw new ConfigError(`${entry.shown}: sub_recipes: ${name}: ${message}`);
+    };
+    if (name === entry.name) fail("a recipe cannot be its own sub-recipe");
+    let sub: FoundRecipe;
+    try {
+      sub = findRecipe(name, home);
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    const words = sub.recipe.parameters
+      .filter((p) => values.has(p.name))
+      .map((p) => `${p.name}=${String(values.get(p.name))}`);
+    let prompt: string;
+    try {
+      prompt = renderRecipe(sub.recipe, recipeValues(sub.recipe, words, home.cwd));
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    parts.push(
+      `- sub-recipe "${name}" (${sub.recipe.title}): task agent "${sub.recipe.agent ?? "build"}", prompt:\n<<<\n${prompt}\n>>>`,
+    );
+  }
+  return {
+    text: [
+      "This recipe has sub-recipes: hand each to a delegate with the task tool, with the agent and the prompt given here, and use what it returns.",
+      ...parts,
+    ].join("\n"),
+    names: recipe.subRecipes,
+  };
+}
