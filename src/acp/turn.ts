@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   type AgentContext,
@@ -7,6 +7,8 @@ import {
   type SessionUpdate,
   type StopReason,
 } from "@agentclientprotocol/sdk";
+import { isInside } from "../permission/rules/requests.js";
+import { workspaceOf } from "../util/repo.js";
 import { editorPrompt } from "./asker.js";
 import type { Held } from "./held.js";
 import { messageOf } from "./prompt.js";
@@ -44,7 +46,7 @@ export async function promptTurn(
       for (const update of updates.of(event)) io.send(update);
     },
     signal: controller.signal,
-    prompt: editorPrompt(io.client, id, held.cwd, io.gone, read),
+    prompt: editorPrompt(io.client, id, held.cwd, io.gone, (path, signal) => buffered(held, path, signal)),
   });
   held.turn = { controller, done: turn };
   try {
@@ -61,6 +63,26 @@ export async function promptTurn(
     throw new RequestError(-32603, (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "error");
   } finally {
     held.turn = undefined;
+  }
+}
+
+/**
+ * What a write would replace, for its ask's diff: the editor's buffer when it reads for bosun
+ * (the write goes into it), else the disk's. A buffer the editor does not give leaves the diff
+ * out rather than show the disk's text as what is replaced.
+ */
+async function buffered(held: Held, path: string, signal: AbortSignal): Promise<string | null | undefined> {
+  const absolute = resolve(held.cwd, path);
+  const disk = before(absolute);
+  const read = held.access?.read;
+  if (!read || typeof disk !== "string") return disk;
+  try {
+    // Not approved yet: only a workspace file's buffer is asked for (gate-approval.ts does the same).
+    const real = realpathSync(absolute);
+    if (!isInside(real, workspaceOf(held.cwd))) return disk;
+    return await read(real, signal);
+  } catch {
+    return undefined;
   }
 }
 
