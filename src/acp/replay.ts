@@ -17,7 +17,7 @@ export const REPLAY_TYPES = [
 
 /**
  * A session's history as the editor's thread (session/load): the person's messages, the
- * assistant's text, each call with its end, the plans the todo tool took. A call's input is
+ * assistant's thinking and text, each call with its end, the plans the todo tool took. A call's input is
  * as the model wrote it, so a write's diff has no "before" (the file has moved on since). The
  * person's own `!cmd` runs (step 0) are not the conversation's turns: left out.
  */
@@ -30,6 +30,11 @@ export function replayUpdates(events: readonly JournalEvent[], cwd: string): Ses
         updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: event.data.text } });
         break;
       case EV.assistant: {
+        // The thinking first, as it streamed; only its text (never the provider's signatures).
+        for (const part of event.data.reasoning ?? []) {
+          if (part.text)
+            updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
+        }
         if (event.data.text) {
           updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.data.text } });
         }
