@@ -1,4 +1,5 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { proseOf } from "../calls/text/prose.js";
 import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
 import { EV } from "../session/events.js";
 import type { JournalEvent } from "../session/journal.js";
@@ -35,9 +36,9 @@ export function replayUpdates(events: readonly JournalEvent[], cwd: string): Ses
           if (part.text)
             updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
         }
-        if (event.data.text) {
-          updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.data.text } });
-        }
+        // Calls the model wrote in its text are shown as the calls below, not as its words.
+        const text = proseOf(event.data.text, event.data.toolCalls);
+        if (text) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
         for (const call of event.data.toolCalls) {
           const view = toolCallView(call.name, call.input, cwd);
           calls.set(call.id, { name: call.name, input: call.input, view });
