@@ -132,6 +132,13 @@ describe("bosun acp: apply_patch and asks through the editor's buffers", () => {
         oldText: "buffer line\n",
         newText: "whole new\n",
       });
+      // The call as the editor's thread shows it has the same diff.
+      const started = editor.updates
+        .map((n) => n.update)
+        .find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "w-1");
+      const startDiff =
+        started?.sessionUpdate === "tool_call" ? started.content?.find((c) => c.type === "diff") : undefined;
+      assert.equal(startDiff?.type === "diff" ? startDiff.oldText : undefined, "buffer line\n");
       // The ask's words (the terminal's preview) are of the buffer too.
       assert.match(askShown(write), /-buffer line/);
       assert.doesNotMatch(askShown(write), /disk line/);
