@@ -31,6 +31,8 @@ export interface AgentDeps {
   version: string;
   /** The mode of the sessions it creates (bosun acp --mode); else config's, as at the terminal. */
   mode?: string;
+  /** Longest wait for the editor's fs/read_text_file and fs/write_text_file (bosun acp --fs-timeout). */
+  fsTimeoutMs?: number;
   /** Where what the editor is not shown goes (stderr: stdout is the protocol). */
   log: (text: string) => void;
 }
@@ -74,7 +76,7 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       if (params.clientCapabilities?.elicitation?.form) sessions.questions = (id) => editorQuestions(client, id);
       // Files through the editor's buffers for the sides it offers; the gate still judges every path first.
       const fs = params.clientCapabilities?.fs;
-      sessions.files = (id) => editorFiles(client, id, fs);
+      sessions.files = (id) => editorFiles(client, id, fs, deps.fsTimeoutMs);
       terminal = params.clientCapabilities?.terminal === true;
       return {
         protocolVersion: PROTOCOL_VERSION,

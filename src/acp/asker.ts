@@ -15,13 +15,13 @@ export function editorPrompt(
   cwd: string,
   /** Aborted when the editor is gone (the connection closed): then nobody is left to answer. */
   gone: AbortSignal,
-  /** What a file holds before a write replaces it (null: none), for the ask's diff. */
-  before: (path: string) => string | null | undefined,
+  /** What a file holds before a write replaces it (null: none; undefined: not known), for the ask's diff. */
+  before: (path: string, signal: AbortSignal) => Promise<string | null | undefined>,
 ): ApprovalPrompt {
   return {
     async ask(request, signal): Promise<PersonReply> {
       const path = request.input.path;
-      const old = request.tool === "write" && typeof path === "string" ? before(path) : undefined;
+      const old = request.tool === "write" && typeof path === "string" ? await before(path, signal) : undefined;
       const view = toolCallView(request.tool, request.input, cwd, old);
       const text = askText(request);
       const title = request.from ? `${request.from.agent}: ${view.title}` : view.title;

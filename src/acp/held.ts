@@ -29,6 +29,8 @@ export interface Held {
   options: SessionOptions;
   flags: readonly FlagValue[];
   modeChoice?: ModeChoice;
+  /** The editor's buffers the session's file tools use (ACP fs), when it offered them: an ask's diff is of them too. */
+  access?: FileAccess;
   turn?: { controller: AbortController; done: Promise<unknown> };
 }
 
@@ -64,19 +66,27 @@ export class HeldSessions {
     how: { cwdUnasked?: string; modeChoice?: ModeChoice } = {},
   ): Promise<Held> {
     let id: string | undefined;
+    const access = this.files?.(() => id);
     const runtime = await this.open({
       cwd,
       options,
       configFlags: flags,
       ...how,
       ...(this.questions ? { question: this.questions(() => id) } : {}),
-      ...withAccess(this.files?.(() => id)),
+      ...withAccess(access),
       onLeaseLost: () =>
         (id ? this.held.get(id) : undefined)?.turn?.controller.abort(new Error("another run took over this session")),
       signal: this.closed.signal,
     });
     id = runtime.session.id;
-    const held: Held = { runtime, cwd, options, flags, ...(how.modeChoice ? { modeChoice: how.modeChoice } : {}) };
+    const held: Held = {
+      runtime,
+      cwd,
+      options,
+      flags,
+      ...(how.modeChoice ? { modeChoice: how.modeChoice } : {}),
+      ...withAccess(access),
+    };
     this.held.set(id, held);
     return held;
   }

@@ -1,4 +1,5 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import { proseOf } from "../calls/text/prose.js";
 import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
 import { EV } from "../session/events.js";
 import type { JournalEvent } from "../session/journal.js";
@@ -17,7 +18,7 @@ export const REPLAY_TYPES = [
 
 /**
  * A session's history as the editor's thread (session/load): the person's messages, the
- * assistant's text, each call with its end, the plans the todo tool took. A call's input is
+ * assistant's thinking and text, each call with its end, the plans the todo tool took. A call's input is
  * as the model wrote it, so a write's diff has no "before" (the file has moved on since). The
  * person's own `!cmd` runs (step 0) are not the conversation's turns: left out.
  */
@@ -30,9 +31,14 @@ export function replayUpdates(events: readonly JournalEvent[], cwd: string): Ses
         updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: event.data.text } });
         break;
       case EV.assistant: {
-        if (event.data.text) {
-          updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.data.text } });
+        // The thinking first, as it streamed; only its text (never the provider's signatures).
+        for (const part of event.data.reasoning ?? []) {
+          if (part.text)
+            updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: part.text } });
         }
+        // Calls the model wrote in its text are shown as the calls below, not as its words.
+        const text = proseOf(event.data.text, event.data.toolCalls);
+        if (text) updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
         for (const call of event.data.toolCalls) {
           const view = toolCallView(call.name, call.input, cwd);
           calls.set(call.id, { name: call.name, input: call.input, view });

@@ -23,6 +23,11 @@ export function turnUpdates(cwd: string, before: (path: string) => string | null
           return event.text
             ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }]
             : [];
+        case "reasoning":
+          // The model's thinking as it streams: the editor shows it apart from the answer, folded.
+          return event.text
+            ? [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }]
+            : [];
         case "tool_call": {
           const path = (event.input as { path?: unknown } | undefined)?.path;
           const old = event.name === "write" && typeof path === "string" ? before(path) : undefined;

@@ -34,11 +34,12 @@ export async function admitCall(
   call: Pick<GateCall, "id" | "tool" | "input" | "repository">,
   step: number,
   deps: GateDeps,
-  context?: Pick<ToolContext, "cwd" | "files">,
+  context?: Pick<ToolContext, "cwd" | "files" | "access">,
 ): Promise<{ run: true; judged: Judged } | { run: false; refused: Refused }> {
   const { id, tool, input } = call;
   const unready = tool.unready && context ? () => tool.unready?.(input, context) : undefined;
-  const verdict = await gate({ ...call, ...(unready ? { unready } : {}) }, step, deps);
+  const access = context?.access;
+  const verdict = await gate({ ...call, ...(unready ? { unready } : {}), ...(access ? { access } : {}) }, step, deps);
   if (!verdict.run) {
     const stop: Stop | undefined = verdict.stopTurn
       ? verdict.stopMessage

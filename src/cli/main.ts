@@ -332,6 +332,7 @@ program
   .command("acp")
   .description("an ACP agent on stdin/stdout for editors (Zed's agent_servers): asks go to the editor")
   .option("--mode <mode>", "permission mode of the sessions it creates (approve, smart, auto, chat)")
+  .option("--fs-timeout <ms>", "how long to wait for the editor to give or take a file's text (default 30000)")
   .action(async (options) => (await import("./commands/acp.js")).acp(options));
 
 program

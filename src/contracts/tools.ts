@@ -38,8 +38,16 @@ export interface Tool<Input = Record<string, unknown>> {
    * call is judged on these before it runs; a call that cannot be described is never allowed.
    */
   requests(input: Input, where: RequestContext): Promise<CallDescription>;
-  /** For the person asked to approve a call: what it would change (a diff for edits). */
-  preview?(input: Input, where: RequestContext): Promise<string | undefined>;
+  /**
+   * For the person asked to approve a call: what it would change (a diff for edits). `through`
+   * is where the file tools' text comes from (the editor's buffers): the diff is of the text the
+   * call will change, not the disk's when they differ.
+   */
+  preview?(
+    input: Input,
+    where: RequestContext,
+    through?: Pick<ToolContext, "access" | "signal">,
+  ): Promise<string | undefined>;
   execute(input: Input, context: ToolContext): Promise<ToolResult>;
   /**
    * Why this call would fail as things stand (an edit of a file the model has not read), so that

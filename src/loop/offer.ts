@@ -12,7 +12,7 @@ import { stepSystem } from "./step-context.js";
 import type { TurnDeps } from "./turn.js";
 
 /** Seat context.tools for a tool set: what is offered, the tools and system prompt sent, their size. */
-export async function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
+export async function offerTools(deps: TurnDeps, tools: readonly Tool[], force?: { text: true }) {
   // Judged once per tool set: the rules that could hide a tool do not change within a turn.
   const offered = decideToolsOffered({
     tools,
@@ -25,7 +25,8 @@ export async function offerTools(deps: TurnDeps, tools: readonly Tool[]) {
   // A provider's own web search goes as the provider's tool, not as one bosun runs.
   const nativeKind = nativeSearchKind(deps.model);
   // Told in text (tools: "text"): described in the system prompt, none sent, nor the provider's own search.
-  const text = toolModeOf(deps.model.info).mode === "text";
+  // Or switched to it for the rest of a turn whose model wrote its calls as text (text-switch.ts).
+  const text = force?.text === true || toolModeOf(deps.model.info).mode === "text";
   const native = nativeKind && !text ? offered.offered.filter((t) => t.native) : [];
   const nativeTools = Object.fromEntries(
     await Promise.all(native.map(async (t) => [t.name, await nativeSearchTool(nativeKind as "anthropic" | "openai")])),

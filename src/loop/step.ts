@@ -1,5 +1,7 @@
 import type { ModelMessage, ToolSet } from "ai";
 import type { CallPipeline } from "../calls/pipeline.js";
+import { type TextHold, textHold, withoutSpans } from "../calls/text/hold.js";
+import { tidy } from "../calls/text/prose.js";
 import { type ShimMode, shimCalls } from "../calls/text/shim.js";
 import type { EnvironmentWatch } from "../context/environment.js";
 import { fitImages } from "../context/images.js";
@@ -23,6 +25,7 @@ import { mayChangeFiles, snapshotRecord } from "./snapshot-step.js";
 import { environmentNotice } from "./step-context.js";
 import { afterStopHooks } from "./stop.js";
 import { textCallsAsText } from "./text-results.js";
+import { switchToText } from "./text-switch.js";
 import type { TurnDeps, TurnOutcome } from "./turn.js";
 import { compactIfNeeded, conversationView, recoverOverflow, type WindowDeps } from "./window.js";
 
@@ -62,6 +65,8 @@ export interface TurnRun {
   overflowedAt?: number;
   /** Whether calls written in the answer's text are read (seat call.shim): configured, detected, or not. */
   shim: ShimMode;
+  /** Switched to text mode for the rest of the turn: the model wrote its calls as text (text-switch.ts). */
+  textMode?: boolean;
   /** What the last `model.options` record says (recordOptions): a step sending the same records nothing. */
   optionsKey?: string;
   /** The text of the last assistant message, for whoever reports the turn's result. */
@@ -103,7 +108,9 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
       await admitSteering(text, deps.promptHooks, recorder, (message) => deps.emit({ type: "error", message }));
   const messages = await stepMessages(run, step);
   if (!Array.isArray(messages)) return messages;
-  return afterReply(run, step, await ask(run, step, messages));
+  // Text that may hold calls is shown only up to where one could start, until the answer is whole (hold.ts).
+  const hold = run.shim === "off" ? undefined : textHold();
+  return afterReply(run, step, await ask(run, step, messages, hold), hold);
 }
 
 /**
@@ -113,7 +120,7 @@ export async function runStep(run: TurnRun, step: number): Promise<StepNext> {
 async function refreshTools(run: TurnRun, step: number): Promise<void> {
   const now = run.deps.toolsNow?.();
   if (!now || now.version === run.tools.version) return;
-  const offer = await offerTools(run.deps, now.tools);
+  const offer = await offerTools(run.deps, now.tools, run.textMode ? { text: true } : undefined);
   const { modelTools, system, fixedChars, providerRuns } = { modelTools: undefined, ...offer.sent };
   if (modelTools) run.modelTools = modelTools;
   else delete run.modelTools;
@@ -182,7 +189,7 @@ function assertNoDrift(run: TurnRun, when: string): void {
   if (drift) throw new Error(`${when}: the log in memory drifted from the journal: ${drift}`);
 }
 
-async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promise<RequestResult> {
+async function ask(run: TurnRun, step: number, messages: ModelMessage[], hold?: TextHold): Promise<RequestResult> {
   const { deps, model } = run;
   return requestModel({
     model,
@@ -203,7 +210,10 @@ async function ask(run: TurnRun, step: number, messages: ModelMessage[]): Promis
       onOptions: (used, decision) => recordOptions(run, step, used, decision),
     },
     onEvent: (event) => {
-      if (event.type === "text") deps.emit({ type: "text", text: event.text });
+      if (event.type === "text") {
+        const shown = hold ? hold.push(event.text) : event.text;
+        if (shown) deps.emit({ type: "text", text: shown });
+      }
       if (event.type === "reasoning") deps.emit({ type: "reasoning", text: event.text });
       if (event.type === "provider_call") recordProviderCall(run, step, event.call);
     },
@@ -265,7 +275,7 @@ function recordProviderCall(run: TurnRun, step: number, call: ModelToolCall): vo
 }
 
 /** The reply on record, then what it leads to: the end of the turn, its calls run, or the next step. */
-async function afterReply(run: TurnRun, step: number, result: RequestResult): Promise<StepNext> {
+async function afterReply(run: TurnRun, step: number, result: RequestResult, hold?: TextHold): Promise<StepNext> {
   run.model = result.model;
   // The request was handed the messages: it must not have changed the events they came from.
   if (run.checkJournal) assertNoDrift(run, `step ${step}, after the request`);
@@ -282,6 +292,11 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
       ? shimCalls({ text: result.text, mode: run.shim, tools: run.tools.now().map((t) => t.name), step })
       : undefined;
   if (shimmed && shimmed.calls.length > 0) result = { ...result, toolCalls: shimmed.calls };
+  // The text held back, shown now without what was read as calls: those show as calls (the journal keeps it all).
+  const spans = shimmed && shimmed.calls.length > 0 ? shimmed.spans : [];
+  const rest = hold?.end(result.text, spans) ?? "";
+  const left = spans.length > 0 ? tidy(rest) : rest;
+  if (left) run.deps.emit({ type: "text", text: left });
   // Only a whole reply's: a part cut off lacks what makes it replayable (a signature, the encrypted content).
   const reasoning =
     result.status === "complete" ? (result.reasoning ?? []).filter((part) => part.text !== "" || part.metadata) : [];
@@ -295,7 +310,9 @@ async function afterReply(run: TurnRun, step: number, result: RequestResult): Pr
     status: result.status,
   });
   for (const decision of shimmed?.decisions ?? []) run.recorder.decision(decision);
-  run.lastText = result.text;
+  // Detected: the rest of the turn is in text mode (seat call.shim), its results already go back as text.
+  if (run.shim === "detect" && spans.length > 0) run.recorder.decision(await switchToText(run, step));
+  run.lastText = spans.length > 0 ? tidy(withoutSpans(result.text, spans)) : result.text;
   if (result.status === "aborted") return { status: "cancelled", steps: step };
   if (result.status === "failed" || result.status === "interrupted") {
     const what =

@@ -279,7 +279,7 @@ export const SEATS: readonly Seat[] = [
     question: "Is the model's text read as tool calls, and what was read?",
     holders: ["config", "code"],
     default:
-      'read when provider.<name>.models.<id>.tools is "text" (holder config; tools described in the system prompt, none sent), or detected when native tools were sent and the answer made no native call but its text holds clean calls of offered tools (holder code; never when tools is "native"); each call recorded with its format, text span and what was read, then gated like a native call',
+      'read when provider.<name>.models.<id>.tools is "text" (holder config; tools described in the system prompt, none sent), or detected when native tools were sent and the answer made no native call but its text holds clean calls of offered tools (holder code; never when tools is "native"), and then the rest of the turn is in text mode (recorded, holder code); each call recorded with its format, text span and what was read, then gated like a native call',
     fail: "closed",
     config: ["provider.<name>.models.<id>.tools"],
   },

@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { CallDescription, Request } from "../contracts/requests.js";
 import type { Tool, ToolResult } from "../contracts/tools.js";
 import { pathRequests } from "../permission/rules/call-requests.js";
-import { type CommitStep, commitAll } from "./patch/commit.js";
+import { seenText, viaMetadata } from "./access.js";
+import { type CommitResult, type CommitStep, commitAll } from "./patch/commit.js";
+import { commitThroughEditor } from "./patch/commit-editor.js";
 import { type FileChange, formatSyntaxError, parsePatch } from "./patch/parse.js";
 import { planPatch } from "./patch/plan.js";
 import { renderPatch } from "./patch/summary.js";
@@ -53,10 +55,11 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     }
     return { requests };
   },
-  async preview(input, where) {
+  async preview(input, where, through) {
     const parsed = parsePatch(input.patch);
     if (!parsed.ok) return formatSyntaxError(parsed.error);
-    const plan = planPatch(parsed.changes, { cwd: where.cwd });
+    // The diff of what it would do: of the editor's buffers when it reads through them, as execute will.
+    const plan = await planPatch(parsed.changes, { cwd: where.cwd, ...through });
     if (!plan.ok) return plan.message;
     const { summary, diff } = renderPatch(plan.files);
     return [...summary, ...diff].join("\n");
@@ -86,13 +89,25 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
     const parsed = parsePatch(input.patch);
     if (!parsed.ok) return fail(`Not applied: ${formatSyntaxError(parsed.error)}.`, "does not parse");
 
-    const plan = planPatch(parsed.changes, ctx);
+    const plan = await planPatch(parsed.changes, ctx);
     if (!plan.ok) return fail(plan.message, plan.why);
     if (ctx.signal.aborted) return fail("Applying the patch was cancelled; nothing was changed.", "cancelled");
 
     // Every write first, then the removals: a failing write then has fewer steps to undo.
     const steps: CommitStep[] = plan.files.flatMap((file) => file.steps);
-    const committed = commitAll([...steps.filter((s) => s.op === "write"), ...steps.filter((s) => s.op === "remove")]);
+    const write = ctx.access?.write;
+    if (write && steps.some((s) => s.op === "remove")) {
+      // The editor takes the writes and ACP has no removal: a file removed on disk under its buffer would be lost or come back.
+      return fail(
+        "Not applied: the editor takes bosun's writes (ACP fs) and cannot delete a file, so a patch with Delete File or " +
+          "Move to cannot go through it; nothing was changed. Use Add File / Update File sections only, and remove " +
+          "files with shell.",
+        "removal through the editor",
+      );
+    }
+    const committed: CommitResult = write
+      ? await commitThroughEditor(plan.files, write, ctx.signal)
+      : commitAll([...steps.filter((s) => s.op === "write"), ...steps.filter((s) => s.op === "remove")]);
     if (!committed.ok) {
       const shown = displayPath(ctx.cwd, committed.failed.target);
       const verb = committed.failed.op === "write" ? "write" : "remove";
@@ -103,8 +118,10 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
       return fail(`Not applied: cannot ${verb} ${shown}: ${describeError(committed.error)}; ${left}.`, "failed");
     }
     for (const file of plan.files) {
-      ctx.files.seen(file.absolute);
-      if (file.absoluteTo) ctx.files.seen(file.absoluteTo);
+      // What the model now knows of it: the text it wrote, where that is not the disk's (the editor's buffer).
+      const kept = file.letter === "A" || file.letter === "M";
+      ctx.files.seen(file.absolute, kept ? seenText(ctx, file.after) : undefined);
+      if (file.absoluteTo) ctx.files.seen(file.absoluteTo, seenText(ctx, file.after));
     }
 
     const { summary, diff } = renderPatch(plan.files);
@@ -115,7 +132,10 @@ export const applyPatchTool: Tool<ApplyPatchInput> = {
       output: [`Applied the patch to ${count}.${note}`, ...summary, ...diff].join("\n"),
       summary: `apply_patch ${count}: ${summary.join(", ")}`,
       detail: diff.join("\n"),
-      metadata: { files: plan.files.map((f) => ({ status: f.letter, path: f.absolute, to: f.absoluteTo })) },
+      metadata: {
+        files: plan.files.map((f) => ({ status: f.letter, path: f.absolute, to: f.absoluteTo })),
+        ...viaMetadata(ctx),
+      },
     };
   },
 };

@@ -63,8 +63,8 @@ export const editTool: Tool<EditInput> = {
   schema,
   kind: "edit",
   requests: async (input, where) => pathRequests("edit", input.path, where),
-  async preview(input, where) {
-    const { absolute, text } = await currentText(where.cwd, input.path);
+  async preview(input, where, through) {
+    const { absolute, text } = await currentText(where.cwd, input.path, through);
     // The exact match when there is one; else the change on its own (execute applies the tolerant tiers).
     const after = text.includes(input.old_string)
       ? input.replace_all

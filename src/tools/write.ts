@@ -29,8 +29,8 @@ export const writeTool: Tool<WriteInput> = {
   schema,
   kind: "edit",
   requests: async (input, where) => pathRequests("edit", input.path, where),
-  async preview(input, where) {
-    const { absolute, text } = await currentText(where.cwd, input.path);
+  async preview(input, where, through) {
+    const { absolute, text } = await currentText(where.cwd, input.path, through);
     return diffPreview(where.cwd, absolute, text, input.content);
   },
   // Creating a file needs no read; replacing one does.

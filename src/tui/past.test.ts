@@ -339,4 +339,33 @@ describe("a !cmd in the journal", () => {
     assert.equal(firstWords("fix   the\nfailing test"), "fix the failing test");
     assert.equal(firstWords("one two three four", 10), "one two…");
   });
+
+  it("a call the model wrote in its text is shown as the call, not as its text; the journal keeps the text", () => {
+    const { store, id } = fresh();
+    store.append(id, EV.user, { text: "read it" });
+    const raw = 'Reading.\n<tool_call>{"name": "read", "arguments": {"path": "a.txt"}}</tool_call>';
+    store.append(id, EV.assistant, {
+      text: raw,
+      toolCalls: [{ id: "textcall_1_1", name: "read", input: { path: "a.txt" } }],
+      finish: "stop",
+      model: "scripted/test",
+      step: 1,
+      status: "complete",
+    });
+    store.append(id, EV.callFinished, {
+      id: "textcall_1_1",
+      name: "read",
+      output: "a",
+      isError: false,
+      summary: "read a.txt (1 line)",
+    });
+    store.append(id, EV.turnEnded, { status: "done", steps: 1 });
+    const items = readPast(store, id);
+    assert.deepEqual(
+      items.filter((item) => item.kind === "assistant"),
+      [{ kind: "assistant", text: "Reading." }],
+    );
+    assert.ok(items.some((item) => item.kind === "tool" && item.id === "textcall_1_1" && item.status === "done"));
+    assert.match(JSON.stringify(store.events(id)), /<tool_call>/);
+  });
 });

@@ -1,3 +1,4 @@
+import { proseOf } from "../calls/text/prose.js";
 import { CHECKPOINT_EVENT } from "../compaction/checkpoint.js";
 import { EV, type EventType, type Notice, type UserMessage } from "../session/events.js";
 import { isEvent, type JournalEvent, journalEvents, sqliteJournal } from "../session/journal.js";
@@ -138,7 +139,9 @@ function turnItems(turn: readonly JournalEvent[]): TranscriptItem[] {
       }
       case EV.assistant: {
         const data = event.data;
-        if (data.text !== "") items.push({ kind: "assistant", text: data.text });
+        // Calls the model wrote in its text show as calls, not as its prose (the journal keeps the text whole).
+        const text = proseOf(data.text, data.toolCalls);
+        if (text !== "") items.push({ kind: "assistant", text });
         for (const call of data.toolCalls)
           items.push({
             kind: "tool",

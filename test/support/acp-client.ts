@@ -8,6 +8,7 @@ import {
   client,
   methods,
   ndJsonStream,
+  RequestError,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -35,6 +36,8 @@ export interface AcpEditor {
   fsWrites: Array<{ path: string; content: string }>;
   /** Whether a write the editor takes is also saved to disk (as an editor saving the buffer would). */
   saveWrites: boolean;
+  /** An editor whose fs fails: "error" answers with an error, "hang" never answers (the request is still recorded). */
+  fsFault: { read?: "error" | "hang"; write?: "error" | "hang" };
   stderr(): string;
   /** Closes stdin (the editor goes away) and waits for bosun to exit. */
   close(): Promise<number | null>;
@@ -62,6 +65,7 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     fsReads: [],
     fsWrites: [],
     saveWrites: false,
+    fsFault: {},
     answer: () => ({ outcome: { outcome: "selected", optionId: "reject" } }),
     stderr: () => stderr,
     agent: undefined as unknown as ClientContext,
@@ -84,10 +88,12 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
     })
     .onRequest(methods.client.fs.readTextFile, ({ params }) => {
       editor.fsReads.push(params.path);
+      if (editor.fsFault.read) return fault(editor.fsFault.read);
       return { content: editor.buffers.get(params.path) ?? readFileSync(params.path, "utf8") };
     })
     .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
       editor.fsWrites.push({ path: params.path, content: params.content });
+      if (editor.fsFault.write) return fault(editor.fsFault.write);
       editor.buffers.set(params.path, params.content);
       if (editor.saveWrites) writeFileSync(params.path, params.content);
       return {};
@@ -98,4 +104,12 @@ export function startAcp(s: Scenario, args: string[] = []): AcpEditor {
   );
   editor.agent = app.connect(stream).agent;
   return editor;
+}
+
+/** An fs request the editor fails: an error it answers with, or an answer that never comes. */
+function fault(kind: "error" | "hang"): Promise<never> {
+  if (kind === "hang") return new Promise<never>(() => {});
+  return Promise.reject(
+    new RequestError(-32603, "Internal error", { details: "the buffer is locked by another extension" }),
+  );
 }

@@ -19,6 +19,8 @@ export type ShimMode = "configured" | "detect" | "off";
 
 export interface Shimmed {
   calls: ModelToolCall[];
+  /** The spans of the text read as calls: the transcript shows the calls, not their text (hold.ts). */
+  spans: Array<readonly [number, number]>;
   /** Seat call.shim: the decision to read text as calls (when detected), then one per call. */
   decisions: Decision[];
 }
@@ -32,13 +34,13 @@ export interface Shimmed {
  * tells the model what to fix.
  */
 export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly string[]; step: number }): Shimmed {
-  if (input.mode === "off" || input.text.trim() === "") return { calls: [], decisions: [] };
+  if (input.mode === "off" || input.text.trim() === "") return { calls: [], spans: [], decisions: [] };
   const found = findTextCalls(input.text).filter((f) => meantAsCall(f, input.tools));
-  if (found.length === 0) return { calls: [], decisions: [] };
+  if (found.length === 0) return { calls: [], spans: [], decisions: [] };
   const decisions: Decision[] = [];
   if (input.mode === "detect") {
     const clean = found.every((f) => !f.envelope.broken && resolveToolName(f.envelope.name, input.tools));
-    if (!clean) return { calls: [], decisions: [] };
+    if (!clean) return { calls: [], spans: [], decisions: [] };
     decisions.push(modeDecision("code", "detected", found, input.step));
   }
   const calls = found.map((f, n) => ({
@@ -49,14 +51,14 @@ export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly
   found.forEach((f, n) => {
     decisions.push(callDecision(f, input.text, calls[n] as ModelToolCall, input.step));
   });
-  return { calls, decisions };
+  return { calls, spans: found.map((f) => [f.start, f.end] as const), decisions };
 }
 
 /**
  * A fence or a bare object may be any JSON the model shows (a package.json has a "name"): it is a
  * call only when it names an offered tool or carries arguments. A call token says so by itself.
  */
-function meantAsCall(f: FoundCall, tools: readonly string[]): boolean {
+export function meantAsCall(f: FoundCall, tools: readonly string[]): boolean {
   if (f.format !== "fenced-json" && f.format !== "bare-json") return true;
   return f.envelope.keyed || resolveToolName(f.envelope.name, tools) !== undefined;
 }

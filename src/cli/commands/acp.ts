@@ -1,4 +1,5 @@
 import { Readable, Writable } from "node:stream";
+import { UsageError } from "../../errors.js";
 import { checkModeName } from "../../permission/rules/modes.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
@@ -6,6 +7,8 @@ import { ownVersion } from "../../util/own-files.js";
 export interface AcpOptions {
   /** The permission mode of the sessions it creates; else config's, as at the terminal. */
   mode?: string;
+  /** Milliseconds to wait for the editor to give or take a file's text (ACP fs). */
+  fsTimeout?: string;
 }
 
 /**
@@ -15,6 +18,7 @@ export interface AcpOptions {
  */
 export async function acp(options: AcpOptions): Promise<void> {
   if (options.mode !== undefined) checkModeName(options.mode);
+  const fsTimeoutMs = fsTimeoutOf(options.fsTimeout);
   const [{ ndJsonStream }, { bosunAgent }, { HeldSessions }, { openRuntime }] = await Promise.all([
     import("@agentclientprotocol/sdk"),
     import("../../acp/agent.js"),
@@ -46,6 +50,7 @@ export async function acp(options: AcpOptions): Promise<void> {
     store,
     version: ownVersion(),
     ...(options.mode ? { mode: options.mode } : {}),
+    ...(fsTimeoutMs !== undefined ? { fsTimeoutMs } : {}),
     log,
   });
   const stream = ndJsonStream(
@@ -61,4 +66,13 @@ export async function acp(options: AcpOptions): Promise<void> {
   process.off("SIGINT", stop);
   await sessions.close("the editor disconnected");
   store.close();
+}
+
+/** --fs-timeout: whole milliseconds, more than none; else a usage error (exit 2). */
+function fsTimeoutOf(flag: string | undefined): number | undefined {
+  if (flag === undefined) return undefined;
+  if (!/^\d+$/.test(flag) || Number(flag) <= 0 || !Number.isSafeInteger(Number(flag))) {
+    throw new UsageError(`--fs-timeout must be a positive whole number of milliseconds, not "${flag}"`);
+  }
+  return Number(flag);
 }

@@ -1,5 +1,8 @@
+import { readFile } from "node:fs/promises";
 import type { CallDescription } from "../../contracts/requests.js";
+import type { FileAccess } from "../../contracts/tools.js";
 import { alwaysOffer } from "../rules/always.js";
+import { isInside } from "../rules/requests.js";
 import { allowHint } from "./allow-hint.js";
 import { approvalFromReply, decideApprovalWithoutPerson, deniedByPerson, nobodyCanApprove } from "./approval.js";
 import type { PermissionAnswer } from "./authorize.js";
@@ -42,10 +45,14 @@ export async function approve(
     }
     const offer = alwaysOffer(permission.outcomes);
     const preview = await call.tool
-      .preview?.(call.input, {
-        cwd: deps.authority.cwd,
-        workspace: deps.authority.workspace,
-      })
+      .preview?.(
+        call.input,
+        { cwd: deps.authority.cwd, workspace: deps.authority.workspace },
+        {
+          ...(call.access ? { access: previewAccess(call.access, deps.authority.workspace) } : {}),
+          signal: deps.signal,
+        },
+      )
       .catch(() => undefined);
     const reply = await deps.prompt.ask(
       {
@@ -108,4 +115,18 @@ export async function approve(
     };
   }
   return undefined;
+}
+
+/**
+ * The editor's buffers for an ask's diff, for the workspace's files only: the call is not
+ * approved yet, and a path outside the workspace is sent to the editor only once it is (its
+ * diff is of the disk, as at the terminal).
+ */
+function previewAccess(access: FileAccess, workspace: string): FileAccess {
+  const read = access.read;
+  if (!read) return access;
+  return {
+    ...access,
+    read: (path, signal) => (isInside(path, workspace) ? read(path, signal) : readFile(path, "utf8")),
+  };
 }

@@ -1,7 +1,7 @@
 import type { Confinement } from "../../contracts/confinement.js";
 import type { Decision, Reason } from "../../contracts/decisions.js";
 import type { CallDescription } from "../../contracts/requests.js";
-import type { Tool, ToolResult } from "../../contracts/tools.js";
+import type { FileAccess, Tool, ToolResult } from "../../contracts/tools.js";
 import type { AlwaysRule } from "../rules/always.js";
 import { formatRequests, sameRequests } from "../rules/call-requests.js";
 import { type Policy, policyDenials } from "../rules/policy.js";
@@ -73,6 +73,8 @@ export interface GateCall {
   repository?: true;
   /** Why the call would fail now (the tool's `unready`): then nobody is asked to approve it. */
   unready?: () => string | undefined;
+  /** Where the file tools' text comes from (the editor's buffers), for the ask's diff. */
+  access?: FileAccess;
 }
 
 export type GateResult =

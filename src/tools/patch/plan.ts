@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import type { CallDescription } from "../../contracts/requests.js";
-import type { FileTracker } from "../../contracts/tools.js";
+import type { FileAccess, FileTracker } from "../../contracts/tools.js";
 import { PathChangedError, readFileAt } from "../../util/safe-write.js";
 import { describeError, displayPath, notFoundMessage, resolvePath, staleReason } from "../paths.js";
 import { binaryContentReason } from "../read.js";
@@ -34,6 +34,9 @@ export interface PlanContext {
   files?: FileTracker;
   /** What the gate judged: files are written only where its edit: requests say. */
   judged?: CallDescription;
+  /** The editor's buffers (ACP fs): a file it reads is patched, and checked for staleness, as the buffer holds it. */
+  access?: FileAccess;
+  signal?: AbortSignal;
 }
 
 class Refusal extends Error {
@@ -50,9 +53,10 @@ class Refusal extends Error {
  * where it must be, read (and unchanged since) when it is replaced, changed or removed, and every
  * hunk placed. The first problem refuses all of it, saying which file and hunk, and why.
  */
-export function planPatch(changes: readonly FileChange[], ctx: PlanContext): Plan {
+export async function planPatch(changes: readonly FileChange[], ctx: PlanContext): Promise<Plan> {
   try {
-    const files = changes.map((change) => planFile(change, ctx));
+    const files: PlannedFile[] = [];
+    for (const change of changes) files.push(await planFile(change, ctx));
     sameFileTwice(changes, files);
     return { ok: true, files };
   } catch (error) {
@@ -79,8 +83,8 @@ function sameFileTwice(changes: readonly FileChange[], files: readonly PlannedFi
   }
 }
 
-function planFile(change: FileChange, ctx: PlanContext): PlannedFile {
-  const source = openFile(ctx, change.path, change.kind === "add" ? "write" : "change");
+async function planFile(change: FileChange, ctx: PlanContext): Promise<PlannedFile> {
+  const source = await openFile(ctx, change.path, change.kind === "add" ? "write" : "change");
   if (change.kind === "add") {
     const steps: CommitStep[] = [{ op: "write", target: source.target, content: change.content, ...prior(source) }];
     return {
@@ -98,7 +102,7 @@ function planFile(change: FileChange, ctx: PlanContext): PlannedFile {
     return { letter: "D", ...names(source), before: source.text ?? "", after: "", steps };
   }
   const { after, fuzz } = updated(source, change);
-  const to = change.moveTo === undefined ? undefined : openFile(ctx, change.moveTo, "write");
+  const to = change.moveTo === undefined ? undefined : await openFile(ctx, change.moveTo, "write");
   if (!to || to.target === source.target) {
     const steps: CommitStep[] = [{ op: "write", target: source.target, content: after, previous: existing }];
     return { letter: "M", ...names(source), before: source.text ?? "", after, fuzz, steps };
@@ -118,10 +122,12 @@ interface OpenFile {
   target: string;
   previous?: Previous;
   text?: string;
+  /** The text is the editor's buffer, not the disk's bytes (`previous` stays the disk's, for a disk undo). */
+  fromEditor?: boolean;
 }
 
 /** A file of the patch, read where it was approved: its bytes when it exists, refused when it must not be touched. */
-function openFile(ctx: PlanContext, path: string, intent: "write" | "change"): OpenFile {
+async function openFile(ctx: PlanContext, path: string, intent: "write" | "change"): Promise<OpenFile> {
   const absolute = resolvePath(ctx.cwd, path);
   const shown = displayPath(ctx.cwd, absolute);
   const where = patchTarget(ctx.judged, ctx.cwd, path);
@@ -145,15 +151,38 @@ function openFile(ctx: PlanContext, path: string, intent: "write" | "change"): O
   if (existing.kind === "folder") throw new Refusal(`Not applied: ${shown} is a folder, not a file.`, "a folder");
   if (existing.kind === "other") throw new Refusal(`Not applied: ${shown} is not a regular file.`, "not a file");
   if (existing.kind === "file") {
-    // Replaced, changed or removed: only as the model last read it (an added file that exists is replaced, like write's).
-    const stale = ctx.files ? staleReason({ cwd: ctx.cwd, files: ctx.files }, absolute) : undefined;
-    if (stale) throw new Refusal(`Not applied: ${stale}.`, "not read");
     file.previous = { data: existing.data, mode: modeOf(where.target) };
     file.text = existing.data.toString("utf8");
+    // The editor's buffer when it reads for bosun (a binary file is never asked for: it is refused below).
+    if (ctx.access?.read && !binaryContentReason(absolute, existing.data)) {
+      file.text = await bufferText(ctx.access.read, where.target, shown, ctx.signal);
+      file.fromEditor = true;
+    }
+    // Replaced, changed or removed: only as the model last read it (an added file that exists is replaced, like write's).
+    const stale = ctx.files
+      ? staleReason(
+          { cwd: ctx.cwd, files: ctx.files, access: ctx.access },
+          absolute,
+          file.fromEditor ? file.text : undefined,
+        )
+      : undefined;
+    if (stale) throw new Refusal(`Not applied: ${stale}.`, "not read");
   } else if (intent === "change") {
     throw new Refusal(`Not applied: ${notFoundMessage(ctx.cwd, absolute)}`, "not found");
   }
   return file;
+}
+
+/** A file's text as the editor holds it; an editor that fails or does not answer in time refuses the whole patch. */
+async function bufferText(read: NonNullable<FileAccess["read"]>, target: string, shown: string, signal?: AbortSignal) {
+  try {
+    return await read(target, signal ?? new AbortController().signal);
+  } catch (error) {
+    throw new Refusal(
+      `Not applied: the editor did not give ${shown}'s text (${describeError(error)}); nothing was changed.`,
+      "editor read failed",
+    );
+  }
 }
 
 function present(file: OpenFile, path: string, ctx: PlanContext): Previous {
@@ -169,7 +198,7 @@ function updated(file: OpenFile, change: Extract<FileChange, { kind: "update" }>
   if (binary) throw new Refusal(`Not applied: ${file.shown} is a binary file (${binary}).`, "binary");
   const text = file.text ?? "";
   // Writing back text that did not decode cleanly would replace every bad byte with U+FFFD.
-  if (text.includes("\uFFFD") && !Buffer.from(text, "utf8").equals(raw)) {
+  if (!file.fromEditor && text.includes("\uFFFD") && !Buffer.from(text, "utf8").equals(raw)) {
     throw new Refusal(`Not applied: ${file.shown} is not valid UTF-8, and a patch would corrupt it.`, "not UTF-8");
   }
   const lines = splitText(text);
