@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { fencedCalls } from "./fenced.js";
 import { hermesCalls } from "./hermes.js";
 import { textHold, withoutSpans } from "./hold.js";
 
@@ -36,8 +37,16 @@ describe("text hold", () => {
   });
 
   it("a JSON fence or an answer opening as JSON is held, and shown whole when it was no call", () => {
-    const fence = stream(["Example:\n```json\n", '{"a": 1}\n```'], () => []);
-    assert.deepEqual(fence, { live: ["Example:\n", ""], end: '```json\n{"a": 1}\n```' });
+    const fence = stream(["Example:\n```json\n", '{"a": 1}\n', "```", "\nmore prose"], () => []);
+    assert.deepEqual(fence.live.slice(0, 2), ["Example:\n", ""], "held while open");
+    assert.match(fence.live[2] ?? "", /^```json\n\{"a": 1\}\n/, "shown once closed, before the answer ends");
+    assert.equal(fence.live.join(""), 'Example:\n```json\n{"a": 1}\n```\nmore prose');
+    assert.equal(fence.end, "");
+    const call = stream(["Now:\n```json\n", '{"name": "read", "arguments": {"path": "a"}}\n```', "\nafter"], (t) =>
+      fencedCalls(t).map((f) => [f.start, f.end] as const),
+    );
+    assert.deepEqual(call.live, ["Now:\n", "", ""], "a fence that holds a call is never shown");
+    assert.equal(call.end.trim(), "after");
     assert.deepEqual(stream(['{"name"', ": 1}"]), { live: ["", ""], end: '{"name": 1}' });
   });
 

@@ -3,9 +3,11 @@
  * (seat call.shim not off): everything before the first place a call could start — a call
  * token, a fence a call is written in, an answer that opens as JSON — is shown at once; from
  * there on it is held until the answer is whole, and then shown without the spans read as calls
- * (the calls are shown as calls). Prose with none of these streams as before. Pure: the caller
- * emits what it is given.
+ * (the calls are shown as calls). A fence is held only while it is open: once closed, one that
+ * holds no call streams on (a model showing JSON to the person is not kept waiting to the end).
+ * Prose with none of these streams as before. Pure: the caller emits what it is given.
  */
+import { fencedCalls } from "./fenced.js";
 
 /** The tokens a model's call format opens with (mistral, hermes, llama). */
 const TOKENS = ["[TOOL_CALLS]", "<tool_call>", "<|python_tag|>"];
@@ -91,9 +93,12 @@ function fenceAt(text: string): { at: number; sure: boolean } | undefined {
     if (at < 0) return undefined;
     const lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) return { at, sure: false };
-    if (CALL_FENCE.test(text.slice(at, lineEnd))) return { at, sure: true };
     const close = text.indexOf("```", lineEnd + 1);
-    if (close < 0) return undefined;
+    if (CALL_FENCE.test(text.slice(at, lineEnd))) {
+      // Open: it may still become a call, held for now (and looked at again with the next chunk).
+      if (close < 0) return { at, sure: false };
+      if (fencedCalls(text.slice(at, close + 3)).length > 0) return { at, sure: true };
+    } else if (close < 0) return undefined;
     from = close + 3;
   }
 }
