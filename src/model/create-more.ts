@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageModel } from "ai";
 import { dataDir } from "../config/paths.js";
@@ -66,6 +66,8 @@ async function buildNpmModel(provider: Provider, modelId: string, common: Common
       break;
     } catch {}
   }
+  // A package resolves to a file; anything else (a built-in's bare name) would be read relative to the cwd.
+  if (path && !isAbsolute(path)) throw new Error(`provider ${provider.name}: ${name} is not a provider package`);
   if (!path) {
     throw new Error(
       `provider ${provider.name}: npm package ${name} is not installed in bosun's node_modules or ${join(providersDir(), "node_modules")} (npm install --prefix ${providersDir()} ${name})`,

@@ -17,6 +17,27 @@ describe("npm providers", () => {
     assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
   });
 
+  it("redteam: a provider name with a dot does not hide a repository's npm package from the refusal", () => {
+    // Its key prints as provider["my.prov"].npm: looked up as provider.my.prov.npm it had no origin, and loaded.
+    const repo = mkdtempSync(join(tmpdir(), "bosun-npm-"));
+    mkdirSync(join(repo, ".git"));
+    writeFileSync(
+      join(repo, "bosun.json"),
+      JSON.stringify({ provider: { "my.prov": { type: "npm", npm: "evil-pkg" } } }),
+    );
+    // Trusted (the type kept): a repository still may not bring code.
+    const loaded = loadConfig({ cwd: repo, env: { BOSUN_HOME: join(repo, "home") } });
+    const provider = findProvider("my.prov", loaded, {});
+    assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
+  });
+
+  it("redteam: a Node built-in's name is not a provider package (it would resolve to a file of the cwd)", () => {
+    for (const npm of ["fs", "child_process"]) {
+      const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm } } }), {});
+      assert.match(provider?.problem ?? "", /a Node built-in module/);
+    }
+  });
+
   it("the person's own config may name one; its credentials are the package's own", () => {
     const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm: "@ai-sdk/mistral" } } }), {});
     assert.equal(provider?.problem, undefined);

@@ -1,3 +1,5 @@
+import { isBuiltin } from "node:module";
+import { formatKey } from "../config/keypath.js";
 import type { LoadedConfig } from "../config/load.js";
 import { BUILTIN_PROVIDERS, type ModelInfo, type ProviderType } from "./catalog.js";
 import { TYPE_FACTS } from "./provider-types.js";
@@ -138,9 +140,17 @@ function problemOf(
       return `provider "${name}" is npm but names no package: set provider.${name}.npm, e.g. "@ai-sdk/mistral"`;
     // A package is code run in bosun's own process, unconfined: a repository may not bring it.
     // Fail closed: only the person's own config (user layer, flags, environment) may name one.
-    const origin = loaded.origins.get(`provider.${name}.npm`) ?? loaded.origins.get(`provider.${name}`);
-    if (origin?.layer === "project") {
-      return `provider "${name}" names npm package ${own.npm} in the repository's config (${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}): a repository may not bring provider code; name it in your own config (~/.config/bosun/bosun.json or BOSUN_HOME)`;
+    // Keys as load.ts prints them: a name with a dot is `provider["a.b"].npm`, never `provider.a.b.npm`.
+    const origin =
+      loaded.origins.get(formatKey(["provider", name, "npm"])) ?? loaded.origins.get(formatKey(["provider", name]));
+    // No origin (a layer bosun cannot place) is refused too: fail closed.
+    if (!origin || origin.layer === "project") {
+      const where = origin ? `${origin.file ?? origin.source}${origin.line ? `:${origin.line}` : ""}` : "config";
+      return `provider "${name}" names npm package ${own.npm} in the repository's config (${where}): a repository may not bring provider code; name it in your own config (~/.config/bosun/bosun.json or BOSUN_HOME)`;
+    }
+    // A Node built-in resolves to its bare name, which the loader would read as a file of the cwd.
+    if (isBuiltin(own.npm)) {
+      return `provider "${name}" names ${own.npm}, a Node built-in module, not a provider package: set provider.${name}.npm to an AI SDK provider package`;
     }
   }
   return undefined;

@@ -27,8 +27,9 @@ export interface Shimmed {
  * Seat `call.shim`: the calls written in an answer's text, each recorded with its format, the
  * span of text and what was read (holder code). Reading grants nothing: the calls go through
  * prepare → gate → run like native ones. When only detected, a call is taken only if every call
- * found reads cleanly and names an offered tool — a model explaining JSON to the person is not
- * calling anything; once configured, a broken or unknown call is taken, so its error result
+ * found reads cleanly, names an offered tool and ends the answer — a model explaining JSON to the
+ * person is not calling anything; in every mode a call token inside a fence or a code span is
+ * quoted, not a call (classify.ts); once configured, a broken or unknown call is taken, so its error result
  * tells the model what to fix.
  */
 export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly string[]; step: number }): Shimmed {
@@ -38,7 +39,9 @@ export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly
   const decisions: Decision[] = [];
   if (input.mode === "detect") {
     const clean = found.every((f) => !f.envelope.broken && resolveToolName(f.envelope.name, input.tools));
-    if (!clean) return { calls: [], decisions: [] };
+    // A model that calls stops to wait for the result: a call with prose after it is one it quoted.
+    const last = Math.max(...found.map((f) => f.end));
+    if (!clean || input.text.slice(last).trim() !== "") return { calls: [], decisions: [] };
     decisions.push(modeDecision("code", "detected", found, input.step));
   }
   const calls = found.map((f, n) => ({
