@@ -280,7 +280,7 @@ export const ConfigSchema = z
           )
           .optional()
           .describe(
-            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); a repository's are judged like a shell call it brings",
+            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); every layer's run (a repository's cannot replace yours), a repository's judged like a shell call it brings",
           ),
       })
       .optional()
