@@ -209,4 +209,25 @@ describe("red team round 5", () => {
       await s.close();
     }
   });
+
+  it("review: a repository's agent tools without shell make its check not run (exit 1), never an internal error", async () => {
+    const s = await startScenario(
+      { rules: [{ reply: { text: JSON.stringify({ findings: [] }) } }] },
+      {
+        global: { permission: { shell: { true: "allow" } } },
+        config: { agent: { build: { tools: ["read"] } }, review: { checks: [{ name: "t", command: "true" }] } },
+      },
+    );
+    try {
+      commitAndChange(s.ws.dir, s.ws.write);
+      const result = await s.run(["review"]);
+      assert.equal(result.code, 1, result.stderr);
+      assert.doesNotMatch(result.stderr, /internal error|TypeError/);
+      assert.match(result.stdout, /check t: COULD NOT RUN/);
+      assert.match(result.stdout, /has no shell tool/);
+      expectDecision(s.latest().decisions, "review.check", "code", "not run");
+    } finally {
+      await s.close();
+    }
+  });
 });
