@@ -31,6 +31,26 @@ describe("npm providers", () => {
     assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
   });
 
+  it("redteam: no spelling of a path passes as a package name", () => {
+    const home = mkdtempSync(join(tmpdir(), "bosun-npm-home-"));
+    for (const npm of [
+      "..",
+      "../x",
+      "@scope/..",
+      "@../x",
+      "a/../b",
+      "./x",
+      "/abs/x.js",
+      "@a/b/c",
+      "node:fs",
+      "file:x",
+      "X",
+    ]) {
+      writeFileSync(join(home, "bosun.json"), JSON.stringify({ provider: { p: { type: "npm", npm } } }));
+      assert.throws(() => loadConfig({ cwd: home, env: { BOSUN_HOME: home } }), /must be an npm package name/, npm);
+    }
+  });
+
   it("redteam: a Node built-in's name is not a provider package (it would resolve to a file of the cwd)", () => {
     for (const npm of ["fs", "child_process"]) {
       const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm } } }), {});

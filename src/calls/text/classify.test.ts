@@ -160,6 +160,16 @@ describe("text calls: redteam, quoted and repeated", () => {
     shimCalls({ text: huge, mode: "configured", tools: TOOLS, step: 1 });
     shimCalls({ text: `${"```json\n"}${"{".repeat(500_000)}`, mode: "detect", tools: TOOLS, step: 1 });
     assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    // A huge call is read whole, but its record keeps a bounded copy of the text and the arguments.
+    const content = "x".repeat(1_000_000);
+    const big = shimCalls({
+      text: JSON.stringify({ name: "write", arguments: { path: "a", content } }),
+      mode: "configured",
+      tools: TOOLS,
+      step: 1,
+    });
+    assert.equal((big.calls[0]?.input as { content?: string } | undefined)?.content?.length, 1_000_000);
+    assert.ok(JSON.stringify(big.decisions).length < 10_000, "the record is bounded");
   });
 });
 

@@ -95,7 +95,7 @@ function callDecision(f: FoundCall, text: string, call: ModelToolCall, step: num
       format: f.format,
       span: [f.start, f.end],
       raw: kept,
-      parsed: { name: f.envelope.name, input: f.envelope.input },
+      parsed: { name: f.envelope.name, input: keptInput(f.envelope.input) },
     },
     reasons: [
       {
@@ -108,4 +108,10 @@ function callDecision(f: FoundCall, text: string, call: ModelToolCall, step: num
     ],
     subject: { step, call: call.id, tool: call.name },
   };
+}
+
+/** The parsed arguments for the record: whole when small; a huge one (a file's content) is on record in the answer already. */
+function keptInput(input: unknown): unknown {
+  const text = typeof input === "string" ? input : (JSON.stringify(input) ?? "");
+  return text.length > RAW_LIMIT ? `${text.slice(0, RAW_LIMIT)}… (${text.length} characters in all)` : input;
 }
