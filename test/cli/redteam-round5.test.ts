@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { expectDecision } from "../support/ledger.js";
@@ -226,6 +226,32 @@ describe("red team round 5", () => {
       assert.match(result.stdout, /check t: COULD NOT RUN/);
       assert.match(result.stdout, /has no shell tool/);
       expectDecision(s.latest().decisions, "review.check", "code", "not run");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("init: AGENTS.md a symlink out of the repository is a write outside it, asked (nobody to ask: not written)", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { request: 1 },
+            reply: { toolCalls: [{ id: "w1", name: "write", arguments: { path: "AGENTS.md", content: "# x\n" } }] },
+          },
+          { reply: { text: "Could not." } },
+        ],
+      },
+      { global: { permission: { edit: "allow" } } },
+    );
+    try {
+      const outside = join(s.ws.dir, "..", "outside");
+      mkdirSync(outside, { recursive: true });
+      symlinkSync(join(outside, "AGENTS.md"), join(s.ws.dir, "AGENTS.md"));
+      const result = await s.run(["init"]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(outside, "AGENTS.md")), false);
+      assert.match(result.stderr, /external_directory/);
     } finally {
       await s.close();
     }
