@@ -168,21 +168,24 @@ describe("red team round 5", () => {
     }
   });
 
-  it("init --auto: the model's AGENTS.md in .git, or a git hook, is not written (auto does not clear that ask)", async () => {
+  it("init with edits allowed: the model's AGENTS.md in .git, or a git hook, is asked (nobody to ask: not written)", async () => {
     const write = (id: string, path: string) => ({ id, name: "write", arguments: { path, content: "# Agents\n" } });
-    const s = await startScenario({
-      rules: [
-        {
-          match: { request: 1 },
-          reply: { toolCalls: [write("w1", ".git/AGENTS.md"), write("w2", ".git/hooks/pre-commit")] },
-        },
-        { match: { request: 2 }, reply: { toolCalls: [write("w3", "AGENTS.md")] } },
-        { reply: { text: "Wrote AGENTS.md." } },
-      ],
-    });
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { request: 1 },
+            reply: { toolCalls: [write("w1", ".git/AGENTS.md"), write("w2", ".git/hooks/pre-commit")] },
+          },
+          { reply: { text: "Could not." } },
+        ],
+      },
+      { global: { permission: { edit: "allow" } } },
+    );
     try {
-      const result = await s.run(["init", "--auto"]);
-      assert.equal(existsSync(join(s.ws.dir, ".git", "AGENTS.md")), false, result.stderr);
+      const result = await s.run(["init"]);
+      assert.equal(result.code, 3, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, ".git", "AGENTS.md")), false);
       assert.equal(existsSync(join(s.ws.dir, ".git", "hooks", "pre-commit")), false);
       assert.match(JSON.stringify(s.latest().decisions), /makes programs run later/);
     } finally {

@@ -194,17 +194,13 @@ const CATCH_ALL = new Set(["*", "**", "/**", "**/*"]);
 
 function guardProtected(outcome: Judged): Judged {
   const { request, rule } = outcome;
-  if (request.action !== "edit" || outcome.effect === "deny") return outcome;
+  if (request.action !== "edit" || outcome.effect !== "allow") return outcome;
   if (!PROTECTED.some((p) => p.test(request.resource))) return outcome;
   if (rule && !CATCH_ALL.has(rule.pattern)) return outcome;
-  // Asked of the person who sees the call, never cleared by auto or --auto: in auto the default
-  // `edit: ask` became allow, and a hook or git config written so runs later outside the sandbox
-  // (bosun's own `git status` at start-up included) — the confinement auto relies on, undone.
   return {
     ...outcome,
     effect: "ask",
     holder: "code",
-    personOnly: `${request.resource} makes programs run later; only a rule that names it allows writing it`,
     reasons: [
       {
         rule: `${request.action}:${request.resource}`,
