@@ -10,6 +10,24 @@ export const VIA_EDITOR_FS = "the editor (ACP fs)";
  */
 export const FS_TIMEOUT_MS = 30_000;
 
+/**
+ * Most characters of one buffer taken from the editor: the edit tools work on the whole text in
+ * memory (and diff it), so a client that answers with hundreds of megabytes is refused, not held.
+ */
+export const EDITOR_TEXT_MAX_CHARS = 16 * 1024 * 1024;
+
+/** The buffer's text from the editor's answer, or an error naming what is wrong with it: only a bounded string is text. */
+export function editorText(answer: { content?: unknown }, path: string): string {
+  const content = answer?.content;
+  if (typeof content !== "string") throw new Error(`the editor answered for ${path} without text`);
+  if (content.length > EDITOR_TEXT_MAX_CHARS) {
+    throw new Error(
+      `the editor's buffer of ${path} holds ${content.length} characters, more than bosun takes (${EDITOR_TEXT_MAX_CHARS})`,
+    );
+  }
+  return content;
+}
+
 /** What the editor said it can do with files at initialize (clientCapabilities.fs). */
 export interface EditorFs {
   readTextFile?: boolean;
@@ -58,7 +76,7 @@ export function editorFiles(
               (options) => client.request(methods.client.fs.readTextFile, { sessionId: id(), path }, options),
               signal,
             );
-            return answer.content;
+            return editorText(answer as { content?: unknown }, path);
           },
         }
       : {}),

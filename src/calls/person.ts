@@ -31,8 +31,11 @@ export interface PersonCall {
 }
 
 export interface PersonDeps {
-  /** The shell tool: it describes the command (what the gate and the write-ahead record judge), and names it for hooks. */
-  shell: Tool;
+  /**
+   * The shell tool: it describes the command (what the gate and the write-ahead record judge), and
+   * names it for hooks. Undefined when the session's agent has none (its `tools` leave it out).
+   */
+  shell: Tool | undefined;
   /** The session's gate, with this command's person, signal and recorder. */
   gate: GateDeps;
   recorder: CallRecorder;
@@ -51,6 +54,11 @@ const NO_STEP = 0;
 /** Runs a person's command through the pipeline: gate (a repository's only), run, record. */
 export async function runPersonCall(call: PersonCall, deps: PersonDeps): Promise<PersonOutcome> {
   const { shell, gate, recorder } = deps;
+  // Nothing to judge or run it with (a repository's config may set the agent's tools): not run, said why.
+  if (!shell) {
+    const why = "the session's agent has no shell tool (its tools leave it out)";
+    return { ran: false, output: `[not run: ${why}]`, summary: why };
+  }
   const input = { command: call.command };
   let judged: CallDescription;
   let confine: Confinement | undefined;

@@ -27,6 +27,9 @@ const waitKeys = (of: string) => ({
     ),
 });
 
+/** The longest a Node timer can wait (ms); a longer delay fires at once. */
+const TIMER_MAX_MS = 2_147_483_647;
+
 /** How much a model thinks before it answers (model/reasoning.ts maps it onto each provider's options). */
 export const ReasoningSchema = z
   .strictObject({
@@ -256,8 +259,14 @@ export const ConfigSchema = z
       .describe("Bounds on tool output sent to the model"),
     shell: z
       .strictObject({
-        timeout_ms: z.int().positive().optional().describe("Default timeout of a shell command"),
-        max_timeout_ms: z.int().positive().optional().describe("Largest timeout a shell call may ask for"),
+        // A Node timer waits at most 2^31-1 ms: a longer one fires at once (the command killed, or a check not run).
+        timeout_ms: z.int().positive().max(TIMER_MAX_MS).optional().describe("Default timeout of a shell command"),
+        max_timeout_ms: z
+          .int()
+          .positive()
+          .max(TIMER_MAX_MS)
+          .optional()
+          .describe("Largest timeout a shell call may ask for"),
         sandbox: z
           .enum(["on", "off"])
           .optional()
@@ -295,7 +304,7 @@ export const ConfigSchema = z
           )
           .optional()
           .describe(
-            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); a repository's are judged like a shell call it brings",
+            "Commands `bosun review` runs before the reviewer reads the diff (tests, lint); every layer's run (a repository's cannot replace yours), a repository's judged like a shell call it brings",
           ),
       })
       .optional()

@@ -22,6 +22,12 @@ function fromFile(text: string): string[] {
 }
 
 describe("validateLayer", () => {
+  it("redteam: a shell timeout past what a Node timer can wait is bad config, naming the key", () => {
+    const shown = fromFile('{\n  "shell": { "max_timeout_ms": 3000000000 }\n}');
+    assert.match(shown.join("\n"), /shell\.max_timeout_ms/);
+    assert.match(shown.join("\n"), /bosun\.json:2/);
+  });
+
   it("returns a valid layer unchanged", () => {
     const layer = {
       $schema: "./schema/bosun.schema.json",

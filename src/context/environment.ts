@@ -29,10 +29,13 @@ export async function readEnvironment(cwd: string, now: Date = new Date()): Prom
     ...(repository ? { repository } : {}),
   };
   if (!repository) return env;
-  // One git process for both answers.
+  // One git process for both answers. Run at the root that holds `.git`, never in `cwd`: git
+  // takes the first folder up from where it runs that looks like a git directory, and a folder a
+  // repository commits with HEAD, objects/, refs/ and a config naming core.fsmonitor would have
+  // `git status` run that program, unasked, whenever bosun starts there (seen with git 2.39).
   try {
     const { stdout } = await run("git", ["status", "--porcelain=v2", "--branch", "--untracked-files=normal"], {
-      cwd,
+      cwd: repository,
       timeout: 5_000,
       maxBuffer: 16 * 1024 * 1024,
     });

@@ -1,12 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { findRepoRoot } from "../util/repo.js";
 
 /**
  * What /init (and `bosun init`) sends: a prompt, not a writer of its own — the model writes
  * AGENTS.md with the ordinary edit tools, so every change goes through their approvals. When the
  * file is there, the prompt says to update it rather than start over.
  */
-export function initPrompt(root: string): string {
+export function initPrompt(cwd: string): string {
+  // The file the prompt names is the repository root's, wherever in it /init was typed.
+  const root = findRepoRoot(cwd) ?? cwd;
   const exists = existsSync(join(root, "AGENTS.md"));
   return [
     exists

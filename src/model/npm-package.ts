@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { dataDir } from "../config/paths.js";
 
@@ -12,7 +12,9 @@ export function providersDir(env: NodeJS.ProcessEnv = process.env): string {
 export function resolveNpmPackage(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const from of [import.meta.url, pathToFileURL(join(providersDir(env), "package.json")).href]) {
     try {
-      return createRequire(from).resolve(name);
+      const path = createRequire(from).resolve(name);
+      // A package resolves to a file; anything else (a built-in's bare name) would be read relative to the cwd.
+      return isAbsolute(path) ? path : undefined;
     } catch {}
   }
   return undefined;

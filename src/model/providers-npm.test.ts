@@ -34,6 +34,47 @@ describe("npm providers", () => {
     assert.equal(findProvider("m", untrusted, {})?.settings.npm, "good");
   });
 
+  it("redteam: a provider name with a dot does not hide a repository's npm package from the refusal", () => {
+    // Its key prints as provider["my.prov"].npm: looked up as provider.my.prov.npm it had no origin, and loaded.
+    const repo = mkdtempSync(join(tmpdir(), "bosun-npm-"));
+    mkdirSync(join(repo, ".git"));
+    writeFileSync(
+      join(repo, "bosun.json"),
+      JSON.stringify({ provider: { "my.prov": { type: "npm", npm: "evil-pkg" } } }),
+    );
+    // Trusted (the type kept): a repository still may not bring code.
+    const loaded = loadConfig({ cwd: repo, env: { BOSUN_HOME: join(repo, "home") } });
+    const provider = findProvider("my.prov", loaded, {});
+    assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
+  });
+
+  it("redteam: no spelling of a path passes as a package name", () => {
+    const home = mkdtempSync(join(tmpdir(), "bosun-npm-home-"));
+    for (const npm of [
+      "..",
+      "../x",
+      "@scope/..",
+      "@../x",
+      "a/../b",
+      "./x",
+      "/abs/x.js",
+      "@a/b/c",
+      "node:fs",
+      "file:x",
+      "X",
+    ]) {
+      writeFileSync(join(home, "bosun.json"), JSON.stringify({ provider: { p: { type: "npm", npm } } }));
+      assert.throws(() => loadConfig({ cwd: home, env: { BOSUN_HOME: home } }), /must be an npm package name/, npm);
+    }
+  });
+
+  it("redteam: a Node built-in's name is not a provider package (it would resolve to a file of the cwd)", () => {
+    for (const npm of ["fs", "child_process"]) {
+      const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm } } }), {});
+      assert.match(provider?.problem ?? "", /a Node built-in module/);
+    }
+  });
+
   it("the person's own config may name one; its credentials are the package's own", () => {
     const provider = findProvider("m", configFrom({ provider: { m: { type: "npm", npm: "@ai-sdk/deepseek" } } }), {});
     assert.equal(provider?.problem, undefined);

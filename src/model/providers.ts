@@ -1,3 +1,4 @@
+import { isBuiltin } from "node:module";
 import type { LoadedConfig } from "../config/load.js";
 import { BUILTIN_PROVIDERS, catalogFor, type ModelInfo, type ProviderType } from "./catalog.js";
 import { awsFallbackRegion, awsProfileKeys, gcloudCredentials } from "./credential-files.js";
@@ -158,6 +159,10 @@ function problemOf(
   if (type === "npm") {
     if (!own?.npm) {
       return `provider "${name}" is npm but names no package: set provider.${name}.npm, e.g. "@ai-sdk/mistral"`;
+    }
+    // A Node built-in resolves to its bare name, which the loader would read as a file of the cwd.
+    if (isBuiltin(own.npm)) {
+      return `provider "${name}" names ${own.npm}, a Node built-in module, not a provider package: set provider.${name}.npm to an AI SDK provider package`;
     }
     // Told before the run starts (and by `bosun models`), not as a failed request mid-turn.
     if (!resolveNpmPackage(own.npm, env)) return npmPackageMissing(name, own.npm, env);

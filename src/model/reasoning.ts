@@ -1,3 +1,4 @@
+import { appendKey, formatKey } from "../config/keypath.js";
 import type { LoadedConfig } from "../config/load.js";
 import { whereSet } from "../config/load.js";
 import type { Answer, Reason } from "../contracts/decisions.js";
@@ -33,12 +34,17 @@ export function chooseReasoning(
   agent: string | undefined,
 ): ReasoningChoice {
   const byAgent = agent ? (config.config.agent?.[agent] as { reasoning?: ReasoningSetting } | undefined) : undefined;
-  if (byAgent?.reasoning) return { setting: byAgent.reasoning, key: `agent.${agent}.reasoning` };
+  // Keys as load.ts prints them (`provider.openai.models["gpt-4.1"].reasoning`), so the record finds where it was set.
+  if (byAgent?.reasoning)
+    return { setting: byAgent.reasoning, key: formatKey(["agent", agent as string, "reasoning"]) };
   const models = (config.config.provider?.[model.provider.name] as { models?: Record<string, unknown> } | undefined)
     ?.models;
   const byModel = models?.[model.modelId] as { reasoning?: ReasoningSetting } | undefined;
   if (byModel?.reasoning) {
-    return { setting: byModel.reasoning, key: `provider.${model.provider.name}.models.${model.modelId}.reasoning` };
+    return {
+      setting: byModel.reasoning,
+      key: formatKey(["provider", model.provider.name, "models", model.modelId, "reasoning"]),
+    };
   }
   return {};
 }
@@ -148,7 +154,8 @@ export function decideModelOptions(
       },
     };
   }
-  const where = whereSet(config, `${choice.key}.effort`) ?? whereSet(config, `${choice.key}.budget_tokens`);
+  const where =
+    whereSet(config, appendKey(choice.key, "effort")) ?? whereSet(config, appendKey(choice.key, "budget_tokens"));
   const reasons: Reason[] = [
     {
       rule: choice.key,

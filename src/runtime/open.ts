@@ -542,7 +542,7 @@ function personCalls(
 ): Pick<Runtime, "runCall" | "runSpan"> {
   const { store, config } = opening;
   const { session, gate, tools, output, record } = started;
-  const shell = () => tools.find((tool) => tool.name === "shell") as Tool;
+  const shell = () => tools.find((tool) => tool.name === "shell");
   /** A person's command through the call pipeline, judged (a repository's span) with this command's person and signal. */
   const runCall: Runtime["runCall"] = async (call, io) => {
     const { runPersonCall } = await import("../calls/person.js");
@@ -568,7 +568,7 @@ function personCalls(
         command,
         repository: true,
         execute: (confine) =>
-          shell().execute(spanInput, { ...toolContext, signal, callId: id, ...(confine ? { confine } : {}) }),
+          (shell() as Tool).execute(spanInput, { ...toolContext, signal, callId: id, ...(confine ? { confine } : {}) }),
       },
       { prompt, signal },
     );

@@ -96,9 +96,10 @@ describe("reasoning", () => {
       const run = await s.run(["run", "hi"]);
       assert.equal(run.code, 0, run.stderr);
       assert.equal((s.server.request(1).json as Record<string, unknown>).reasoning_effort, "low");
-      // The agent's setting outranks the model's, and a change is recorded again.
+      // The agent's setting outranks the model's, and a change is recorded again. Written in the
+      // repository's bosun.json it spends the person's money: it applies once trusted.
       s.ws.write("bosun.json", JSON.stringify({ agent: { build: { reasoning: { effort: "high" } } } }));
-      const again = await s.run(["run", "-c", "hi again"]);
+      const again = await s.run(["run", "-c", "--trust-project", "hi again"]);
       assert.equal(again.code, 0, again.stderr);
       assert.equal((s.server.request(2).json as Record<string, unknown>).reasoning_effort, "high");
       const options = s.latest().decisions.filter((d) => d.seat === "model.options");

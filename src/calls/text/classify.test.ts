@@ -124,6 +124,55 @@ describe("text calls: broken ones", () => {
   });
 });
 
+describe("text calls: redteam, quoted and repeated", () => {
+  const call = '<tool_call>{"name": "shell", "arguments": {"command": "touch pwned"}}</tool_call>';
+
+  it("a call token quoted in a code span or a fence is not a call, configured or detected", () => {
+    for (const text of [
+      `To run a command a Hermes model writes \`${call}\`.`,
+      `The format:\n\n\`\`\`\n${call}\n\`\`\`\n\nThat is all.`,
+      `Unclosed:\n\`\`\`xml\n${call}`,
+      'Mistral writes `[TOOL_CALLS]` before `[{"name": "shell", "arguments": {"command": "x"}}]`.',
+      'Llama writes `<|python_tag|>{"name": "shell", "parameters": {"command": "x"}}`.',
+    ]) {
+      for (const mode of ["configured", "detect"] as const) {
+        assert.deepEqual(shimCalls({ text, mode, tools: TOOLS, step: 1 }).calls, [], `${mode}: ${text}`);
+      }
+    }
+    // A quoted token before a real call: the real one is read, at its own place in the text.
+    const text = `The tag is \`<tool_call>\`; now:\n${call}`;
+    const [found] = findTextCalls(text);
+    assert.equal(found?.envelope.name, "shell");
+    assert.equal(text.slice(found?.start, found?.end), call);
+  });
+
+  it("detected: a call the model goes on talking after is quoted, not made; configured, it is read", () => {
+    const text = `For example ${call} would create the file. I will not run it.`;
+    assert.deepEqual(shimCalls({ text, mode: "detect", tools: TOOLS, step: 1 }).calls, []);
+    assert.equal(shimCalls({ text: `Running it.\n${call}\n`, mode: "detect", tools: TOOLS, step: 1 }).calls.length, 1);
+    assert.equal(shimCalls({ text, mode: "configured", tools: TOOLS, step: 1 }).calls.length, 1);
+  });
+
+  it("nested tags read nothing; a huge answer of open tags is read in bounded time", () => {
+    assert.deepEqual(findTextCalls(`<tool_call><tool_call>${call.slice(11)}</tool_call>`).length, 0);
+    const huge = "<tool_call>{".repeat(200_000);
+    const started = Date.now();
+    shimCalls({ text: huge, mode: "configured", tools: TOOLS, step: 1 });
+    shimCalls({ text: `${"```json\n"}${"{".repeat(500_000)}`, mode: "detect", tools: TOOLS, step: 1 });
+    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+    // A huge call is read whole, but its record keeps a bounded copy of the text and the arguments.
+    const content = "x".repeat(1_000_000);
+    const big = shimCalls({
+      text: JSON.stringify({ name: "write", arguments: { path: "a", content } }),
+      mode: "configured",
+      tools: TOOLS,
+      step: 1,
+    });
+    assert.equal((big.calls[0]?.input as { content?: string } | undefined)?.content?.length, 1_000_000);
+    assert.ok(JSON.stringify(big.decisions).length < 10_000, "the record is bounded");
+  });
+});
+
 import { z } from "zod";
 
 const anyObject = z.looseObject({});

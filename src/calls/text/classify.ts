@@ -11,9 +11,9 @@ import { mistralCalls } from "./mistral.js";
  * is there. The first format that finds any call is the answer's: formats are not mixed.
  */
 const FORMATS: readonly { format: TextFormat; find: (text: string) => FoundCall[] }[] = [
-  { format: "mistral", find: mistralCalls },
-  { format: "hermes", find: hermesCalls },
-  { format: "llama", find: llamaCalls },
+  { format: "mistral", find: (text) => mistralCalls(unquoted(text)) },
+  { format: "hermes", find: (text) => hermesCalls(unquoted(text)) },
+  { format: "llama", find: (text) => llamaCalls(unquoted(text)) },
   { format: "fenced-json", find: fencedCalls },
   { format: "bare-json", find: bareCalls },
 ];
@@ -25,4 +25,14 @@ export function findTextCalls(text: string): FoundCall[] {
     if (found.length > 0) return found;
   }
   return [];
+}
+
+/**
+ * The text with what it quotes as code blanked out, offsets kept: a call token inside a fence or
+ * a `code span` is the model showing the format (explaining it, quoting a file), not calling.
+ * What is left is the text as written, so a call found in it is read, and spanned, the same.
+ */
+export function unquoted(text: string): string {
+  const blank = (quoted: string) => quoted.replace(/[^\n]/g, " ");
+  return text.replace(/```[\s\S]*?(?:```|$)/g, blank).replace(/`[^`\n]*`/g, blank);
 }

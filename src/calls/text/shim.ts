@@ -29,8 +29,9 @@ export interface Shimmed {
  * Seat `call.shim`: the calls written in an answer's text, each recorded with its format, the
  * span of text and what was read (holder code). Reading grants nothing: the calls go through
  * prepare → gate → run like native ones. When only detected, a call is taken only if every call
- * found reads cleanly and names an offered tool — a model explaining JSON to the person is not
- * calling anything; once configured, a broken or unknown call is taken, so its error result
+ * found reads cleanly, names an offered tool and ends the answer — a model explaining JSON to the
+ * person is not calling anything; in every mode a call token inside a fence or a code span is
+ * quoted, not a call (classify.ts); once configured, a broken or unknown call is taken, so its error result
  * tells the model what to fix.
  */
 export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly string[]; step: number }): Shimmed {
@@ -40,7 +41,9 @@ export function shimCalls(input: { text: string; mode: ShimMode; tools: readonly
   const decisions: Decision[] = [];
   if (input.mode === "detect") {
     const clean = found.every((f) => !f.envelope.broken && resolveToolName(f.envelope.name, input.tools));
-    if (!clean) return { calls: [], spans: [], decisions: [] };
+    // A model that calls stops to wait for the result: a call with prose after it is one it quoted.
+    const last = Math.max(...found.map((f) => f.end));
+    if (!clean || input.text.slice(last).trim() !== "") return { calls: [], spans: [], decisions: [] };
     decisions.push(modeDecision("code", "detected", found, input.step));
   }
   const calls = found.map((f, n) => ({
@@ -94,7 +97,7 @@ function callDecision(f: FoundCall, text: string, call: ModelToolCall, step: num
       format: f.format,
       span: [f.start, f.end],
       raw: kept,
-      parsed: { name: f.envelope.name, input: f.envelope.input },
+      parsed: { name: f.envelope.name, input: keptInput(f.envelope.input) },
     },
     reasons: [
       {
@@ -107,4 +110,10 @@ function callDecision(f: FoundCall, text: string, call: ModelToolCall, step: num
     ],
     subject: { step, call: call.id, tool: call.name },
   };
+}
+
+/** The parsed arguments for the record: whole when small; a huge one (a file's content) is on record in the answer already. */
+function keptInput(input: unknown): unknown {
+  const text = typeof input === "string" ? input : (JSON.stringify(input) ?? "");
+  return text.length > RAW_LIMIT ? `${text.slice(0, RAW_LIMIT)}… (${text.length} characters in all)` : input;
 }

@@ -29,10 +29,41 @@ export interface Loosening {
 
 const LOOSE_MODES = new Set(["auto", "smart"]);
 /**
- * Provider settings that decide where requests, and the user's keys, go — and `npm`, the package
- * an npm provider loads: code run in bosun's own process, unconfined.
+ * Provider settings that decide where requests, and the user's keys, go. Azure's resourceName and
+ * Vertex's location are spliced into the host name (`https://<resourceName>.openai.azure.com`,
+ * `https://<location>-aiplatform.googleapis.com`), so `evil.example/x#` sends the key there;
+ * Bedrock's region and Vertex's project choose the account that is billed.
  */
-const PROVIDER_KEYS = ["type", "api", "baseURL", "apiKey", "headers", "npm"];
+const PROVIDER_KEYS = [
+  "type",
+  "api",
+  "baseURL",
+  "apiKey",
+  "headers",
+  "npm",
+  "resourceName",
+  "region",
+  "project",
+  "location",
+];
+
+/**
+ * A model's settings a repository may not choose for the person: `reasoning` spends their money on
+ * thinking tokens (budget_tokens has no ceiling), and `tools: "text"` turns the model's prose into
+ * calls (calls/text/shim.ts) — what it writes in an answer, quoted or not, would be run.
+ */
+function modelLoosening(model: Record<string, unknown>): string[] {
+  const items: string[] = [];
+  if (model.reasoning !== undefined) items.push("reasoning");
+  if (model.tools === "text") items.push("tools text");
+  return items;
+}
+
+function withoutModelLoosening(model: Record<string, unknown>): Record<string, unknown> {
+  const { reasoning: _, ...rest } = model;
+  if (rest.tools === "text") delete rest.tools;
+  return rest;
+}
 
 /** The providers whose endpoint, key or headers this file sets. */
 function redirectedProviders(data: Record<string, unknown>): string[] {
@@ -69,6 +100,11 @@ function looseningOf(data: unknown): string[] {
     for (const [name, provider] of Object.entries(data.provider)) {
       if (!isPlainObject(provider)) continue;
       for (const key of PROVIDER_KEYS) if (provider[key] !== undefined) items.push(`provider ${name} ${key}`);
+      if (!isPlainObject(provider.models)) continue;
+      for (const [id, model] of Object.entries(provider.models)) {
+        if (isPlainObject(model))
+          items.push(...modelLoosening(model).map((what) => `provider ${name} model ${id} ${what}`));
+      }
     }
   }
   items.push(...allowsOf(data.permission, ""));
@@ -79,6 +115,7 @@ function looseningOf(data: unknown): string[] {
       if (onProvider(agent.model, redirected)) items.push(`agent ${name} model ${agent.model}`);
       // Over your own config's read-only agent of this name, it would let that agent edit.
       if (agent.read_only === false) items.push(`agent ${name} read_only false`);
+      if (agent.reasoning !== undefined) items.push(`agent ${name} reasoning`);
       items.push(...allowsOf(agent.permission, `agent ${name}: `));
     }
   }
@@ -154,9 +191,7 @@ export function withoutLoosening(data: unknown): unknown {
     out.provider = Object.fromEntries(
       Object.entries(out.provider).map(([name, provider]) => [
         name,
-        isPlainObject(provider)
-          ? Object.fromEntries(Object.entries(provider).filter(([key]) => !PROVIDER_KEYS.includes(key)))
-          : provider,
+        isPlainObject(provider) ? withoutProviderLoosening(provider) : provider,
       ]),
     );
   }
@@ -168,11 +203,25 @@ export function withoutLoosening(data: unknown): unknown {
         if (typeof copy.mode === "string" && LOOSE_MODES.has(copy.mode)) delete copy.mode;
         if (onProvider(copy.model, redirected)) delete copy.model;
         if (copy.read_only === false) delete copy.read_only;
+        delete copy.reasoning;
         return [name, copy];
       }),
     );
   }
   return withoutReferences(out);
+}
+
+function withoutProviderLoosening(provider: Record<string, unknown>): Record<string, unknown> {
+  const out = Object.fromEntries(Object.entries(provider).filter(([key]) => !PROVIDER_KEYS.includes(key)));
+  if (isPlainObject(out.models)) {
+    out.models = Object.fromEntries(
+      Object.entries(out.models).map(([id, model]) => [
+        id,
+        isPlainObject(model) ? withoutModelLoosening(model) : model,
+      ]),
+    );
+  }
+  return out;
 }
 
 export type TrustAnswer = "trusted" | "untrusted";

@@ -24,12 +24,8 @@ export async function runChecks(
   cwd: string,
   signal: AbortSignal,
 ): Promise<CheckResult[]> {
-  const checks = live.config.config.review?.checks ?? [];
-  const origin = live.config.origins.get("review.checks");
-  const fromRepository = origin?.layer === "project";
-  const source = origin?.file ?? origin?.source ?? "config";
   const results: CheckResult[] = [];
-  for (const [index, check] of checks.entries()) {
+  for (const { check, key, source, fromRepository } of configuredChecks(live.config)) {
     const host = { runSpan: live.runSpan, cwd, timeoutMs: live.config.config.shell.max_timeout_ms };
     const ran = await runCheck(host, { command: check.command, fromRepository }, signal, noPrompt);
     const result = {
@@ -40,9 +36,25 @@ export async function runChecks(
       tail: checkTail(ran.output),
     };
     results.push(result);
-    live.record(checkDecision(result, `review.checks[${index}]`, source, fromRepository));
+    live.record(checkDecision(result, key, source, fromRepository));
   }
   return results;
+}
+
+/**
+ * Every layer's checks, lowest first, as hooks are (permission/gate/hooks.ts): an array is a leaf
+ * a higher layer replaces whole, so a repository's `"checks": []` would otherwise silence the
+ * person's own checks and the review would pass clean.
+ */
+export function configuredChecks(config: Runtime["config"]) {
+  return config.documents.flatMap((doc) =>
+    (doc.data.review?.checks ?? []).map((check, index) => ({
+      check,
+      key: `review.checks[${index}]`,
+      source: `${doc.file ?? doc.source}${doc.lineOf?.(["review", "checks", index]) ? `:${doc.lineOf(["review", "checks", index])}` : ""}`,
+      fromRepository: doc.layer === "project",
+    })),
+  );
 }
 
 /** Seat review.check: what one check's run came to. */

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { UsageError } from "../../errors.js";
+import { findRepoRoot } from "../../util/repo.js";
 
 /** The longest diff given to the reviewer whole; beyond it the rest is cut, and said so. */
 export const DIFF_MAX_CHARS = 200_000;
@@ -21,7 +22,12 @@ const UNTRACKED_MAX_FILES = 100;
  * track yet and does not ignore — a new file is a change a reviewer must see —, or with --staged
  * `git diff --cached <base>`. A base git does not know is a usage error naming it.
  */
-export async function reviewDiff(cwd: string, options: { base?: string; staged?: boolean }): Promise<ReviewDiff> {
+export async function reviewDiff(where: string, options: { base?: string; staged?: boolean }): Promise<ReviewDiff> {
+  // git runs at the root that holds `.git`: run in a folder the repository committed as a git
+  // directory (HEAD, objects/, refs/, a config naming core.fsmonitor or a textconv), git would use
+  // that one and run its programs as the person (context/environment.ts says the same).
+  const cwd = findRepoRoot(where);
+  if (!cwd) throw new UsageError(`bosun review compares git changes: ${where} is not in a git repository`);
   const base = options.base ?? "HEAD";
   if (base.startsWith("-")) throw new UsageError(`--base must name a git ref, not "${base}"`);
   const verify = await git(cwd, ["rev-parse", "--verify", "--quiet", `${base}^{commit}`]);
@@ -32,7 +38,15 @@ export async function reviewDiff(cwd: string, options: { base?: string; staged?:
         : `--base: git knows no commit "${base}"`,
     );
   }
-  const args = ["diff", "--no-color", "--no-ext-diff", ...(options.staged ? ["--cached"] : []), base, "--"];
+  const args = [
+    "diff",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    ...(options.staged ? ["--cached"] : []),
+    base,
+    "--",
+  ];
   const result = await git(cwd, args);
   if (result.code !== 0) throw new UsageError(`git diff failed: ${result.stderr.trim() || `exit ${result.code}`}`);
   const text = options.staged ? result.stdout : result.stdout + (await untrackedDiff(cwd));
@@ -52,7 +66,16 @@ async function untrackedDiff(cwd: string): Promise<string> {
   let text = "";
   for (const file of files.slice(0, UNTRACKED_MAX_FILES)) {
     // Exit 1 means "they differ", which a file against nothing always does.
-    const shown = await git(cwd, ["diff", "--no-color", "--no-ext-diff", "--no-index", "--", "/dev/null", file]);
+    const shown = await git(cwd, [
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-index",
+      "--",
+      "/dev/null",
+      file,
+    ]);
     if (shown.code === 0 || shown.code === 1) text += shown.stdout;
   }
   const left = files.length - UNTRACKED_MAX_FILES;

@@ -13,8 +13,11 @@ export function reportText(report: ReviewReport): string {
         : check.outcome === "failed"
           ? `FAILED (exit ${check.exitCode})`
           : "COULD NOT RUN";
-    lines.push(`check ${check.name}: ${how} — ${check.command}`);
-    if (check.outcome !== "passed" && check.tail) lines.push(...check.tail.split("\n").map((line) => `    ${line}`));
+    // A repository's check names its own name and command, and its output is whatever it printed: text only.
+    lines.push(`check ${printableLine(check.name)}: ${how} — ${printableLine(check.command)}`);
+    if (check.outcome !== "passed" && check.tail) {
+      lines.push(...check.tail.split("\n").map((line) => `    ${printableLine(line)}`));
+    }
   }
   if (report.diff.truncated) lines.push(`note: the diff was cut; the reviewer saw only its start`);
   for (const f of report.findings) {
@@ -23,11 +26,12 @@ export function reportText(report: ReviewReport): string {
       `${f.severity.toUpperCase()} ${printableLine(f.file)}${f.line ? `:${f.line}` : ""}: ${printableLine(f.text)}`,
     );
   }
-  if (report.reviewerError) lines.push(`the reviewer gave no usable answer: ${report.reviewerError}`);
+  // The error quotes the model's answer (an unknown key's name, the turn's message): text only.
+  if (report.reviewerError) lines.push(`the reviewer gave no usable answer: ${printableLine(report.reviewerError)}`);
   const bad = report.checks.filter((check) => check.outcome !== "passed");
   if (bad.length > 0) {
     lines.push(
-      `review failed: ${bad.map((c) => `${c.name} ${c.outcome === "failed" ? "failed" : "could not run"}`).join(", ")}`,
+      `review failed: ${bad.map((c) => `${printableLine(c.name)} ${c.outcome === "failed" ? "failed" : "could not run"}`).join(", ")}`,
     );
   } else if (report.reviewerError) {
     lines.push("review failed: no findings could be read");
