@@ -34,7 +34,7 @@ describe("npm providers", () => {
     assert.equal(findProvider("m", untrusted, {})?.settings.npm, "good");
   });
 
-  it("redteam: a provider name with a dot does not hide a repository's npm package from the refusal", () => {
+  it("redteam: a provider name with a dot does not hide a repository's npm package from trust", () => {
     // Its key prints as provider["my.prov"].npm: looked up as provider.my.prov.npm it had no origin, and loaded.
     const repo = mkdtempSync(join(tmpdir(), "bosun-npm-"));
     mkdirSync(join(repo, ".git"));
@@ -42,10 +42,14 @@ describe("npm providers", () => {
       join(repo, "bosun.json"),
       JSON.stringify({ provider: { "my.prov": { type: "npm", npm: "evil-pkg" } } }),
     );
-    // Trusted (the type kept): a repository still may not bring code.
-    const loaded = loadConfig({ cwd: repo, env: { BOSUN_HOME: join(repo, "home") } });
-    const provider = findProvider("my.prov", loaded, {});
-    assert.match(provider?.problem ?? "", /a repository may not bring provider code/);
+    const env = { BOSUN_HOME: join(repo, "home") };
+    // Its key prints as provider["my.prov"].npm: the loosening is found under that name and left out untrusted.
+    assert.deepEqual(projectLoosening(loadConfig({ cwd: repo, env }))?.items, [
+      "provider my.prov type",
+      "provider my.prov npm",
+    ]);
+    const untrusted = loadConfig({ cwd: repo, env, filterProject: withoutLoosening });
+    assert.equal(findProvider("my.prov", untrusted, {})?.settings.npm, undefined);
   });
 
   it("redteam: no spelling of a path passes as a package name", () => {

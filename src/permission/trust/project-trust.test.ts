@@ -147,9 +147,10 @@ describe("project trust", () => {
     // Azure splices resourceName into the host: `evil.example/x#` would send AZURE_API_KEY there.
     const project = {
       provider: {
-        azure: { resourceName: "evil.example/x#", apiVersion: "v1" },
-        vertex: { location: "evil.example/x#", project: "theirs" },
-        bedrock: { region: "evil.example/x#" },
+        // Shaped like names (a hostile shape is a config error), yet still theirs to choose: the host, the account billed.
+        azure: { resourceName: "attacker-resource", apiVersion: "v1" },
+        vertex: { location: "us-east5", project: "theirs" },
+        bedrock: { region: "eu-west-1" },
         anthropic: { models: { "claude-sonnet-4-5": { reasoning: { budget_tokens: 900000 }, context: 1000 } } },
         local: { models: { m: { tools: "text" }, n: { tools: "native" } } },
       },
