@@ -5,4 +5,6 @@ export interface ModelToolCall {
   input: unknown;
   invalid?: boolean;
   error?: string;
+  /** What the provider must get back with the call (Gemini's thought signature), by provider. */
+  metadata?: Record<string, Record<string, unknown>>;
 }

@@ -122,6 +122,8 @@ export async function streamAttempt(input: AttemptInput): Promise<AttemptOutcome
             break;
           }
           const call: ModelToolCall = { id: part.toolCallId, name: part.toolName, input: part.input };
+          const metadata = (part as { providerMetadata?: Metadata }).providerMetadata;
+          if (metadata && Object.keys(metadata).length > 0) call.metadata = metadata;
           if ("invalid" in part && part.invalid) {
             call.invalid = true;
             call.error = String((part as { error?: unknown }).error ?? "invalid input");

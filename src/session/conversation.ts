@@ -74,6 +74,7 @@ export function projectConversation(events: readonly StoredEvent[]): ModelMessag
             toolName: replayName(call.name),
             // A call whose arguments were unreadable is replayed with none; its result quotes them.
             input: isPlainObject(call.input) ? call.input : {},
+            ...(call.metadata ? { providerOptions: call.metadata as ProviderOptions } : {}),
           })),
         ],
       });

@@ -83,6 +83,8 @@ const toolCall = z.strictObject({
   input: z.unknown(),
   invalid: z.boolean().optional(),
   error: z.string().optional(),
+  // Sent back with the call: Gemini refuses a signed call replayed without its thought signature.
+  metadata: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 });
 
 const assistantMessage = z.strictObject({
