@@ -406,7 +406,9 @@ async function exitCodeFor(thrown: unknown): Promise<number> {
   const { explainFailure } = await import("./failure.js");
   const error = explainFailure(thrown);
   if (error instanceof BosunError) {
-    process.stderr.write(`bosun: ${error.message}\n`);
+    // A message may quote what a repository wrote (a recipe's title, a file's name): never raw to the terminal.
+    const { printableText } = await import("../util/printable.js");
+    process.stderr.write(`bosun: ${printableText(error.message)}\n`);
     return error.exitCode;
   }
   process.stderr.write(

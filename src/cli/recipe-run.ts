@@ -5,7 +5,7 @@ import { recipeValues, renderRecipe } from "../config/recipe.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { GoalSpec } from "../contracts/goal.js";
 import { ConfigError } from "../errors.js";
-import { type FoundRecipe, findRecipe } from "../input/recipe-files.js";
+import { type FoundRecipe, findNamedRecipe, findRecipe } from "../input/recipe-files.js";
 import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { SessionOptions } from "../runtime/options.js";
 import { askAgainText, compileResponse, type ResponseValidator, responseDecision } from "../runtime/recipe-response.js";
@@ -181,7 +181,7 @@ function subRecipeTasks(
     if (name === entry.name) fail("a recipe cannot be its own sub-recipe");
     let sub: FoundRecipe;
     try {
-      sub = findRecipe(name, home);
+      sub = findNamedRecipe(name, home);
     } catch (error) {
       return fail((error as Error).message);
     }

@@ -126,6 +126,14 @@ export function findRecipe(ref: string, options: { cwd: string; workspace: strin
   return recipeOf(entry, options.workspace);
 }
 
+/**
+ * A sub-recipe, by name only (`sub_recipes` are names): a path there is the recipe's error, so a
+ * repository's recipe never has a file outside the workspace read and offered to the model.
+ */
+export function findNamedRecipe(name: string, options: { workspace: string; globalDir: string }): FoundRecipe {
+  return recipeOf(namedEntry(name, options), options.workspace);
+}
+
 /** One found file, read and parsed (a config error names file, line and key). */
 export function recipeOf(entry: RecipeEntry, workspace: string): FoundRecipe & { text: string } {
   const text = readRecipeText(entry, workspace);

@@ -143,4 +143,20 @@ describe("MCP argument schemas (ajv)", () => {
       assert.match(result.ok ? "" : result.error, why);
     }
   });
+
+  it("a server's catastrophic pattern is bounded: the arguments are refused in time, never matched for ever", () => {
+    const validate = compiled({
+      type: "object",
+      properties: { q: { type: "string", pattern: "^(a|a)+$" } },
+      patternProperties: { "^(b|b)+$": { type: "number" } },
+    });
+    const started = Date.now();
+    const result = validate({ q: `${"a".repeat(40)}!` });
+    assert.equal(result.ok, false);
+    assert.match(result.ok ? "" : result.problems.join("\n"), /took over \d+ ms to match/);
+    const key = validate({ [`${"b".repeat(40)}!`]: "x" });
+    assert.equal(key.ok, false);
+    assert.ok(Date.now() - started < 5_000, "bounded");
+    assert.deepEqual(validate({ q: "aaa", bb: 1 }), { ok: true }, "a pattern that matches in time still applies");
+  });
 });

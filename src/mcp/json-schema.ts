@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import * as formats from "ajv-formats";
+import { boundedRegExp, PatternTimeout } from "../util/bounded-regexp.js";
 
 /**
  * An MCP server's JSON Schema for a tool's arguments, compiled with ajv: the schema the server
@@ -21,7 +22,8 @@ const instances = new Map<Draft, Ajv>();
 function ajvFor(draft: Draft): Ajv {
   let ajv = instances.get(draft);
   if (!ajv) {
-    const options = { allErrors: true, strict: false, logger: false } as const;
+    // The server's patterns, matched against the model's arguments: each match bounded (util/bounded-regexp.ts).
+    const options = { allErrors: true, strict: false, logger: false, code: { regExp: boundedRegExp } } as const;
     ajv = draft === "2020-12" ? new Ajv2020(options) : draft === "2019-09" ? new Ajv2019(options) : new Ajv(options);
     // ajv-formats is CommonJS: under ESM its plugin is the namespace's `default` (module.exports).
     (formats as unknown as { default: (ajv: Ajv) => Ajv }).default(ajv);
@@ -58,7 +60,12 @@ export function compileArguments(schema: unknown): CompiledArguments {
   return {
     ok: true,
     validate(value) {
-      if (check(value)) return { ok: true };
+      try {
+        if (check(value)) return { ok: true };
+      } catch (error) {
+        if (error instanceof PatternTimeout) return { ok: false, problems: [`(arguments): ${error.message}`] };
+        throw error;
+      }
       return { ok: false, problems: (check.errors ?? []).map(describe) };
     },
   };

@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Decision } from "../contracts/decisions.js";
+import { boundedRegExp, PatternTimeout } from "../util/bounded-regexp.js";
 
 /** How many times the model is asked again for an answer that fits the recipe's response schema. */
 export const RESPONSE_RETRIES = 2;
@@ -15,7 +16,8 @@ export type ResponseValidator = (text: string) => ResponseCheck;
  * given as a message (bosun recipe validate prints it, a run stops with it before the model is asked).
  */
 export async function compileResponse(schema: Record<string, unknown>): Promise<ResponseValidator | { error: string }> {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
+  // A repository's patterns, matched against the model's answer: each match bounded (util/bounded-regexp.ts).
+  const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, code: { regExp: boundedRegExp } });
   let validate: ReturnType<typeof ajv.compile>;
   try {
     validate = ajv.compile(schema);
@@ -25,7 +27,12 @@ export async function compileResponse(schema: Record<string, unknown>): Promise<
   return (text) => {
     const parsed = parseAnswer(text);
     if (!parsed.ok) return parsed;
-    if (validate(parsed.value)) return { ok: true, value: parsed.value };
+    try {
+      if (validate(parsed.value)) return { ok: true, value: parsed.value };
+    } catch (error) {
+      if (error instanceof PatternTimeout) return { ok: false, problems: [error.message] };
+      throw error;
+    }
     return { ok: false, problems: (validate.errors ?? []).map(describe) };
   };
 }

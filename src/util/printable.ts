@@ -14,6 +14,21 @@ export function printableLine(text: string): string {
   return text.replace(CONTROLS, " ");
 }
 
+const CONTROLS_BUT_NEWLINE = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(9)}${String.fromCharCode(0xb)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`,
+  "g",
+);
+
+/**
+ * Text of several lines from elsewhere (a repository's recipe shown by `bosun recipe show`, an
+ * error naming its title or file) as the terminal should show it: lines stay lines, every other
+ * control character (escapes, bells, carriage returns, tabs) becomes a space, so nothing in it can
+ * move the cursor, erase a line, hide a check or write the clipboard.
+ */
+export function printableText(text: string): string {
+  return text.replace(CONTROLS_BUT_NEWLINE, " ");
+}
+
 /** Whether text holds a control character (a title a client sends with one is refused). */
 export function hasControls(text: string): boolean {
   CONTROLS.lastIndex = 0;

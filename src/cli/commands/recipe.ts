@@ -3,12 +3,14 @@ import { BosunError, UsageError } from "../../errors.js";
 import {
   discoverRecipes,
   type FoundRecipe,
+  findNamedRecipe,
   findRecipe,
   keyLine,
   type RecipeEntry,
   recipeOf,
 } from "../../input/recipe-files.js";
 import { compileResponse } from "../../runtime/recipe-response.js";
+import { printableText } from "../../util/printable.js";
 import { formatTable } from "../../util/table.js";
 import { json, out } from "../output.js";
 import { recipeHome } from "../recipe-run.js";
@@ -65,7 +67,8 @@ export function recipeListText(
     );
   for (const { recipe, by } of set.shadowed) lines.push(`shadowed: ${recipe.shown} (by ${by.shown})`);
   for (const { file, reason } of set.skipped) lines.push(`not loaded: ${file}: ${reason}`);
-  return lines.join("\n");
+  // Titles, file names and problems are the repository's text: shown, never able to drive the terminal.
+  return printableText(lines.join("\n"));
 }
 
 /** The recipes found from `cwd`, as text. */
@@ -116,7 +119,8 @@ export function showRecipe(ref: string, options: { json?: boolean }): void {
       "the repository's recipe: its checks are judged as its commands; a looser mode or agent needs --trust-project",
     );
   lines.push("", "Prompt:", recipe.prompt.trimEnd());
-  out(lines.join("\n"));
+  // Every line but the headings is the recipe's own text: a check hidden by escapes is shown as written.
+  out(printableText(lines.join("\n")));
 }
 
 function parameterLine(p: RecipeParameter): string {
@@ -152,7 +156,7 @@ export async function validateRecipes(ref: string | undefined): Promise<void> {
     for (const sub of found.recipe.subRecipes) {
       try {
         if (sub === found.entry.name) throw new Error(`${sub} is this recipe`);
-        findRecipe(sub, home);
+        findNamedRecipe(sub, home);
       } catch (error) {
         problems.push(`${at("sub_recipes")}: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -168,7 +172,7 @@ export async function validateRecipes(ref: string | undefined): Promise<void> {
       await check(() => recipeOf(entry, home.workspace), entry.shown);
     }
   }
-  for (const shown of valid) out(`ok: ${shown}`);
-  for (const problem of problems) process.stderr.write(`${problem}\n`);
+  for (const shown of valid) out(printableText(`ok: ${shown}`));
+  for (const problem of problems) process.stderr.write(`${printableText(problem)}\n`);
   if (problems.length > 0) process.exitCode = 1;
 }
