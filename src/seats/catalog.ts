@@ -320,7 +320,7 @@ export const SEATS: readonly Seat[] = [
   {
     id: "project.trust",
     question:
-      "Does this run apply what the repository's own bosun.json and agent files would loosen (allow rules, an auto or smart mode, a read_only: false, a judge model, a provider's endpoint, host settings, key or npm package, reasoning, text tools, MCP servers reading your environment or files)?",
+      "Does this run apply what the repository's own bosun.json and agent files would loosen (allow rules, an auto or smart mode, a read_only: false, a judge model, a step, goal, delegate, retry or stop-hook budget over its default, a provider's endpoint, host settings, key or npm package, reasoning, text tools, MCP servers reading your environment or files)?",
     holders: ["person", "code"],
     default:
       "only when the person trusts it: --trust-project for this run, a trust saved for exactly this content, or yes at the terminal prompt; otherwise code leaves those settings out (the user's own config decides; an MCP server whose env, command or args reads {env:} or {file:} gets no such env entry, or does not run), and the repository's rules — its permission and its agents' — only tighten: per request, its answer applies only where it is at least as strict as the layers below it",

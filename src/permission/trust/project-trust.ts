@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import type { LoadedConfig } from "../../config/load.js";
 import type { Answer, Reason } from "../../contracts/decisions.js";
 import { isPlainObject } from "../../util/object.js";
+import { budgetLoosening, withoutBudgetLoosening } from "./project-budgets.js";
 import { referenceLoosening, withoutReferences } from "./project-references.js";
 
 /**
  * What a repository's own `bosun.json` would loosen: allow rules, a mode that asks less than
- * approve, a judge model, the sandbox turned off, a provider's endpoint, headers or key (a
+ * approve, a judge model, a budget raised over its default (project-budgets.ts), the sandbox turned off, a provider's endpoint, headers or key (a
  * repository that points `anthropic` at its own server would be sent the user's key) or its npm
  * package (provider code bosun would import and run), the search
  * backend (web.search: where queries and the search key go). Whoever
@@ -108,6 +109,7 @@ function looseningOf(data: unknown): string[] {
     }
   }
   items.push(...allowsOf(data.permission, ""));
+  items.push(...budgetLoosening(data));
   if (isPlainObject(data.agent)) {
     for (const [name, agent] of Object.entries(data.agent)) {
       if (!isPlainObject(agent)) continue;
@@ -168,7 +170,7 @@ export function projectLoosening(config: LoadedConfig): Loosening | undefined {
  */
 export function withoutLoosening(data: unknown): unknown {
   if (!isPlainObject(data)) return data;
-  const out: Record<string, unknown> = { ...data };
+  const out: Record<string, unknown> = withoutBudgetLoosening(data);
   const redirected = redirectedProviders(data);
   if (typeof out.mode === "string" && LOOSE_MODES.has(out.mode)) delete out.mode;
   if (onProvider(out.model, redirected)) delete out.model;
