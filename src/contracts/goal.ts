@@ -11,5 +11,5 @@ export interface GoalSpec {
 }
 
 export type GoalSource =
-  | { kind: "person"; surface: "flag" | "slash" }
+  | { kind: "person"; surface: "flag" | "slash" | "server" }
   | { kind: "recipe"; file: string; fromRepository: boolean };

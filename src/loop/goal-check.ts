@@ -76,6 +76,13 @@ function recipeOf(spec: GoalSpec): Record<string, unknown> {
   return spec.source.kind === "recipe" ? { recipe: spec.source.file } : {};
 }
 
+/** How the person set the goal, as its reason says. */
+const SURFACES: Record<Extract<GoalSpec["source"], { kind: "person" }>["surface"], string> = {
+  flag: "--until",
+  slash: "/goal",
+  server: "the server message's until",
+};
+
 /** Seat turn.goal: one run of one command, and what it led to (passed, back to the model, or the turn failed). */
 function goalDecision(
   goal: TurnGoal,
@@ -88,7 +95,7 @@ function goalDecision(
   const { source } = goal.spec;
   const whose =
     source.kind === "person"
-      ? { rule: "the person's goal", detail: source.surface === "flag" ? "--until" : "/goal" }
+      ? { rule: "the person's goal", detail: SURFACES[source.surface] }
       : {
           rule: source.fromRepository ? "a check the repository's recipe brings" : "a check of the person's recipe",
           source: source.file,

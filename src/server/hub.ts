@@ -143,7 +143,7 @@ export class Hub {
   }
 
   /** Starts a turn with `text`; refused while one runs, as the terminal refuses a second run. */
-  send(held: Held, text: string): SendAnswer {
+  send(held: Held, text: string, until?: readonly string[]): SendAnswer {
     if (held.turn)
       return { started: false, reason: "a turn is running in this session: wait for its done event, or cancel it" };
     const controller = new AbortController();
@@ -154,7 +154,13 @@ export class Hub {
     const done = held.runtime
       .turn(
         { text },
-        { emit: (event) => push(held.events, event), signal: controller.signal, prompt: held.asks.prompt },
+        {
+          emit: (event) => push(held.events, event),
+          signal: controller.signal,
+          prompt: held.asks.prompt,
+          // The message's own goal, for this turn only (as --until is for a run's).
+          ...(until ? { goal: { source: { kind: "person", surface: "server" }, commands: [...until] } } : {}),
+        },
       )
       .then(
         (outcome) => {

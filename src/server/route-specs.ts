@@ -24,7 +24,15 @@ export const NewSession = z
   })
   .openapi("NewSession");
 
-export const Message = z.object({ text: z.string().min(1).max(1_000_000) }).openapi("Message");
+export const Message = z
+  .object({
+    text: z.string().min(1).max(1_000_000),
+    until: z.array(z.string().trim().min(1).max(10_000)).min(1).max(20).optional().openapi({
+      description:
+        "shell commands that must exit 0 before the turn is done, as `bosun run --until` (seat turn.goal, within the goal.* budgets)",
+    }),
+  })
+  .openapi("Message");
 
 export const AskAnswer = z
   .discriminatedUnion("reply", [

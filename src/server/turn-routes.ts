@@ -112,7 +112,8 @@ function messageRoutes(app: OpenAPIHono, { store, hub }: Deps, held: HeldBy): vo
   app.openapi(sendMessage, async (c) => {
     const found = await held(c.req.valid("param").id);
     if ("error" in found) return c.json({ error: found.error }, found.status);
-    const sent = hub.send(found, c.req.valid("json").text);
+    const { text, until } = c.req.valid("json");
+    const sent = hub.send(found, text, until);
     if (!sent.started) return c.json({ error: sent.reason }, 409);
     return c.json({ started: true as const, after: sent.after }, 202);
   });

@@ -398,4 +398,53 @@ describe("bosun serve drives a session: a whole task over HTTP", () => {
       await s.close();
     }
   });
+
+  it("a message's until is the turn's goal: a failed check goes back to the model, the next passes; recorded as the person's through the server", async () => {
+    const s = await startScenario({ rules: [{ reply: { text: "Done." } }] });
+    const serve = await startServe(s);
+    const post = (path: string, body: unknown) => serve.call("POST", path, body);
+    const check = "if [ -f .tried ]; then exit 0; fi; touch .tried; echo 'FAIL: not yet'; exit 1";
+    try {
+      const created = await post("/sessions", { directory: s.ws.dir });
+      const id = String(created.body.id);
+      for (const until of [[], [""], "exit 0", Array.from({ length: 21 }, () => "true")]) {
+        const bad = await post(`/sessions/${id}/messages`, { text: "fix it", until });
+        assert.equal(bad.status, 400, JSON.stringify(until));
+        assert.match(String(bad.body.error), /until/);
+      }
+      const stream = follow(`${serve.base}/sessions/${id}/events`, serve.token);
+      await stream.next("session");
+      assert.equal((await post(`/sessions/${id}/messages`, { text: "fix it", until: [check] })).status, 202);
+      assert.equal((await stream.next("done")).data.status, "done");
+      assert.equal(s.server.requests.length, 2, "sent back to work once");
+      assert.match(sentText(s, 2), /FAIL: not yet/);
+      const ledger = await fetch(`${serve.base}/sessions/${id}/decisions?seat=turn.goal`, { headers: serve.auth });
+      const goals = (await ledger.json()) as Array<{
+        holder: string;
+        answer: string;
+        subject?: { command?: string; attempt?: number };
+        reasons: Array<{ rule: string; detail?: string }>;
+      }>;
+      assert.deepEqual(
+        goals.map((g) => [g.holder, g.answer, g.subject?.attempt]),
+        [
+          ["person", "continue", 1],
+          ["person", "passed", 2],
+        ],
+      );
+      assert.equal(goals[0]?.subject?.command, check);
+      assert.ok(
+        goals[1]?.reasons.some((r) => r.rule === "the person's goal" && r.detail === "the server message's until"),
+      );
+      // The goal was the message's: the next message without one ends when the model says done.
+      const after = stream.seen.length;
+      assert.equal((await post(`/sessions/${id}/messages`, { text: "and now?" })).status, 202);
+      assert.equal((await stream.next("done", after)).data.status, "done");
+      assert.equal(s.server.requests.length, 3);
+      await stream.close();
+    } finally {
+      await serve.stop();
+      await s.close();
+    }
+  });
 });
