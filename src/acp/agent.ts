@@ -14,6 +14,8 @@ import { delegateOf } from "../session/delegates.js";
 import { homesOf } from "../session/home.js";
 import { sqliteJournal } from "../session/journal.js";
 import type { SessionStore } from "../store/session-store.js";
+import { editorTurn } from "./command-turn.js";
+import { offeredCommands } from "./commands.js";
 import { editorFiles } from "./editor-files.js";
 import type { Held, HeldSessions } from "./held.js";
 import { editorServers } from "./mcp-servers.js";
@@ -23,7 +25,6 @@ import { editorQuestions } from "./questioner.js";
 import { REPLAY_TYPES, replayUpdates } from "./replay.js";
 import { sessionPage } from "./session-list.js";
 import { terminalDecision } from "./terminal.js";
-import { promptTurn } from "./turn.js";
 
 export interface AgentDeps {
   sessions: HeldSessions;
@@ -58,6 +59,8 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
     return held;
   };
 
+  const offer = (client: AgentContext, held: Held) =>
+    offerCommands(held, (update) => notify(client, held.runtime.session.id, update));
   // Aborted when the editor's connection closes: an ask still waiting then has nobody to answer it.
   let gone = new AbortController().signal;
   // Whether the editor offered its terminal (never used: seat exec.terminal, terminal.ts).
@@ -90,11 +93,12 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
         authMethods: [],
       };
     })
-    .onRequest(methods.agent.session.new, async ({ params }) => {
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const cwd = folder(params.cwd);
       const servers = editorServers(params.mcpServers);
       for (const note of servers.notes) deps.log(note);
       const held = kept(await opened(() => sessions.hold(cwd, deps.mode ? { mode: deps.mode } : {}, servers.flags)));
+      offer(client, held);
       return {
         sessionId: held.runtime.session.id,
         modes: modeState(held.runtime.mode),
@@ -120,6 +124,7 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       const events = sqliteJournal(store, known.id).eventsAfter(0, REPLAY_TYPES);
       for (const update of replayUpdates(events, cwd)) void notify(client, known.id, update);
       await sending;
+      offer(client, held);
       return { modes: modeState(held.runtime.mode) };
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
@@ -144,7 +149,7 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
       return {};
     })
     .onRequest(methods.agent.session.prompt, ({ params, client }) =>
-      promptTurn(find(params.sessionId), params.prompt, {
+      editorTurn(find(params.sessionId), params.prompt, {
         client,
         gone,
         send: (update) => void notify(client, params.sessionId, update),
@@ -154,6 +159,15 @@ export function bosunAgent(deps: AgentDeps): AgentApp {
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.turn?.controller.abort(new Error("cancelled by the editor (session/cancel)"));
     });
+}
+
+/** The thread's slash commands, once the answer naming the session has gone out (the next tick). */
+function offerCommands(held: Held, send: (update: SessionUpdate) => unknown): void {
+  const update: SessionUpdate = {
+    sessionUpdate: "available_commands_update",
+    availableCommands: offeredCommands(held.customs),
+  };
+  setTimeout(() => void send(update), 0);
 }
 
 /** The folder a session works in: absolute and there, or the request is refused. */

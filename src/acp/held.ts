@@ -1,8 +1,13 @@
+import { dirname } from "node:path";
 import type { FlagValue } from "../config/load.js";
+import { globalConfigFile } from "../config/paths.js";
+import type { GoalSpec } from "../contracts/goal.js";
 import type { QuestionPrompt } from "../contracts/question.js";
 import type { FileAccess } from "../contracts/tools.js";
+import { type CustomCommandSet, discoverCustomCommands } from "../input/custom-commands.js";
 import type { ModeChoice } from "../permission/rules/modes.js";
 import type { Runtime, SessionOptions } from "../runtime/open.js";
+import { workspaceOf } from "../util/repo.js";
 
 /** How the agent opens a session: the runtime's own opening, so the editor's sessions are the terminal's. */
 export type OpenSession = (input: {
@@ -32,6 +37,10 @@ export interface Held {
   /** The editor's buffers the session's file tools use (ACP fs), when it offered them: an ask's diff is of them too. */
   access?: FileAccess;
   turn?: { controller: AbortController; done: Promise<unknown> };
+  /** The custom commands of its folder (the person's and the repository's), as the terminal finds them. */
+  customs: CustomCommandSet;
+  /** The goal /goal set: every turn goes on until its command exits 0 (seat turn.goal). */
+  goal?: GoalSpec;
 }
 
 /**
@@ -86,6 +95,7 @@ export class HeldSessions {
       flags,
       ...(how.modeChoice ? { modeChoice: how.modeChoice } : {}),
       ...withAccess(access),
+      customs: discoverCustomCommands({ workspace: workspaceOf(cwd), globalDir: dirname(globalConfigFile()) }),
     };
     this.held.set(id, held);
     return held;
@@ -100,10 +110,12 @@ export class HeldSessions {
     const base = { ...held.options, session: id, continue: false, fork: false };
     this.held.delete(id);
     await held.runtime.close();
+    // The goal is the person's for this thread: it stays across a change of mode.
+    const keep = (again: Held) => Object.assign(again, held.goal ? { goal: held.goal } : {});
     try {
-      return await this.hold(held.cwd, { ...base, ...change }, held.flags, modeChoice ? { modeChoice } : {});
+      return keep(await this.hold(held.cwd, { ...base, ...change }, held.flags, modeChoice ? { modeChoice } : {}));
     } catch (error) {
-      await this.hold(held.cwd, base, held.flags, held.modeChoice ? { modeChoice: held.modeChoice } : {});
+      keep(await this.hold(held.cwd, base, held.flags, held.modeChoice ? { modeChoice: held.modeChoice } : {}));
       throw error;
     }
   }

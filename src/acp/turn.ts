@@ -37,7 +37,6 @@ export async function promptTurn(
   io: TurnIo,
 ): Promise<{ stopReason: StopReason }> {
   if (held.turn) throw RequestError.invalidRequest(undefined, "a turn is running in this session");
-  const id = held.runtime.session.id;
   const controller = new AbortController();
   // A write's "before", for its diff: the editor's buffer when it reads for bosun, read ahead of the update.
   const buffers = new Map<string, string | null | undefined>();
@@ -56,7 +55,9 @@ export async function promptTurn(
         .catch(() => undefined);
     },
     signal: controller.signal,
-    prompt: editorPrompt(io.client, id, held.cwd, io.gone, (path, signal) => buffered(held, path, signal)),
+    prompt: askEditor(held, io),
+    // The thread's /goal, when one is set: the turn goes on until its command exits 0.
+    ...(held.goal ? { goal: held.goal } : {}),
   });
   held.turn = { controller, done: turn };
   const flushed = async () => {
@@ -78,6 +79,13 @@ export async function promptTurn(
   } finally {
     held.turn = undefined;
   }
+}
+
+/** How a session's asks reach the person: the editor's permission requests, with a write's diff. */
+export function askEditor(held: Held, io: Pick<TurnIo, "client" | "gone">) {
+  return editorPrompt(io.client, held.runtime.session.id, held.cwd, io.gone, (path, signal) =>
+    buffered(held, path, signal),
+  );
 }
 
 /**

@@ -2,15 +2,14 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { decideAgent } from "../agents/select.js";
 import type { Decision } from "../contracts/decisions.js";
-import { bangCall, shownOf, spanRunner } from "../input/bang.js";
+import { bangCall, shownOf } from "../input/bang.js";
 import {
   type CustomCommand,
   type CustomCommandSet,
   type Expansion,
-  expandTemplate,
   mcpPromptCommand,
-  splitArguments,
 } from "../input/custom-commands.js";
+import { expandCommand } from "../input/expand-command.js";
 import { inputDecision, type ParsedInput } from "../input/slash.js";
 import { steerDecision } from "../input/steer.js";
 import type { McpPrompt } from "../mcp/prompts.js";
@@ -52,26 +51,15 @@ export function interactiveRunner(input: {
   const slot = new SessionSlot(input.first, input.options, openWith);
   const served = promptCommands();
 
-  /** Your own commands' spans run as you; a repository's are judged like any shell call first. */
-  async function expand(
+  /** A custom command's message (expandCommand); Esc stops its spans, as the session's end does. */
+  function expand(
     command: CustomCommand,
     args: string,
     prompt: ApprovalPrompt,
     stop?: AbortSignal,
   ): Promise<Expansion> {
-    // Esc stops the spans, as it stops a turn; the session's end stops them too.
     const both = stop ? AbortSignal.any([signal, stop]) : signal;
-    if (command.mcp) {
-      // The server writes the message; the person's words are its arguments, nothing runs here.
-      const got = await (await slot.open()).mcpPrompt(command.mcp, splitArguments(args), both);
-      if (!got.ok) throw new Error(got.problem);
-      return { text: got.text, ran: [] };
-    }
-    const run =
-      command.scope === "global"
-        ? spanRunner({ cwd, signal: both }, async (call) => (await slot.open()).runCall(call, { signal: both, prompt }))
-        : async (span: string) => (await slot.open()).runSpan(span, prompt, both);
-    return expandTemplate(command.template, args, run);
+    return expandCommand(() => slot.open(), command, args, { cwd, prompt, signal: both });
   }
 
   const runner: InteractiveRunner = {

@@ -131,7 +131,7 @@ export function helpText(
   return lines.join("\n");
 }
 
-function describeCustom(command: CustomCommand): string {
+export function describeCustom(command: CustomCommand): string {
   if (command.description) return command.description;
   const first = command.template.split("\n").find((line) => line.trim() !== "") ?? "";
   const text = first.trim();
