@@ -6,9 +6,14 @@ import type { Decision } from "../contracts/decisions.js";
 import type { GoalSpec } from "../contracts/goal.js";
 import { ConfigError } from "../errors.js";
 import { type FoundRecipe, findNamedRecipe, findRecipe } from "../input/recipe-files.js";
-import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { TurnOutcome } from "../loop/turn.js";
 import type { SessionOptions } from "../runtime/options.js";
-import { askAgainText, compileResponse, type ResponseValidator, responseDecision } from "../runtime/recipe-response.js";
+import {
+  compileResponse,
+  type ResponseIo,
+  type ResponseValidator,
+  untilSchemaMet,
+} from "../runtime/recipe-response.js";
 import { decideRecipeSettings } from "../runtime/recipe-settings.js";
 import { workspaceOf } from "../util/repo.js";
 
@@ -125,37 +130,16 @@ export async function prepareRecipeRun(input: {
   };
 }
 
-/**
- * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
- * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
- * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
- */
+/** A recipe's `response` in the run: runtime/recipe-response.ts asks again or fails (seat recipe.response). */
 export async function untilResponse(
   first: TurnOutcome,
   recipe: Pick<RecipeRun, "response" | "found">,
-  io: {
-    turn: (text: string) => Promise<TurnOutcome>;
-    record: (decision: Decision) => void;
-    emit: (event: RunEvent) => void;
-  },
+  io: ResponseIo,
 ): Promise<TurnOutcome> {
-  const response = recipe.response;
-  if (!response) return first;
-  const file = recipe.found.entry.shown;
-  let outcome = first;
-  for (let attempt = 1; ; attempt++) {
-    if (outcome.status !== "done") return outcome;
-    const check = response.validate(outcome.lastText ?? "");
-    const decision = responseDecision(check, attempt, file);
-    io.record(decision);
-    if (check.ok) return outcome;
-    if (decision.answer === "failed") {
-      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
-      io.emit({ type: "error", message });
-      return { ...outcome, status: "failed", message };
-    }
-    outcome = await io.turn(askAgainText(check.problems, response.schema));
-  }
+  if (!recipe.response) return first;
+  // The run's outcome as it was; the valid value is the answer's text, which the run prints.
+  const { response: _, ...outcome } = await untilSchemaMet(first, recipe.response, recipe.found.entry.shown, io);
+  return outcome;
 }
 
 /**
