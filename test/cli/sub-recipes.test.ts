@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { RecordedDecision } from "../../src/contracts/decisions.js";
@@ -192,6 +192,64 @@ describe("sub_recipes run as delegates that are them", { concurrency: true }, ()
       const why = await s.run(["why", parent.id, "--seat", "delegate.recipe"], { env: { COLUMNS: "400" } });
       assert.equal(why.code, 0, why.stderr);
       assert.match(why.stdout, /delegate\.recipe +code +refused +.*"deploy" is not a sub-recipe/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a sub-recipe's mode narrows the session's, never loosens it", async () => {
+    const s = await startScenario(
+      {
+        rules: [
+          { match: { lastMessage: 'Sub-recipe "fix"' }, reply: { text: "Shipped." } },
+          { match: { lastMessage: "Fix widget now" }, reply: { text: "Fixed." } },
+          { match: { lastMessage: "Ship widget" }, reply: taskCall({ recipe: "fix" }) },
+        ],
+      },
+      { global: { mode: "auto" } },
+    );
+    try {
+      const modeOfChild = () => {
+        const all = sessions(s);
+        const child = all.find((x) => x.parentId !== null) as Stored;
+        return String(expectDecision(child.decisions, "delegate.authority", "code").answer).split(" ")[0];
+      };
+      recipes(s, { ship: SHIP, fix: fix("mode: chat\n") });
+      let result = await s.run(["run", "--recipe", "ship", "--param", "thing=widget"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(modeOfChild(), "chat", "narrower than the session's auto: it applies");
+      recipes(s, { fix: fix("mode: auto\n") });
+      result = await s.run(["run", "--recipe", "ship", "--param", "thing=widget", "--mode", "approve"]);
+      assert.equal(result.code, 0, result.stderr);
+      const all = sessions(s);
+      const parent = all.filter((x) => x.parentId === null).at(-1) as Stored;
+      const child = all.find((x) => x.parentId === parent.id) as Stored;
+      const authority = expectDecision(child.decisions, "delegate.authority", "code");
+      assert.match(String(authority.answer), /^approve /, "looser than the session's approve: the session's holds");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("a repository's sub-recipe's check is the repository's command, judged in the delegate: not run unless the rules allow it", async () => {
+    const s = await startScenario({
+      rules: [
+        { match: { lastMessage: 'Sub-recipe "fix" failed' }, reply: { text: "Could not ship." } },
+        { match: { lastMessage: "Fix widget now" }, reply: { text: "Fixed." } },
+        { match: { lastMessage: "Ship widget" }, reply: taskCall({ recipe: "fix" }) },
+      ],
+    });
+    try {
+      s.ws.write(".bosun/recipes/ship.yaml", SHIP);
+      s.ws.write(".bosun/recipes/fix.yaml", fix("checks: ['touch pwned']\nretries: 0\n"));
+      const result = await s.run(["run", "--recipe", "ship", "--param", "thing=widget"]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(s.ws.dir, "pwned")), false);
+      assert.match(sentText(s, 3), /Sub-recipe "fix" failed: its checks did not pass/);
+      assert.match(sentText(s, 3), /`touch pwned` could not run/);
+      const child = sessions(s).find((x) => x.parentId !== null) as Stored;
+      expectDecision(child.decisions, "turn.goal", "config", "out_of_budget");
+      assert.ok(child.decisions.some((d) => d.seat === "call.permission" && d.answer !== "allow"));
     } finally {
       await s.close();
     }
