@@ -1,15 +1,21 @@
 import { dirname } from "node:path";
 import { loadConfig } from "../config/load.js";
 import { globalConfigFile } from "../config/paths.js";
-import { recipeValues, renderRecipe } from "../config/recipe.js";
+import { type Recipe, recipeValues, renderRecipe } from "../config/recipe.js";
 import type { Decision } from "../contracts/decisions.js";
 import type { GoalSpec } from "../contracts/goal.js";
 import { ConfigError } from "../errors.js";
 import { type FoundRecipe, findNamedRecipe, findRecipe } from "../input/recipe-files.js";
-import type { RunEvent, TurnOutcome } from "../loop/turn.js";
+import type { TurnOutcome } from "../loop/turn.js";
 import type { SessionOptions } from "../runtime/options.js";
-import { askAgainText, compileResponse, type ResponseValidator, responseDecision } from "../runtime/recipe-response.js";
+import {
+  compileResponse,
+  type ResponseIo,
+  type ResponseValidator,
+  untilSchemaMet,
+} from "../runtime/recipe-response.js";
 import { decideRecipeSettings } from "../runtime/recipe-settings.js";
+import type { SubRecipe } from "../runtime/sub-recipe.js";
 import { workspaceOf } from "../util/repo.js";
 
 /** What `--recipe` makes of a run: its message, the session's options, and what to record once it is open. */
@@ -18,7 +24,7 @@ export interface RecipeRun {
   /** The recipe's prompt with the parameters filled in as text (then the run's own words, if any). */
   text: string;
   /** Settings the recipe brings that apply (agent and model as its choice, its mode), and its checks as the goal. */
-  options: Pick<SessionOptions, "command" | "mode" | "goal">;
+  options: Pick<SessionOptions, "command" | "mode" | "goal" | "subRecipes">;
   /** Where the mode was chosen, when the recipe's applies. */
   modeChoice?: { rule: string; source: string; holder: "config" };
   /** Seat recipe.settings, recorded once the session is open. */
@@ -49,7 +55,7 @@ export async function prepareRecipeRun(input: {
   const found = findRecipe(input.ref, home);
   const { recipe, entry, fromRepository } = found;
   const values = recipeValues(recipe, input.params, input.cwd);
-  const subs = subRecipeTasks(found, values, home);
+  const subs = await subRecipeTasks(found, values, home);
   const prompt = [renderRecipe(recipe, values), ...(subs.text ? [subs.text] : [])].join("\n\n");
   const text = input.words === "" ? prompt : `${prompt}\n\n${input.words}`;
   const config = loadConfig({ cwd: input.cwd });
@@ -103,6 +109,7 @@ export async function prepareRecipeRun(input: {
       ...(choice ? { command: choice } : {}),
       ...(settings.mode !== undefined ? { mode: settings.mode } : {}),
       ...(goal ? { goal } : {}),
+      ...(subs.subs.length > 0 ? { subRecipes: subs.subs } : {}),
     },
     ...(settings.mode !== undefined
       ? { modeChoice: { rule: `recipe ${entry.name} mode`, source: entry.file, holder: "config" as const } }
@@ -114,7 +121,7 @@ export async function prepareRecipeRun(input: {
             ...settings.decision.reasons,
             {
               rule: "sub-recipes",
-              detail: `${subs.names.join(", ")}: offered to the model as tasks for delegates (the task tool, under the delegation rules)`,
+              detail: `${subs.names.join(", ")}: offered to the model by name: the task tool's recipe runs each as a delegate that is it, its checks and response schema included (seat delegate.recipe), under the delegation rules`,
               source: entry.file,
             },
           ],
@@ -125,55 +132,36 @@ export async function prepareRecipeRun(input: {
   };
 }
 
-/**
- * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
- * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
- * problems, at most RESPONSE_RETRIES times, then the run fails (exit 1) — never done.
- */
+/** A recipe's `response` in the run: runtime/recipe-response.ts asks again or fails (seat recipe.response). */
 export async function untilResponse(
   first: TurnOutcome,
   recipe: Pick<RecipeRun, "response" | "found">,
-  io: {
-    turn: (text: string) => Promise<TurnOutcome>;
-    record: (decision: Decision) => void;
-    emit: (event: RunEvent) => void;
-  },
+  io: ResponseIo,
 ): Promise<TurnOutcome> {
-  const response = recipe.response;
-  if (!response) return first;
-  const file = recipe.found.entry.shown;
-  let outcome = first;
-  for (let attempt = 1; ; attempt++) {
-    if (outcome.status !== "done") return outcome;
-    const check = response.validate(outcome.lastText ?? "");
-    const decision = responseDecision(check, attempt, file);
-    io.record(decision);
-    if (check.ok) return outcome;
-    if (decision.answer === "failed") {
-      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
-      io.emit({ type: "error", message });
-      return { ...outcome, status: "failed", message };
-    }
-    outcome = await io.turn(askAgainText(check.problems, response.schema));
-  }
+  if (!recipe.response) return first;
+  // The run's outcome as it was; the valid value is the answer's text, which the run prints.
+  const { response: _, ...outcome } = await untilSchemaMet(first, recipe.response, recipe.found.entry.shown, io);
+  return outcome;
 }
 
 /**
- * A recipe's `sub_recipes`, run as delegates: each is read (a name among the recipes found, never
- * this recipe), given the parent's values for the parameters it shares (its own defaults for the
- * rest; a required one the parent does not have is the recipe's error), and offered to the model
- * as a task for the task tool — its agent (build when it names none) and its prompt. A delegate
- * is judged as any is (delegate:<agent>; its authority never wider than this session's), so a
- * sub-recipe's agent loosens nothing. One level: a sub-recipe's own sub_recipes are not offered.
+ * A recipe's `sub_recipes`, run as delegates that are them: each is read (a name among the
+ * recipes found, never this recipe), given the parent's values for the parameters it shares (a
+ * value it does not take is the recipe's error), its response schema compiled, and offered to
+ * the model by name: the task tool's `recipe` runs it (seat delegate.recipe) — its prompt, its
+ * agent (build when it names none), a mode never looser than this session's, its checks and its
+ * schema. A delegate is judged as any is (delegate:<agent>; its authority never wider than this
+ * session's). One level: a sub-recipe's own sub_recipes are not offered.
  */
-function subRecipeTasks(
+async function subRecipeTasks(
   found: FoundRecipe,
   values: ReadonlyMap<string, string | number | boolean>,
   home: ReturnType<typeof recipeHome>,
-): { text?: string; names: string[] } {
+): Promise<{ text?: string; names: string[]; subs: SubRecipe[] }> {
   const { recipe, entry } = found;
-  if (recipe.subRecipes.length === 0) return { names: [] };
+  if (recipe.subRecipes.length === 0) return { names: [], subs: [] };
   const parts: string[] = [];
+  const subs: SubRecipe[] = [];
   for (const name of recipe.subRecipes) {
     const fail = (message: string): never => {
       throw new ConfigError(`${entry.shown}: sub_recipes: ${name}: ${message}`);
@@ -185,24 +173,58 @@ function subRecipeTasks(
     } catch (error) {
       return fail((error as Error).message);
     }
-    const words = sub.recipe.parameters
-      .filter((p) => values.has(p.name))
-      .map((p) => `${p.name}=${String(values.get(p.name))}`);
-    let prompt: string;
-    try {
-      prompt = renderRecipe(sub.recipe, recipeValues(sub.recipe, words, home.cwd));
-    } catch (error) {
-      return fail((error as Error).message);
+    const shared: Record<string, string | number | boolean> = {};
+    for (const param of sub.recipe.parameters) {
+      const value = values.get(param.name);
+      if (value === undefined) continue;
+      try {
+        // One parameter at a time: one the parent does not share is the task call's to give.
+        recipeValues({ ...sub.recipe, parameters: [param] }, [`${param.name}=${String(value)}`], home.cwd);
+      } catch (error) {
+        return fail((error as Error).message);
+      }
+      shared[param.name] = value;
     }
-    parts.push(
-      `- sub-recipe "${name}" (${sub.recipe.title}): task agent "${sub.recipe.agent ?? "build"}", prompt:\n<<<\n${prompt}\n>>>`,
-    );
+    let response: SubRecipe["response"];
+    if (sub.recipe.response) {
+      const compiled = await compileResponse(sub.recipe.response);
+      if ("error" in compiled) return fail(`response: ${compiled.error}`);
+      response = { schema: sub.recipe.response, validate: compiled };
+    }
+    subs.push({
+      name,
+      recipe: sub.recipe,
+      file: sub.entry.file,
+      shown: sub.entry.shown,
+      fromRepository: sub.fromRepository,
+      shared,
+      ...(response ? { response } : {}),
+    });
+    parts.push(subRecipeLine(name, sub.recipe, shared));
   }
   return {
     text: [
-      "This recipe has sub-recipes: hand each to a delegate with the task tool, with the agent and the prompt given here, and use what it returns.",
+      'This recipe has sub-recipes: run each in a delegate with the task tool, giving recipe: "<name>" (and params for the parameters it needs) instead of an agent and a copy of a prompt. The delegate is then the sub-recipe: its prompt, its agent, its checks and its response schema; its result says whether its checks passed. Use what it returns.',
       ...parts,
     ].join("\n"),
     names: recipe.subRecipes,
+    subs,
   };
+}
+
+/** One sub-recipe as the model is told of it: the task call to make, its agent, its parameters and whose values fill them. */
+function subRecipeLine(name: string, sub: Recipe, shared: Record<string, string | number | boolean>): string {
+  const params = sub.parameters.map((p) =>
+    p.name in shared
+      ? `${p.name} (the parent's: ${JSON.stringify(shared[p.name])})`
+      : p.required
+        ? `${p.name} (required${p.description ? `: ${p.description}` : ""})`
+        : `${p.name} (default ${JSON.stringify(p.default)})`,
+  );
+  return [
+    `- sub-recipe "${name}" (${sub.title}${sub.description ? `: ${sub.description}` : ""}): task recipe "${name}", agent "${sub.agent ?? "build"}"`,
+    params.length > 0 ? `; params ${params.join(", ")}` : "",
+    sub.checks.length > 0 ? `; ${sub.checks.length} check(s) must pass` : "",
+    sub.response ? "; its answer must fit its response schema" : "",
+  ].join("");
 }

@@ -22,10 +22,12 @@ import {
   type Opened,
   sessionDelegator,
 } from "./delegate.js";
+import { delegateRecipe } from "./delegate-recipe.js";
 import { delegateLifecycleDeps } from "./lifecycle-deps.js";
 import { sandboxOrigin, savedOutputs, toolLimits } from "./session-config.js";
 import type { SessionGate } from "./session-gate.js";
 import { seenFiles } from "./set-up.js";
+import type { RecipeEnd } from "./sub-recipe.js";
 
 /**
  * One turn of a delegate, in its own session: its authority cut from the parent's as things
@@ -39,7 +41,7 @@ export async function runChild(
   input: TaskInput,
   context: ToolContext,
   turn: HostTurn,
-): Promise<{ outcome: TurnOutcome; children: Set<string> }> {
+): Promise<{ outcome: TurnOutcome; children: Set<string>; recipe?: RecipeEnd }> {
   const { store, config } = host;
   const child = opened.session;
   const show = (event: Parameters<HostTurn["emit"]>[0]) =>
@@ -74,8 +76,10 @@ export async function runChild(
     record,
     ...(turn.countDenied ? { countDenied: turn.countDenied } : {}),
   };
+  // One level: the delegate's own task tool runs no sub-recipes.
+  const { subRecipes: _, ...lent } = host;
   const childHost: DelegationHost = {
-    ...host,
+    ...lent,
     session: child,
     agent: opened.agent.name,
     model: opened.model,
@@ -87,32 +91,44 @@ export async function runChild(
     children: new Set(),
     turn: () => parts,
   };
-  // The task and question tools are the delegate's own: what they start or ask is on its record.
-  const own = new Set(["task", "question"]);
-  const picks = (name: string) => cut.picked.tools.includes(name);
-  const tools: Tool[] = cut.parentTools
-    .filter((tool) => !own.has(tool.name) && picks(tool.name))
-    .concat(picks("task") ? [taskTool(delegateChoices(config), sessionDelegator(childHost))] : [])
-    .concat(
-      picks("question")
-        ? [
-            questionTool({
-              ...(host.question ? { ask: host.question } : {}),
-              record,
-              from: `Agent ${opened.agent.name}`,
-            }),
-          ]
-        : [],
-    );
+  const tools = childTools(host, opened, cut, childHost, record);
   store.atomically(() => {
     setUpDecisions(host, opened, cut).forEach(record);
     for (const decision of runContext.decisions) record(decision);
   });
   const output = savedOutputs(config, child.id);
   const jobs = createBackgroundJobs();
-  try {
-    const outcome = await runTurn(
-      { text: input.prompt },
+  const toolContext = {
+    cwd: host.cwd,
+    files: createFileTracker({
+      cwd: host.cwd,
+      initial: seenFiles(store, child.id),
+      onSeen: (path, seen) => store.append(child.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
+    }),
+    jobs,
+    limits: toolLimits(config),
+    output,
+  };
+  const made = delegateRecipe(opened.recipe?.sub, {
+    config,
+    cwd: host.cwd,
+    calls: {
+      store,
+      config,
+      sessionId: child.id,
+      gate,
+      record,
+      tools: () => tools,
+      toolContext,
+      outputPath: output.path,
+      onDecision: (decision) => show({ type: "decision", decision }),
+    },
+    ...(parts.prompt ? { prompt: parts.prompt } : {}),
+    show,
+  });
+  const turnOf = (text: string) =>
+    runTurn(
+      { text },
       {
         store,
         session: child,
@@ -125,28 +141,47 @@ export async function runChild(
         maxSteps: cut.maxSteps,
         maxStepsKey: cut.stepsKey,
         signal: context.signal,
-        emit: show,
+        emit: made.watch,
         background: childHost.background,
         // Its end is the parent's hooks' to judge too (subagent_stop), recorded in its own ledger.
         ...delegateLifecycleDeps(() => gate.forTurn(parts), opened.agent.name),
+        ...made.goal,
         overflowDir: output.path,
-        toolContext: {
-          cwd: host.cwd,
-          files: createFileTracker({
-            cwd: host.cwd,
-            initial: seenFiles(store, child.id),
-            onSeen: (path, seen) => store.append(child.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
-          }),
-          jobs,
-          limits: toolLimits(config),
-          output,
-        },
+        toolContext,
       },
     );
-    return { outcome, children: childHost.children };
+  try {
+    const ended = await made.finish(await turnOf(input.prompt), turnOf, record);
+    return { ...ended, children: childHost.children };
   } finally {
     jobs.killAll();
   }
+}
+
+/** The delegate's tools: the parent's it may use, and its own task and question tools (what they start or ask is on its record). */
+function childTools(
+  host: DelegationHost,
+  opened: Opened,
+  cut: Cut,
+  childHost: DelegationHost,
+  record: (decision: Decision) => void,
+): Tool[] {
+  const own = new Set(["task", "question"]);
+  const picks = (name: string) => cut.picked.tools.includes(name);
+  return cut.parentTools
+    .filter((tool) => !own.has(tool.name) && picks(tool.name))
+    .concat(picks("task") ? [taskTool(delegateChoices(host.config), sessionDelegator(childHost))] : [])
+    .concat(
+      picks("question")
+        ? [
+            questionTool({
+              ...(host.question ? { ask: host.question } : {}),
+              record,
+              from: `Agent ${opened.agent.name}`,
+            }),
+          ]
+        : [],
+    );
 }
 
 /** The delegate's authority cut from the parent's as things stand, its gate, its tools and budget. */

@@ -45,6 +45,7 @@ export function delegationHost(
     children: parts.children,
     turn: () => current,
     ...(parts.question ? { question: parts.question } : {}),
+    ...(options.subRecipes?.length ? { subRecipes: options.subRecipes } : {}),
   };
   return {
     host,

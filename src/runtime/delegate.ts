@@ -1,6 +1,6 @@
 import { agentCatalog } from "../agents/catalog.js";
 import { decideAgent } from "../agents/select.js";
-import type { DelegateChoice, Delegator, TaskInput } from "../agents/task.js";
+import type { DelegateChoice, Delegator, TaskArgs, TaskInput } from "../agents/task.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision } from "../contracts/decisions.js";
@@ -18,6 +18,7 @@ import type { RunAuthority } from "./authority.js";
 import { type BackgroundTasks, backgroundTasks, type DelegatePool } from "./delegate-pool.js";
 import { delegateFailure, delegateResult, noticeOf } from "./delegate-result.js";
 import type { SessionGate } from "./session-gate.js";
+import { decideSubRecipe, type RecipeTask, recipeResult, type SubRecipe } from "./sub-recipe.js";
 
 /** The turn under way in a session: its person, the face it shows to, its signal, its recorder. */
 export interface HostTurn {
@@ -56,6 +57,8 @@ export interface DelegationHost {
   turn: () => HostTurn | undefined;
   /** The person's question prompt, when someone is there to answer (the question tool's). */
   question?: QuestionPrompt;
+  /** The run's recipe's sub_recipes, which its task tool runs by name: a top-level session's only (one level). */
+  subRecipes?: readonly SubRecipe[];
 }
 
 /** What was settled before a delegate runs: its agent and model, its session and lease. */
@@ -68,6 +71,8 @@ export interface Opened {
   lease: Lease;
   resumed: boolean;
   depth: number;
+  /** The sub-recipe this delegate is (seat delegate.recipe): its checks and response schema are its own. */
+  recipe?: RecipeTask;
 }
 
 /** The agents a session's task tool offers: every agent the catalog knows (seat agent.catalog). */
@@ -82,11 +87,12 @@ export function delegateChoices(config: LoadedConfig): DelegateChoice[] {
 /** The task tool's side in the runtime: each call opens (or resumes) a delegate and runs it. */
 export function sessionDelegator(host: DelegationHost): Delegator {
   return {
-    async run(input, context) {
+    async run(args, context) {
       const turn = host.turn();
       if (!turn) return delegateFailure("the task tool runs only within a turn");
-      const opened = openDelegate(host, input, context);
-      if ("failure" in opened) return delegateFailure(opened.failure);
+      const settled = settleTask(host, args, context, turn);
+      if ("failure" in settled) return delegateFailure(settled.failure);
+      const { input, opened } = settled;
       host.children.add(opened.session.id);
       if (!input.background) return runDelegate(host, opened, input, context, turn);
       const id = opened.session.id;
@@ -106,8 +112,50 @@ export function sessionDelegator(host: DelegationHost): Delegator {
   };
 }
 
+/**
+ * The task as its delegate runs it, opened: a plain one's agent and prompt, or a sub-recipe's
+ * (seat delegate.recipe, in the parent's ledger: which ran with which values, or refused).
+ */
+function settleTask(
+  host: DelegationHost,
+  args: TaskArgs,
+  context: ToolContext,
+  turn: HostTurn,
+): { input: TaskInput; opened: Opened } | { failure: string } {
+  const subject = { call: context.callId };
+  if (args.recipe === undefined) {
+    if (args.agent === undefined || args.prompt === undefined) return { failure: "give agent and prompt, or recipe" };
+    const input = { ...args, agent: args.agent, prompt: args.prompt };
+    const opened = openDelegate(host, input, context);
+    return "failure" in opened ? opened : { input, opened };
+  }
+  const { recipe, ...ask } = args;
+  const decided = decideSubRecipe(host.subRecipes ?? [], { ...ask, recipe }, host.cwd);
+  const record = (decision: typeof decided.decision) =>
+    turn.record({ ...decision, subject: { ...decision.subject, ...subject } });
+  if (!decided.task) {
+    record(decided.decision);
+    return { failure: decided.refused ?? "the sub-recipe cannot run" };
+  }
+  const task = decided.task;
+  const input = { ...args, agent: task.agent, prompt: task.prompt, description: args.description ?? task.sub.name };
+  const opened = openDelegate(host, input, context, task);
+  if ("failure" in opened) {
+    const why = `sub-recipe "${task.sub.name}": ${opened.failure}`;
+    record({ ...decided.decision, answer: "refused", reasons: [{ rule: "refused", detail: why, decisive: true }] });
+    return { failure: why };
+  }
+  record(decided.decision);
+  return { input, opened };
+}
+
 /** The agent, model, session and lease of a task call, or why the call cannot start one. */
-function openDelegate(host: DelegationHost, input: TaskInput, context: ToolContext): Opened | { failure: string } {
+function openDelegate(
+  host: DelegationHost,
+  input: TaskInput,
+  context: ToolContext,
+  recipe?: RecipeTask,
+): Opened | { failure: string } {
   const { store, config } = host;
   const maxDepth = config.config.delegate.max_depth;
   const depth = host.depth + 1;
@@ -121,7 +169,9 @@ function openDelegate(host: DelegationHost, input: TaskInput, context: ToolConte
   } catch (error) {
     return { failure: (error as Error).message };
   }
-  const agent = agentChoice.agent;
+  // A sub-recipe's mode is its agent's here: the delegate's is then the stricter of it and the parent's.
+  const mode = recipe?.sub.recipe.mode as Agent["mode"];
+  const agent = mode ? { ...agentChoice.agent, mode } : agentChoice.agent;
   let model = host.model;
   let modelSource: string | undefined;
   if (agent.model) {
@@ -165,6 +215,7 @@ function openDelegate(host: DelegationHost, input: TaskInput, context: ToolConte
       lease,
       resumed: found !== undefined,
       depth,
+      ...(recipe ? { recipe } : {}),
     };
   });
 }
@@ -225,7 +276,14 @@ async function runDelegate(
     turn.countDenied?.(ran.outcome.denied);
     const usage = usageOf(host.store, opened.session.id, ran.children);
     show(ran.outcome.status);
-    return delegateResult(opened, ran.outcome, usage, context.signal, host.config.config.delegate.result_max_chars);
+    const result = delegateResult(
+      opened,
+      ran.outcome,
+      usage,
+      context.signal,
+      host.config.config.delegate.result_max_chars,
+    );
+    return opened.recipe && ran.recipe ? recipeResult(result, opened.recipe, ran.recipe) : result;
   } catch (error) {
     return delegateFailure(`the delegate could not run: ${(error as Error).message}`, opened.session.id);
   } finally {

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { decideAgent } from "../agents/select.js";
 import type { PersonCall, PersonOutcome } from "../calls/person.js";
 import { type FlagValue, type LoadedConfig, loadConfig } from "../config/load.js";
 import type { Agent } from "../contracts/agent.js";
 import type { Decision, RecordedDecision } from "../contracts/decisions.js";
 import type { QuestionPrompt } from "../contracts/question.js";
-import type { BackgroundJob, FileAccess, Tool, ToolContext, ToolVersion } from "../contracts/tools.js";
+import type { BackgroundJob, FileAccess, Tool, ToolVersion } from "../contracts/tools.js";
 import type { RunContext } from "../loop/step-context.js";
 import type { TurnOutcome } from "../loop/turn.js";
 import type { CompactHooks } from "../loop/window.js";
@@ -44,6 +43,7 @@ import { carryOverJobs } from "./earlier-jobs.js";
 import { goalDeps } from "./goal-deps.js";
 import { lifecycleDeps, notifyingQuestionPrompt, sessionStartHooks } from "./lifecycle-deps.js";
 import type { SessionOptions, TurnIo } from "./options.js";
+import { personCalls } from "./person-calls.js";
 import { type RevertRequest, type RevertResult, revertHandles, type turnList } from "./revert.js";
 import { followServerInstructions } from "./server-context.js";
 import { referencedVariables, sandboxOrigin, savedOutputs, setWhere, storage, toolLimits } from "./session-config.js";
@@ -418,7 +418,8 @@ function liveRuntime(input: OpenInput, opening: Opening, life: SessionLife, star
   let running = false;
   // Undo's snapshots of the work tree: whether they can be taken is settled once a run.
   const snapshots = turnSnapshots(config, cwd);
-  const { runCall, runSpan } = personCalls(input, opening, started, toolContext);
+  const calls = { store, config, sessionId: session.id, gate, record, tools: () => tools, toolContext };
+  const { runCall, runSpan } = personCalls({ ...calls, outputPath: output.path, onDecision: input.onDecision });
   return {
     store,
     session,
@@ -531,55 +532,6 @@ function sessionToolContext(opening: Opening, life: SessionLife, started: Starte
     onSeen: (path, seen) => store.append(session.id, "file.seen", { path, ...(seen ?? { gone: true }) }),
   });
   return { cwd, files, jobs: life.jobs, limits: toolLimits(config), output, ...(access ? { access } : {}) };
-}
-
-/** The person's commands (a `!cmd`, a custom command's spans) as calls of this session, through the pipeline. */
-function personCalls(
-  input: OpenInput,
-  opening: Opening,
-  started: Started,
-  toolContext: Omit<ToolContext, "callId" | "signal">,
-): Pick<Runtime, "runCall" | "runSpan"> {
-  const { store, config } = opening;
-  const { session, gate, tools, output, record } = started;
-  const shell = () => tools.find((tool) => tool.name === "shell");
-  /** A person's command through the call pipeline, judged (a repository's span) with this command's person and signal. */
-  const runCall: Runtime["runCall"] = async (call, io) => {
-    const { runPersonCall } = await import("../calls/person.js");
-    const { sessionRecorder } = await import("../calls/recorder.js");
-    const { outputBounds } = await import("../calls/bound.js");
-    return runPersonCall(call, {
-      shell: shell(),
-      gate: gate.forTurn({ ...(io.prompt ? { prompt: io.prompt } : {}), signal: io.signal, record }),
-      recorder: sessionRecorder(store, session.id, (event) => {
-        if (event.type === "decision") input.onDecision(event.decision);
-      }),
-      bounds: outputBounds(config, output.path),
-      signal: io.signal,
-    });
-  };
-  const runSpan: Runtime["runSpan"] = async (command, prompt, signal) => {
-    const spanInput = { command };
-    // Unlike any model call's id, and any other span's: its write-ahead record is found by it.
-    const id = `span-${randomUUID().slice(0, 8)}`;
-    const outcome = await runCall(
-      {
-        id,
-        command,
-        repository: true,
-        execute: (confine) =>
-          (shell() as Tool).execute(spanInput, { ...toolContext, signal, callId: id, ...(confine ? { confine } : {}) }),
-      },
-      { prompt, signal },
-    );
-    if (!outcome.ran) return { output: "cancelled" in outcome ? "" : `[not run: ${outcome.summary}]`, exitCode: null };
-    const exit = outcome.result.metadata?.exitCode;
-    return {
-      output: outcome.result.output,
-      exitCode: typeof exit === "number" ? exit : outcome.result.isError ? 1 : 0,
-    };
-  };
-  return { runCall, runSpan };
 }
 
 /** A turn's step budget: --max-steps (the person's), else the agent's max_steps, else config max_steps. */

@@ -1,6 +1,7 @@
 import type { GoalSpec } from "../contracts/goal.js";
 import type { RunEvent } from "../loop/turn.js";
 import type { ApprovalPrompt } from "../permission/gate/approval.js";
+import type { SubRecipe } from "./sub-recipe.js";
 
 /** What opens a live session: `bosun run`'s flags, shared with the interactive terminal. */
 export interface SessionOptions {
@@ -23,6 +24,8 @@ export interface SessionOptions {
   goal?: GoalSpec;
   /** Where `mode` was chosen when not by the --mode flag (a recipe's file), for the record. */
   modeChoice?: { rule: string; source: string; holder?: "config" };
+  /** A recipe's sub_recipes, which the task tool runs by name (`recipe`) as delegates that are them. */
+  subRecipes?: SubRecipe[];
 }
 
 /** A custom command's `agent:` and `model:` (or a recipe's), with the file that says so. */

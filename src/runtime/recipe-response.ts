@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Decision } from "../contracts/decisions.js";
+import type { RunEvent, TurnOutcome } from "../loop/turn.js";
 import { boundedRegExp, PatternTimeout } from "../util/bounded-regexp.js";
 
 /** How many times the model is asked again for an answer that fits the recipe's response schema. */
@@ -102,4 +103,39 @@ export function responseDecision(
     ],
     subject: { attempt },
   };
+}
+
+/** A turn to ask again in, and where the answers go: the run's session, or a sub-recipe's delegate. */
+export interface ResponseIo {
+  turn: (text: string) => Promise<TurnOutcome>;
+  record: (decision: Decision) => void;
+  emit: (event: RunEvent) => void;
+}
+
+/**
+ * A recipe's `response`: the final answer of a turn that ended done must be JSON its schema
+ * accepts (seat recipe.response, each answer recorded); one that does not is sent back with the
+ * problems, at most RESPONSE_RETRIES times, then the run fails — never done. `file` names the
+ * recipe in what is said.
+ */
+export async function untilSchemaMet(
+  first: TurnOutcome,
+  response: { schema: Record<string, unknown>; validate: ResponseValidator },
+  file: string,
+  io: ResponseIo,
+): Promise<TurnOutcome & { response?: unknown }> {
+  let outcome = first;
+  for (let attempt = 1; ; attempt++) {
+    if (outcome.status !== "done") return outcome;
+    const check = response.validate(outcome.lastText ?? "");
+    const decision = responseDecision(check, attempt, file);
+    io.record(decision);
+    if (check.ok) return { ...outcome, response: check.value };
+    if (decision.answer === "failed") {
+      const message = `the final answer does not satisfy the recipe's response schema (${file}): ${check.problems.join("; ")}`;
+      io.emit({ type: "error", message });
+      return { ...outcome, status: "failed", message };
+    }
+    outcome = await io.turn(askAgainText(check.problems, response.schema));
+  }
 }

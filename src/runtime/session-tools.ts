@@ -47,7 +47,13 @@ export function sessionTools(
     ...(parts.question ? { question: parts.question } : {}),
   });
   if (config.config.delegate.max_depth > 0 && picked("task")) {
-    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host)));
+    const recipes = (input.options.subRecipes ?? []).map((sub) => ({
+      name: sub.name,
+      title: sub.recipe.title,
+      agent: sub.recipe.agent ?? "build",
+      parameters: sub.recipe.parameters.map((p) => p.name),
+    }));
+    tools.push(taskTool(delegateChoices(config), sessionDelegator(delegation.host), recipes));
   }
   return { tools, delegation };
 }

@@ -523,6 +523,15 @@ export const SEATS: readonly Seat[] = [
     config: ["delegate.max_depth", "delegate.max_parallel"],
   },
   {
+    id: "delegate.recipe",
+    question: "Which sub-recipe does a task call run as its delegate, with which parameters — or is it refused?",
+    holders: ["code"],
+    default:
+      "a task call's recipe runs only a sub-recipe of the run's recipe (its sub_recipes; one level), with the call's params over the parent's values for the parameters it shares over its defaults, each inserted as data; its agent (build if none), a mode never looser than the parent's, its checks fed back up to its retries and its response schema asked for again, in the delegate; a name not among them, an unknown parameter or a bad value, another agent or a task_id is refused (an error result naming the allowed ones). Recorded in the parent's ledger",
+    fail: "closed",
+    config: [],
+  },
+  {
     id: "storage.cleanup",
     question: "Which of bosun's saved outputs are old enough to delete at start-up?",
     holders: ["config"],

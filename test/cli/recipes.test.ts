@@ -271,7 +271,7 @@ describe("bosun recipe", () => {
 });
 
 describe("sub_recipes", () => {
-  it("each is offered as a task for a delegate: the model's task call runs it under the delegation rules", async () => {
+  it("each is offered by name for the task tool's recipe: the model's task call runs it under the delegation rules", async () => {
     const s = await startScenario(
       {
         rules: [
@@ -286,7 +286,7 @@ describe("sub_recipes", () => {
                 {
                   name: "task",
                   id: "t1",
-                  arguments: { agent: "plan", prompt: "Review widget carefully", description: "review" },
+                  arguments: { recipe: "review" },
                 },
               ],
             },
@@ -309,10 +309,14 @@ describe("sub_recipes", () => {
       const result = await s.run(["run", "--recipe", "ship", "--param", "thing=widget"]);
       assert.equal(result.code, 0, result.stderr);
       const sent = sentText(s, 1);
+      assert.match(sent, /with the task tool, giving recipe: "<name>" \(and params/);
       assert.match(
         sent,
-        /sub-recipe "review" \(Review\): task agent "plan", prompt:\n<<<\nReview widget carefully\n>>>/,
+        /sub-recipe "review" \(Review\): task recipe "review", agent "plan"; params thing \(the parent's: "widget"\)/,
       );
+      // Its prompt is not copied into the parent's: the delegate is given it, rendered with the parent's value.
+      assert.doesNotMatch(sent, /Review widget carefully/);
+      assert.ok(s.server.requests.some((_, i) => sentText(s, i + 1).includes("Review widget carefully")));
       assert.match(result.stderr, /↳ plan \(review\) started/);
       const settings = expectDecision(s.latest().decisions, "recipe.settings", "code", "none");
       assert.match(JSON.stringify(settings.reasons), /sub-recipes.*review/);
