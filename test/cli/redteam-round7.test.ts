@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { startScenario } from "../support/scenario.js";
+
+/**
+ * Red team, round 7: text from elsewhere reaching the person's terminal raw (escape sequences),
+ * the server's Host and Origin, ACP sessions, instruction files that are not plain files, check
+ * floods and delegates writing bosun's own data — through the real binary.
+ */
+
+const ESC = "\u001b";
+const CLIP = `${ESC}]52;c;cHduZWQ=\u0007`;
+const CLEAR = `${ESC}[2J`;
+
+/** Whether `text` holds anything that drives a terminal (ESC, BEL, CSI as one code point, CR). */
+function drives(text: string): boolean {
+  return [...text].some((c) => {
+    const code = c.charCodeAt(0);
+    return (code < 0x20 && c !== "\n" && c !== "\t") || (code >= 0x7f && code <= 0x9f);
+  });
+}
+
+describe("red team round 7: terminal escapes", () => {
+  it("bosun run (text): the model's words, a file name, a call's summary and refusal cannot drive the terminal", async () => {
+    const name = `n${CLEAR}x.txt`;
+    const s = await startScenario({
+      rules: [
+        {
+          match: { request: 1 },
+          reply: {
+            toolCalls: [
+              { name: "read", arguments: { path: name } },
+              { name: "shell", arguments: { command: `echo ${CLIP} > out${ESC}[8m.txt` } },
+            ],
+          },
+        },
+        { reply: { text: `all fine ${CLIP}${CLEAR}\r\u009b2J\ndone\tok\n` } },
+      ],
+    });
+    try {
+      s.ws.write(name, `inside ${CLIP}\n`);
+      const result = await s.run(["run", "go"]);
+      assert.ok(!drives(result.stdout), JSON.stringify(result.stdout));
+      assert.ok(!drives(result.stderr), JSON.stringify(result.stderr));
+      assert.match(result.stdout, /all fine/);
+      assert.match(result.stdout, /done\tok/);
+      const why = await s.run(["why", "--last"]);
+      assert.equal(why.code, 0, why.stderr);
+      assert.ok(!drives(why.stdout), JSON.stringify(why.stdout));
+      const tree = await s.run(["why", "--last", "--all", "--tree"]);
+      assert.ok(!drives(tree.stdout), JSON.stringify(tree.stdout));
+      const list = await s.run(["sessions"]);
+      assert.ok(!drives(list.stdout), JSON.stringify(list.stdout));
+      // JSON stays exact: the escape is there, escaped by JSON.
+      const json = await s.run(["why", "--last", "--json"]);
+      assert.ok(!drives(json.stdout));
+      assert.ok(JSON.stringify(JSON.parse(json.stdout)).includes("\\u001b[2J"));
+    } finally {
+      await s.close();
+    }
+  });
+});
