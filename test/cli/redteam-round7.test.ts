@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { describe, it } from "node:test";
 import { startScenario } from "../support/scenario.js";
+import { startServe } from "../support/serve.js";
 
 /**
  * Red team, round 7: text from elsewhere reaching the person's terminal raw (escape sequences),
@@ -56,6 +58,55 @@ describe("red team round 7: terminal escapes", () => {
       assert.ok(!drives(json.stdout));
       assert.ok(JSON.stringify(JSON.parse(json.stdout)).includes("\\u001b[2J"));
     } finally {
+      await s.close();
+    }
+  });
+});
+
+/** A GET with headers fetch will not send as given (Host): status and body. */
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("red team round 7: bosun serve", () => {
+  it("DNS rebinding and cross-site pages: a foreign Host or Origin is 403 even with the token; the server's own is answered", async () => {
+    const s = await startScenario({ rules: [] });
+    const serve = await startServe(s);
+    try {
+      const own = new URL(serve.base).host;
+      const auth = { authorization: `Bearer ${serve.token}` };
+      const ok = await rawGet(serve.base, "/sessions", { ...auth, host: own });
+      assert.equal(ok.status, 200, ok.body);
+      assert.equal(
+        (await rawGet(serve.base, "/sessions", { ...auth, host: own, origin: `http://${own}` })).status,
+        200,
+      );
+      for (const host of [`evil.example:${new URL(serve.base).port}`, "localhost.evil.example", "127.0.0.1.nip.io"]) {
+        const got = await rawGet(serve.base, "/sessions", { ...auth, host });
+        assert.equal(got.status, 403, `${host}: ${got.body}`);
+        assert.doesNotMatch(got.body, /\[|session/i);
+      }
+      for (const origin of ["http://evil.example", "null", `http://localhost:1`]) {
+        const got = await rawGet(serve.base, "/sessions", { ...auth, host: own, origin });
+        assert.equal(got.status, 403, `${origin}: ${got.body}`);
+      }
+    } finally {
+      await serve.stop();
       await s.close();
     }
   });
