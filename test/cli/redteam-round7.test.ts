@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { expectDecision } from "../support/ledger.js";
 import { startScenario } from "../support/scenario.js";
 import { startServe } from "../support/serve.js";
 
@@ -107,6 +110,59 @@ describe("red team round 7: bosun serve", () => {
       }
     } finally {
       await serve.stop();
+      await s.close();
+    }
+  });
+});
+
+describe("red team round 7: bosun's own folders", () => {
+  it("auto: neither the parent nor its delegate writes BOSUN_HOME (the person's bosun.json, agents, data), by tool or shell", async () => {
+    // BOSUN_HOME is the repository's sibling (../home): where a model would find it.
+    const s = await startScenario(
+      {
+        rules: [
+          {
+            match: { lastMessage: "go" },
+            reply: {
+              toolCalls: [
+                {
+                  id: "p1",
+                  name: "write",
+                  arguments: { path: "../home/agents/yolo.md", content: "---\nmode: auto\n---\nx" },
+                },
+                { id: "p2", name: "shell", arguments: { command: "echo '{}' >> ../home/bosun.json" } },
+                { id: "p3", name: "write", arguments: { path: "../home/data/planted.txt", content: "x" } },
+                { id: "p4", name: "task", arguments: { agent: "builder", prompt: "BUILD: now" } },
+              ],
+            },
+          },
+          {
+            match: { lastMessage: "BUILD:" },
+            reply: {
+              toolCalls: [
+                { id: "k1", name: "write", arguments: { path: "../home/agents/kid.md", content: "x" } },
+                { id: "k2", name: "shell", arguments: { command: "echo x > ../home/kid-shell.txt" } },
+              ],
+            },
+          },
+          { match: { lastMessage: "denied" }, reply: { text: "kid done" }, times: 3 },
+          { reply: { text: "done" }, times: 5 },
+        ],
+      },
+      { global: { mode: "auto", agent: { builder: { description: "writes files" } } } },
+    );
+    try {
+      const before = readFileSync(join(s.ws.home, "bosun.json"), "utf8");
+      const result = await s.run(["run", "go"]);
+      assert.equal(readFileSync(join(s.ws.home, "bosun.json"), "utf8"), before, result.stderr);
+      for (const file of ["agents", "kid-shell.txt", "data/planted.txt"]) {
+        assert.equal(existsSync(join(s.ws.home, file)), false, `${file}: ${result.stderr}`);
+      }
+      const denied = s.latest().decisions.filter((d) => d.seat === "call.permission" && d.answer === "deny");
+      assert.ok(denied.length >= 3, JSON.stringify(denied));
+      for (const d of denied) assert.equal(d.holder, "code");
+      expectDecision(s.latest().decisions, "call.permission", "code", "deny");
+    } finally {
       await s.close();
     }
   });
