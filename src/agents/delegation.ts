@@ -139,7 +139,7 @@ export function describeDelegateAuthority(input: {
       { rule: "workspace", detail: `the parent's: ${result.workspace}` },
       {
         rule: "guards",
-        detail: `protected files, bosun's own data folder${result.ownData ? ` (${result.ownData})` : ""} and the policy hold as in the parent`,
+        detail: `protected files, bosun's own data${result.ownData ? ` (${result.ownData})` : ""} and config${result.ownConfig ? ` (${result.ownConfig})` : ""} folders and the policy hold as in the parent`,
       },
       { rule: "depth", detail: `${input.depth} of at most ${input.maxDepth}`, source: "delegate.max_depth" },
       { rule: "step budget", detail: `${input.maxSteps} steps`, source: input.maxStepsSource },

@@ -411,8 +411,9 @@ async function exitCodeFor(thrown: unknown): Promise<number> {
     process.stderr.write(`bosun: ${printableText(error.message)}\n`);
     return error.exitCode;
   }
+  const { printableText } = await import("../util/printable.js");
   process.stderr.write(
-    `bosun: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `bosun: internal error: ${printableText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`,
   );
   return 1;
 }

@@ -1,3 +1,5 @@
+import { printableLine } from "../util/printable.js";
+
 /**
  * A running call's progress (an MCP server's notifications/progress) in plain-text `bosun run`,
  * on stderr beside the tool lines — stdout keeps only the answer. Bounded either way: at a
@@ -30,7 +32,8 @@ export function progressLine(report: ProgressReport, width = PROGRESS_CHARS): st
   const most = Math.max(20, Math.min(PROGRESS_CHARS, width));
   const count = report.total !== undefined ? `${report.progress}/${report.total}` : `${report.progress}`;
   const message = report.message?.replace(/\s+/g, " ").trim();
-  const line = `  … ${report.name} ${count}${message ? ` · ${message}` : ""}`;
+  // The server's name, tool name and message are its own: shown as text, never run.
+  const line = printableLine(`  … ${report.name} ${count}${message ? ` · ${message}` : ""}`);
   return line.length > most ? `${line.slice(0, most - 1)}…` : line;
 }
 

@@ -4,6 +4,7 @@ import type { DelegateEvent, RunEvent, TurnOutcome } from "../loop/turn.js";
 import type { UsageSummary } from "../model/session-usage.js";
 import { approvalAdvice } from "../permission/gate/approval.js";
 import { doneFields, endedAs, STREAM_VERSION, streamShape } from "../runtime/stream-event.js";
+import { printableAnswer, printableLine, printableText } from "../util/printable.js";
 import { progressShown } from "./progress-line.js";
 
 /** What the `session` event says: the session the run opened and what it runs with. */
@@ -68,12 +69,13 @@ export function textPrinter(): RunPrinter {
       switch (event.type) {
         case "text":
           progress.clear();
-          process.stdout.write(event.text);
+          // The model's words (and what it quotes from files) never drive the terminal.
+          process.stdout.write(printableAnswer(event.text));
           midLine = !event.text.endsWith("\n");
           break;
         case "tool_call":
           endLine();
-          process.stderr.write(`→ ${event.name} ${preview(event.input)}\n`);
+          process.stderr.write(`→ ${printableLine(event.name)} ${preview(event.input)}\n`);
           break;
         case "tool_progress":
           progress.show(event);
@@ -81,11 +83,11 @@ export function textPrinter(): RunPrinter {
         case "tool_result":
           progress.clear();
           progress.done(event.id);
-          process.stderr.write(`  ${event.isError ? "✗" : "✓"} ${event.summary}\n`);
+          process.stderr.write(`  ${event.isError ? "✗" : "✓"} ${printableLine(event.summary)}\n`);
           break;
         case "error":
           endLine();
-          process.stderr.write(`bosun: ${event.message}\n`);
+          process.stderr.write(`bosun: ${printableText(event.message)}\n`);
           break;
         case "delegate":
           endLine();
@@ -96,7 +98,7 @@ export function textPrinter(): RunPrinter {
           const goal = goalLine(event.decision);
           if (goal) {
             endLine();
-            process.stderr.write(`◎ ${goal}\n`);
+            process.stderr.write(`◎ ${printableLine(goal)}\n`);
           }
           // The ledger is for `bosun why`; in text mode only refusals (and goal checks) are worth a line.
           // Only when nobody could be asked: a person who said no needs no advice about flags.
@@ -107,7 +109,7 @@ export function textPrinter(): RunPrinter {
           ) {
             progress.clear();
             process.stderr.write(
-              `  ! ${event.decision.reasons[0]?.detail ?? "denied"}: ${approvalAdvice(event.decision.reasons)}\n`,
+              `  ! ${printableLine(event.decision.reasons[0]?.detail ?? "denied")}: ${approvalAdvice(event.decision.reasons)}\n`,
             );
           }
           break;
@@ -127,7 +129,8 @@ export function textPrinter(): RunPrinter {
 /** A delegate's progress on stderr: its start, its calls and refusals, its end (its text stays in its own session). */
 function delegateLine(event: DelegateEvent, depth = 1): void {
   const pad = "  ".repeat(depth);
-  const who = `${event.agent}${event.description ? ` (${event.description})` : ""}`;
+  const who = printableLine(`${event.agent}${event.description ? ` (${event.description})` : ""}`);
+  const agent = printableLine(event.agent);
   if (event.state === "waiting") process.stderr.write(`${pad}↳ ${who} waits for a free slot (delegate.max_parallel)\n`);
   else if (event.state === "running") process.stderr.write(`${pad}↳ ${who} started · task ${event.task_id}\n`);
   else if (event.state !== "event") process.stderr.write(`${pad}↳ ${who} ${event.state}\n`);
@@ -135,17 +138,17 @@ function delegateLine(event: DelegateEvent, depth = 1): void {
   if (!inner) return;
   if (inner.type === "delegate") delegateLine(inner, depth + 1);
   else if (inner.type === "tool_call")
-    process.stderr.write(`${pad}  [${event.agent}] → ${inner.name} ${preview(inner.input)}\n`);
+    process.stderr.write(`${pad}  [${agent}] → ${printableLine(inner.name)} ${preview(inner.input)}\n`);
   else if (inner.type === "tool_result")
-    process.stderr.write(`${pad}  [${event.agent}] ${inner.isError ? "✗" : "✓"} ${inner.summary}\n`);
-  else if (inner.type === "error") process.stderr.write(`${pad}  [${event.agent}] error: ${inner.message}\n`);
+    process.stderr.write(`${pad}  [${agent}] ${inner.isError ? "✗" : "✓"} ${printableLine(inner.summary)}\n`);
+  else if (inner.type === "error") process.stderr.write(`${pad}  [${agent}] error: ${printableLine(inner.message)}\n`);
   else if (
     inner.type === "decision" &&
     inner.decision.seat === "call.approval" &&
     inner.decision.answer === "deny" &&
     inner.decision.holder === "code"
   )
-    process.stderr.write(`${pad}  [${event.agent}] ! ${inner.decision.reasons[0]?.detail ?? "denied"}\n`);
+    process.stderr.write(`${pad}  [${agent}] ! ${printableLine(inner.decision.reasons[0]?.detail ?? "denied")}\n`);
 }
 
 export interface JsonPrinterOptions {
@@ -215,5 +218,6 @@ export function jsonPrinter(options: JsonPrinterOptions = {}): RunPrinter {
 
 function preview(input: unknown): string {
   const text = typeof input === "string" ? input : JSON.stringify(input);
-  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+  // A string input is the model's (or an MCP server's) as it came: shown as text, never run.
+  return printableLine(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }

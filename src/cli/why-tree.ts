@@ -1,6 +1,7 @@
 import { decisionsJson } from "../session/decisions-json.js";
 import { type Delegate, delegateOf, delegateStatus, delegatesOf } from "../session/delegates.js";
 import type { SessionInfo, SessionStore } from "../store/session-store.js";
+import { printableLine } from "../util/printable.js";
 import { shorten, textWidth, wrapWords } from "../util/wrap.js";
 import { delegateLabel } from "./delegate-text.js";
 import { ledgerText } from "./why-text.js";
@@ -28,7 +29,7 @@ export function whyText(store: SessionStore, session: SessionInfo, options: WhyT
   const delegate = session.parentId ? delegateOf(store, session.id) : undefined;
   if (delegate && session.parentId) {
     const label = delegateLabel(delegate, session.title, delegateStatus(store, session.id));
-    const text = `delegate ${label}, started by session ${session.parentId} (its call ${delegate.call})`;
+    const text = printableLine(`delegate ${label}, started by session ${session.parentId} (its call ${delegate.call})`);
     lines.push(...wrapWords(text, options.width), "");
   }
   lines.push(...ledgerText(store, session.id, options).split("\n"));
@@ -79,7 +80,7 @@ function headingText(
   width: number,
 ): string {
   const tail = ` · ${session.id}`;
-  const label = `delegate ${delegateLabel(delegate, session.title, status)}`;
+  const label = printableLine(`delegate ${delegateLabel(delegate, session.title, status)}`);
   return `${shorten(label, Math.max(12, width - textWidth(tail)))}${tail}`;
 }
 

@@ -3,6 +3,7 @@ import type { Answer, Decision, Reason } from "../contracts/decisions.js";
 import { awaitsTitle } from "../session/untitled.js";
 import { USAGE_EVENT } from "../session/usage.js";
 import type { SessionStore } from "../store/session-store.js";
+import { printableText } from "../util/printable.js";
 import { clockTime } from "../util/time.js";
 import { requestModel } from "./request.js";
 import { type ResolvedModel, resolveModel } from "./resolve.js";
@@ -263,7 +264,7 @@ export async function titleSession(input: TitleSessionInput): Promise<void> {
   } catch (error) {
     const text = `the session's title was not recorded: ${(error as Error).message}`;
     if (input.warn) input.warn(text);
-    else process.stderr.write(`bosun: ${text}\n`);
+    else process.stderr.write(`bosun: ${printableText(text)}\n`);
   }
 }
 

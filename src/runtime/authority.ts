@@ -139,6 +139,7 @@ export function prepareAuthority(input: {
     cwd: input.cwd,
     workspace,
     ownData: ownDataFolder(),
+    ownConfig: resolveRequestPath(dirname(globalConfigFile()), "/"),
     projectTrusted: input.trust?.answer === "trusted",
   });
   const hooks = hooksFromConfig(input.config);

@@ -1,4 +1,5 @@
 import type { Holder, Reason, RecordedDecision } from "../contracts/decisions.js";
+import { printableDeep } from "../util/printable.js";
 import { padTo, shorten, textWidth, wrapWords } from "../util/wrap.js";
 import {
   copiedWhole,
@@ -43,7 +44,8 @@ const MIN_REASON = 24;
  * Each run's set-up is one summary line unless `all`. Pure: the caller reads the log and prints.
  */
 export function renderLedger(entries: readonly LedgerEntry[], options: LedgerViewOptions): string[] {
-  const sections = groupLedger(entries, options.keep);
+  // What the ledger quotes (commands, paths, messages, a server's words) is text, never escapes.
+  const sections = groupLedger(printableDeep(entries), options.keep);
   const paint = painter(options.color);
   const rows = sections.flatMap((s) => sectionRows(s, options.all));
   const layout = columns(rows, options.width);

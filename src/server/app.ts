@@ -6,6 +6,7 @@ import { decisionsJson } from "../session/decisions-json.js";
 import { delegateFacts, sessionJson } from "../session/json.js";
 import { ledgerText } from "../session/ledger-text.js";
 import type { SessionStore } from "../store/session-store.js";
+import { decideRequestPlace } from "./bind.js";
 import type { Hub } from "./hub.js";
 import { Decision, ErrorBody, json, Session, SessionId, unauthorized } from "./schemas.js";
 import { bearerMatches } from "./token.js";
@@ -84,6 +85,8 @@ export interface ServerDeps {
   store: SessionStore;
   token: string;
   version: string;
+  /** Bound on loopback (the default): only requests addressed to this machine (Host) are answered. */
+  loopbackOnly?: boolean;
   /** The sessions this server drives; absent, the API only reads. */
   hub?: Hub;
 }
@@ -100,6 +103,12 @@ export function serverApp(deps: ServerDeps): OpenAPIHono {
     },
   });
   app.use("*", async (c, next) => {
+    // DNS rebinding and cross-site pages: refused by where the request says it goes and comes from.
+    const place = decideRequestPlace(
+      { host: c.req.header("host"), origin: c.req.header("origin") },
+      deps.loopbackOnly !== false,
+    );
+    if (!place.ok) return c.json({ error: place.reason }, 403);
     if (!bearerMatches(c.req.header("authorization"), deps.token)) {
       c.header("WWW-Authenticate", 'Bearer realm="bosun"');
       return c.json({ error: "unauthorized: send Authorization: Bearer <token> (bosun serve printed it)" }, 401);

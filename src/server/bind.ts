@@ -24,3 +24,36 @@ export function decideBind(host: string, expose: boolean): { ok: true } | { ok: 
     reason: `--host ${host} reaches beyond this machine: add --expose to bind it (every request still needs the token)`,
   };
 }
+
+/** A Host header's (or Origin's) host and port: `localhost:4096`, `[::1]:4096`, `127.0.0.1`. */
+function hostOf(header: string): string | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Whether a request may reach the API, by where it says it is going and where it comes from —
+ * before its token is looked at. Bound on loopback, its Host must name loopback (a page whose name
+ * was rebound to 127.0.0.1 says its own name); from a browser (an Origin), only this very server's
+ * own origin — a cross-site page is refused even if it somehow holds the token. Pure: the server
+ * answers 403 with the reason.
+ */
+export function decideRequestPlace(
+  place: { host: string | undefined; origin: string | undefined },
+  loopbackOnly: boolean,
+): { ok: true } | { ok: false; reason: string } {
+  const host = place.host?.trim();
+  if (loopbackOnly && host !== undefined) {
+    const name = hostOf(host);
+    if (name === undefined || !isLoopback(name)) {
+      return { ok: false, reason: "forbidden: this server answers only requests addressed to this machine (Host)" };
+    }
+  }
+  if (place.origin !== undefined) {
+    const origin = place.origin.trim().toLowerCase();
+    if (host === undefined || origin !== `http://${host.toLowerCase()}`) {
+      return { ok: false, reason: "forbidden: a request from a web page of another origin (Origin)" };
+    }
+  }
+  return { ok: true };
+}

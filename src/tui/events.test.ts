@@ -4,6 +4,22 @@ import { applyEvent, callOutcome, finishedPrefix, progressText } from "./events.
 import type { TranscriptItem } from "./transcript.js";
 
 describe("a running turn's transcript", () => {
+  it("keeps no control character of the model's words, a call's input or a result's summary (lines stay)", () => {
+    const esc = String.fromCharCode(27);
+    let items: TranscriptItem[] = [];
+    items = applyEvent(items, { type: "text", text: `hi ${esc}]52;c;eA==\u0007\nthere` });
+    items = applyEvent(items, { type: "tool_call", id: "c1", name: `read${esc}[2J`, input: { path: `a${esc}[8m.ts` } });
+    items = applyEvent(items, {
+      type: "tool_result",
+      id: "c1",
+      name: "read",
+      summary: `read ${esc}[2J`,
+      isError: false,
+    });
+    const shown = JSON.stringify(items);
+    assert.ok(!shown.includes("\\u001b") && !shown.includes("\\u0007"), shown);
+    assert.match(shown, /hi {2}\]52;c;eA== \\nthere/);
+  });
   it("counts as final the items nothing more will change: finished calls, and text something came after", () => {
     let items: TranscriptItem[] = [{ kind: "user", text: "go" }];
     assert.equal(finishedPrefix(items), 1);

@@ -1,11 +1,20 @@
 import { goalLine } from "../loop/goal-line.js";
 import type { RunEvent } from "../loop/turn.js";
+import { printableDeep } from "../util/printable.js";
 import { applyDelegate, delegateLive, settleDelegate } from "./delegate-view.js";
 import { todoOf } from "./todos.js";
 import type { TranscriptItem } from "./transcript.js";
 
-/** A run event into the transcript: text streams into the last assistant item, calls get one line each. */
+/**
+ * A run event into the transcript: text streams into the last assistant item, calls get one line
+ * each. What the event carries (the model's words, a file's name, a server's answer) is text for
+ * the screen, never escapes for the terminal: its control characters go first (lines stay).
+ */
 export function applyEvent(items: readonly TranscriptItem[], event: RunEvent): TranscriptItem[] {
+  return applyPrintable(items, printableDeep(event));
+}
+
+function applyPrintable(items: readonly TranscriptItem[], event: RunEvent): TranscriptItem[] {
   const list = [...items];
   switch (event.type) {
     case "text": {

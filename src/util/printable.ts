@@ -29,8 +29,40 @@ export function printableText(text: string): string {
   return text.replace(CONTROLS_BUT_NEWLINE, " ");
 }
 
+const CONTROLS_BUT_LAYOUT = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(0xb)}-${String.fromCharCode(0x1f)}${String.fromCharCode(0x7f)}-${String.fromCharCode(0x9f)}]`,
+  "g",
+);
+
+/**
+ * A model's answer (or a file's text) as `bosun run` writes it to the terminal: lines and tabs stay
+ * (code keeps its shape), a carriage return is dropped (CRLF ends a line all the same; alone it
+ * would draw over what the person just read), every other control character becomes a space —
+ * so no OSC 52 clipboard write, no screen clear, no hidden text. Chunk by chunk is safe: each
+ * control character is replaced on its own, so a sequence split across chunks is no more alive.
+ */
+export function printableAnswer(text: string): string {
+  return text.replace(CONTROLS_BUT_LAYOUT, (c) => (c === "\r" ? "" : " "));
+}
+
 /** Whether text holds a control character (a title a client sends with one is refused). */
 export function hasControls(text: string): boolean {
   CONTROLS.lastIndex = 0;
   return CONTROLS.test(text);
+}
+
+/**
+ * `value` with every string in it (keys aside) made printableText: a record read back from the
+ * ledger (a call's command, a file name, a reason quoting a server) ready to be laid out for a
+ * terminal, whatever the view picks from it.
+ */
+export function printableDeep<T>(value: T): T {
+  if (typeof value === "string") return printableText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => printableDeep(v)) as T;
+  if (typeof value === "object" && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) copy[key] = printableDeep(v);
+    return copy as T;
+  }
+  return value;
 }

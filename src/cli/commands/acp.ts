@@ -3,6 +3,7 @@ import { UsageError } from "../../errors.js";
 import { checkModeName } from "../../permission/rules/modes.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
+import { printableText } from "../../util/printable.js";
 
 export interface AcpOptions {
   /** The permission mode of the sessions it creates; else config's, as at the terminal. */
@@ -25,7 +26,7 @@ export async function acp(options: AcpOptions): Promise<void> {
     import("../../acp/held.js"),
     import("../../runtime/open.js"),
   ]);
-  const log = (text: string) => process.stderr.write(`bosun acp: ${text}\n`);
+  const log = (text: string) => process.stderr.write(`bosun acp: ${printableText(text)}\n`);
   const store = SessionStore.open();
   // Sessions open as bosun serve opens them: nobody at a terminal; asks go to the editor, per turn.
   const sessions = new HeldSessions((input) =>

@@ -6,7 +6,7 @@ import { turnsOf } from "../../session/turns.js";
 import { findSession } from "../../store/lookup.js";
 import { treeDiff } from "../../store/snapshots.js";
 import { workspaceOf } from "../../util/repo.js";
-import { out } from "../output.js";
+import { out, outExact } from "../output.js";
 import { READ_ONLY, withStore } from "./store.js";
 
 /**
@@ -33,7 +33,8 @@ export async function diff(ref: string, options: { turn?: string }): Promise<voi
     throw new UsageError(`${session.id} was started in ${session.directory}, which is gone`);
   const workspace = workspaceOf(session.directory);
   const text = await treeDiff(workspace, turn.before, turn.after, snapshotOptions(loadConfig({ cwd: workspace })));
-  if (text !== "") out(text);
+  // A patch piped to a file or `git apply` is the files' bytes; at a terminal it is text to read.
+  if (text !== "") (process.stdout.isTTY ? out : outExact)(text);
 }
 
 function turnNumber(text: string): number {

@@ -8,6 +8,7 @@ import { exitCodeOf } from "../../runtime/stream-event.js";
 import { ownVersion } from "../../util/own-files.js";
 import { readAttachments } from "../attachments.js";
 import { explainFailure } from "../failure.js";
+import { warn } from "../output.js";
 import { terminalQuestionPrompt } from "../question-terminal.js";
 import { jsonPrinter, type RunPrinter, textPrinter } from "../run-output.js";
 import { untilGoal } from "../until.js";
@@ -138,7 +139,7 @@ async function runWith(printer: RunPrinter, words: string[], options: RunOptions
   const interactive =
     (words.length > 0 || recipe !== undefined) && process.stdin.isTTY === true && process.stderr.isTTY === true;
   const { maxSteps: _, format: __, file: ___, decisions: ____, until: _____, recipe: _r, param: _p, ...rest } = options;
-  if (recipe?.warning) process.stderr.write(`bosun: ${recipe.warning}\n`);
+  if (recipe?.warning) warn(recipe.warning);
   const live = await openRuntime({
     cwd,
     options: {

@@ -2,7 +2,7 @@ import { dataDir } from "../../config/paths.js";
 import { UsageError } from "../../errors.js";
 import { checkModeName } from "../../permission/rules/modes.js";
 import { forgetAddress, recordAddress } from "../../server/address.js";
-import { DEFAULT_HOST, decideBind } from "../../server/bind.js";
+import { DEFAULT_HOST, decideBind, isLoopback } from "../../server/bind.js";
 import { SessionStore } from "../../store/session-store.js";
 import { ownVersion } from "../../util/own-files.js";
 import { out, warn } from "../output.js";
@@ -69,7 +69,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     `the server (bosun serve on ${host})`,
     ownVersion(),
   );
-  const app = serverApp({ store, token: token.token, version: ownVersion(), hub });
+  const app = serverApp({ store, token: token.token, version: ownVersion(), hub, loopbackOnly: isLoopback(host) });
   const server = await new Promise<ReturnType<typeof listen>>((resolve, reject) => {
     const started = listen({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
     started.once("error", reject);

@@ -6,7 +6,7 @@ import { latestSessionHere } from "../../session/open.js";
 import { findSession } from "../../store/lookup.js";
 import type { SessionInfo, SessionStore } from "../../store/session-store.js";
 import { colorOn, outputWidth } from "../../util/terminal.js";
-import { json, out } from "../output.js";
+import { json, out, outExact } from "../output.js";
 import { unknownSeatMessage } from "../why-text.js";
 import { whyText, whyTreeJson } from "../why-tree.js";
 import { READ_ONLY, withStore } from "./store.js";
@@ -36,15 +36,17 @@ export function why(ref: string | undefined, options: WhyOptions): void {
         options.tree ? whyTreeJson(store, session, options.seat) : decisionsJson(store, session.id, options.seat),
       );
     }
-    out(
-      whyText(store, session, {
-        width,
-        color: colorOn(),
-        seat: options.seat,
-        all: options.all === true,
-        tree: options.tree === true,
-      }),
-    );
+    const color = colorOn();
+    const text = whyText(store, session, {
+      width,
+      color,
+      seat: options.seat,
+      all: options.all === true,
+      tree: options.tree === true,
+    });
+    // In colour, the escapes are bosun's own around fields the view made printable.
+    if (color) outExact(text);
+    else out(text);
   }, READ_ONLY);
 }
 

@@ -29,6 +29,11 @@ export interface AuthorityContext {
   home: string;
   /** bosun's own data folder (resolved): no tool may edit in it. */
   ownData?: string;
+  /**
+   * bosun's own config folder (resolved: the person's bosun.json, agents, recipes): no tool may
+   * edit in it either — a model writing there would write the rules, agents and modes it runs under.
+   */
+  ownConfig?: string;
 }
 
 /** One request's answer after the rules, the read-only agent and the mode, with who gave it. */
@@ -211,12 +216,31 @@ function guardProtected(outcome: Judged): Judged {
   };
 }
 
-/** bosun's own files (the session database, other sessions' output files) are never a tool's to change. */
+/**
+ * bosun's own files (the session database, other sessions' output files, the person's config,
+ * agents and recipes) are never a tool's to change, whatever a rule or the mode says.
+ */
 function guardOwnData(outcome: Judged, ctx: AuthorityContext): Judged {
   const { request } = outcome;
-  if (!ctx.ownData || request.action !== "edit" || outcome.effect === "deny" || request.resource === "*")
-    return outcome;
-  if (!isInside(request.resource, ctx.ownData)) return outcome;
+  if (request.action !== "edit" || outcome.effect === "deny" || request.resource === "*") return outcome;
+  // The data folder first: under BOSUN_HOME it sits inside the config folder, and says its own reason.
+  const inData = ctx.ownData !== undefined && isInside(request.resource, ctx.ownData);
+  if (!inData && ctx.ownConfig && isInside(request.resource, ctx.ownConfig)) {
+    return {
+      ...outcome,
+      effect: "deny",
+      holder: "code",
+      reasons: [
+        {
+          rule: `edit:${request.resource}`,
+          detail:
+            "deny — bosun's own config (its rules, agents, recipes) is not a tool's to change: bosun config set is the person's",
+        },
+        ...outcome.reasons,
+      ],
+    };
+  }
+  if (!inData) return outcome;
   return {
     ...outcome,
     effect: "deny",

@@ -43,6 +43,7 @@ describe("delegateAuthority", () => {
       home: join(root, "home"),
       projectTrusted: true,
       ...(options.ownData === false ? {} : { ownData: own }),
+      ...(options.ownData === false ? {} : { ownConfig: join(root, "home") }),
       ...(options.saved
         ? { saved: options.saved.map((spec) => ruleFromSpec(spec, "allow", { layer: "saved", key: `saved ${spec}` })) }
         : {}),
@@ -72,6 +73,22 @@ describe("delegateAuthority", () => {
       assert.equal(answer(first, edit(join(own, "x"))).answer, "deny");
       const second = delegateAuthority(first, context({ edit: "allow" }, { mode: "auto", ownData: false }));
       assert.equal(answer(second, edit(join(own, "overflow", "s", "out.txt"))).answer, "deny");
+    });
+  });
+
+  describe("bosun's own config folder", () => {
+    it("is no tool's to edit (the person's bosun.json, agents), in the parent and its delegates, in auto", () => {
+      const parent = context({ edit: "allow" }, { mode: "auto" });
+      const delegate = delegateAuthority(parent, context({ edit: "allow" }, { mode: "auto", ownData: false }));
+      for (const ctx of [parent, delegate]) {
+        for (const file of ["bosun.json", "agents/yolo.md", "recipes/r.yaml"]) {
+          const result = answer(ctx, edit(join(root, "home", file)));
+          assert.equal(result.answer, "deny", file);
+          assert.equal(result.holder, "code");
+          assert.match(result.reasons[0]?.detail ?? "", /bosun's own config/);
+        }
+      }
+      assert.equal(answer(delegate, edit(join(ws, "a.ts"))).answer, "allow");
     });
   });
 

@@ -36,6 +36,7 @@ export function delegateAuthority(
     );
   }
   const ownData = parent.ownData ?? child.ownData;
+  const ownConfig = parent.ownConfig ?? child.ownConfig;
   const shared = sharedRules(parent.rules);
   return {
     rules: intersect(
@@ -49,5 +50,6 @@ export function delegateAuthority(
     workspace: parent.workspace,
     home: parent.home,
     ...(ownData ? { ownData } : {}),
+    ...(ownConfig ? { ownConfig } : {}),
   };
 }

@@ -36,6 +36,8 @@ export interface AuthorityInputs {
   ownFolders?: string[];
   /** bosun's own data folder: no tool may edit in it. */
   ownData?: string;
+  /** bosun's own config folder (the person's bosun.json, agents, recipes): no tool may edit in it. */
+  ownConfig?: string;
   /**
    * Whether the person trusts the repository's own bosun.json (seat project.trust). Untrusted, its
    * rules — `permission` and its agents' — may only tighten (evaluate.ts); trusted, they count as
@@ -89,6 +91,7 @@ export function buildAuthority(inputs: AuthorityInputs): AuthorityContext {
     workspace: inputs.workspace,
     home,
     ...(inputs.ownData ? { ownData: inputs.ownData } : {}),
+    ...(inputs.ownConfig ? { ownConfig: inputs.ownConfig } : {}),
   };
 }
 
