@@ -315,7 +315,9 @@ describe("bosun run: edits are atomic", () => {
     // A megabyte of content in one call is some 250,000 tokens: a model with the window for it.
     const base = s.server.configFor("openai-compatible");
     s.setUserConfig({
-      provider: { scripted: { ...base.provider.scripted, models: { "test-model": { context: 2_000_000, output: 8_000 } } } },
+      provider: {
+        scripted: { ...base.provider.scripted, models: { "test-model": { context: 2_000_000, output: 8_000 } } },
+      },
     });
     try {
       const repo = join(disk.path, "repo");
